@@ -1,0 +1,3 @@
+from cardlab.cli import main
+
+main()

@@ -1,0 +1,91 @@
+"""The ``cardlab`` command line.
+
+Each command group lives in its own module and is imported only when it is run, so
+``cardlab --help`` stays fast. Errors caused by the user (a :class:`CardlabError` or a
+usage error) print one line on stderr and exit with code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from typing import Any
+
+import click
+
+from cardlab.errors import CardlabError
+
+# command name -> "module:attribute"; modules are imported on first use.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "openseven": ("cardlab.cli.openseven:openseven", "Open Seven: play, solve, odds, sweeps."),
+    "decks": ("cardlab.cli.decks:decks", "List the decks and show their cards."),
+    "poker": ("cardlab.cli.poker:poker", "Mixwell and classic poker hands, order, tables."),
+    "showdown": ("cardlab.cli.showdown:showdown", "Settle a showdown: best fives and winners."),
+    "equity": ("cardlab.cli.equity:equity", "Win/tie/lose chances, exact or sampled."),
+    "ties": ("cardlab.cli.equity:ties", "How often showdowns split, with and without suits."),
+    "draw": ("cardlab.cli.equity:draw", "The best cards to keep in five-card draw."),
+    "web": ("cardlab.cli.web:web", "Serve the web page to play on."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported when they are first needed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name in COMMANDS if self._available(name)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        target, _ = COMMANDS[cmd_name]
+        module_name, attr = target.split(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == module_name:
+                return None
+            raise
+        command: click.Command = getattr(module, attr)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    @staticmethod
+    def _available(name: str) -> bool:
+        module_name = COMMANDS[name][0].split(":")[0]
+        return importlib.util.find_spec(module_name) is not None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardlab")
+def cli() -> None:
+    """cardlab: play card games and answer their questions exactly."""
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Run the command line; user errors end as one line on stderr and exit code 2."""
+    try:
+        return cli.main(args=argv, prog_name="cardlab", standalone_mode=False)
+    except CardlabError as exc:
+        _fail(str(exc))
+    except click.exceptions.Abort:
+        click.echo("cardlab: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        _fail(exc.format_message())
+    except KeyboardInterrupt:
+        click.echo("cardlab: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+
+
+def _fail(message: str) -> None:
+    one_line = " ".join(message.split())
+    click.echo(f"cardlab: error: {one_line}", err=True)
+    sys.exit(2)
