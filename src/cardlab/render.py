@@ -87,5 +87,12 @@ def text_table(
 
 
 def console(width: int | None = None) -> Console:
-    """The console the commands print text to (wide enough for tables in pipes)."""
+    """The console the commands print text to.
+
+    In a terminal rich fits its width; in a pipe or file tables get 200 columns
+    rather than rich's default 80, so they are not squeezed.
+    """
+    probe = Console()
+    if width is None and not probe.is_terminal:
+        width = 200
     return Console(width=width, soft_wrap=False, highlight=False)
