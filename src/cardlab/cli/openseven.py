@@ -162,7 +162,7 @@ def play(
             state = state.apply(parse_move(scripted.pop(0)))  # illegal: exit code 2
             played.append(str(state.turned[-1]))
             continue
-        answer = click.prompt("move", default="", show_default=False, err=False)
+        answer = click.prompt("move", default="", show_default=False)
         if answer.strip().lower() in ("q", "quit"):
             break
         try:
@@ -171,6 +171,8 @@ def play(
             emit(f"not a legal move: {exc}")
             continue
         played.append(answer.strip().lower())
+    if scripted:
+        state.apply(parse_move(scripted[0]))  # the game is over: says so, exit code 2
     if fmt == "json":
         emit_json(
             {
@@ -356,7 +358,7 @@ def simulate(cards: int, games: int, seed: int | None, model: Model, fmt: str) -
     from rich.console import Console
     from rich.progress import Progress
 
-    check_cards(cards, high=60, what="a simulation")
+    analysis.check_simulation(cards, games)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     progress = Progress(console=Console(stderr=True), transient=True)

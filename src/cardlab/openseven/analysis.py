@@ -202,6 +202,13 @@ def _play_fast(values: list[int], model: Model, rng: random.Random) -> bool:
     return True
 
 
+def check_simulation(cards: int, games: int) -> None:
+    """Raise unless N and the number of games suit :func:`simulate`."""
+    check_cards(cards, high=ODDS_MAX_CARDS, what="a simulation")
+    if games < 1:
+        raise OpenSevenError(f"number of games must be at least 1: {games!r}")
+
+
 def simulate(
     cards: int,
     games: int,
@@ -213,9 +220,7 @@ def simulate(
 ) -> Estimate:
     """Play ``games`` random deals; ``progress(k)`` is called after every k games."""
     model = Model.parse(model)
-    check_cards(cards, high=ODDS_MAX_CARDS, what="a simulation")
-    if games < 1:
-        raise OpenSevenError(f"number of games must be at least 1: {games!r}")
+    check_simulation(cards, games)
     generator = rng if rng is not None else random.Random(seed)
     wins = 0
     step = max(1, games // 200)
