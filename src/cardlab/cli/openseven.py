@@ -67,7 +67,12 @@ def _show(renderable: Any) -> None:
 
 
 def _chance(value: Fraction) -> str:
-    return f"{render.fraction_str(value)} ({render.percent(value)})"
+    shown = (
+        render.percent(value)
+        if value == 0 or value >= Fraction(1, 10**4)
+        else (f"{float(value) * 100:.4g}%")
+    )
+    return f"{render.fraction_str(value)} ({shown})"
 
 
 def _ranges(positions: Sequence[int]) -> str:
@@ -264,7 +269,7 @@ def table(cards: int, fmt: str) -> None:
         emit(render.to_csv(["solutions", "arrangements"], dist.by_solutions))
         return
     rows = [(s, a, render.percent(Fraction(a, dist.arrangements), 3)) for s, a in dist.by_solutions]
-    title = f"Open-{cards}: arrangements by number of solutions"
+    title = f"Open-{cards} by solutions"
     _show(render.text_table(["solutions", "arrangements", "share"], rows, title=title))
     share = Fraction(dist.winnable, dist.arrangements)
     emit(

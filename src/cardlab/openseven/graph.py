@@ -15,8 +15,9 @@ circuit cut open at its first arc. Hence (BEST theorem, all out-degrees <= 2):
 
 An arrangement only matters through its *table* a[i][j] (how many positions of class i
 hold a value of class j); ``prod(d_i!) * prod(d_j!) / prod(a_ij!)`` arrangements share
-each table. The exhaustive counts enumerate tables (a compiled kernel), the winnable
-counts use the exponential formula for connected structures.
+each table. The exhaustive counts enumerate tables for even N (a compiled kernel) and
+smooth the middle class away for odd N; the winnable counts use the exponential
+formula for connected structures.
 """
 
 from __future__ import annotations
@@ -149,6 +150,15 @@ def circuit_distribution(cards: int) -> dict[int, int]:
     from cardlab.openseven import _kernels
 
     check_cards(cards, high=TABLE_MAX_CARDS, what="an exhaustive table")
+    if cards % 2 and cards > 1:
+        # The middle class has one arc in and one out: t(G) is that of the graph with
+        # the middle smoothed away, an arrangement of N-1 cards. Each of those arises
+        # from N-1 arrangements (which position holds the middle value); the (N-1)!
+        # arrangements with the middle card in the middle are a loop: t = 0.
+        smaller = circuit_distribution(cards - 1)
+        found = {t: (cards - 1) * a for t, a in smaller.items()}
+        found[0] = found.get(0, 0) + factorial(cards - 1)
+        return found
     sizes = np.array(class_sizes(cards), dtype=np.int64)
     histogram = _kernels.circuit_histogram(sizes)
     return {int(t): int(c) for t, c in enumerate(histogram) if c}
