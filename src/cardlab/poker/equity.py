@@ -1,0 +1,389 @@
+"""How often each hand wins from here: exact enumeration and Monte Carlo.
+
+Given the players' hole cards (or, for standard52 Hold'em, ranges), the known board
+and dead cards, :func:`exact_equity` deals every remaining board and returns each
+player's win / tie / lose and equity as :class:`~fractions.Fraction`\\ s; a pot split
+``m`` ways counts ``1/m`` to each winner's equity. :func:`sample_equity` deals random
+boards from a seeded numpy ``Generator`` and reports floats with standard errors,
+optionally stopping once every equity's standard error is below ``target_se``.
+
+Both run on the compiled loops of :mod:`cardlab.poker._equity_kernels`;
+:func:`reference_equity` is the plain path (the reference evaluator over every deal)
+the tests hold them to.
+
+>>> from cardlab.poker.games import get_game
+>>> r = exact_equity(get_game("standard52-holdem"), ["As Ac", "Kd Kh"], board="2c 7d 9h")
+>>> r.players[0].equity
+Fraction(1867, 1980)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from cardlab.cards import Card, format_cards
+from cardlab.errors import CardError, GameError
+from cardlab.poker import _equity_kernels as _k
+from cardlab.poker._tables import kernel_tables
+from cardlab.poker.games import Game
+from cardlab.poker.ranges import parse_range, supports_ranges
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: called as the work advances (for a progress bar)."""
+
+HandLike = str | Sequence[Card]
+CardsLike = str | Sequence[Card]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEquity:
+    """One player's results. Exact: Fractions and ``se`` None; sampled: floats and
+    their standard errors."""
+
+    cards: str
+    win: Fraction | float
+    tie: Fraction | float
+    lose: Fraction | float
+    equity: Fraction | float
+    win_se: float | None = None
+    tie_se: float | None = None
+    equity_se: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EquityResult:
+    """Equity of every player; ``deals`` is the number of showdowns counted (every
+    deal when ``exact``, else the samples)."""
+
+    game: Game
+    board: tuple[Card, ...]
+    dead: tuple[Card, ...]
+    exact: bool
+    deals: int
+    players: tuple[PlayerEquity, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape of the command line (fractions stay Fractions here)."""
+        players = []
+        for p in self.players:
+            row: dict[str, Any] = {
+                "cards": p.cards,
+                "win": p.win,
+                "tie": p.tie,
+                "lose": p.lose,
+                "equity": p.equity,
+            }
+            if not self.exact:
+                row |= {"win_se": p.win_se, "tie_se": p.tie_se, "equity_se": p.equity_se}
+            players.append(row)
+        return {
+            "game": self.game.name,
+            "board": format_cards(self.board),
+            "dead": format_cards(self.dead),
+            "exact": self.exact,
+            "deals": self.deals,
+            "players": players,
+        }
+
+
+# --- the deal: players' hands (cards or ranges), board, dead cards ---------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Deal:
+    labels: tuple[str, ...]
+    combos: tuple[tuple[tuple[Card, ...], ...], ...]  # per player, the hole-card choices
+    board: tuple[Card, ...]
+    dead: tuple[Card, ...]
+
+
+def _parse_deal(game: Game, hands: Sequence[HandLike], board: CardsLike, dead: CardsLike) -> _Deal:
+    deck = game.deck
+    b = deck.parse_cards(board) if board else ()
+    d = deck.parse_cards(dead) if dead else ()
+    labels: list[str] = []
+    combos: list[tuple[tuple[Card, ...], ...]] = []
+    fixed: list[tuple[Card, ...] | None] = []
+    for hand in hands:
+        if isinstance(hand, str) and _is_range(game, hand):
+            rng = parse_range(hand, game)
+            labels.append(rng.text)
+            combos.append(rng.combos)
+            fixed.append(None)
+        else:
+            cards = deck.parse_cards(hand)
+            labels.append(format_cards(cards))
+            combos.append((cards,))
+            fixed.append(cards)
+    game.check_deal(fixed, b, d, complete=False, partial_hands=game.base.board_cards == 0)
+    out_of_play = set(b) | set(d)
+    kept = []
+    for i, cs in enumerate(combos):
+        live = tuple(c for c in cs if not out_of_play & set(c))
+        if not live:
+            raise GameError(f"player {i + 1}'s range {labels[i]!r} has no hand left")
+        kept.append(live)
+    return _Deal(tuple(labels), tuple(kept), b, d)
+
+
+def _is_range(game: Game, text: str) -> bool:
+    """True when ``text`` is not cards and the game takes ranges (standard52 Hold'em)."""
+    if not text.strip():
+        return supports_ranges(game)
+    try:
+        game.deck.parse_cards(text)
+    except CardError:
+        return supports_ranges(game)
+    return False
+
+
+def _assignments(deal: _Deal) -> list[tuple[tuple[Card, ...], ...]]:
+    """Every choice of one combo per player with no card twice."""
+    out = []
+    for choice in itertools.product(*deal.combos):
+        cards = [c for hand in choice for c in hand]
+        if len(set(cards)) == len(cards):
+            out.append(choice)
+    if not out:
+        raise GameError("the players' hands always share a card: no deal is possible")
+    return out
+
+
+def _subsets(game: Game, hole: int) -> np.ndarray[Any, np.dtype[np.int64]]:
+    return np.array(game.base.five_card_choices(hole, game.base.board_cards), np.int64)
+
+
+# --- exact ------------------------------------------------------------------------------
+
+
+def exact_equity(
+    game: Game,
+    hands: Sequence[HandLike],
+    board: CardsLike = (),
+    dead: CardsLike = (),
+    *,
+    progress: Progress | None = None,
+) -> EquityResult:
+    """Every remaining board dealt once: exact win/tie/lose/equity per player.
+
+    Ranges are enumerated over every combination of their hands that shares no card
+    (each such deal and board counted once). Players must hold all their hole cards.
+    """
+    deal = _parse_deal(game, hands, board, dead)
+    h = game.base.hole_cards
+    for i, cs in enumerate(deal.combos):
+        if len(cs[0]) != h:
+            raise GameError(
+                f"exact equity needs every player's {h} cards; player {i + 1} has "
+                f"{len(cs[0])} (use sampling)"
+            )
+    tables = kernel_tables(game.rules)
+    deck = game.deck
+    subsets = _subsets(game, h)
+    board_codes = np.array(deck.codes(deal.board), np.int64)
+    deal_n = game.base.board_cards - len(deal.board)
+    assignments = _assignments(deal)
+    total = np.zeros((4, len(deal.combos)), np.int64)
+    for i, choice in enumerate(assignments):
+        hole = np.array([deck.codes(c) for c in choice], np.int64)
+        used = {*hole.ravel().tolist(), *board_codes.tolist(), *deck.codes(deal.dead)}
+        rest = np.array([c for c in range(len(deck)) if c not in used], np.int64)
+        if len(rest) < deal_n:
+            raise GameError(f"the {deck.name} deck has too few cards left for this deal")
+        total += _k.exact_board(hole, board_codes, rest, deal_n, subsets, tables)
+        if progress is not None:
+            progress(i + 1, len(assignments))
+    deals = int(total[2].sum()) // _k.SHARE_UNIT  # each showdown shares out one pot
+    return _exact_result(game, deal, total, deals)
+
+
+def _exact_result(
+    game: Game, deal: _Deal, total: np.ndarray[Any, np.dtype[np.int64]], deals: int
+) -> EquityResult:
+    players = []
+    for p, label in enumerate(deal.labels):
+        win, tie = int(total[0, p]), int(total[1, p])
+        players.append(
+            PlayerEquity(
+                cards=label,
+                win=Fraction(win, deals),
+                tie=Fraction(tie, deals),
+                lose=Fraction(deals - win - tie, deals),
+                equity=Fraction(int(total[2, p]), deals * _k.SHARE_UNIT),
+            )
+        )
+    return EquityResult(game, deal.board, deal.dead, True, deals, tuple(players))
+
+
+# --- Monte Carlo ------------------------------------------------------------------------
+
+_BLOCKS = 8  # blocks per round: fixed, so results do not depend on the thread count
+_BLOCK_TRIALS = 25_000
+
+
+def sample_equity(
+    game: Game,
+    hands: Sequence[HandLike],
+    board: CardsLike = (),
+    dead: CardsLike = (),
+    *,
+    samples: int = 1_000_000,
+    rng: np.random.Generator | int | None = None,
+    target_se: float | None = None,
+    progress: Progress | None = None,
+) -> EquityResult:
+    """Random deals: estimates with standard errors.
+
+    Deals ``samples`` showdowns (rounded up to whole blocks), or stops earlier once
+    every player's equity standard error is at most ``target_se``. Ranges pick a hand
+    uniformly among those sharing no card with the others. Players of Stud may hold
+    fewer than seven cards: the rest are dealt.
+    """
+    if samples < 1:
+        raise GameError(f"samples must be positive, got {samples}")
+    if target_se is not None and not target_se > 0:
+        raise GameError(f"target standard error must be positive, got {target_se}")
+    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    deal = _parse_deal(game, hands, board, dead)
+    if len(deal.combos) > 1:
+        _assignments_exist(deal)
+    deck = game.deck
+    h = game.base.hole_cards
+    players = len(deal.combos)
+    most = max(len(c) for c in deal.combos)
+    combos = np.full((players, most, h), -1, np.int64)
+    for p, cs in enumerate(deal.combos):
+        for j, hand in enumerate(cs):
+            combos[p, j, : len(hand)] = deck.codes(hand)
+    n_combos = np.array([len(c) for c in deal.combos], np.int64)
+    board_arr = np.full(game.base.board_cards, -1, np.int64)
+    board_arr[: len(deal.board)] = deck.codes(deal.board)
+    base_used = np.zeros(len(deck), np.int64)
+    for c in (*deal.board, *deal.dead):
+        base_used[deck.code(c)] = 1
+    tables = kernel_tables(game.rules)
+    subsets = _subsets(game, h)
+    total = np.zeros((5, players), np.int64)
+    done = 0
+    per_round = _BLOCKS * _BLOCK_TRIALS
+    while done < samples:
+        trials = min(_BLOCK_TRIALS, -(-(samples - done) // _BLOCKS))
+        seeds = gen.integers(1, 2**62, size=_BLOCKS, dtype=np.int64)
+        total += _k.monte_carlo(
+            combos, n_combos, board_arr, base_used, len(deck), subsets, tables, seeds, trials
+        )
+        done += trials * _BLOCKS
+        if progress is not None:
+            progress(min(done, samples), samples)
+        if target_se is not None and done >= per_round:
+            ses = _sampled(deal, total, done)[1]
+            if max(ses) <= target_se:
+                break
+    return _sampled_result(game, deal, total, done)
+
+
+def _assignments_exist(deal: _Deal) -> None:
+    sizes = math.prod(len(c) for c in deal.combos)
+    if sizes <= 100_000:
+        _assignments(deal)
+
+
+def _sampled(
+    deal: _Deal, total: np.ndarray[Any, np.dtype[np.int64]], n: int
+) -> tuple[list[PlayerEquity], list[float]]:
+    players, ses = [], []
+    unit = _k.SHARE_UNIT
+    for p, label in enumerate(deal.labels):
+        win, tie = total[0, p] / n, total[1, p] / n
+        eq = total[2, p] / (n * unit)
+        var = max(total[3, p] / (n * unit * unit) - eq * eq, 0.0)
+        se = math.sqrt(var / n)
+        ses.append(se)
+        players.append(
+            PlayerEquity(
+                cards=label,
+                win=float(win),
+                tie=float(tie),
+                lose=float(1 - win - tie),
+                equity=float(eq),
+                win_se=math.sqrt(win * (1 - win) / n),
+                tie_se=math.sqrt(tie * (1 - tie) / n),
+                equity_se=se,
+            )
+        )
+    return players, ses
+
+
+def _sampled_result(
+    game: Game, deal: _Deal, total: np.ndarray[Any, np.dtype[np.int64]], n: int
+) -> EquityResult:
+    players = _sampled(deal, total, n)[0]
+    return EquityResult(game, deal.board, deal.dead, False, n, tuple(players))
+
+
+def equity(
+    game: Game,
+    hands: Sequence[HandLike],
+    board: CardsLike = (),
+    dead: CardsLike = (),
+    *,
+    exact: bool | None = None,
+    samples: int | None = None,
+    rng: np.random.Generator | int | None = None,
+    target_se: float | None = None,
+    progress: Progress | None = None,
+) -> EquityResult:
+    """Exact when asked, or by default when no sampling option is given."""
+    if exact is None:
+        exact = samples is None and target_se is None
+    if exact:
+        if samples is not None or target_se is not None:
+            raise GameError("choose exact enumeration or sampling (samples/target_se), not both")
+        return exact_equity(game, hands, board, dead, progress=progress)
+    return sample_equity(
+        game,
+        hands,
+        board,
+        dead,
+        samples=samples if samples is not None else 100_000_000,
+        rng=rng,
+        target_se=target_se,
+        progress=progress,
+    )
+
+
+# --- the plain reference ----------------------------------------------------------------
+
+
+def reference_equity(
+    game: Game, hands: Sequence[HandLike], board: CardsLike = (), dead: CardsLike = ()
+) -> EquityResult:
+    """Exact equity the plain way: every remaining board, the reference evaluator.
+
+    Slow (about 10^4 boards a second); for small cases and the tests.
+    """
+    from cardlab.poker.showdown import player_keys
+
+    deal = _parse_deal(game, hands, board, dead)
+    players = len(deal.combos)
+    total = np.zeros((4, players), np.int64)
+    deals = 0
+    for choice in _assignments(deal):
+        used = {*deal.board, *deal.dead, *(c for hand in choice for c in hand)}
+        rest = [c for c in game.deck.cards if c not in used]
+        for extra in itertools.combinations(rest, game.base.board_cards - len(deal.board)):
+            keys = player_keys(game, choice, (*deal.board, *extra))
+            top = max(keys)
+            winners = [p for p, k in enumerate(keys) if k == top]
+            for p in winners:
+                total[0 if len(winners) == 1 else 1, p] += 1
+                total[2, p] += _k.SHARE_UNIT // len(winners)
+            deals += 1
+    return _exact_result(game, deal, total, deals)
