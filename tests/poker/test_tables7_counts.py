@@ -37,6 +37,18 @@ STANDARD_SEVEN = {
     C.HIGH_CARD: 23_294_460,
 }
 
+STANDARD_SIX = {
+    C.STRAIGHT_FLUSH: 1_844,
+    C.FOUR_OF_A_KIND: 14_664,
+    C.FULL_HOUSE: 165_984,
+    C.FLUSH: 205_792,
+    C.STRAIGHT: 361_620,
+    C.THREE_OF_A_KIND: 732_160,
+    C.TWO_PAIR: 2_532_816,
+    C.ONE_PAIR: 9_730_740,
+    C.HIGH_CARD: 6_612_900,
+}
+
 # Small decks that break the symmetries the count exploits: lone cards, a suit with
 # a few ranks only, 陰陽 beside the elements, a line, an ace-low wheel.
 SMALL_DECKS = {
@@ -92,6 +104,13 @@ def test_standard52_seven_card_table_is_the_known_one() -> None:
     assert table.row(C.FLUSH).five_card_count == 5108
     # the well-known inversion: high card is rarer than one pair and two pair
     assert table.inversions == ((C.TWO_PAIR, C.HIGH_CARD), (C.ONE_PAIR, C.HIGH_CARD))
+
+
+def test_standard52_six_card_table_is_the_known_one() -> None:
+    table = best_of_table(RuleSet.for_deck("standard52"), 6)
+    assert table.counts() == STANDARD_SIX
+    assert sum(STANDARD_SIX.values()) == math.comb(52, 6)
+    assert table.inversions == ((C.ONE_PAIR, C.HIGH_CARD),)
 
 
 @pytest.mark.parametrize("name", BUILTIN_DECKS)

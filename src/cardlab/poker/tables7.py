@@ -75,7 +75,8 @@ class SevenRow:
     count: int
     total: int
     exact: bool
-    inverted_over: tuple[Category, ...] = ()  # weaker categories that are rarer here
+    # weaker categories that are rarer here (sampled: by more than 3 standard errors)
+    inverted_over: tuple[Category, ...] = ()
 
     @property
     def probability(self) -> Fraction:
@@ -597,6 +598,14 @@ def _by_category(geo: _Geometry, shapes: np.ndarray[Any, Any]) -> dict[Category,
     return counts
 
 
+def _more_frequent(a: int, b: int, sampled: bool) -> bool:
+    """``a`` hands (or samples) outnumber ``b``; for samples, by more than three
+    standard errors of the difference (about sqrt(a + b)), so noise is not flagged."""
+    if not sampled:
+        return a > b
+    return a - b > 3 * math.sqrt(a + b)
+
+
 def _table(
     rules: RuleSet,
     game: str,
@@ -623,7 +632,10 @@ def _table(
     for place, cat in enumerate(cats, 1):
         n = counts.get(cat, 0)
         weaker = tuple(
-            w for w in cats if order.strength(w) < order.strength(cat) and counts.get(w, 0) < n
+            w
+            for w in cats
+            if order.strength(w) < order.strength(cat)
+            and _more_frequent(n, counts.get(w, 0), method == "sampled")
         )
         rows.append(
             SevenRow(

@@ -1,0 +1,53 @@
+"""Rendering of best-of-k and Omaha tables for ``cardlab poker table``."""
+
+import csv
+import io
+import json
+
+import pytest
+
+from cardlab.cli._tables7 import count_table, show_table
+from cardlab.errors import GameError
+from cardlab.poker import RuleSet
+
+
+def test_text_output_flags_inversions(capsys: pytest.CaptureFixture[str]) -> None:
+    show_table(RuleSet.for_deck("standard52"), "text", hand_size=6)
+    out = capsys.readouterr().out
+    assert "best five of 6 cards, 20,358,520 hands (exact, combinatorial)" in out
+    assert "9,730,740" in out  # one pair, best of six
+    assert "one pair > no hand" in out
+
+
+def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
+    show_table(RuleSet.for_deck("FESCA42"), "json", hand_size=6)
+    data = json.loads(capsys.readouterr().out)
+    assert data["deck"] == "FESCA42" and data["game"] == "best-of-6"
+    assert data["exact"] is True and data["method"] == "combinatorial"
+    assert sum(row["count"] for row in data["hands"]) == data["combinations"] == 5_245_786
+    first = data["hands"][0]
+    assert first["order"] == 1 and "/" in first["probability"]
+
+
+def test_csv_output_of_a_sampled_omaha_table(capsys: pytest.CaptureFixture[str]) -> None:
+    show_table(RuleSet.for_deck("FESCA78"), "csv", game="omaha", samples=5_000, seed=2)
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {r["exact"] for r in rows} == {"no"}
+    assert sum(int(r["count"]) for r in rows) == 5_000
+    assert all(float(r["std_error"]) >= 0 for r in rows)
+
+
+def test_sampled_text_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    show_table(RuleSet.for_deck("standard52"), "text", game="omaha", samples=2_000, seed=1)
+    out = capsys.readouterr().out
+    assert "sampled: 2,000 deals, seed 1" in out and "standard error" in out
+
+
+def test_progress_bar_runs() -> None:
+    table = count_table(RuleSet.for_deck("FESCA42"), hand_size=6, show_progress=True)
+    assert table.exact
+
+
+def test_unknown_game() -> None:
+    with pytest.raises(GameError, match="unknown game 'razz'"):
+        count_table(RuleSet.for_deck("FESCA42"), game="razz")
