@@ -26,29 +26,30 @@ def walk_from(arrangement: tuple[int, ...], start: int) -> tuple[int, dict[tuple
     (what a sighted random player guesses between).
     """
     n = len(arrangement)
-    up = [False] * (n + 1)
+    up = [False] * (n + 2)
     lines: dict[tuple[int, ...], int] = {}
     solutions = 0
+    order = [start]
+    up[start] = True
 
-    def walk(order: list[int], choices: int) -> None:
+    def walk(choices: int) -> None:
         nonlocal solutions
         if len(order) == n:
             solutions += 1
             lines[tuple(order)] = choices
             return
-        value = arrangement[order[-1] - 1]
-        left, right = _named(n, value)
+        left = arrangement[order[-1] - 1]
+        right = n + 1 - left
         free = left != right and not up[left] and not up[right]
         for target in (left, right):  # the two calls; for the middle both name one card
             if not up[target]:
                 up[target] = True
                 order.append(target)
-                walk(order, choices + free)
+                walk(choices + free)
                 order.pop()
                 up[target] = False
 
-    up[start] = True
-    walk([start], 0)
+    walk(0)
     return solutions, lines
 
 
