@@ -359,6 +359,66 @@ def equity(
     )
 
 
+# --- split pots -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TieRate:
+    """How often a heads-up showdown of random hands splits the pot, under a game's
+    rules as they are (``with_suits``: suit tie-breaks on) and with them off."""
+
+    game: Game
+    samples: int
+    with_suits: float
+    with_suits_se: float
+    without_suits: float
+    without_suits_se: float
+
+
+def tie_rate(
+    game: Game,
+    *,
+    samples: int = 400_000,
+    rng: np.random.Generator | int | None = None,
+    players: int = 2,
+) -> TieRate:
+    """Split-pot frequency of random deals, sampled (standard errors given)."""
+    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    rates = []
+    for suits in (True, False):
+        g = game.with_options(suit_tiebreak=suits)
+        rates.append(_split_share(g, samples, gen, players))
+    (a, a_se), (b, b_se) = rates
+    return TieRate(game, samples, a, a_se, b, b_se)
+
+
+def _split_share(
+    game: Game, samples: int, gen: np.random.Generator, players: int
+) -> tuple[float, float]:
+    deck = game.deck
+    h = game.base.hole_cards
+    combos = np.full((players, 1, h), -1, np.int64)
+    board = np.full(game.base.board_cards, -1, np.int64)
+    trials = -(-samples // _BLOCKS)
+    seeds = gen.integers(1, 2**62, size=_BLOCKS, dtype=np.int64)
+    total = _k.monte_carlo(
+        combos,
+        np.ones(players, np.int64),
+        board,
+        np.zeros(len(deck), np.int64),
+        len(deck),
+        _subsets(game, h),
+        kernel_tables(game.rules),
+        seeds,
+        trials,
+    )
+    n = trials * _BLOCKS
+    # a split showdown hands out SHARE_UNIT over two or more winners
+    splits = (int(total[2].sum()) - _k.SHARE_UNIT * int(total[0].sum())) // _k.SHARE_UNIT
+    p = splits / n
+    return p, math.sqrt(p * (1 - p) / n)
+
+
 # --- the plain reference ----------------------------------------------------------------
 
 

@@ -1,0 +1,245 @@
+"""``cardlab equity``, ``ties`` and ``draw``: chances, split pots, the best draw."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+from cardlab import render
+from cardlab.cli._common import emit, emit_json, format_option
+from cardlab.cli.showdown import GAME_HELP, game_from
+from cardlab.errors import GameError
+from cardlab.poker.draw import best_draw
+from cardlab.poker.equity import TieRate, tie_rate
+from cardlab.poker.equity import equity as compute_equity
+from cardlab.poker.games import game_names
+
+
+@contextmanager
+def _progress(show: bool, label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on stderr (text output only), as a ``progress(done, total)``."""
+    if not show:
+        yield None
+        return
+    bar = Progress(
+        TextColumn(label),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with bar:
+        yield update
+
+
+@click.command()
+@click.option(
+    "--game", "-g", "game_name", default="standard52-holdem", show_default=True, help=GAME_HELP
+)
+@click.option("--board", "-b", default="", help="Known board cards (a partial board is fine).")
+@click.option("--dead", default="", help="Cards out of play.")
+@click.option(
+    "--exact/--sample", "exact", default=None, help="Enumerate every deal (default) or sample."
+)
+@click.option("--samples", type=click.IntRange(min=1), default=None, help="Random deals to sample.")
+@click.option("--seed", type=int, default=None, help="Seed of the random deals.")
+@click.option("--target-se", type=float, default=None, help="Stop sampling at this standard error.")
+@click.option("--rule", "-r", multiple=True, help="A rule option, name=value (repeatable).")
+@format_option("text", "json")
+@click.argument("hands", nargs=-1, required=True)
+def equity(
+    game_name: str,
+    board: str,
+    dead: str,
+    exact: bool | None,
+    samples: int | None,
+    seed: int | None,
+    target_se: float | None,
+    rule: tuple[str, ...],
+    fmt: str,
+    hands: tuple[str, ...],
+) -> None:
+    """Win / tie / lose chances of each HAND (cards, or a range like QQ+ in standard52
+    Hold'em): exact over every remaining board, or sampled with --samples/--target-se."""
+    game = game_from(game_name, rule)
+    if exact and (samples is not None or target_se is not None):
+        raise GameError("--exact enumerates every deal: drop --samples/--target-se")
+    if exact is False and samples is None and target_se is None:
+        samples = 1_000_000
+    with _progress(fmt == "text", "dealing") as progress:
+        result = compute_equity(
+            game,
+            list(hands),
+            board=board,
+            dead=dead,
+            exact=exact,
+            samples=samples,
+            rng=seed,
+            target_se=target_se,
+            progress=progress,
+        )
+    if fmt == "json":
+        emit_json(result.as_dict())
+        return
+    rows = []
+    for p in result.players:
+        if result.exact:
+            rows.append(
+                (
+                    p.cards,
+                    render.percent(p.win, 3),
+                    render.percent(p.tie, 3),
+                    render.percent(p.lose, 3),
+                    render.percent(p.equity, 3),
+                    render.fraction_str(Fraction(p.equity)),
+                )
+            )
+        else:
+            rows.append(
+                (
+                    p.cards,
+                    render.percent(p.win, 3),
+                    render.percent(p.tie, 3),
+                    render.percent(p.lose, 3),
+                    render.percent(p.equity, 3),
+                    f"± {render.percent(p.equity_se or 0.0, 3)}",
+                )
+            )
+    how = f"exact, {result.deals:,} deals" if result.exact else f"sampled, {result.deals:,} deals"
+    where = f", board {' '.join(map(str, result.board))}" if result.board else ""
+    render.console().print(
+        render.text_table(
+            ("hand", "win", "tie", "lose", "equity", "exact" if result.exact else "std. error"),
+            rows,
+            title=f"{game.name}{where} ({how})",
+            justify=("left", "right", "right", "right", "right", "right"),
+        )
+    )
+
+
+@click.command()
+@click.option(
+    "--game",
+    "-g",
+    "games",
+    multiple=True,
+    help="A game (repeatable); default all built-in Hold'em games.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1000),
+    default=200_000,
+    show_default=True,
+    help="Random deals per row.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random deals.")
+@format_option("text", "json")
+def ties(games: tuple[str, ...], samples: int, seed: int, fmt: str) -> None:
+    """How often a heads-up showdown splits the pot, with and without suit tie-breaks."""
+    names = list(games) or [n for n in game_names() if n.endswith("-holdem")]
+    results: list[TieRate] = []
+    with _progress(fmt == "text", "sampling") as progress:
+        for i, name in enumerate(names):
+            results.append(tie_rate(game_from(name, ()), samples=samples, rng=seed))
+            if progress is not None:
+                progress(i + 1, len(names))
+    if fmt == "json":
+        emit_json(
+            {
+                "samples": samples,
+                "seed": seed,
+                "games": [
+                    {
+                        "game": r.game.name,
+                        "key": r.game.key,
+                        "split_with_suits": r.with_suits,
+                        "split_with_suits_se": r.with_suits_se,
+                        "split_without_suits": r.without_suits,
+                        "split_without_suits_se": r.without_suits_se,
+                    }
+                    for r in results
+                ],
+            }
+        )
+        return
+    rows = [
+        (
+            r.game.name,
+            f"{render.percent(r.with_suits, 3)} ± {render.percent(r.with_suits_se, 3)}",
+            f"{render.percent(r.without_suits, 3)} ± {render.percent(r.without_suits_se, 3)}",
+        )
+        for r in results
+    ]
+    render.console().print(
+        render.text_table(
+            ("game", "split pots, suits on", "suits off"),
+            rows,
+            title=f"Heads-up split pots ({samples:,} random deals each, seed {seed})",
+            justify=("left", "right", "right"),
+        )
+    )
+
+
+@click.command()
+@click.option(
+    "--game", "-g", "game_name", default="tesca54-draw", show_default=True, help=GAME_HELP
+)
+@click.option("--goal", default=None, help="Reach this hand or better (id or name, e.g. flush).")
+@click.option("--beat", default=None, help="Instead: beat this five-card hand.")
+@click.option("--dead", default="", help="Cards out of play.")
+@click.option(
+    "--top", type=click.IntRange(min=1), default=8, show_default=True, help="Keeps to list."
+)
+@click.option("--rule", "-r", multiple=True, help="A rule option, name=value (repeatable).")
+@format_option("text", "json")
+@click.argument("hand")
+def draw(
+    game_name: str,
+    goal: str | None,
+    beat: str | None,
+    dead: str,
+    top: int,
+    rule: tuple[str, ...],
+    fmt: str,
+    hand: str,
+) -> None:
+    """The best cards of HAND to keep, by the exact chance of reaching the goal
+    (default: the next hand up)."""
+    game = game_from(game_name, rule)
+    advice = best_draw(game, hand, goal=goal, beat=beat, dead=dead)
+    if fmt == "json":
+        emit_json(advice.as_dict(top))
+        return
+    rows = [
+        (
+            " ".join(map(str, k.kept)) or "(draw five)",
+            " ".join(map(str, k.discarded)) or "(stand pat)",
+            render.percent(k.probability, 3),
+            f"{k.hits:,}/{k.draws:,}",
+        )
+        for k in advice.keeps[:top]
+    ]
+    render.console().print(
+        render.text_table(
+            ("keep", "discard", "chance", "draws"),
+            rows,
+            title=f"{game.name}: {advice.value.describe()} — goal: {advice.goal}",
+            justify=("left", "left", "right", "right"),
+        )
+    )
+    best = advice.best
+    emit(
+        f"best: keep {' '.join(map(str, best.kept)) or 'nothing'}, "
+        f"{render.percent(best.probability, 3)} ({render.fraction_str(best.probability)})"
+    )
