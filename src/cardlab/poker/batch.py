@@ -1,0 +1,229 @@
+"""Many hands at once: numpy arrays of card codes in, hand keys out.
+
+A row of ``codes`` is one hand, each entry a card's code in the rule set's deck (its
+index in ``deck.cards``, see :meth:`~cardlab.decks.Deck.code`). The keys are exactly
+those of the single-hand evaluator (:func:`cardlab.poker.hands.evaluate` for five cards,
+:func:`~cardlab.poker.hands.best_hand` for six or seven), so higher wins and equal keys
+split, and :func:`cardlab.poker.keys.unpack_key` reads them.
+
+>>> import numpy as np
+>>> from cardlab.poker import RuleSet
+>>> rules = RuleSet.for_deck("standard52")
+>>> deck = rules.deck
+>>> codes = np.array([deck.codes(deck.parse_cards("As Ks Qs Js Ts 2c 2d"))])
+>>> keys, ids, categories = evaluate_batch(codes, rules, categories=True)
+>>> categories[ids[0]].english
+'straight flush'
+
+Games: ``"best"`` takes the best five of each row (k = 5, 6 or 7 columns; Hold'em
+is two hole cards + five board cards in one row, Stud its seven cards); ``"omaha"``
+takes rows of nine, four hole cards then five board cards, and uses exactly two of the
+hole cards and three of the board.
+
+The work runs in compiled kernels (numba) on every core. The tables behind them are
+built from the rule set the first time it is used in a process and kept in memory; the
+compiled code is cached on disk, so a second process does not compile again.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+import numpy as np
+
+from cardlab.errors import CardError, HandError
+from cardlab.poker.categories import Category
+
+if TYPE_CHECKING:
+    from cardlab.poker._kernels.tables import KernelTables
+    from cardlab.poker.rules import RuleSet
+
+Game = Literal["best", "omaha"]
+Method = Literal["auto", "subsets", "direct", "classic"]
+
+__all__ = ["best_keys", "evaluate_batch", "method_for"]
+
+
+@overload
+def evaluate_batch(
+    codes: Any,
+    rules: RuleSet,
+    *,
+    game: Game = ...,
+    check: bool = ...,
+    categories: Literal[False] = ...,
+    method: Method = ...,
+) -> np.ndarray[Any, np.dtype[np.int64]]: ...
+
+
+@overload
+def evaluate_batch(
+    codes: Any,
+    rules: RuleSet,
+    *,
+    game: Game = ...,
+    check: bool = ...,
+    categories: Literal[True],
+    method: Method = ...,
+) -> tuple[
+    np.ndarray[Any, np.dtype[np.int64]], np.ndarray[Any, np.dtype[np.int8]], tuple[Category, ...]
+]: ...
+
+
+def evaluate_batch(
+    codes: Any,
+    rules: RuleSet,
+    *,
+    game: Game = "best",
+    check: bool = True,
+    categories: bool = False,
+    method: Method = "auto",
+) -> Any:
+    """The key of the best five-card hand of every row of ``codes``.
+
+    ``codes``: an integer array of shape (n, k), k = 5, 6 or 7 for ``game="best"``,
+    k = 9 for ``game="omaha"`` (four hole cards, then five board cards).
+    Returns an int64 array of n keys. With ``categories=True`` returns
+    ``(keys, ids, categories)``: ``ids`` an int8 array indexing the tuple ``categories``
+    (every :class:`Category`, in its listing order).
+
+    ``check=True`` refuses a wrong dtype or shape, a code outside the deck and a card
+    repeated within a row (:class:`HandError`, :class:`CardError`). ``check=False``
+    skips the scan of the codes: the caller promises every code is in the deck and no
+    row repeats a card; otherwise the keys are meaningless (or the call may crash).
+
+    ``method`` picks the kernel, for tests and benchmarks: ``"subsets"`` (the best key
+    of every five-card subset, plain), ``"direct"`` (best five of k straight from the
+    rank and suit masks), ``"classic"`` (rank-multiset hash and flush table; only where
+    suits never break ties and Mixwell is off), ``"auto"`` the fastest exact one.
+    """
+    array = _as_codes(codes, game, check)
+    tables = kernel_tables(rules)
+    if check:
+        _check_codes(array, tables)
+    keys = _run(array, tables, game, _resolve(method, tables, array.shape[1], game))
+    if not categories:
+        return keys
+    lookup = np.zeros(32, np.int8)
+    for base in range(10):
+        for mix in range(2):
+            prefix, category, _ = tables.shapes[base, mix]
+            if prefix:
+                lookup[int(prefix) >> 50] = category
+    ids = lookup[keys >> 50] if len(keys) else np.zeros(0, np.int8)
+    return keys, ids, tuple(Category)
+
+
+def best_keys(
+    hole: Any, board: Any, rules: RuleSet, *, game: Game = "best", check: bool = True
+) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """Every player's key at showdown: ``hole`` (n, players, h) and ``board`` (n, b)
+    card codes give an (n, players) array of keys.
+
+    ``game="best"``: best five of h + b = 5..7 cards (Hold'em: h = 2, b = 5);
+    ``game="omaha"``: h = 4, b = 5, exactly two hole cards and three board cards.
+    With ``check=True`` a card dealt twice anywhere in a deal (two players, or a player
+    and the board) is refused too.
+    """
+    hole_array = np.asarray(hole)
+    board_array = np.asarray(board)
+    if hole_array.ndim != 3 or board_array.ndim != 2:
+        raise HandError(
+            f"hole cards must have shape (n, players, h) and the board (n, b), "
+            f"not {hole_array.shape} and {board_array.shape}"
+        )
+    n, players, h = hole_array.shape
+    if board_array.shape[0] != n:
+        raise HandError(f"{n} deals of hole cards but {board_array.shape[0]} boards")
+    if check and n:
+        deal = np.concatenate([hole_array.reshape(n, players * h), board_array], axis=1)
+        tables = kernel_tables(rules)
+        _check_codes(_as_codes(deal, "best", check, any_width=True), tables)
+    rows = np.concatenate(
+        [hole_array, np.broadcast_to(board_array[:, None, :], (n, players, board_array.shape[1]))],
+        axis=2,
+    ).reshape(n * players, h + board_array.shape[1])
+    # the deal was checked as a whole above; the shape and dtype are checked here
+    keys = evaluate_batch(rows, rules, game=game, check=False)
+    return keys.reshape(n, players)
+
+
+def method_for(rules: RuleSet, k: int = 7, game: Game = "best") -> str:
+    """The kernel ``method="auto"`` uses for this rule set and hand size."""
+    return _resolve("auto", kernel_tables(rules), k, game)
+
+
+@lru_cache(maxsize=64)
+def kernel_tables(rules: RuleSet) -> KernelTables:
+    """The kernel tables of a rule set, built once per process."""
+    from cardlab.poker._kernels.tables import build_tables
+
+    return build_tables(rules)
+
+
+# --- internals ---------------------------------------------------------------
+
+
+def _as_codes(
+    codes: Any, game: Game, check: bool, *, any_width: bool = False
+) -> np.ndarray[Any, Any]:
+    if game not in ("best", "omaha"):
+        raise HandError(f"unknown game {game!r} (expected 'best' or 'omaha')")
+    array = np.asarray(codes)
+    if array.dtype.kind not in "iu":
+        raise HandError(f"card codes must be an integer array, not dtype {array.dtype}")
+    if array.ndim != 2:
+        raise HandError(f"card codes must have shape (n, k), not {array.shape}")
+    k = array.shape[1]
+    if any_width:
+        pass  # a whole deal: only the codes are checked
+    elif game == "omaha" and k != 9:
+        raise HandError(f"Omaha rows are 4 hole + 5 board = 9 cards, not {k}")
+    elif game == "best" and not 5 <= k <= 7:
+        raise HandError(f"rows must hold 5, 6 or 7 cards, not {k}")
+    if array.dtype.itemsize == 8 and array.dtype.kind == "u":
+        array = array.astype(np.int64)  # codes are small: keep the kernels' types signed
+    return np.ascontiguousarray(array)
+
+
+def _check_codes(array: np.ndarray[Any, Any], tables: KernelTables) -> None:
+    from cardlab.poker._kernels.five import first_bad
+
+    if array.shape[0] == 0:
+        return
+    row, col, problem = (int(x) for x in first_bad(array, tables.n_cards))
+    if row < 0:
+        return
+    deck = tables.rules.deck
+    given = array[row].tolist()
+    if problem == 1:
+        raise CardError(
+            f"code {given[col]} in row {row} {given} is not a card of {deck.name} "
+            f"(codes 0..{len(deck) - 1})"
+        )
+    card = deck.cards[given[col]]
+    raise CardError(f"card {card} (code {given[col]}) is repeated in row {row} {given}")
+
+
+def _resolve(method: Method, tables: KernelTables, k: int, game: Game) -> str:
+    if method == "auto":
+        return "subsets"
+    if method not in ("subsets", "direct", "classic"):
+        raise HandError(f"unknown method {method!r} (expected auto, subsets, direct or classic)")
+    return method
+
+
+def _run(
+    array: np.ndarray[Any, Any], tables: KernelTables, game: Game, method: str
+) -> np.ndarray[Any, np.dtype[np.int64]]:
+    from cardlab.poker._kernels import five
+    from cardlab.poker._kernels.tables import subsets
+
+    n, k = array.shape
+    out = np.empty(n, np.int64)
+    if n == 0:
+        return out
+    choices = subsets(k, omaha=game == "omaha")
+    five.best_of_subsets(array, choices, tables.cards, tables.shapes, tables.straights, out)
+    return out
