@@ -93,7 +93,11 @@ def _ranges(positions: Sequence[int]) -> str:
 
 @click.group()
 def openseven() -> None:
-    """Open Seven (Open-N): turn the n-th card from the left or right, n the last value."""
+    """Open Seven (Open-N): play it, solve rows, exact odds.
+
+    Rules: N cards face down in a row; turn any one up; a card of value n lets you turn
+    the n-th card from the left or from the right; win by turning them all.
+    """
 
 
 # ----------------------------------------------------------------------------- play
@@ -106,7 +110,7 @@ def _board(state: State) -> str:
     faces = "".join(
         ("[" + ("?" if v is None else str(v)) + "]").center(width + 1) for v in state.view().faces
     )
-    return f"position {heads}\n card    {faces}"
+    return f"position {heads}".rstrip() + "\n" + f" card    {faces}".rstrip()
 
 
 def _prompt_text(state: State, show_hints: bool) -> str:
@@ -118,7 +122,9 @@ def _prompt_text(state: State, show_hints: bool) -> str:
         left, right = state.game.named(state.last or 0)
         targets = state.targets()
         if left == right:
-            lines.append(f"You turned {state.last}: both calls name the middle card {left}.")
+            lines.append(
+                f"You turned {state.last}: left and right both name the middle card {left}."
+            )
         else:
             options = " or ".join(f"{side} (position {p})" for side, p in targets.items())
             lines.append(f"You turned {state.last}: call {options}.")
@@ -148,7 +154,11 @@ def play(
     moves: str | None,
     fmt: str,
 ) -> None:
-    """Play in the terminal: type a start position, then left or right (q to quit)."""
+    """Play in the terminal.
+
+    Type a start position, then left or right (l/r); q quits. --hints shows the exact
+    winning chance of each option under optimal play.
+    """
     if arrangement is not None:
         values = parse_arrangement(arrangement)
         state = Game(len(values)).new(values)
@@ -159,6 +169,7 @@ def play(
     scripted = moves.split() if moves is not None else None
     while not state.is_over:
         if text:
+            emit("")
             emit(_board(state))
             emit(_prompt_text(state, show_hints))
         if scripted is not None:
@@ -167,7 +178,7 @@ def play(
             state = state.apply(parse_move(scripted.pop(0)))  # illegal: exit code 2
             played.append(str(state.turned[-1]))
             continue
-        answer = click.prompt("move", default="", show_default=False)
+        answer = click.prompt("move", default="", show_default=False, prompt_suffix="> ")
         if answer.strip().lower() in ("q", "quit"):
             break
         try:
@@ -203,7 +214,10 @@ def play(
 @click.option("--with-lines", is_flag=True, help="Also list the lines in JSON output.")
 @format_option("text", "json", "csv")
 def solve(arrangement: str, limit: int, with_lines: bool, fmt: str) -> None:
-    """Count the solutions and winning lines of one row, e.g. "2 3 1 5 7 4 6"."""
+    """Solutions and winning lines of one row.
+
+    ARRANGEMENT is the values left to right, e.g. "2 3 1 5 7 4 6".
+    """
     solved = solver.solve(arrangement)
     values = solved.arrangement
     if fmt == "json":
@@ -253,7 +267,7 @@ def _first(values: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
 @_cards_option()
 @format_option("text", "json", "csv")
 def table(cards: int, fmt: str) -> None:
-    """How many arrangements have each number of solutions (exact, N <= 14)."""
+    """Arrangements by number of solutions (exact, N <= 14)."""
     dist = analysis.distribution(cards)
     if fmt == "json":
         emit_json(
@@ -296,7 +310,7 @@ def _odds_json(cards: int, found: dict[Model, Chances]) -> dict[str, Any]:
 @_cards_option()
 @format_option("text", "json", "csv")
 def odds(cards: int, fmt: str) -> None:
-    """Every model's exact winning chance, per start and overall (N <= 60)."""
+    """Exact winning chances of every model (N <= 60)."""
     found = models.odds(cards)
     if fmt == "json":
         emit_json(_odds_json(cards, found))
@@ -330,7 +344,7 @@ def odds(cards: int, fmt: str) -> None:
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True)
 @format_option("text", "json")
 def export(cards: int, out: Path, fmt: str) -> None:
-    """Write one CSV row per arrangement with its counts (N <= 11)."""
+    """One CSV row per arrangement with its counts (N <= 11)."""
     chunks = analysis.export_csv(cards)
     first = next(chunks)  # checks N before the file is created
     rows = -1
@@ -359,7 +373,7 @@ def _chain(first: bytes, rest: Iterable[bytes]) -> Iterable[bytes]:
 @click.option("--model", type=ModelType(), default="sighted_random", show_default=True)
 @format_option("text", "json")
 def simulate(cards: int, games: int, seed: int | None, model: Model, fmt: str) -> None:
-    """Monte Carlo play with a progress bar, beside the exact chance."""
+    """Monte Carlo play, beside the exact chance."""
     from rich.console import Console
     from rich.progress import Progress
 
@@ -401,7 +415,7 @@ def simulate(cards: int, games: int, seed: int | None, model: Model, fmt: str) -
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @format_option("text", "json", "csv")
 def sweep(max_cards: int, plot: Path | None, fmt: str) -> None:
-    """How counts and chances change with N = 1..M (table, and a plot if asked)."""
+    """Counts and chances for N = 1..M, as a table and a plot."""
     rows = analysis.sweep(max_cards)
     models = list(Model)
     header = ["cards", "arrangements", "winnable", "mean_solutions", "mean_lines"]
