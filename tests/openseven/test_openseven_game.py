@@ -158,3 +158,10 @@ def test_every_listed_line_replays_as_a_win(values: tuple[int, ...]) -> None:
     assert sum(2 if "left/right" in solver.calls(values, ln) else 1 for ln in lines) == (
         solved.solutions
     )
+
+
+def test_a_state_history_must_be_a_legal_game() -> None:
+    game = Game(5)
+    assert State(game, (1, 2, 3, 4, 5), (5, 1)).last == 1
+    with pytest.raises(OpenSevenError, match="cannot be turned"):
+        State(game, (1, 2, 3, 4, 5), (5, 2))

@@ -153,6 +153,15 @@ class View:
         return " ".join("?" if v is None else str(v) for v in self.faces)
 
 
+def _call_for(state: State, position: int) -> Call:
+    for side, target in state.targets().items():
+        if target == position:
+            return Call(side)
+    raise OpenSevenError(
+        f"position {position} cannot be turned after {state.last}: {(*state.turned, position)!r}"
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class State:
     """One moment of one deal: which cards are up, in the order they were turned."""
@@ -163,6 +172,11 @@ class State:
 
     def __post_init__(self) -> None:
         parse_arrangement(self.arrangement, self.game.cards)
+        if self.turned:  # replay: the history must be a legal game
+            state = State(self.game, self.arrangement)
+            for position in self.turned:
+                move: Move = Start(position) if not state.turned else _call_for(state, position)
+                state = state.apply(move)
 
     def __repr__(self) -> str:
         return f"State(Game({self.game.cards}), {self.arrangement!r}, turned={self.turned!r})"
