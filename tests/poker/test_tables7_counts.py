@@ -283,6 +283,8 @@ def test_bad_input() -> None:
         omaha_table(tiny)
     with pytest.raises(GameError, match="samples"):
         omaha_table(RuleSet.for_deck("FESCA78"), samples=0)
+    with pytest.raises(GameError, match="seed"):
+        omaha_table(RuleSet.for_deck("FESCA78"), seed=-1)
     standard = RuleSet.for_deck("standard52")
     cards = standard.deck.cards
     with pytest.raises(HandError, match="same number"):

@@ -271,6 +271,8 @@ def omaha_table(
         return _table(rules, "omaha", 9, hands, shapes, "combinatorial")
     if samples < 1:
         raise GameError(f"samples must be at least 1, not {samples!r}")
+    if seed < 0:
+        raise GameError(f"seed must be a non-negative integer, not {seed!r}")
     shapes = _sample_omaha(geo, n, samples, seed, progress)
     return _table(rules, "omaha", 9, hands, shapes, "sampled", samples=samples, seed=seed)
 
@@ -423,7 +425,8 @@ def _rank_group(avail: list[int], straights: set[int]) -> tuple[tuple[int, ...],
 class _Patterns:
     levels: np.ndarray[Any, Any]  # (n, max levels, 3): rank, multiplicity, slot
     n_levels: np.ndarray[Any, Any]
-    weight: np.ndarray[Any, Any]
+    weight: np.ndarray[Any, Any]  # rank patterns each stands for (orbit size)
+    work: np.ndarray[Any, Any]  # hands each stands for, before symmetry (a cost estimate)
 
 
 def _rank_patterns(geo: _Geometry, slot_sizes: tuple[int, ...]) -> _Patterns:
@@ -479,9 +482,12 @@ def _rank_patterns(geo: _Geometry, slot_sizes: tuple[int, ...]) -> _Patterns:
     levels[row, place, 0] = col // n_slots
     levels[row, place, 1] = by_rank[row, col]
     levels[row, place, 2] = col % n_slots
-    # big patterns first, so the parallel loop ends evenly
-    order = np.argsort(n_levels, kind="stable")[::-1]
-    return _Patterns(levels[order], n_levels[order], weight[order].astype(np.int64))
+    # the hands a pattern stands for, a measure of the work it takes
+    avail_ways = np.array(
+        [[math.comb(int(c), m) for m in range(max(slot_sizes) + 1)] for c in caps]
+    )
+    ways = avail_ways[np.arange(n_ranks), mult.sum(axis=1)].astype(np.float64).prod(axis=1)
+    return _Patterns(levels, n_levels, weight.astype(np.int64), ways)
 
 
 def _run_patterns(
@@ -496,17 +502,22 @@ def _run_patterns(
     slot_start = np.concatenate([[0], np.cumsum(slot_sizes)]).astype(np.int64)
     n = len(patterns.weight)
     total = np.zeros(N_SHAPES, dtype=np.int64)
-    chunks = 1 if progress is None else _CHUNKS
-    bounds = np.linspace(0, n, chunks + 1).astype(int)
+    # Each call gets an even share of the work, and the parallel loop splits a call
+    # into contiguous blocks, one per thread: deal the patterns out round robin,
+    # heaviest first, so that every block is as heavy as the others.
+    chunks = 1 if progress is None else min(_CHUNKS, n)
+    threads = max(1, kern.thread_count())
+    heavy_first = np.argsort(-patterns.work, kind="stable")
     if progress is not None:
         progress(0, n)
-    for a, b in itertools.pairwise(bounds):
-        if a == b:
-            continue
+    done = 0
+    for c in range(chunks):
+        part = heavy_first[c::chunks]
+        part = np.concatenate([part[t::threads] for t in range(threads)])
         total += kern.count_patterns(
-            patterns.levels[a:b],
-            patterns.n_levels[a:b],
-            patterns.weight[a:b],
+            patterns.levels[part],
+            patterns.n_levels[part],
+            patterns.weight[part],
             slot_start,
             geo.avail,
             geo.init_class,
@@ -518,8 +529,9 @@ def _run_patterns(
             geo.straights,
             geo.binom,
         )
+        done += len(part)
         if progress is not None:
-            progress(int(b), n)
+            progress(done, n)
     return total
 
 
@@ -528,16 +540,17 @@ def _sample_omaha(
 ) -> np.ndarray[Any, Any]:
     from cardlab.poker._kernels import tables7_count as kern
 
-    rng = np.random.default_rng(seed)
     combos = _omaha_subsets()
     total = np.zeros(N_SHAPES, dtype=np.int64)
-    batch = 100_000
+    batch = 200_000
     done = 0
     if progress is not None:
         progress(0, samples)
-    while done < samples:
+    # one seed per batch, derived from the user's seed: reproducible and independent
+    seeds = np.random.SeedSequence(seed).generate_state((samples + batch - 1) // batch, np.uint32)
+    for seed_b in seeds:
         m = min(batch, samples - done)
-        deal = np.argsort(rng.random((m, n_cards)), axis=1)[:, : OMAHA_HOLE + OMAHA_BOARD]
+        deal = kern.random_deals(n_cards, m, OMAHA_HOLE + OMAHA_BOARD, int(seed_b))
         shapes = kern.best_shapes(
             geo.card_rank[deal],
             geo.card_suit[deal],

@@ -19,11 +19,18 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import get_num_threads, njit, prange
 
 Array = Any  # numpy arrays, typed loosely: numba-compiled code
 
 N_SHAPES = 20
+
+
+def thread_count() -> int:
+    """Threads the parallel loops use."""
+    return int(get_num_threads())
+
+
 FIVE, SFLUSH, QUADS, FULL, FLUSH, STRAIGHT, TRIPS, TWO_PAIR, PAIR, HIGH = range(10)
 
 
@@ -403,3 +410,20 @@ def brute_force(
         for sh in range(N_SHAPES):
             total[sh] += per[i, sh]
     return total
+
+
+@njit(cache=True)
+def random_deals(n_cards: int, count: int, size: int, seed: int) -> Array:  # pragma: no cover
+    """``count`` deals of ``size`` different cards, uniformly (a partial Fisher-Yates
+    shuffle), from numba's generator seeded with ``seed``: the same seed, the same deals."""
+    np.random.seed(seed)
+    out = np.empty((count, size), np.int64)
+    deck = np.arange(n_cards)
+    for i in range(count):
+        for j in range(size):
+            t = j + np.random.randint(0, n_cards - j)
+            card = deck[t]
+            deck[t] = deck[j]
+            deck[j] = card
+            out[i, j] = card
+    return out
