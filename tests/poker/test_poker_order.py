@@ -155,3 +155,16 @@ def test_cached_per_rule_set() -> None:
     rules = RuleSet.for_deck("FESCA65")
     assert hand_order(rules) is hand_order(rules)
     assert hand_order(rules) is hand_order(RuleSet.for_deck("FESCA65"))
+
+
+def test_fesca60_needs_a_second_recount() -> None:
+    """FESCA60 starts with Mixwell + trips in Mixwell (plain Mixwell 94,080 < plain trips
+    151,800); the recount makes Mixwell 245,880, so trips move to three of a kind, and
+    the second recount confirms it."""
+    rules = RuleSet.for_deck("FESCA60")
+    shapes = count_shapes(rules)
+    assert shapes[BaseHand.HIGH_CARD, True] == 94_080
+    assert shapes[BaseHand.THREE_OF_A_KIND, False] == 151_800
+    assert hand_order(rules).iterations == 2
+    assert hand_order(RuleSet.for_deck("FESCA78")).iterations == 1
+    assert hand_order(RuleSet.for_deck("standard52")).iterations == 0

@@ -56,8 +56,8 @@ class HandOrder:
       secondary 0 if none; the one table every evaluator uses. Only shapes that can
       occur in the deck are listed.
     - ``assignments``: the partial compounds that occur and where they went.
-    - ``iterations``: recount passes to reach the fixed point (0 when ``compound``
-      forces the assignment).
+    - ``iterations``: recounts until the assignment stayed the same (the last one
+      confirms it); 0 when ``compound`` forces it or there is no partial compound.
     """
 
     rules: RuleSet
@@ -179,6 +179,8 @@ def _resolve(
     shapes: Mapping[Shape, int], partials: list[BaseHand], compound: Compound
 ) -> tuple[dict[BaseHand, bool], int]:
     """The partial-compound assignment (True: to Mixwell) and the passes it took."""
+    if not partials:
+        return {}, 0
     if compound is Compound.MIXWELL:
         return dict.fromkeys(partials, True), 0
     if compound is Compound.BASE:
