@@ -1,0 +1,183 @@
+"""The Starlette application: three pages and the JSON API behind them.
+
+Routes::
+
+    GET  /                          the home page
+    GET  /openseven                 Open Seven
+    GET  /hands                     Mixwell hands
+    GET  /showdown                  play a showdown
+
+    GET  /api/openseven/odds?cards=N          exact odds per start and model
+    POST /api/openseven/games                 {"cards": N, "seed"?: S} -> a new game
+    GET  /api/openseven/games/{id}            the player's view (+ hints)
+    POST /api/openseven/games/{id}/moves      {"move": "3" | "left" | "right"}
+    GET  /api/decks                           the built-in decks and their cards
+    POST /api/hands/evaluate                  {"deck": D, "cards": "木7 火7 ..."}
+    POST /api/hands/compare                   {"deck": D, "hands": ["...", "..."]}
+    GET  /api/hands/table?deck=D              the deck's five-card hand table
+    GET  /api/games                           the games the showdown page deals
+    POST /api/showdown/deals                  {"game": G, "opponents": k, "seed"?: S}
+    GET  /api/showdown/deals/{id}             the deal as you see it
+    POST /api/showdown/deals/{id}/next        reveal the next street (or the showdown)
+
+A :class:`~cardlab.errors.CardlabError` becomes HTTP 400 ``{"error": message}``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from cardlab import render
+from cardlab.decks import BUILTIN_DECKS
+from cardlab.errors import CardlabError
+from cardlab.openseven import State
+from cardlab.web import hands, openseven, showdown
+from cardlab.web.payload import RequestError, field
+from cardlab.web.store import Store
+
+HERE = Path(__file__).resolve().parent
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def create_app(
+    *, max_games: int = 1000, equity_samples: int = showdown.DEFAULT_SAMPLES
+) -> Starlette:
+    """The web app. ``max_games``: games (and deals) kept in memory before the oldest
+    are forgotten; ``equity_samples``: Monte Carlo showdowns per street."""
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    games: Store[State] = Store("game", max_games)
+    deals: Store[showdown.Deal] = Store("deal", max_games)
+
+    def page(name: str, title: str, **context: Any) -> Handler:
+        async def endpoint(request: Request) -> Response:
+            return templates.TemplateResponse(
+                request, name, {"title": title, "page": name.removesuffix(".html")} | context
+            )
+
+        return endpoint
+
+    async def os_odds(request: Request) -> Response:
+        cards = _int_param(request, "cards", 7)
+        return _json(await run_in_threadpool(openseven.odds_table, cards))
+
+    async def os_new(request: Request) -> Response:
+        data = await _body(request)
+        cards = field(data, "cards", int)
+        seed = data.get("seed")
+        if seed is not None:
+            seed = field(data, "seed", int)
+        return _json(openseven.new_game(games, cards, seed))
+
+    async def os_get(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        return _json(openseven.state_payload(game_id, games.get(game_id)))
+
+    async def os_move(request: Request) -> Response:
+        data = await _body(request)
+        text = field(data, "move", str)
+        return _json(openseven.move(games, request.path_params["game_id"], text))
+
+    async def decks(request: Request) -> Response:
+        return _json({"decks": hands.decks()})
+
+    async def evaluate(request: Request) -> Response:
+        data = await _body(request)
+        return _json(hands.evaluate_hand(field(data, "deck", str), field(data, "cards", str)))
+
+    async def compare(request: Request) -> Response:
+        data = await _body(request)
+        given = field(data, "hands", list)
+        if not all(isinstance(h, str) for h in given):
+            raise RequestError(f"field 'hands' must be a list of strings: {given!r}")
+        return _json(hands.compare_hands(field(data, "deck", str), given))
+
+    async def table(request: Request) -> Response:
+        deck = request.query_params.get("deck", "FESCA78")
+        return _json(await run_in_threadpool(hands.hand_table, deck))
+
+    async def game_list(request: Request) -> Response:
+        return _json({"games": showdown.board_games()})
+
+    async def deal_new(request: Request) -> Response:
+        data = await _body(request)
+        name = field(data, "game", str)
+        opponents = field(data, "opponents", int, 1)
+        seed = field(data, "seed", int) if data.get("seed") is not None else None
+        result = await run_in_threadpool(
+            showdown.new_deal, deals, name, opponents, seed, equity_samples
+        )
+        return _json(result)
+
+    async def deal_get(request: Request) -> Response:
+        deal_id = request.path_params["deal_id"]
+        deal = deals.get(deal_id)
+        return _json(await run_in_threadpool(showdown.deal_payload, deal_id, deal, equity_samples))
+
+    async def deal_next(request: Request) -> Response:
+        deal_id = request.path_params["deal_id"]
+        return _json(await run_in_threadpool(showdown.advance, deals, deal_id, equity_samples))
+
+    routes = [
+        Route("/", page("index.html", "cardlab")),
+        Route(
+            "/openseven",
+            page("openseven.html", "Open Seven", max_cards=openseven.MAX_CARDS),
+        ),
+        Route("/hands", page("hands.html", "Mixwell hands", decks=BUILTIN_DECKS)),
+        Route("/showdown", page("showdown.html", "Play a showdown")),
+        Route("/api/openseven/odds", os_odds),
+        Route("/api/openseven/games", os_new, methods=["POST"]),
+        Route("/api/openseven/games/{game_id}", os_get),
+        Route("/api/openseven/games/{game_id}/moves", os_move, methods=["POST"]),
+        Route("/api/decks", decks),
+        Route("/api/hands/evaluate", evaluate, methods=["POST"]),
+        Route("/api/hands/compare", compare, methods=["POST"]),
+        Route("/api/hands/table", table),
+        Route("/api/games", game_list),
+        Route("/api/showdown/deals", deal_new, methods=["POST"]),
+        Route("/api/showdown/deals/{deal_id}", deal_get),
+        Route("/api/showdown/deals/{deal_id}/next", deal_next, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    return Starlette(routes=routes, exception_handlers={CardlabError: _user_error})
+
+
+async def _user_error(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": str(exc)}, status_code=400)
+
+
+def _json(value: Any) -> Response:
+    return Response(render.to_json(value), media_type="application/json")
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    try:
+        data = json.loads(raw or b"{}")
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        shown = raw[:80].decode("utf-8", "replace")
+        raise RequestError(f"the request body must be a JSON object: {shown!r}") from None
+    if not isinstance(data, dict):
+        raise RequestError(f"the request body must be a JSON object: {data!r}")
+    return data
+
+
+def _int_param(request: Request, name: str, default: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise RequestError(f"parameter {name!r} must be a whole number: {text!r}") from None

@@ -1,0 +1,196 @@
+"""A showdown to play on the page: a seeded deal, streets revealed one by one, your
+equity against random hands, and the settled showdown at the end.
+
+The opponents' cards stay on the server until the showdown, so the equity shown is
+against *random* hands: a Monte Carlo over every unseen card (the opponents' holes and
+the rest of the board), with its standard error. The library's equity functions take
+known hands (or standard52 Hold'em ranges), hence the sampling loop here; each sample
+is settled with the library's reference showdown keys.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardlab.cards import Card
+from cardlab.errors import GameError
+from cardlab.poker.games import Game, game_names, get_game
+from cardlab.poker.showdown import best_five, player_keys, settle
+from cardlab.web.hands import card_payload, value_payload
+from cardlab.web.payload import chance
+from cardlab.web.store import Store
+
+STREETS = (("preflop", 0), ("flop", 3), ("turn", 4), ("river", 5))
+DEFAULT_SAMPLES = 600  # showdown evaluations per street, shared among the players
+
+
+@dataclass
+class Deal:
+    """One deal: seat 0 is you; ``stage`` indexes STREETS, len(STREETS) = showdown."""
+
+    game: Game
+    seed: int
+    holes: tuple[tuple[Card, ...], ...]
+    board: tuple[Card, ...]
+    stage: int = 0
+    equities: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def over(self) -> bool:
+        return self.stage >= len(STREETS)
+
+    @property
+    def shown(self) -> tuple[Card, ...]:
+        return self.board[: STREETS[min(self.stage, len(STREETS) - 1)][1]]
+
+
+def board_games() -> list[dict[str, Any]]:
+    """The games the page deals: those with a shared board (Hold'em, Omaha)."""
+    out = []
+    for key in game_names():
+        game = get_game(key)
+        if game.base.has_board:
+            out.append({"key": key, "name": game.name, "max_opponents": game.max_players - 1})
+    return out
+
+
+def board_game(name: str) -> Game:
+    game = get_game(name)
+    if not game.base.has_board or game.base.board_cards != 5:
+        raise GameError(f"the page deals games with a five-card board (holdem, omaha): {name!r}")
+    return game
+
+
+def new_deal(
+    deals: Store[Deal], name: str, opponents: int, seed: int | None, samples: int
+) -> dict[str, Any]:
+    game = board_game(name)
+    most = game.max_players - 1
+    if isinstance(opponents, bool) or not 1 <= opponents <= most:
+        raise GameError(f"{game.name} takes 1 to {most} opponents: {opponents!r}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    if not 0 <= seed < 2**63:
+        raise GameError(f"a seed is a whole number 0..2**63-1: {seed!r}")
+    cards = list(game.deck.cards)
+    random.Random(seed).shuffle(cards)
+    h = game.base.hole_cards
+    holes = tuple(tuple(cards[i * h : (i + 1) * h]) for i in range(opponents + 1))
+    board = tuple(cards[(opponents + 1) * h : (opponents + 1) * h + 5])
+    deal = Deal(game, seed, holes, board)
+    deal_id = deals.add(deal)
+    return deal_payload(deal_id, deal, samples)
+
+
+def advance(deals: Store[Deal], deal_id: str, samples: int) -> dict[str, Any]:
+    deal = deals.get(deal_id)
+    if deal.over:
+        raise GameError(f"the deal is over; start a new deal: {deal_id!r}")
+    deal.stage += 1
+    return deal_payload(deal_id, deal, samples)
+
+
+def deal_payload(deal_id: str, deal: Deal, samples: int) -> dict[str, Any]:
+    """What you may see: your cards, the board so far, your equity; all at the showdown."""
+    game = deal.game
+    out: dict[str, Any] = {
+        "id": deal_id,
+        "game": game.key,
+        "game_name": game.name,
+        "seed": deal.seed,
+        "opponents": len(deal.holes) - 1,
+        "hole": [card_payload(c) for c in deal.holes[0]],
+        "board": [card_payload(c) for c in deal.shown],
+        "street": "showdown" if deal.over else STREETS[deal.stage][0],
+        "next": None if deal.over else _next_name(deal.stage),
+    }
+    if deal.shown and len(deal.shown) + len(deal.holes[0]) >= 5:
+        out["current"] = value_payload(best_five(game, deal.holes[0], deal.shown))
+    if deal.over:
+        out["showdown"] = _showdown(deal)
+        return out
+    if deal.stage not in deal.equities:
+        rng = random.Random(deal.seed * 8 + deal.stage)
+        deal.equities[deal.stage] = equity_vs_random(
+            game, deal.holes[0], deal.shown, len(deal.holes) - 1, samples, rng
+        )
+    out["equity"] = deal.equities[deal.stage]
+    return out
+
+
+def _next_name(stage: int) -> str:
+    return STREETS[stage + 1][0] if stage + 1 < len(STREETS) else "showdown"
+
+
+def _showdown(deal: Deal) -> dict[str, Any]:
+    result = settle(deal.game, [list(h) for h in deal.holes], list(deal.board))
+    return {
+        "winners": [w + 1 for w in result.winners],
+        "split": result.split,
+        "decided_by": result.decided_by,
+        "players": [
+            {
+                "seat": p.seat + 1,
+                "you": p.seat == 0,
+                "hole": [card_payload(c) for c in p.hole],
+                "best_five": [card_payload(c) for c in p.best_five],
+                "value": value_payload(p.value),
+                "share": chance(p.share),
+            }
+            for p in result.players
+        ],
+    }
+
+
+def equity_vs_random(
+    game: Game,
+    hole: tuple[Card, ...],
+    board: tuple[Card, ...],
+    opponents: int,
+    samples: int,
+    rng: random.Random,
+) -> dict[str, Any]:
+    """Your win, tie and equity against ``opponents`` random hands, sampled.
+
+    Each sample deals the opponents' holes and the rest of the board from the unseen
+    cards; a pot split m ways counts 1/m. ``samples`` is shared among the players so
+    a street costs about the same whatever their number.
+    """
+    known = set(hole) | set(board)
+    unseen = [c for c in game.deck.cards if c not in known]
+    h = game.base.hole_cards
+    missing = 5 - len(board)
+    n = max(20, samples // (opponents + 1))
+    mine = best_five(game, hole, board).key if missing == 0 else None
+    wins = ties = 0
+    total = total_sq = 0.0
+    for _ in range(n):
+        drawn = rng.sample(unseen, opponents * h + missing)
+        full = (*board, *drawn[opponents * h :])
+        holes = [drawn[i * h : (i + 1) * h] for i in range(opponents)]
+        keys = player_keys(game, holes, full)
+        me = mine if mine is not None else best_five(game, hole, full).key
+        best = max(keys)
+        if me > best:
+            wins += 1
+            share = 1.0
+        elif me == best:
+            ties += 1
+            share = 1.0 / (1 + keys.count(best))
+        else:
+            share = 0.0
+        total += share
+        total_sq += share * share
+    eq = total / n
+    se = math.sqrt(max(total_sq / n - eq * eq, 0.0) / (n - 1))
+    return {
+        "samples": n,
+        "win": wins / n,
+        "tie": ties / n,
+        "equity": eq,
+        "equity_se": se,
+        "text": f"{eq * 100:.1f}% ± {se * 100:.1f}%",
+    }
