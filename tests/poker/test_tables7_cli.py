@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from cardlab.cli import main
 from cardlab.cli._tables7 import count_table, show_table
 from cardlab.errors import GameError
 from cardlab.poker import RuleSet
@@ -51,3 +52,17 @@ def test_progress_bar_runs() -> None:
 def test_unknown_game() -> None:
     with pytest.raises(GameError, match="unknown game 'razz'"):
         count_table(RuleSet.for_deck("FESCA42"), game="razz")
+
+
+def test_poker_table_command(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["poker", "table", "--deck", "FESCA42", "--hand-size", "6", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["game"] == "best-of-6" and data["combinations"] == 5_245_786
+
+
+def test_poker_table_command_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["poker", "table", "--deck", "FESCA78", "--game", "omaha", "--seed", "-1"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardlab: error: seed must be a non-negative") and err.count("\n") == 1

@@ -222,6 +222,16 @@ def test_omaha_exact_count_agrees_with_every_deal() -> None:
     assert {c: n for c, n in table.counts().items() if n} == omaha_brute_force_counts(rules)
 
 
+def test_omaha_exact_count_with_six_cards_of_a_rank() -> None:
+    rules = RuleSet.for_deck(
+        deck_from_toml(
+            'name = "pairs12"\nsuits = ["M", "K", "D", "G", "S", "Y"]\nranks = ["1", "2"]'
+        )
+    )
+    table = omaha_table(rules, exact=True)
+    assert {c: n for c, n in table.counts().items() if n} == omaha_brute_force_counts(rules)
+
+
 def test_omaha_sampled_is_seeded_and_reports_its_error() -> None:
     rules = RuleSet.for_deck("FESCA78")
     a = omaha_table(rules, samples=20_000, seed=7)

@@ -484,7 +484,7 @@ def _rank_patterns(geo: _Geometry, slot_sizes: tuple[int, ...]) -> _Patterns:
     levels[row, place, 2] = col % n_slots
     # the hands a pattern stands for, a measure of the work it takes
     avail_ways = np.array(
-        [[math.comb(int(c), m) for m in range(max(slot_sizes) + 1)] for c in caps]
+        [[math.comb(int(c), m) for m in range(sum(slot_sizes) + 1)] for c in caps]
     )
     ways = avail_ways[np.arange(n_ranks), mult.sum(axis=1)].astype(np.float64).prod(axis=1)
     return _Patterns(levels, n_levels, weight.astype(np.int64), ways)
