@@ -99,3 +99,14 @@ def test_odd_rows_come_from_even_rows() -> None:
     """docs section 2: smoothing the middle class, W(2m+1) = 2m W(2m)."""
     for m in range(1, 27):
         assert graph.winnable_count(2 * m + 1) == 2 * m * graph.winnable_count(2 * m)
+
+
+@pytest.mark.parametrize("n", [2, 4, 6, 8, 10])
+def test_compiled_table_kernel_matches_the_plain_enumeration(n: int) -> None:
+    import numpy as np
+
+    from cardlab.openseven import _kernels
+
+    histogram = _kernels.circuit_histogram(np.array(graph.class_sizes(n), dtype=np.int64))
+    compiled = {int(t): int(a) for t, a in enumerate(histogram) if a}
+    assert compiled == graph.plain_circuit_distribution(n)

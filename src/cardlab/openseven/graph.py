@@ -24,13 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from math import comb, factorial
-
-import numpy as np
+from math import comb, factorial, prod
 
 from cardlab.openseven.game import check_cards
 
 TABLE_MAX_CARDS = 14
+PLAIN_MAX_CARDS = 10  # up to here the tables are enumerated in Python (no numba start-up)
 
 
 def class_count(cards: int) -> int:
@@ -147,8 +146,6 @@ def total_lines(cards: int) -> int:
 
 def circuit_distribution(cards: int) -> dict[int, int]:
     """t(G) -> number of arrangements, over all N! arrangements (N <= 14)."""
-    from cardlab.openseven import _kernels
-
     check_cards(cards, high=TABLE_MAX_CARDS, what="an exhaustive table")
     if cards % 2 and cards > 1:
         # The middle class has one arc in and one out: t(G) is that of the graph with
@@ -159,6 +156,56 @@ def circuit_distribution(cards: int) -> dict[int, int]:
         found = {t: (cards - 1) * a for t, a in smaller.items()}
         found[0] = found.get(0, 0) + factorial(cards - 1)
         return found
+    if cards <= PLAIN_MAX_CARDS:
+        return plain_circuit_distribution(cards)
+    import numpy as np
+
+    from cardlab.openseven import _kernels
+
     sizes = np.array(class_sizes(cards), dtype=np.int64)
     histogram = _kernels.circuit_histogram(sizes)
     return {int(t): int(c) for t, c in enumerate(histogram) if c}
+
+
+def plain_circuit_distribution(cards: int) -> dict[int, int]:
+    """t(G) -> number of arrangements, enumerating class tables in plain Python."""
+    sizes = class_sizes(cards)
+    k = len(sizes)
+    base = prod(factorial(d) for d in sizes) ** 2  # then halved for every a_ij = 2
+    patterns = {
+        2: [(j, m) for j in range(k) for m in range(j, k)],  # a 2 in column j, or 1s in j, m
+        1: [(j, -1) for j in range(k)],
+    }
+    found: dict[int, int] = {}
+    a = [[0] * k for _ in range(k)]
+    caps = list(sizes)
+
+    def fill(row: int, twos: int) -> None:
+        if row == k:
+            t = arborescences(a)
+            found[t] = found.get(t, 0) + (base >> twos)
+            return
+        line = a[row]
+        for j, m in patterns[sizes[row]]:
+            if m < 0 or m == j:
+                need = 1 if m < 0 else 2
+                if caps[j] < need:
+                    continue
+                caps[j] -= need
+                line[j] += need
+                fill(row + 1, twos + (need == 2))
+                caps[j] += need
+                line[j] -= need
+            elif caps[j] and caps[m]:
+                caps[j] -= 1
+                caps[m] -= 1
+                line[j] += 1
+                line[m] += 1
+                fill(row + 1, twos)
+                caps[j] += 1
+                caps[m] += 1
+                line[j] -= 1
+                line[m] -= 1
+
+    fill(0, 0)
+    return found
