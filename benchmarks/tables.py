@@ -26,7 +26,17 @@ from cardlab.poker.tables7 import (
     omaha_table,
 )
 
-DECKS = ("standard52", "FESCA42", "FESCA54", "FESCA60", "FESCA65", "FESCA73", "FESCA78")
+DECKS = (
+    "standard52",
+    "FESCA42",
+    "FESCA54",
+    "FESCA60",
+    "FESCA65",
+    "FESCA73",
+    "TESCA52",
+    "TESCA54",
+    "FESCA78",
+)
 TARGETS = {"standard52": 3.0, "FESCA78": 15.0}  # seconds, start-up included (issue 5)
 
 _FRESH = """
@@ -46,13 +56,14 @@ def fresh_process_seconds(deck: str, k: int) -> float:
 
 
 def show(table: SevenTable) -> None:
+    label = "Omaha" if table.game == "omaha" else f"best of {table.hand_size}"
     for r in table.rows:
         flag = ""
         if r.inverted_over:
             flag = "  INVERTED over " + ", ".join(c.english for c in r.inverted_over)
         print(
             f"    {r.order:2d}. {r.category.english:<24} five-card {r.five_card_count:>12,}"
-            f"   best of {table.hand_size}: {r.count:>15,}{flag}"
+            f"   {label}: {r.count:>15,}{flag}"
         )
 
 

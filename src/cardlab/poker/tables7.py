@@ -34,26 +34,26 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from cardlab.cards import Card
 from cardlab.errors import GameError, HandError
+from cardlab.poker._kernels import tables7_patterns as pat
 from cardlab.poker.categories import BaseHand, Category
 from cardlab.poker.rules import RuleSet
 
-Progress = Callable[[int, int], None]
+Progress = pat.Progress
 """Called as ``progress(done, total)`` while a table is counted (work units, not hands)."""
 
 HAND_SIZES = (5, 6, 7)
 OMAHA_HOLE, OMAHA_BOARD = 4, 5
 N_SHAPES = 2 * len(BaseHand)
-_BASES = tuple(BaseHand)
+pat.BASES = tuple(BaseHand)
 _CHUNKS = 40  # progress steps per table
 
 # Omaha: exact when about this many five-card evaluations or fewer are needed.
@@ -175,9 +175,9 @@ def best_of_table(
     """Exact counts of the best five of ``hand_size`` (6 or 7; 5 gives the plain deal)
     over all C(n, hand_size) hands, counted combinatorially."""
     k = _check_hand_size(rules, hand_size)
-    geo = _geometry(rules)
-    patterns = _rank_patterns(geo, (k,))
-    shapes = _run_patterns(geo, patterns, (k,), _subsets(k), progress)
+    geo = pat.geometry(rules)
+    patterns = pat.rank_patterns(geo, (k,))
+    shapes = pat.run_patterns(geo, patterns, (k,), pat.subsets(k), progress)
     return _table(rules, f"best-of-{k}", k, math.comb(len(rules.deck), k), shapes, "combinatorial")
 
 
@@ -190,19 +190,19 @@ def brute_force_counts(rules: RuleSet, hand_size: int) -> dict[Category, int]:
     from cardlab.poker._kernels import tables7_count as kern
 
     k = _check_hand_size(rules, hand_size)
-    geo = _geometry(rules)
+    geo = pat.geometry(rules)
     shapes = kern.brute_force(
         len(rules.deck),
         k,
         geo.card_rank,
         geo.card_suit,
-        _subsets(k),
+        pat.subsets(k),
         geo.strength,
         geo.mixmask,
         geo.lut,
         geo.straights,
     )
-    return _by_category(geo, shapes)
+    return pat.by_category(geo, shapes)
 
 
 def best_categories(hands: Sequence[Sequence[Card]], rules: RuleSet) -> list[Category]:
@@ -221,8 +221,8 @@ def best_categories(hands: Sequence[Sequence[Card]], rules: RuleSet) -> list[Cat
         raise HandError("all hands must have the same number of cards")
     if size not in (*HAND_SIZES, OMAHA_HOLE + OMAHA_BOARD):
         raise HandError(f"hands must have 5 to 7 cards, or 9 for Omaha, not {size}")
-    combos = _omaha_subsets() if size == OMAHA_HOLE + OMAHA_BOARD else _subsets(size)
-    geo = _geometry(rules)
+    combos = pat.omaha_subsets() if size == OMAHA_HOLE + OMAHA_BOARD else pat.subsets(size)
+    geo = pat.geometry(rules)
     codes = np.array([rules.deck.codes(rules.deck.parse_cards(h, count=size)) for h in hands])
     codes = codes.astype(np.int64).reshape(len(hands), size)
     shapes = kern.best_shapes(
@@ -262,18 +262,20 @@ def omaha_table(
     if n < OMAHA_HOLE + OMAHA_BOARD:
         raise HandError(f"{rules.deck.name} has {n} cards; Omaha needs 9")
     hands = math.comb(n, OMAHA_HOLE) * math.comb(n - OMAHA_HOLE, OMAHA_BOARD)
-    geo = _geometry(rules)
+    geo = pat.geometry(rules)
     if exact is None:
         exact = omaha_exact_work(rules) <= OMAHA_EXACT_BUDGET
     if exact:
-        patterns = _rank_patterns(geo, (OMAHA_HOLE, OMAHA_BOARD))
-        shapes = _run_patterns(geo, patterns, (OMAHA_HOLE, OMAHA_BOARD), _omaha_subsets(), progress)
+        patterns = pat.rank_patterns(geo, (OMAHA_HOLE, OMAHA_BOARD))
+        shapes = pat.run_patterns(
+            geo, patterns, (OMAHA_HOLE, OMAHA_BOARD), pat.omaha_subsets(), progress
+        )
         return _table(rules, "omaha", 9, hands, shapes, "combinatorial")
     if samples < 1:
         raise GameError(f"samples must be at least 1, not {samples!r}")
     if seed < 0:
         raise GameError(f"seed must be a non-negative integer, not {seed!r}")
-    shapes = _sample_omaha(geo, n, samples, seed, progress)
+    shapes = pat.sample_omaha(geo, n, samples, seed, progress)
     return _table(rules, "omaha", 9, hands, shapes, "sampled", samples=samples, seed=seed)
 
 
@@ -282,7 +284,7 @@ def omaha_brute_force_counts(rules: RuleSet) -> dict[Category, int]:
     from cardlab.poker._kernels import tables7_count as kern
 
     n = len(rules.deck)
-    geo = _geometry(rules)
+    geo = pat.geometry(rules)
     total = np.zeros(N_SHAPES, dtype=np.int64)
     boards = np.array(list(itertools.combinations(range(n), OMAHA_BOARD)), dtype=np.int64)
     for hole in itertools.combinations(range(n), OMAHA_HOLE):
@@ -291,301 +293,23 @@ def omaha_brute_force_counts(rules: RuleSet) -> dict[Category, int]:
         shapes = kern.best_shapes(
             geo.card_rank[deals],
             geo.card_suit[deals],
-            _omaha_subsets(),
+            pat.omaha_subsets(),
             geo.strength,
             geo.mixmask,
             geo.lut,
             geo.straights,
         )
         total += np.bincount(shapes, minlength=N_SHAPES)
-    return _by_category(geo, total)
+    return pat.by_category(geo, total)
 
 
 def omaha_exact_work(rules: RuleSet) -> int:
     """Estimated five-card evaluations for an exact Omaha table: the deals divided by
     the deck's symmetry, times the 60 ways to choose 2 + 3 cards."""
     n = len(rules.deck)
-    geo = _geometry(rules)
+    geo = pat.geometry(rules)
     deals = math.comb(n, OMAHA_HOLE) * math.comb(n - OMAHA_HOLE, OMAHA_BOARD)
     return deals * 60 // (geo.suit_symmetry * len(geo.rank_group))
-
-
-# --- deck geometry -----------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class _Geometry:
-    """The deck as arrays for the kernels, and its symmetries."""
-
-    card_rank: np.ndarray[Any, Any]  # by card code: rank index
-    card_suit: np.ndarray[Any, Any]  # by card code: suit index
-    avail: np.ndarray[Any, Any]  # by rank index: mask of suits holding it
-    init_class: np.ndarray[Any, Any]  # by suit index: class of interchangeable suits
-    mixmask: int  # suits that count towards Mixwell (0: no Mixwell)
-    straights: np.ndarray[Any, Any]  # sorted straight masks
-    lut: np.ndarray[Any, Any]  # straight lookup by rank mask (empty for many ranks)
-    binom: np.ndarray[Any, Any]
-    popcount: np.ndarray[Any, Any]  # by suit mask
-    suit_kind: np.ndarray[Any, Any]  # by suit mask of five cards: 0 plain, 1 flush, 2 Mixwell
-    rank_group: tuple[tuple[int, ...], ...]  # rank permutations keeping the deck
-    suit_symmetry: int  # number of suit permutations keeping the deck
-    strength: np.ndarray[Any, Any]  # by shape id: primary strength (-1: impossible)
-    category: tuple[Category | None, ...]  # by shape id
-    order: Any  # the rule set's HandOrder
-
-
-@lru_cache(maxsize=32)
-def _geometry(rules: RuleSet) -> _Geometry:
-    deck = rules.deck
-    n_ranks, n_suits = len(deck.ranks), len(deck.suits)
-    card_rank = np.array([deck.ranks.index(c.rank) for c in deck.cards], dtype=np.int64)
-    card_suit = np.array([deck.suits.index(c.suit) for c in deck.cards], dtype=np.int64)
-    avail = np.zeros(n_ranks, dtype=np.int64)
-    for r, s in zip(card_rank, card_suit, strict=True):
-        avail[r] |= 1 << int(s)
-    mixmask = 0
-    if rules.mixwell_possible:
-        for suit in rules.mixwell_suits:
-            mixmask |= 1 << deck.suits.index(suit)
-    # suits are interchangeable when they hold the same ranks and the same role
-    signature = [
-        (tuple(int(avail[r]) >> s & 1 for r in range(n_ranks)), mixmask >> s & 1)
-        for s in range(n_suits)
-    ]
-    labels: dict[tuple[tuple[int, ...], int], int] = {}
-    init_class = np.array([labels.setdefault(sig, len(labels)) for sig in signature], np.int64)
-    suit_symmetry = math.prod(math.factorial(signature.count(sig)) for sig in labels)
-    straights = np.array(sorted(rules.straights), dtype=np.int64)
-    lut = np.zeros(1 << n_ranks if n_ranks <= 20 else 0, dtype=np.uint8)
-    if lut.size:
-        lut[straights] = 1
-    binom = np.array([[math.comb(a, b) for b in range(16)] for a in range(16)], np.int64)
-    popcount = np.array([bin(m).count("1") for m in range(1 << n_suits)], dtype=np.int64)
-    suit_kind = np.where(popcount == 1, 1, 0).astype(np.int64)
-    if mixmask:
-        suit_kind[popcount[np.arange(1 << n_suits) & mixmask] == 5] = 2
-    strength, category, order = _shape_strengths(rules)
-    return _Geometry(
-        card_rank=card_rank,
-        card_suit=card_suit,
-        avail=avail,
-        init_class=init_class,
-        mixmask=mixmask,
-        straights=straights,
-        lut=lut,
-        binom=binom,
-        popcount=popcount,
-        suit_kind=suit_kind,
-        rank_group=_rank_group([int(a) for a in avail], set(rules.straights)),
-        suit_symmetry=suit_symmetry,
-        strength=strength,
-        category=category,
-        order=order,
-    )
-
-
-def _shape_strengths(
-    rules: RuleSet,
-) -> tuple[np.ndarray[Any, Any], tuple[Category | None, ...], Any]:
-    """Shape id (base index * 2 + Mixwell) -> primary strength and category, from the
-    rule set's derived order (the shape table every evaluator uses)."""
-    from cardlab.poker.order import hand_order
-
-    order = hand_order(rules)
-    strength = np.full(N_SHAPES, -1, dtype=np.int64)
-    category: list[Category | None] = [None] * N_SHAPES
-    for (base, mix), (cat, primary, _secondary) in order.shape_table.items():
-        sid = _BASES.index(base) * 2 + int(mix)
-        strength[sid] = primary
-        category[sid] = cat
-    return strength, tuple(category), order
-
-
-def _rank_group(avail: list[int], straights: set[int]) -> tuple[tuple[int, ...], ...]:
-    """Rotations and reflections of the rank indexes that map the straights onto the
-    straights and each rank onto one held by the same suits (the identity included)."""
-    n = len(avail)
-    group = []
-    for t in range(n):
-        for perm in (tuple((r + t) % n for r in range(n)), tuple((t - r) % n for r in range(n))):
-            if perm in group:
-                continue
-            if any(avail[perm[r]] != avail[r] for r in range(n)):
-                continue
-            mapped = {sum(1 << perm[r] for r in range(n) if m >> r & 1) for m in straights}
-            if mapped == straights:
-                group.append(perm)
-    return tuple(group)
-
-
-# --- rank patterns -----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Patterns:
-    levels: np.ndarray[Any, Any]  # (n, max levels, 3): rank, multiplicity, slot
-    n_levels: np.ndarray[Any, Any]
-    weight: np.ndarray[Any, Any]  # rank patterns each stands for (orbit size)
-    work: np.ndarray[Any, Any]  # hands each stands for, before symmetry (a cost estimate)
-
-
-def _rank_patterns(geo: _Geometry, slot_sizes: tuple[int, ...]) -> _Patterns:
-    """The canonical rank patterns of a hand with these slots, with orbit weights.
-
-    A pattern gives each (rank, slot) a multiplicity; the ranks of a slot form a
-    multiset of the slot's size, and no rank holds more cards than the deck has.
-    """
-    caps = np.array([bin(int(a)).count("1") for a in geo.avail], dtype=np.int64)
-    n_ranks = len(caps)
-    per_slot = []
-    for size in slot_sizes:
-        flat = np.fromiter(
-            itertools.chain.from_iterable(
-                itertools.combinations_with_replacement(range(n_ranks), size)
-            ),
-            dtype=np.int64,
-        ).reshape(-1, size)
-        rows = np.zeros((len(flat), n_ranks), dtype=np.int64)
-        np.add.at(rows, (np.repeat(np.arange(len(flat)), size), flat.ravel()), 1)
-        per_slot.append(rows)
-    mult = per_slot[0][:, None, :]  # (patterns, slots so far, ranks)
-    for extra in per_slot[1:]:
-        left = np.repeat(mult, len(extra), axis=0)
-        right = np.tile(extra, (mult.shape[0], 1))[:, None, :]
-        mult = np.concatenate([left, right], axis=1)
-    fits = (mult.sum(axis=1) <= caps).all(axis=1)
-    mult = mult[fits]
-    # canonical under the rank group: the smallest code among the images
-    base = max(slot_sizes) + 1
-    powers = base ** np.arange(n_ranks * len(slot_sizes), dtype=np.int64)
-    flat = mult.reshape(mult.shape[0], -1)
-    code = flat @ powers
-    best = code.copy()
-    stabilizer = np.zeros(len(code), dtype=np.int64)
-    for perm in geo.rank_group:
-        image = np.empty_like(mult)
-        image[:, :, list(perm)] = mult
-        c = image.reshape(image.shape[0], -1) @ powers
-        best = np.minimum(best, c)
-        stabilizer += c == code
-    keep = best == code
-    mult = mult[keep]
-    weight = len(geo.rank_group) // stabilizer[keep]
-    # levels: (rank, multiplicity, slot), ranks ascending, slots within a rank
-    by_rank = mult.transpose(0, 2, 1).reshape(len(mult), -1)  # index rank * slots + slot
-    row, col = np.nonzero(by_rank)
-    n_levels = np.bincount(row, minlength=len(mult)).astype(np.int64)
-    first = np.concatenate([[0], np.cumsum(n_levels)[:-1]])
-    place = np.arange(len(row)) - first[row]
-    levels = np.zeros((len(mult), sum(slot_sizes), 3), dtype=np.int64)
-    n_slots = len(slot_sizes)
-    levels[row, place, 0] = col // n_slots
-    levels[row, place, 1] = by_rank[row, col]
-    levels[row, place, 2] = col % n_slots
-    # the hands a pattern stands for, a measure of the work it takes
-    avail_ways = np.array(
-        [[math.comb(int(c), m) for m in range(sum(slot_sizes) + 1)] for c in caps]
-    )
-    ways = avail_ways[np.arange(n_ranks), mult.sum(axis=1)].astype(np.float64).prod(axis=1)
-    return _Patterns(levels, n_levels, weight.astype(np.int64), ways)
-
-
-def _run_patterns(
-    geo: _Geometry,
-    patterns: _Patterns,
-    slot_sizes: tuple[int, ...],
-    combos: np.ndarray[Any, Any],
-    progress: Progress | None,
-) -> np.ndarray[Any, Any]:
-    from cardlab.poker._kernels import tables7_count as kern
-
-    slot_start = np.concatenate([[0], np.cumsum(slot_sizes)]).astype(np.int64)
-    n = len(patterns.weight)
-    total = np.zeros(N_SHAPES, dtype=np.int64)
-    # Each call gets an even share of the work, and the parallel loop splits a call
-    # into contiguous blocks, one per thread: deal the patterns out round robin,
-    # heaviest first, so that every block is as heavy as the others.
-    chunks = 1 if progress is None else min(_CHUNKS, n)
-    threads = max(1, kern.thread_count())
-    heavy_first = np.argsort(-patterns.work, kind="stable")
-    if progress is not None:
-        progress(0, n)
-    done = 0
-    for c in range(chunks):
-        part = heavy_first[c::chunks]
-        part = np.concatenate([part[t::threads] for t in range(threads)])
-        total += kern.count_patterns(
-            patterns.levels[part],
-            patterns.n_levels[part],
-            patterns.weight[part],
-            slot_start,
-            geo.avail,
-            geo.init_class,
-            combos,
-            geo.strength,
-            geo.suit_kind,
-            geo.popcount,
-            geo.lut,
-            geo.straights,
-            geo.binom,
-        )
-        done += len(part)
-        if progress is not None:
-            progress(done, n)
-    return total
-
-
-def _sample_omaha(
-    geo: _Geometry, n_cards: int, samples: int, seed: int, progress: Progress | None
-) -> np.ndarray[Any, Any]:
-    from cardlab.poker._kernels import tables7_count as kern
-
-    combos = _omaha_subsets()
-    total = np.zeros(N_SHAPES, dtype=np.int64)
-    batch = 200_000
-    done = 0
-    if progress is not None:
-        progress(0, samples)
-    # one seed per batch, derived from the user's seed: reproducible and independent
-    seeds = np.random.SeedSequence(seed).generate_state((samples + batch - 1) // batch, np.uint32)
-    for seed_b in seeds:
-        m = min(batch, samples - done)
-        deal = kern.random_deals(n_cards, m, OMAHA_HOLE + OMAHA_BOARD, int(seed_b))
-        shapes = kern.best_shapes(
-            geo.card_rank[deal],
-            geo.card_suit[deal],
-            combos,
-            geo.strength,
-            geo.mixmask,
-            geo.lut,
-            geo.straights,
-        )
-        total += np.bincount(shapes, minlength=N_SHAPES)
-        done += m
-        if progress is not None:
-            progress(done, samples)
-    return total
-
-
-# --- five-card subsets ---------------------------------------------------------------
-
-
-@lru_cache(maxsize=8)
-def _subsets(k: int) -> np.ndarray[Any, Any]:
-    return np.array(list(itertools.combinations(range(k), 5)), dtype=np.int64)
-
-
-@lru_cache(maxsize=1)
-def _omaha_subsets() -> np.ndarray[Any, Any]:
-    """Two of the hole cards (0..3) with three of the board cards (4..8)."""
-    hole = itertools.combinations(range(OMAHA_HOLE), 2)
-    rows = [
-        (*h, *b)
-        for h, b in itertools.product(
-            hole, itertools.combinations(range(OMAHA_HOLE, OMAHA_HOLE + OMAHA_BOARD), 3)
-        )
-    ]
-    return np.array(rows, dtype=np.int64)
 
 
 # --- results -------------------------------------------------------------------------
@@ -597,18 +321,6 @@ def _check_hand_size(rules: RuleSet, hand_size: int) -> int:
     if len(rules.deck) < hand_size:
         raise HandError(f"{rules.deck.name} has {len(rules.deck)} cards, fewer than {hand_size}")
     return hand_size
-
-
-def _by_category(geo: _Geometry, shapes: np.ndarray[Any, Any]) -> dict[Category, int]:
-    counts: dict[Category, int] = {}
-    for sid, n in enumerate(shapes):
-        if not n:
-            continue
-        cat = geo.category[sid]
-        if cat is None:  # a shape the order does not know: the kernels and order disagree
-            raise RuntimeError(f"shape {_BASES[sid // 2].value}/{sid % 2} has no category")
-        counts[cat] = counts.get(cat, 0) + int(n)
-    return counts
 
 
 def _more_frequent(a: int, b: int, sampled: bool) -> bool:
@@ -630,8 +342,8 @@ def _table(
     samples: int = 0,
     seed: int | None = None,
 ) -> SevenTable:
-    geo = _geometry(rules)
-    counts = _by_category(geo, shapes)
+    geo = pat.geometry(rules)
+    counts = pat.by_category(geo, shapes)
     total = samples if method == "sampled" else hands
     if method != "sampled" and sum(counts.values()) != hands:
         raise RuntimeError(f"counted {sum(counts.values())} hands, expected {hands}")
