@@ -164,3 +164,18 @@ def test_six_seven_and_omaha_are_wired_to_tables7(
         ("text", 7, "omaha", {"seed": 3, "samples": 100}),
         ("text", 7, "stud", {"seed": 0}),
     ]
+
+
+def test_deck_from_a_toml_file(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "mini.toml"
+    path.write_text(
+        'name = "mini"\nsuits = ["M", "K", "D", "G", "S"]\n'
+        'ranks = ["1", "2", "3", "4", "5", "6"]\nwrap = "line"\n',
+        encoding="utf-8",
+    )
+    data = run_json(capsys, "table", "--deck", str(path))
+    assert (data["deck"], data["cards"], data["combinations"]) == ("mini", 30, 142_506)
+    data = run_json(capsys, "rank", "--deck", str(path), "M1 K2 D3 G4 S5")
+    assert data["id"] == "mixwell_straight"
