@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from cardlab.openseven import analysis, models
+from cardlab.openseven import analysis, graph, models
 from cardlab.openseven.models import Model
 
 
@@ -33,6 +33,7 @@ def _load_kernel() -> None:
 
 def main() -> None:
     print("Open Seven benchmark (exact integers and fractions throughout)")
+    graph._circuit_distribution.cache_clear()
     warm = _timed("numba import + kernel load/compile", _load_kernel)
     models._arrived.cache_clear()
     models._turned.cache_clear()

@@ -147,6 +147,15 @@ def total_lines(cards: int) -> int:
 def circuit_distribution(cards: int) -> dict[int, int]:
     """t(G) -> number of arrangements, over all N! arrangements (N <= 14)."""
     check_cards(cards, high=TABLE_MAX_CARDS, what="an exhaustive table")
+    return dict(_circuit_distribution(cards))
+
+
+@cache
+def _circuit_distribution(cards: int) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted(_count_circuits(cards).items()))
+
+
+def _count_circuits(cards: int) -> dict[int, int]:
     if cards % 2 and cards > 1:
         # The middle class has one arc in and one out: t(G) is that of the graph with
         # the middle smoothed away, an arrangement of N-1 cards. Each of those arises
