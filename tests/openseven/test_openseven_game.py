@@ -165,3 +165,32 @@ def test_a_state_history_must_be_a_legal_game() -> None:
     assert State(game, (1, 2, 3, 4, 5), (5, 1)).last == 1
     with pytest.raises(OpenSevenError, match="cannot be turned"):
         State(game, (1, 2, 3, 4, 5), (5, 2))
+
+
+@given(arrangements(high=12), st.randoms(use_true_random=False))
+@settings(max_examples=100, deadline=None)
+def test_counts_respect_the_symmetries(values: tuple[int, ...], rng: random.Random) -> None:
+    """Mirror: reversing the row reverses the per-start counts. Class relabelling: a
+    permutation of positions that keeps mirror pairs, applied to positions and values,
+    permutes the per-start counts the same way."""
+    n = len(values)
+    solved = solver.solve(values)
+    mirrored = solver.solve(values[::-1])
+    assert mirrored.per_start == tuple(
+        type(s)(n + 1 - s.position, s.solutions, s.lines) for s in solved.per_start[::-1]
+    )
+    pairs = list(range(1, n // 2 + 1))
+    rng.shuffle(pairs)
+    pi = {}
+    for p, q in zip(range(1, n // 2 + 1), pairs, strict=True):
+        flip = rng.random() < 0.5
+        pi[p], pi[n + 1 - p] = (q, n + 1 - q) if not flip else (n + 1 - q, q)
+    if n % 2:
+        pi[(n + 1) // 2] = (n + 1) // 2
+    relabelled = [0] * n
+    for p, v in enumerate(values, start=1):
+        relabelled[pi[p] - 1] = pi[v]
+    moved = solver.solve(relabelled)
+    for s in solved.per_start:
+        twin = moved.per_start[pi[s.position] - 1]
+        assert (twin.solutions, twin.lines) == (s.solutions, s.lines)
