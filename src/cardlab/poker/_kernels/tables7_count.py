@@ -170,6 +170,7 @@ def _count_one(
     lut: Array,
     straights: Array,
     binom: Array,
+    mixmask: int,
     out: Array,
 ) -> None:  # pragma: no cover - compiled
     """Add to ``out[shape]`` the hands with these levels, by the shape of their best five."""
@@ -190,6 +191,30 @@ def _count_one(
         c = order[i]
         bound[i] = max(sub_strength[c, 0], max(sub_strength[c, 1], sub_strength[c, 2]))
 
+    # Where no completion of a partial hand can hold a flush or a Mixwell, every five
+    # is plain: the best is the best plain five, and the completions are counted at once.
+    plain_best = 0
+    plain_strength = -1
+    for c in range(combos.shape[0]):
+        if sub_strength[c, 0] > plain_strength:
+            plain_strength = sub_strength[c, 0]
+            plain_best = sub_shape[c, 0]
+    completions = np.ones(n_levels + 1, np.int64)  # hands completing levels lvl..
+    rest_ranks = np.zeros(n_levels + 1, np.int64)  # distinct ranks among them
+    rest_cards = np.zeros(n_levels + 1, np.int64)
+    for j in range(n_levels - 1, -1, -1):
+        before = 0
+        for i in range(j):
+            if level_rank[i] == level_rank[j]:
+                before += level_mult[i]
+        cap = popcount[avail[level_rank[j]]]
+        completions[j] = completions[j + 1] * binom[cap - before, level_mult[j]]
+        rest_cards[j] = rest_cards[j + 1] + level_mult[j]
+        new_rank = j == n_levels - 1 or level_rank[j + 1] != level_rank[j]
+        rest_ranks[j] = rest_ranks[j + 1] + (1 if new_rank else 0)
+    suit_count = np.zeros((n_levels + 1, n_suits), np.int64)
+    seen_suits = np.zeros(n_levels + 1, np.int64)
+
     max_cand = 1 << n_suits
     cand = np.empty((n_levels, max_cand), np.int64)
     cand_factor = np.empty((n_levels, max_cand), np.int64)
@@ -208,8 +233,17 @@ def _count_one(
     entering = True
     while lvl >= 0:
         if entering:
-            # the canonical suit choices of this level and the hands each stands for
             entering = False
+            most = 0
+            for s in range(n_suits):
+                most = max(most, suit_count[lvl, s])
+            no_flush = most + rest_ranks[lvl] < 5
+            no_mixwell = popcount[seen_suits[lvl] & mixmask] + rest_cards[lvl] < 5
+            if no_flush and no_mixwell:
+                out[plain_best] += weight[lvl] * completions[lvl]
+                lvl -= 1
+                continue
+            # the canonical suit choices of this level and the hands each stands for
             free = avail[level_rank[lvl]] & ~used[lvl]
             n_cls = 0
             for s in range(n_suits):
@@ -289,6 +323,9 @@ def _count_one(
             for s in range(n_suits):
                 cls[nxt, s] = cls[lvl, s] * 2 + ((sub >> s) & 1)
             weight[nxt] = w
+            seen_suits[nxt] = seen_suits[lvl] | sub
+            for s in range(n_suits):
+                suit_count[nxt, s] = suit_count[lvl, s] + ((sub >> s) & 1)
             same_rank = level_rank[nxt] == level_rank[lvl]
             used[nxt] = (used[lvl] | sub) if same_rank else 0
             lvl = nxt
@@ -310,6 +347,7 @@ def count_patterns(
     lut: Array,
     straights: Array,
     binom: Array,
+    mixmask: int,
 ) -> Array:  # pragma: no cover - compiled
     """Shape counts of the best five, summed over rank patterns.
 
@@ -335,6 +373,7 @@ def count_patterns(
             lut,
             straights,
             binom,
+            mixmask,
             per[i],
         )
         for sh in range(N_SHAPES):

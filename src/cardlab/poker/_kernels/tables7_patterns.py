@@ -248,6 +248,7 @@ def run_patterns(
             geo.lut,
             geo.straights,
             geo.binom,
+            geo.mixmask,
         )
         done += len(part)
         if progress is not None:
