@@ -24,7 +24,7 @@ from cardlab.web.payload import chance
 from cardlab.web.store import Store
 
 STREETS = (("preflop", 0), ("flop", 3), ("turn", 4), ("river", 5))
-DEFAULT_SAMPLES = 600  # showdown evaluations per street, shared among the players
+DEFAULT_SAMPLES = 600  # Hold'em showdowns per street, shared among the players
 
 
 @dataclass
@@ -118,6 +118,9 @@ def deal_payload(deal_id: str, deal: Deal, samples: int) -> dict[str, Any]:
             game, deal.holes[0], deal.shown, len(deal.holes) - 1, samples, rng
         )
     out["equity"] = deal.equities[deal.stage]
+    out["equity_by_street"] = [
+        {"street": STREETS[stage][0]} | deal.equities[stage] for stage in sorted(deal.equities)
+    ]
     return out
 
 
@@ -156,14 +159,17 @@ def equity_vs_random(
     """Your win, tie and equity against ``opponents`` random hands, sampled.
 
     Each sample deals the opponents' holes and the rest of the board from the unseen
-    cards; a pot split m ways counts 1/m. ``samples`` is shared among the players so
-    a street costs about the same whatever their number.
+    cards; a pot split m ways counts 1/m. ``samples`` is the Hold'em heads-up budget,
+    shared among the players and scaled by the five-card choices of the base game, so a
+    street costs about the same whatever the game and the number of players.
     """
     known = set(hole) | set(board)
     unseen = [c for c in game.deck.cards if c not in known]
     h = game.base.hole_cards
     missing = 5 - len(board)
-    n = max(20, samples // (opponents + 1))
+    # cost ~ players x five-card choices each (21 in Hold'em, 60 in Omaha)
+    choices = len(game.base.five_card_choices(h, 5))
+    n = max(20, samples * 21 // (choices * (opponents + 1)))
     mine = best_five(game, hole, board).key if missing == 0 else None
     wins = ties = 0
     total = total_sq = 0.0

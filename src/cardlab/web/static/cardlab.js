@@ -20,6 +20,9 @@ function h(tag, attrs, ...children) {
 
 const $ = (id) => document.getElementById(id);
 
+// Page options from the address, e.g. /openseven?cards=9&seed=4&moves=2,left&hints=1
+const params = new URLSearchParams(window.location.search);
+
 function toast(message) {
   const t = $("toast");
   t.textContent = message;
@@ -62,8 +65,6 @@ function cardEl(card, extra) {
 
 function backEl(extra) { return h("span", { class: "card back" + (extra ? " " + extra : "") }); }
 
-function chanceText(c) { return `${c.fraction} · ${c.percent.replace(/0+%$/, "%").replace(/\.%$/, "%")}`; }
-
 function shortPercent(c) { return `${(c.value * 100).toFixed(2)}%`; }
 
 // --- Open Seven --------------------------------------------------------------------------
@@ -71,9 +72,20 @@ function shortPercent(c) { return `${(c.value * 100).toFixed(2)}%`; }
 function openSeven() {
   let game = null;
 
-  async function newGame() {
-    game = await api("POST", "/api/openseven/games", { cards: Number($("os-cards").value) });
+  async function newGame(seed) {
+    const body = { cards: Number($("os-cards").value) };
+    if (Number.isInteger(seed)) body.seed = seed;
+    game = await api("POST", "/api/openseven/games", body);
     draw();
+  }
+
+  async function fromAddress() {
+    if (params.get("cards")) $("os-cards").value = params.get("cards");
+    if (params.get("hints") === "1") $("os-hints").checked = true;
+    await loadOdds();
+    const seed = params.get("seed");
+    await newGame(seed === null ? undefined : Number(seed));
+    for (const move of (params.get("moves") || "").split(",").filter(Boolean)) await play(move);
   }
 
   async function play(move) {
@@ -132,7 +144,11 @@ function openSeven() {
     if (game.status === "won") status.textContent = "You win: every card is face up.";
     else if (game.status === "lost") status.textContent = `You lose: both cards named by ${game.last} are already face up.`;
     else if (!started) status.textContent = "Click any face-down card to start.";
-    else status.textContent = `You turned ${game.last}: it names position ${game.last} from the left and from the right.`;
+    else {
+      const left = game.last, right = game.cards + 1 - game.last;
+      const where = left === right ? `the middle card, #${left}` : `#${left} from the left and #${right} from the right`;
+      status.textContent = `You turned ${game.last}: it names ${where}.`;
+    }
 
     const calls = $("os-calls");
     calls.hidden = over || !started;
@@ -155,7 +171,7 @@ function openSeven() {
         h("div", {}, h("strong", {}, "The arrangement: "), r.arrangement.join(" ")),
         h("div", {}, `It has ${r.solutions} solution${r.solutions === 1 ? "" : "s"} (winning call strings) and ${r.lines} winning line${r.lines === 1 ? "" : "s"} (card orders)` +
           (r.solutions ? "; the number under each card counts the solutions starting there." : ": no start wins it.")),
-        h("div", { class: "input-row" }, h("button", { class: "primary", onclick: newGame }, "Play again")));
+        h("div", { class: "input-row" }, h("button", { class: "primary", onclick: () => newGame() }, "Play again")));
     }
   }
 
@@ -175,13 +191,12 @@ function openSeven() {
     return h("td", { title: String(c.value) }, h("span", { class: "frac" }, c.fraction), c.percent);
   }
 
-  $("os-new").addEventListener("click", newGame);
+  $("os-new").addEventListener("click", () => newGame());
   $("os-left").addEventListener("click", () => play("left"));
   $("os-right").addEventListener("click", () => play("right"));
   $("os-hints").addEventListener("change", () => { if (game) draw(); });
   $("os-cards").addEventListener("change", () => { loadOdds(); newGame(); });
-  loadOdds();
-  newGame();
+  fromAddress();
 }
 
 // --- Mixwell hands ---------------------------------------------------------------------
@@ -215,15 +230,16 @@ function hands() {
     if (!deck) return;
     $("h-deck-info").textContent = `${deck.size} cards — ${deck.description}`;
     const picked = new Set(chosen());
-    const rows = deck.rows.map((row) => h("div", { class: "prow" },
-      h("span", { class: "plabel" }, row.symbol),
+    const cols = Math.max(...deck.rows.map((row) => row.cards.length));
+    const rows = deck.rows.map((row) => h("div", { class: "prow", style: `--cols:${cols}` },
+      h("span", { class: `plabel suit-${row.suit}`, title: row.name }, row.symbol),
       row.cards.map((c) => {
         if (!c) return h("span", { class: "pcard none" }, "·");
         const on = picked.has(c.text) || picked.has(c.ascii);
         return h("span", {
           class: `pcard suit-${c.suit}${on ? " chosen" : ""}`, title: `${c.text} (${c.ascii})`,
           onclick: () => toggle(c),
-        }, "shdc".includes(c.suit) ? (c.rank === "T" ? "10" : c.rank) + c.symbol : c.text);
+        }, c.text === "太極" ? c.text : c.rank === "T" ? "10" : c.rank);
       })));
     $("h-picker").replaceChildren(...rows);
   }
@@ -249,19 +265,19 @@ function hands() {
   async function compare() {
     const lines = $("h-compare-input").value.split("\n").map((x) => x.trim()).filter(Boolean);
     const data = await api("POST", "/api/hands/compare", { deck: deckSel.value, hands: lines });
-    const who = data.winners.map((w) => `hand ${w}`).join(" and ");
+    const who = data.winners.map((w, i) => `${i ? "hand" : "Hand"} ${w}`).join(" and ");
     const verdict = data.decided_by === "tie"
       ? `${who} tie and split the pot.`
       : `${who} wins, decided by ${data.decided_by_text}.`;
     $("h-compare-result").replaceChildren(h("div", { class: "verdict" }, verdict),
-      data.hands.map((v, i) => handBox(v, { label: `Hand ${i + 1}`, winner: data.winners.includes(i + 1) })));
+      ...data.hands.map((v, i) => handBox(v, { label: `Hand ${i + 1}`, winner: data.winners.includes(i + 1) })));
   }
 
   async function loadTable() {
     $("h-table-deck").textContent = deckSel.value;
     $("h-table").replaceChildren(h("p", { class: "spinner" }, "counting…"));
     const data = await api("GET", `/api/hands/table?deck=${encodeURIComponent(deckSel.value)}`);
-    const head = h("tr", {}, ["Order", "Hand", "Count", "Probability", "%", "Rarity"].map((x) => h("th", {}, x)));
+    const head = h("tr", {}, ["Order", "Hand", "Count", "Probability", "%", "Rarity"].map((x) => h("th", { class: x === "Hand" ? "name" : null }, x)));
     const rows = data.rows.map((r) => h("tr", {},
       h("td", {}, r.order), h("td", { class: "name" }, r.en, h("span", { class: "ja" }, r.ja)),
       h("td", {}, r.count.toLocaleString("en")), h("td", {}, r.fraction), h("td", {}, r.percent),
@@ -305,6 +321,8 @@ function hands() {
 
   api("GET", "/api/decks").then((data) => {
     decks = data.decks;
+    const wanted = decks.find((d) => d.name.toLowerCase() === (params.get("deck") || "").toLowerCase());
+    if (wanted) deckSel.value = wanted.name;
     loadExamples(); drawPicker(); loadTable(); evaluate(); compare();
   });
 }
@@ -361,9 +379,10 @@ function showdownPage() {
     const board = deal.board.map((c) => cardEl(c));
     while (board.length < 5) board.push(h("span", { class: "card empty" }));
     $("s-board").replaceChildren(...board);
-    $("s-hole").replaceChildren(...deal.hole.map((c) => cardEl(c)),
-      winners.includes(1) ? h("span", { class: "badge", style: "align-self:center" }, "you win") : null);
-    $("s-current").textContent = deal.current ? `Your best five now: ${deal.current.description}` : "";
+    $("s-hole").replaceChildren(...deal.hole.map((c) => cardEl(c)));
+    if (winners.includes(1)) $("s-hole").append(h("span", { class: "badge", style: "align-self:center" }, "you win"));
+    $("s-current").textContent = deal.current
+      ? `Your best five${over ? "" : " so far"}: ${deal.current.description}` : "";
 
     const nextButton = $("s-next");
     nextButton.hidden = over;
@@ -380,7 +399,12 @@ function showdownPage() {
         h("p", { class: "note" },
           `Against ${n} random hand${n === 1 ? "" : "s"} (the opponents' cards are hidden): ` +
           `win ${(e.win * 100).toFixed(1)}%, tie ${(e.tie * 100).toFixed(1)}%, ` +
-          `Monte Carlo over ${e.samples} deals of the unseen cards; ± is one standard error.`));
+          `Monte Carlo over ${e.samples} deals of the unseen cards; ± is one standard error.`),
+        deal.equity_by_street.length > 1
+          ? h("table", { class: "streets" }, h("thead", {}, h("tr", {}, h("th", {}, "Street"), h("th", {}, "Equity"), h("th", {}, "Win"), h("th", {}, "Tie"))),
+            h("tbody", {}, deal.equity_by_street.map((x) => h("tr", { class: x.street === deal.street ? "highlight" : null },
+              h("td", {}, x.street), h("td", {}, x.text), h("td", {}, `${(x.win * 100).toFixed(1)}%`), h("td", {}, `${(x.tie * 100).toFixed(1)}%`)))))
+          : null);
     }
 
     const sdPanel = $("s-showdown-panel");
@@ -408,8 +432,20 @@ function showdownPage() {
   api("GET", "/api/games").then((data) => {
     games = data.games;
     gameSel.replaceChildren(...games.map((g) => h("option", { value: g.key, selected: g.key === "fesca78-holdem" }, `${g.name} (${g.key})`)));
+    const wanted = params.get("game");
+    if (wanted && games.some((g) => g.key === wanted)) gameSel.value = wanted;
     fillOpponents();
+    if (params.get("opponents")) oppSel.value = params.get("opponents");
+    if (params.get("seed") !== null) {
+      $("s-seed").value = params.get("seed");
+      replay(Number(params.get("streets") || 0));
+    }
   });
+
+  async function replay(streets) {
+    await newDeal();
+    for (let i = 0; i < streets && deal.street !== "showdown"; i++) await next();
+  }
 }
 
 // --- start -------------------------------------------------------------------------------
