@@ -6,12 +6,15 @@ import math
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardlab.cards import Card
 from cardlab.decks import BUILTIN_DECKS, deck_from_toml
 from cardlab.errors import GameError, HandError
 from cardlab.poker import Category, RuleSet
 from cardlab.poker._counting import classify
+from cardlab.poker._kernels import tables7_patterns as pat
 from cardlab.poker.hands import best_hand, evaluate
 from cardlab.poker.order import hand_order
 from cardlab.poker.tables7 import (
@@ -301,3 +304,34 @@ def test_bad_input() -> None:
         best_categories([cards[:7], cards[:6]], standard)
     with pytest.raises(HandError, match="5 to 7 cards, or 9"):
         best_categories([cards[:8]], standard)
+
+
+@pytest.mark.parametrize(
+    ("name", "rank_group", "suit_symmetry"),
+    [("FESCA78", 26, 120), ("FESCA73", 2, 120), ("FESCA60", 2, 120), ("standard52", 2, 24)],
+)
+def test_deck_symmetries(name: str, rank_group: int, suit_symmetry: int) -> None:
+    geo = pat.geometry(RuleSet.for_deck(name))
+    assert len(geo.rank_group) == rank_group
+    assert geo.suit_symmetry == suit_symmetry
+
+
+@pytest.mark.parametrize("name", ["FESCA78", "standard52", "TESCA54"])
+def test_orbit_weights_cover_every_rank_multiset(name: str) -> None:
+    geo = pat.geometry(RuleSet.for_deck(name))
+    caps = [bin(int(a)).count("1") for a in geo.avail]
+    every = [
+        c
+        for c in itertools.combinations_with_replacement(range(len(caps)), 7)
+        if all(c.count(r) <= caps[r] for r in set(c))
+    ]
+    assert int(pat.rank_patterns(geo, (7,)).weight.sum()) == len(every)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_best_category_does_not_depend_on_card_order(rng: random.Random) -> None:
+    rules = RuleSet.for_deck("FESCA78")
+    hand = rng.sample(rules.deck.cards, 7)
+    shuffled = rng.sample(hand, 7)
+    assert best_categories([hand, shuffled], rules)[0] == best_categories([shuffled], rules)[0]
