@@ -61,6 +61,10 @@ class Suit:
     def __repr__(self) -> str:
         return f"Suit.parse({self.key!r})"
 
+    def __hash__(self) -> int:
+        # cheap: cards, decks and rule sets are hashed in hot paths (caches)
+        return hash(self.key)
+
     @classmethod
     def parse(cls, text: str) -> Suit:
         """A known suit from its key, symbol or English name."""
@@ -82,6 +86,9 @@ class Rank:
     key: str
     name: str
     value: int
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.value))
 
     @property
     def is_void(self) -> bool:

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 FORMATS = ("text", "json", "csv")
@@ -82,7 +83,10 @@ def text_table(
         how = justify[i] if justify else "right"
         table.add_column(name, justify=how)  # type: ignore[arg-type]
     for row in rows:
-        table.add_row(*(fraction_str(v) if isinstance(v, Fraction) else str(v) for v in row))
+        # cells are plain text: "[src]" must print as written, not as rich markup
+        table.add_row(
+            *(escape(fraction_str(v) if isinstance(v, Fraction) else str(v)) for v in row)
+        )
     return table
 
 

@@ -63,6 +63,10 @@ class Deck:
         object.__setattr__(self, "_index", index)
         object.__setattr__(self, "_by_text", by_text)
 
+    def __hash__(self) -> int:
+        # equal decks have equal names; hashing every card would make rule-set caches slow
+        return hash(self.name)
+
     def __len__(self) -> int:
         return len(self.cards)
 

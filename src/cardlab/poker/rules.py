@@ -56,6 +56,7 @@ class RuleSet:
     suit_order: tuple[Suit, ...] = ()
     wrap: Wrap = Wrap.RING
     _straights: tuple[int, ...] = field(init=False, repr=False, compare=False, hash=False)
+    _hash: int = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if not self.suit_order:
@@ -71,6 +72,12 @@ class RuleSet:
         if len(self.deck.ranks) > 31 or len(self.deck.suits) > 15:
             raise RuleError(f"{self.deck.name}: at most 31 ranks and 15 suits are supported")
         object.__setattr__(self, "_straights", _straight_masks(len(self.deck.ranks), self.wrap))
+        fields = tuple(getattr(self, name) for name in OPTIONS)
+        object.__setattr__(self, "_hash", hash((self.deck, fields)))
+
+    def __hash__(self) -> int:
+        # rule sets key the caches of every evaluator: hash once
+        return self._hash
 
     @classmethod
     def for_deck(cls, deck: str | Deck, **options: Any) -> RuleSet:
