@@ -124,3 +124,17 @@ def test_after_the_showdown_and_unknown_ids_are_400(client: TestClient) -> None:
     response = client.post("/api/showdown/deals/nope/next")
     assert response.status_code == 400
     assert "unknown deal id" in response.json()["error"]
+
+
+def test_more_samples_are_pooled(client: TestClient) -> None:
+    first = client.post(
+        "/api/showdown/deals", json={"game": "standard52-holdem", "opponents": 1, "seed": 4}
+    ).json()
+    url = f"/api/showdown/deals/{first['id']}/samples"
+    more = client.post(url).json()
+    assert more["equity"]["samples"] == 2 * first["equity"]["samples"]
+    assert more["street"] == "preflop" and more["hole"] == first["hole"]
+    assert more["more_samples"]
+    assert 0 <= more["equity"]["equity"] <= 1
+    again = client.post(url).json()
+    assert again["equity"]["samples"] == 3 * first["equity"]["samples"]

@@ -19,6 +19,7 @@ Routes::
     POST /api/showdown/deals                  {"game": G, "opponents": k, "seed"?: S}
     GET  /api/showdown/deals/{id}             the deal as you see it
     POST /api/showdown/deals/{id}/next        reveal the next street (or the showdown)
+    POST /api/showdown/deals/{id}/samples     sample this street's equity again, pooled
 
 A :class:`~cardlab.errors.CardlabError` becomes HTTP 400 ``{"error": message}``.
 """
@@ -121,12 +122,15 @@ def create_app(
 
     async def deal_get(request: Request) -> Response:
         deal_id = request.path_params["deal_id"]
-        deal = deals.get(deal_id)
-        return _json(await run_in_threadpool(showdown.deal_payload, deal_id, deal, equity_samples))
+        return _json(await run_in_threadpool(showdown.view, deals, deal_id, equity_samples))
 
     async def deal_next(request: Request) -> Response:
         deal_id = request.path_params["deal_id"]
         return _json(await run_in_threadpool(showdown.advance, deals, deal_id, equity_samples))
+
+    async def deal_more(request: Request) -> Response:
+        deal_id = request.path_params["deal_id"]
+        return _json(await run_in_threadpool(showdown.refine, deals, deal_id, equity_samples))
 
     routes = [
         Route("/", page("index.html", "cardlab")),
@@ -148,6 +152,7 @@ def create_app(
         Route("/api/showdown/deals", deal_new, methods=["POST"]),
         Route("/api/showdown/deals/{deal_id}", deal_get),
         Route("/api/showdown/deals/{deal_id}/next", deal_next, methods=["POST"]),
+        Route("/api/showdown/deals/{deal_id}/samples", deal_more, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     return Starlette(routes=routes, exception_handlers={CardlabError: _user_error})

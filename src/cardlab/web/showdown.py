@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,7 @@ from cardlab.web.store import Store
 
 STREETS = (("preflop", 0), ("flop", 3), ("turn", 4), ("river", 5))
 DEFAULT_SAMPLES = 600  # Hold'em showdowns per street, shared among the players
+MAX_SAMPLES = 20_000  # per street, however often "more samples" is asked for
 
 
 @dataclass
@@ -36,7 +38,8 @@ class Deal:
     holes: tuple[tuple[Card, ...], ...]
     board: tuple[Card, ...]
     stage: int = 0
-    equities: dict[int, dict[str, Any]] = field(default_factory=dict)
+    equities: dict[int, Tally] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def over(self) -> bool:
@@ -85,12 +88,19 @@ def new_deal(
     return deal_payload(deal_id, deal, samples)
 
 
+def view(deals: Store[Deal], deal_id: str, samples: int) -> dict[str, Any]:
+    deal = deals.get(deal_id)
+    with deal.lock:
+        return deal_payload(deal_id, deal, samples)
+
+
 def advance(deals: Store[Deal], deal_id: str, samples: int) -> dict[str, Any]:
     deal = deals.get(deal_id)
-    if deal.over:
-        raise GameError(f"the deal is over; start a new deal: {deal_id!r}")
-    deal.stage += 1
-    return deal_payload(deal_id, deal, samples)
+    with deal.lock:
+        if deal.over:
+            raise GameError(f"the deal is over; start a new deal: {deal_id!r}")
+        deal.stage += 1
+        return deal_payload(deal_id, deal, samples)
 
 
 def deal_payload(deal_id: str, deal: Deal, samples: int) -> dict[str, Any]:
@@ -113,15 +123,40 @@ def deal_payload(deal_id: str, deal: Deal, samples: int) -> dict[str, Any]:
         out["showdown"] = _showdown(deal)
         return out
     if deal.stage not in deal.equities:
-        rng = random.Random(deal.seed * 8 + deal.stage)
-        deal.equities[deal.stage] = equity_vs_random(
-            game, deal.holes[0], deal.shown, len(deal.holes) - 1, samples, rng
-        )
-    out["equity"] = deal.equities[deal.stage]
+        deal.equities[deal.stage] = _sample(deal, samples)
+    out["equity"] = deal.equities[deal.stage].payload()
     out["equity_by_street"] = [
-        {"street": STREETS[stage][0]} | deal.equities[stage] for stage in sorted(deal.equities)
+        {"street": STREETS[stage][0]} | deal.equities[stage].payload()
+        for stage in sorted(deal.equities)
     ]
+    out["more_samples"] = deal.equities[deal.stage].samples < MAX_SAMPLES
     return out
+
+
+def _sample(deal: Deal, samples: int) -> Tally:
+    """One more batch for the current street; batch k of a street always draws the same."""
+    batch = deal.equities[deal.stage].samples if deal.stage in deal.equities else 0
+    rng = random.Random(f"{deal.seed}:{deal.stage}:{batch}")
+    others = len(deal.holes) - 1
+    return equity_vs_random(deal.game, deal.holes[0], deal.shown, others, samples, rng)
+
+
+def refine(deals: Store[Deal], deal_id: str, samples: int) -> dict[str, Any]:
+    """Sample the current street again and pool the results (a smaller error)."""
+    deal = deals.get(deal_id)
+    with deal.lock:
+        if deal.over:
+            raise GameError(f"the deal is over; start a new deal: {deal_id!r}")
+        tally = deal.equities.get(deal.stage)
+        if tally is not None and tally.samples >= MAX_SAMPLES:
+            raise GameError(
+                f"this street has {tally.samples} samples already (at most {MAX_SAMPLES})"
+            )
+        if tally is None:
+            deal.equities[deal.stage] = _sample(deal, samples)
+        else:
+            tally.add(_sample(deal, samples))
+        return deal_payload(deal_id, deal, samples)
 
 
 def _next_name(stage: int) -> str:
@@ -148,6 +183,37 @@ def _showdown(deal: Deal) -> dict[str, Any]:
     }
 
 
+@dataclass
+class Tally:
+    """Sampled showdowns from one street: counts and the sums behind the estimate."""
+
+    samples: int = 0
+    wins: int = 0
+    ties: int = 0
+    total: float = 0.0  # sum of your pot shares
+    total_sq: float = 0.0
+
+    def add(self, other: Tally) -> None:
+        self.samples += other.samples
+        self.wins += other.wins
+        self.ties += other.ties
+        self.total += other.total
+        self.total_sq += other.total_sq
+
+    def payload(self) -> dict[str, Any]:
+        n = self.samples
+        eq = self.total / n
+        se = math.sqrt(max(self.total_sq / n - eq * eq, 0.0) / (n - 1))
+        return {
+            "samples": n,
+            "win": self.wins / n,
+            "tie": self.ties / n,
+            "equity": eq,
+            "equity_se": se,
+            "text": f"{eq * 100:.1f}% ± {se * 100:.1f}%",
+        }
+
+
 def equity_vs_random(
     game: Game,
     hole: tuple[Card, ...],
@@ -155,8 +221,8 @@ def equity_vs_random(
     opponents: int,
     samples: int,
     rng: random.Random,
-) -> dict[str, Any]:
-    """Your win, tie and equity against ``opponents`` random hands, sampled.
+) -> Tally:
+    """Your wins, ties and pot shares against ``opponents`` random hands, sampled.
 
     Each sample deals the opponents' holes and the rest of the board from the unseen
     cards; a pot split m ways counts 1/m. ``samples`` is the Hold'em heads-up budget,
@@ -171,8 +237,7 @@ def equity_vs_random(
     choices = len(game.base.five_card_choices(h, 5))
     n = max(20, samples * 21 // (choices * (opponents + 1)))
     mine = best_five(game, hole, board).key if missing == 0 else None
-    wins = ties = 0
-    total = total_sq = 0.0
+    tally = Tally(samples=n)
     for _ in range(n):
         drawn = rng.sample(unseen, opponents * h + missing)
         full = (*board, *drawn[opponents * h :])
@@ -181,22 +246,13 @@ def equity_vs_random(
         me = mine if mine is not None else best_five(game, hole, full).key
         best = max(keys)
         if me > best:
-            wins += 1
+            tally.wins += 1
             share = 1.0
         elif me == best:
-            ties += 1
+            tally.ties += 1
             share = 1.0 / (1 + keys.count(best))
         else:
             share = 0.0
-        total += share
-        total_sq += share * share
-    eq = total / n
-    se = math.sqrt(max(total_sq / n - eq * eq, 0.0) / (n - 1))
-    return {
-        "samples": n,
-        "win": wins / n,
-        "tie": ties / n,
-        "equity": eq,
-        "equity_se": se,
-        "text": f"{eq * 100:.1f}% ± {se * 100:.1f}%",
-    }
+        tally.total += share
+        tally.total_sq += share * share
+    return tally

@@ -352,6 +352,12 @@ function showdownPage() {
     draw();
   }
 
+  async function more() {
+    busy("sampling more deals…");
+    try { deal = await api("POST", `/api/showdown/deals/${deal.id}/samples`); } finally { busy(null); }
+    draw();
+  }
+
   async function next() {
     busy("sampling your equity…");
     try { deal = await api("POST", `/api/showdown/deals/${deal.id}/next`); } finally { busy(null); }
@@ -400,6 +406,7 @@ function showdownPage() {
           `Against ${n} random hand${n === 1 ? "" : "s"} (the opponents' cards are hidden): ` +
           `win ${(e.win * 100).toFixed(1)}%, tie ${(e.tie * 100).toFixed(1)}%, ` +
           `Monte Carlo over ${e.samples} deals of the unseen cards; ± is one standard error.`),
+        deal.more_samples ? h("button", { onclick: more }, "More samples") : null,
         deal.equity_by_street.length > 1
           ? h("table", { class: "streets" }, h("thead", {}, h("tr", {}, h("th", {}, "Street"), h("th", {}, "Equity"), h("th", {}, "Win"), h("th", {}, "Tie"))),
             h("tbody", {}, deal.equity_by_street.map((x) => h("tr", { class: x.street === deal.street ? "highlight" : null },
