@@ -35,12 +35,20 @@ def _progress(show: bool, label: str) -> Iterator[Callable[[int, int], None] | N
         transient=True,
     )
     task = bar.add_task(label, total=None)
+    started = False
 
     def update(done: int, total: int) -> None:
+        nonlocal started
+        if not started:  # only once work is under way: errors stay one clean line
+            bar.start()
+            started = True
         bar.update(task, completed=done, total=total)
 
-    with bar:
+    try:
         yield update
+    finally:
+        if started:
+            bar.stop()
 
 
 @click.command()

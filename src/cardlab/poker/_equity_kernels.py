@@ -31,64 +31,90 @@ FIVE, STRAIGHT_FLUSH, FOUR, FULL_HOUSE, FLUSH, STRAIGHT, THREE, TWO_PAIR, PAIR, 
 
 @njit(cache=True, inline="always")
 def _sort5(a: int, b: int, c: int, d: int, e: int) -> tuple[int, int, int, int, int]:
-    """The five values, highest first (a 9-comparator sorting network)."""
-    if a < b:
-        a, b = b, a
-    if d < e:
-        d, e = e, d
-    if c < e:
-        c, e = e, c
-    if c < d:
-        c, d = d, c
-    if a < d:
-        a, d = d, a
-    if a < c:
-        a, c = c, a
-    if b < e:
-        b, e = e, b
-    if b < d:
-        b, d = d, b
-    if b < c:
-        b, c = c, b
+    """The five values, highest first (a 9-comparator sorting network, branch-free:
+    min/max compile to conditional moves, random hands would mispredict branches)."""
+    a, b = max(a, b), min(a, b)
+    d, e = max(d, e), min(d, e)
+    c, e = max(c, e), min(c, e)
+    c, d = max(c, d), min(c, d)
+    a, d = max(a, d), min(a, d)
+    a, c = max(a, c), min(a, c)
+    b, e = max(b, e), min(b, e)
+    b, d = max(b, d), min(b, d)
+    b, c = max(b, c), min(b, c)
     return a, b, c, d, e
 
 
-@njit(cache=True)
-def _eval5(c0: int, c1: int, c2: int, c3: int, c4: int, t: Tables) -> Any:  # pragma: no cover
-    """The key of five cards (see :mod:`cardlab.poker.keys`)."""
-    rank_of, suit_of, sstr, mixbit, heights, pos, straights, prim, sec, slay = t
-    r0, r1, r2, r3, r4 = rank_of[c0], rank_of[c1], rank_of[c2], rank_of[c3], rank_of[c4]
-    mask = (1 << r0) | (1 << r1) | (1 << r2) | (1 << r3) | (1 << r4)
+@njit(cache=True, inline="always")
+def _base(
+    r0: int,
+    r1: int,
+    r2: int,
+    r3: int,
+    r4: int,
+    c0: int,
+    c1: int,
+    c2: int,
+    c3: int,
+    c4: int,
+    suit_of: Array,
+    mixbit: Array,
+    heights: Array,
+    straights: Array,
+    by_eq: Array,
+) -> Any:  # pragma: no cover - compiled
+    """(base hand index, is_mixwell, straight height) of five cards, branch-free
+    where it matters: random hands would mispredict a chain of ifs."""
+    eq = (
+        (r0 == r1) + (r0 == r2) + (r0 == r3) + (r0 == r4) + (r1 == r2)
+        + (r1 == r3) + (r1 == r4) + (r2 == r3) + (r2 == r4) + (r3 == r4)
+    )  # fmt: skip
     mix = mixbit[c0] | mixbit[c1] | mixbit[c2] | mixbit[c3] | mixbit[c4]
-    is_mix = 1 if (mix != 0 and _popcount(mix) == 5) else 0
+    is_mix = 1 if _popcount(mix) == 5 else 0  # mixbit is 0 off the Mixwell suits
+    mask = (1 << r0) | (1 << r1) | (1 << r2) | (1 << r3) | (1 << r4)
+    if heights.shape[0] > 0:
+        height = heights[mask]
+    else:
+        height = 0
+        for i in range(straights.shape[0]):
+            if straights[i] == mask:
+                height = i + 1
+    s0 = suit_of[c0]
+    flush = (s0 == suit_of[c1]) & (s0 == suit_of[c2]) & (s0 == suit_of[c3]) & (s0 == suit_of[c4])
+    # by_eq[eq] for eq > 0; rows 11..14 for five distinct ranks: straight? flush?
+    row = eq + (eq == 0) * (11 + (height > 0) * 2 + flush)
+    return by_eq[row], is_mix, height
+
+
+@njit(cache=True, inline="always")
+def _eval5(
+    c0: int,
+    c1: int,
+    c2: int,
+    c3: int,
+    c4: int,
+    rank_of: Array,
+    suit_of: Array,
+    sstr: Array,
+    mixbit: Array,
+    heights: Array,
+    pos: Array,
+    straights: Array,
+    prefix: Array,
+    slay: Array,
+    by_eq: Array,
+) -> Any:  # pragma: no cover
+    """The key of five cards (see :mod:`cardlab.poker.keys`)."""
+    r0, r1, r2, r3, r4 = rank_of[c0], rank_of[c1], rank_of[c2], rank_of[c3], rank_of[c4]
+    base, is_mix, height = _base(
+        r0, r1, r2, r3, r4, c0, c1, c2, c3, c4, suit_of, mixbit, heights, straights, by_eq
+    )
     m0 = (r0 == r1) + (r0 == r2) + (r0 == r3) + (r0 == r4) + 1
     m1 = (r1 == r0) + (r1 == r2) + (r1 == r3) + (r1 == r4) + 1
     m2 = (r2 == r0) + (r2 == r1) + (r2 == r3) + (r2 == r4) + 1
     m3 = (r3 == r0) + (r3 == r1) + (r3 == r2) + (r3 == r4) + 1
     m4 = (r4 == r0) + (r4 == r1) + (r4 == r2) + (r4 == r3) + 1
-    distinct = _popcount(mask)
-    height = 0
-    if distinct == 5:
-        if heights.shape[0] > 0:
-            height = heights[mask]
-        else:
-            for i in range(straights.shape[0]):
-                if straights[i] == mask:
-                    height = i + 1
-                    break
-        s0 = suit_of[c0]
-        flush = s0 == suit_of[c1] and s0 == suit_of[c2] and s0 == suit_of[c3] and s0 == suit_of[c4]
-        straight_base = STRAIGHT_FLUSH if flush else STRAIGHT
-        base = straight_base if height > 0 else (FLUSH if flush else HIGH)
-    elif distinct == 4:
-        base = PAIR
-    elif distinct == 3:
-        base = THREE if max(m0, m1, m2, m3, m4) == 3 else TWO_PAIR
-    elif distinct == 2:
-        base = FOUR if max(m0, m1, m2, m3, m4) == 4 else FULL_HOUSE
-    else:
-        base = FIVE
-    key = prim[base, is_mix] << 50 | sec[base, is_mix] << 45
+    key = prefix[base, is_mix]
     if slay[base, is_mix] and height > 0:
         # a straight runs from its top card down: order by place in the straight
         h = height - 1
@@ -119,41 +145,155 @@ def _eval5(c0: int, c1: int, c2: int, c3: int, c4: int, t: Tables) -> Any:  # pr
 
 
 @njit(cache=True, inline="always")
-def _popcount(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+def _popcount(x: int) -> Any:  # pragma: no cover - compiled
+    """Bits set in a value below 2**32, without a data-dependent loop."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
 @njit(cache=True)
 def eval5_many(codes: Array, t: Tables) -> Array:  # pragma: no cover - compiled
     """Keys of many five-card hands (rows of ``codes``)."""
+    rank_of, suit_of, sstr, mixbit, heights, pos, straights, prefix, slay, by_eq = t
     out = np.empty(codes.shape[0], np.int64)
     for i in range(codes.shape[0]):
-        out[i] = _eval5(codes[i, 0], codes[i, 1], codes[i, 2], codes[i, 3], codes[i, 4], t)
+        out[i] = _eval5(
+            codes[i, 0],
+            codes[i, 1],
+            codes[i, 2],
+            codes[i, 3],
+            codes[i, 4],
+            rank_of,
+            suit_of,
+            sstr,
+            mixbit,
+            heights,
+            pos,
+            straights,
+            prefix,
+            slay,
+            by_eq,
+        )
     return out
 
 
+@njit(cache=True, inline="always")
+def _prefix5(
+    c0: int,
+    c1: int,
+    c2: int,
+    c3: int,
+    c4: int,
+    rank_of: Array,
+    suit_of: Array,
+    sstr: Array,
+    mixbit: Array,
+    heights: Array,
+    pos: Array,
+    straights: Array,
+    prefix: Array,
+    slay: Array,
+    by_eq: Array,
+) -> Any:  # pragma: no cover
+    """The category and secondary fields of the key alone (no sorting): enough to
+    skip a five that cannot beat the best so far."""
+    r0, r1, r2, r3, r4 = rank_of[c0], rank_of[c1], rank_of[c2], rank_of[c3], rank_of[c4]
+    base, is_mix, _ = _base(
+        r0, r1, r2, r3, r4, c0, c1, c2, c3, c4, suit_of, mixbit, heights, straights, by_eq
+    )
+    return prefix[base, is_mix]
+
+
 @njit(cache=True)
-def _best(cards: Array, subsets: Array, t: Tables) -> Any:  # pragma: no cover - compiled
-    """The best key among the allowed fives (rows of ``subsets`` index ``cards``)."""
+def _best(
+    cards: Array,
+    subsets: Array,
+    rank_of: Array,
+    suit_of: Array,
+    sstr: Array,
+    mixbit: Array,
+    heights: Array,
+    pos: Array,
+    straights: Array,
+    prefix: Array,
+    slay: Array,
+    by_eq: Array,
+) -> Any:  # pragma: no cover - compiled
+    """The best key among the allowed fives (rows of ``subsets`` index ``cards``).
+
+    Each five's category is found first; only fives whose category and secondary can
+    match the best so far are fully keyed (the sort of the tie-break fields)."""
     best = 0
+    floor = 0
     for i in range(subsets.shape[0]):
         s = subsets[i]
-        k = _eval5(cards[s[0]], cards[s[1]], cards[s[2]], cards[s[3]], cards[s[4]], t)
+        a, b, c, d, e = cards[s[0]], cards[s[1]], cards[s[2]], cards[s[3]], cards[s[4]]
+        if (
+            _prefix5(
+                a,
+                b,
+                c,
+                d,
+                e,
+                rank_of,
+                suit_of,
+                sstr,
+                mixbit,
+                heights,
+                pos,
+                straights,
+                prefix,
+                slay,
+                by_eq,
+            )
+            < floor
+        ):
+            continue
+        k = _eval5(
+            a,
+            b,
+            c,
+            d,
+            e,
+            rank_of,
+            suit_of,
+            sstr,
+            mixbit,
+            heights,
+            pos,
+            straights,
+            prefix,
+            slay,
+            by_eq,
+        )
         if k > best:
             best = k
+            floor = k >> 45 << 45
     return best
 
 
 @njit(cache=True)
 def best_many(cards: Array, subsets: Array, t: Tables) -> Array:  # pragma: no cover
     """Best keys of many card rows (each row: a player's hole cards then the board)."""
+    rank_of, suit_of, sstr, mixbit, heights, pos, straights, prefix, slay, by_eq = t
     out = np.empty(cards.shape[0], np.int64)
     for i in range(cards.shape[0]):
-        out[i] = _best(cards[i], subsets, t)
+        out[i] = _best(
+            cards[i],
+            subsets,
+            rank_of,
+            suit_of,
+            sstr,
+            mixbit,
+            heights,
+            pos,
+            straights,
+            prefix,
+            slay,
+            by_eq,
+        )
     return out
 
 
@@ -189,6 +329,7 @@ def exact_board(
     ``hole``: players x hole cards; ``board``: the known board cards. Returns a 4 x
     players array: sole wins, shared wins, pot shares (in SHARE_UNIT), shares squared.
     """
+    rank_of, suit_of, sstr, mixbit, heights, pos, straights, prefix, slay, by_eq = t
     players, h = hole.shape
     n = rest.shape[0]
     nb = board.shape[0]
@@ -200,7 +341,20 @@ def exact_board(
         for p in range(players):
             cards[p, :h] = hole[p]
             cards[p, h:] = board
-            keys[p] = _best(cards[p], subsets, t)
+            keys[p] = _best(
+                cards[p],
+                subsets,
+                rank_of,
+                suit_of,
+                sstr,
+                mixbit,
+                heights,
+                pos,
+                straights,
+                prefix,
+                slay,
+                by_eq,
+            )
         _tally(keys, out)
         return out
     firsts = n - deal + 1
@@ -222,7 +376,20 @@ def exact_board(
                 for p in range(players):
                     for j in range(k):
                         cards[p, h + nb + 1 + j] = rest[idx[j]]
-                    keys[p] = _best(cards[p], subsets, t)
+                    keys[p] = _best(
+                        cards[p],
+                        subsets,
+                        rank_of,
+                        suit_of,
+                        sstr,
+                        mixbit,
+                        heights,
+                        pos,
+                        straights,
+                        prefix,
+                        slay,
+                        by_eq,
+                    )
                 _tally(keys, out)
             if k == 0:
                 break
@@ -279,6 +446,7 @@ def monte_carlo(
     (dead cards, known board cards). Returns 4 x players (see :func:`exact_board`) and
     a trailing count of rejected combo picks in ``[4, 0]``.
     """
+    rank_of, suit_of, sstr, mixbit, heights, pos, straights, prefix, slay, by_eq = t
     players, _, h = combos.shape
     nb = board.shape[0]
     blocks = seeds.shape[0]
@@ -324,7 +492,20 @@ def monte_carlo(
                             c = _below(state, deck_size)
                         used[c] = stamp
                         cards[p, j] = c
-                keys[p] = _best(cards[p], subsets, t)
+                keys[p] = _best(
+                    cards[p],
+                    subsets,
+                    rank_of,
+                    suit_of,
+                    sstr,
+                    mixbit,
+                    heights,
+                    pos,
+                    straights,
+                    prefix,
+                    slay,
+                    by_eq,
+                )
             _tally(keys, out)
             done += 1
     total = np.zeros((5, players), np.int64)
@@ -339,10 +520,27 @@ def draw_outcomes(
 ) -> Array:  # pragma: no cover - compiled
     """For ``kept`` cards plus every ``deal``-card draw from ``rest``: how many draws
     give a key >= ``threshold``, and how many there are, per first drawn card."""
+    rank_of, suit_of, sstr, mixbit, heights, pos, straights, prefix, slay, by_eq = t
     n = rest.shape[0]
     nk = kept.shape[0]
     if deal == 0:
-        k = _eval5(kept[0], kept[1], kept[2], kept[3], kept[4], t)
+        k = _eval5(
+            kept[0],
+            kept[1],
+            kept[2],
+            kept[3],
+            kept[4],
+            rank_of,
+            suit_of,
+            sstr,
+            mixbit,
+            heights,
+            pos,
+            straights,
+            prefix,
+            slay,
+            by_eq,
+        )
         res = np.zeros(2, np.int64)
         res[0] = 1 if k >= threshold else 0
         res[1] = 1
@@ -362,7 +560,23 @@ def draw_outcomes(
             if k == 0 or idx[k - 1] < n:
                 for j in range(k):
                     hand[nk + 1 + j] = rest[idx[j]]
-                key = _eval5(hand[0], hand[1], hand[2], hand[3], hand[4], t)
+                key = _eval5(
+                    hand[0],
+                    hand[1],
+                    hand[2],
+                    hand[3],
+                    hand[4],
+                    rank_of,
+                    suit_of,
+                    sstr,
+                    mixbit,
+                    heights,
+                    pos,
+                    straights,
+                    prefix,
+                    slay,
+                    by_eq,
+                )
                 if key >= threshold:
                     parts[f, 0] += 1
                 parts[f, 1] += 1

@@ -18,7 +18,21 @@ from cardlab.poker.order import hand_order
 from cardlab.poker.rules import RuleSet
 
 _BASE_INDEX = {b: i for i, b in enumerate(BaseHand)}
-_MAX_LUT_RANKS = 16  # rank masks up to 2**16 get a lookup table; beyond, a search
+_MAX_LUT_RANKS = 16
+_BY_PAIRS = (
+    BaseHand.ONE_PAIR,
+    BaseHand.TWO_PAIR,
+    BaseHand.THREE_OF_A_KIND,
+    BaseHand.FULL_HOUSE,
+    BaseHand.FOUR_OF_A_KIND,
+    BaseHand.FIVE_OF_A_KIND,
+)
+_DISTINCT = (
+    BaseHand.HIGH_CARD,
+    BaseHand.FLUSH,
+    BaseHand.STRAIGHT,
+    BaseHand.STRAIGHT_FLUSH,
+)  # rank masks up to 2**16 get a lookup table; beyond, a search
 
 
 @lru_cache(maxsize=64)
@@ -49,7 +63,13 @@ def kernel_tables(rules: RuleSet) -> tuple[Any, ...]:
     for (base, mixwell), (category, primary, secondary) in order.shape_table.items():
         i, j = _BASE_INDEX[base], int(mixwell)
         prim[i, j], sec[i, j], slay[i, j] = primary, secondary, int(category.is_straight)
-    return (rank_of, suit_of, sstr, mixbit, heights, pos, straights, prim, sec, slay)
+    prefix = prim << 50 | sec << 45
+    # base hand by the number of equal-rank pairs among the ten pairs of cards; rows
+    # 11..14: five distinct ranks, + 2 if a straight, + 1 if a flush
+    by_eq = np.zeros(15, np.int64)
+    by_eq[[1, 2, 3, 4, 6, 10]] = [_BASE_INDEX[b] for b in _BY_PAIRS]
+    by_eq[11:15] = [_BASE_INDEX[b] for b in _DISTINCT]
+    return (rank_of, suit_of, sstr, mixbit, heights, pos, straights, prefix, slay, by_eq)
 
 
 def straight_sequence(mask: int, n_ranks: int) -> list[int]:

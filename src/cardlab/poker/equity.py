@@ -134,13 +134,16 @@ def _parse_deal(game: Game, hands: Sequence[HandLike], board: CardsLike, dead: C
 
 
 def _is_range(game: Game, text: str) -> bool:
-    """True when ``text`` is not cards and the game takes ranges (standard52 Hold'em)."""
-    if not text.strip():
-        return supports_ranges(game)
+    """True when ``text`` is a range: the game takes ranges (standard52 Hold'em) and
+    the text is not one hand's cards (it lists items with commas, or is not cards)."""
+    if not supports_ranges(game):
+        return False
+    if not text.strip() or "," in text:
+        return True
     try:
         game.deck.parse_cards(text)
     except CardError:
-        return supports_ranges(game)
+        return True
     return False
 
 
