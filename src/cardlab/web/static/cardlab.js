@@ -130,7 +130,7 @@ function openSeven() {
         const hint = hintFor(move);
         if (hint) note = `${hint.fraction}\n${shortPercent(hint)}`;
       }
-      if (over) {
+      if (over && game.reveal.solutions > 0) {
         const s = game.reveal.per_start[p - 1];
         note = `${s.solutions} sol.`;
       }
@@ -168,7 +168,8 @@ function openSeven() {
     if (over) {
       const r = game.reveal;
       reveal.replaceChildren(
-        h("div", {}, h("strong", {}, "The arrangement: "), r.arrangement.join(" ")),
+        h("div", {}, h("strong", {}, "The arrangement: "), r.arrangement.join(" "),
+          game.turned.length < game.cards ? " (the pale cards were still face down)" : ""),
         h("div", {}, `It has ${r.solutions} solution${r.solutions === 1 ? "" : "s"} (winning call strings) and ${r.lines} winning line${r.lines === 1 ? "" : "s"} (card orders)` +
           (r.solutions ? "; the number under each card counts the solutions starting there." : ": no start wins it.")),
         h("div", { class: "input-row" }, h("button", { class: "primary", onclick: () => newGame() }, "Play again")));
