@@ -102,6 +102,8 @@ def test_games_list_board_games_only(client: TestClient) -> None:
     [
         ({"game": "fesca99-holdem"}, "unknown game 'fesca99-holdem'"),
         ({"game": "fesca78-stud"}, "five-card board"),
+        ({"game": "/etc/passwd.toml-holdem"}, "unknown game"),
+        ({"game": 78}, "field 'game' must be str"),
         ({"game": "fesca78-holdem", "opponents": 0}, "1 to"),
         ({"game": "fesca78-holdem", "opponents": 99}, "1 to"),
         ({"game": "fesca78-holdem", "seed": -1}, "seed"),

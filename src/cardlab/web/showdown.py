@@ -61,6 +61,10 @@ def board_games() -> list[dict[str, Any]]:
 
 
 def board_game(name: str) -> Game:
+    """A built-in game with a board; the page does not read deck files from the server."""
+    if name.strip().lower() not in game_names():
+        examples = ", ".join(g for g in game_names() if g.endswith(("-holdem", "-omaha")))
+        raise GameError(f"unknown game {name!r} (the page deals {examples})")
     game = get_game(name)
     if not game.base.has_board or game.base.board_cards != 5:
         raise GameError(f"the page deals games with a five-card board (holdem, omaha): {name!r}")
