@@ -308,7 +308,7 @@ function hands() {
   deckSel.addEventListener("change", () => {
     loadExamples(); drawPicker(); loadTable();
     $("h-result").replaceChildren(); $("h-compare-result").replaceChildren();
-    if (input.value) evaluate();
+    if (input.value) { evaluate(); compare(); }
   });
   input.addEventListener("input", drawPicker);
   input.addEventListener("keydown", (e) => { if (e.key === "Enter") evaluate(); });
@@ -324,7 +324,8 @@ function hands() {
     decks = data.decks;
     const wanted = decks.find((d) => d.name.toLowerCase() === (params.get("deck") || "").toLowerCase());
     if (wanted) deckSel.value = wanted.name;
-    loadExamples(); drawPicker(); loadTable(); evaluate(); compare();
+    loadExamples(); drawPicker(); loadTable();
+    if (input.value) { evaluate(); compare(); }
   });
 }
 
