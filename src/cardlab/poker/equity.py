@@ -367,8 +367,8 @@ def equity(
 
 @dataclass(frozen=True, slots=True)
 class TieRate:
-    """How often a heads-up showdown of random hands splits the pot, under a game's
-    rules as they are (``with_suits``: suit tie-breaks on) and with them off."""
+    """How often a showdown of random hands splits the pot, with the suit tie-breaks
+    on (``with_suits``, whatever the deck's default) and off."""
 
     game: Game
     samples: int
