@@ -296,6 +296,8 @@ def test_bad_input() -> None:
         omaha_table(tiny)
     with pytest.raises(GameError, match="samples"):
         omaha_table(RuleSet.for_deck("FESCA78"), samples=0)
+    with pytest.raises(GameError, match="too many deals"):
+        omaha_brute_force_counts(RuleSet.for_deck("FESCA42"))
     with pytest.raises(GameError, match="seed"):
         omaha_table(RuleSet.for_deck("FESCA78"), seed=-1)
     standard = RuleSet.for_deck("standard52")

@@ -59,6 +59,7 @@ _CHUNKS = 40  # progress steps per table
 # Omaha: exact when about this many five-card evaluations or fewer are needed.
 OMAHA_EXACT_BUDGET = 2_500_000_000
 OMAHA_SAMPLES = 2_000_000
+OMAHA_BRUTE_FORCE_CARDS = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,26 +281,34 @@ def omaha_table(
 
 
 def omaha_brute_force_counts(rules: RuleSet) -> dict[Category, int]:
-    """The Omaha check path: every (4 hole, 5 board) deal of a small deck, one by one."""
+    """The Omaha check path: every (4 hole, 5 board) deal of a small deck (up to about
+    20 cards: it holds all the deals in memory), each by its 60 choices of 2 + 3."""
     from cardlab.poker._kernels import tables7_count as kern
 
     n = len(rules.deck)
-    geo = pat.geometry(rules)
-    total = np.zeros(N_SHAPES, dtype=np.int64)
-    boards = np.array(list(itertools.combinations(range(n), OMAHA_BOARD)), dtype=np.int64)
-    for hole in itertools.combinations(range(n), OMAHA_HOLE):
-        rest = boards[~np.isin(boards, hole).any(axis=1)]
-        deals = np.concatenate([np.broadcast_to(np.array(hole), (len(rest), 4)), rest], axis=1)
-        shapes = kern.best_shapes(
-            geo.card_rank[deals],
-            geo.card_suit[deals],
-            pat.omaha_subsets(),
-            geo.strength,
-            geo.mixmask,
-            geo.lut,
-            geo.straights,
+    if n > OMAHA_BRUTE_FORCE_CARDS:
+        raise GameError(
+            f"{rules.deck.name} has {n} cards: too many deals to visit one by one "
+            f"(at most {OMAHA_BRUTE_FORCE_CARDS} cards); use omaha_table"
         )
-        total += np.bincount(shapes, minlength=N_SHAPES)
+    geo = pat.geometry(rules)
+    holes = np.array(list(itertools.combinations(range(n), OMAHA_HOLE)), dtype=np.int64)
+    boards = np.array(list(itertools.combinations(range(n), OMAHA_BOARD)), dtype=np.int64)
+    # every (hole, board) pair, then the deals whose nine cards are all different
+    hole_mask = (1 << holes).sum(axis=1)
+    board_mask = (1 << boards).sum(axis=1)
+    h, b = np.nonzero((hole_mask[:, None] & board_mask[None, :]) == 0)
+    deals = np.concatenate([holes[h], boards[b]], axis=1)
+    shapes = kern.best_shapes(
+        geo.card_rank[deals],
+        geo.card_suit[deals],
+        pat.omaha_subsets(),
+        geo.strength,
+        geo.mixmask,
+        geo.lut,
+        geo.straights,
+    )
+    total = np.bincount(shapes, minlength=N_SHAPES)
     return pat.by_category(geo, total)
 
 

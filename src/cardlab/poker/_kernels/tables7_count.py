@@ -27,14 +27,14 @@ N_SHAPES = 20
 
 
 def thread_count() -> int:
-    """Threads the parallel loops use."""
+    """Threads to use: numba's setting (``NUMBA_NUM_THREADS``, the cores by default)."""
     return int(get_num_threads())
 
 
 FIVE, SFLUSH, QUADS, FULL, FLUSH, STRAIGHT, TRIPS, TWO_PAIR, PAIR, HIGH = range(10)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _popcount(x: int) -> int:  # pragma: no cover - compiled
     n = 0
     while x:
@@ -43,7 +43,7 @@ def _popcount(x: int) -> int:  # pragma: no cover - compiled
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _is_straight(mask: int, lut: Array, straights: Array) -> bool:  # pragma: no cover
     if lut.shape[0] > 0:
         return bool(lut[mask] != 0)
@@ -51,7 +51,7 @@ def _is_straight(mask: int, lut: Array, straights: Array) -> bool:  # pragma: no
     return bool(i < straights.shape[0] and straights[i] == mask)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def shape_of(
     r0: int,
     r1: int,
@@ -130,7 +130,8 @@ def _rank_tables(
     """Per five-card subset of a rank pattern: strength and shape by suit kind (0 plain,
     1 flush, 2 Mixwell), and the subsets ordered by their best possible strength."""
     n = combos.shape[0]
-    sub_strength = np.full((n, 3), -1, np.int64)
+    sub_strength = np.empty((n, 3), np.int64)
+    sub_strength[:, :] = -1
     sub_shape = np.zeros((n, 3), np.int64)
     bound = np.empty(n, np.int64)
     for c in range(n):
@@ -151,7 +152,14 @@ def _rank_tables(
                 sub_strength[c, kind] = strength[sh]
                 best = max(best, strength[sh])
         bound[c] = best
-    return sub_strength, sub_shape, np.argsort(-bound, kind="mergesort")
+    # strongest bound first (an insertion sort: a few dozen subsets, and quick to compile)
+    order = np.arange(n)
+    for i in range(1, n):
+        j = i
+        while j > 0 and bound[order[j - 1]] < bound[order[j]]:
+            order[j - 1], order[j] = order[j], order[j - 1]
+            j -= 1
+    return sub_strength, sub_shape, order
 
 
 @njit(cache=True)
@@ -332,7 +340,7 @@ def _count_one(
             entering = True
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def count_patterns(
     levels: Array,
     n_levels: Array,
@@ -353,11 +361,14 @@ def count_patterns(
 
     ``levels[i, j] = (rank, mult, slot)`` for pattern ``i``'s level ``j`` (levels of one
     rank adjacent); ``pattern_weight[i]`` is the number of rank patterns it stands for.
+    Releases the GIL: the caller runs one call per thread on its share of the patterns
+    (a plain loop compiles in a fraction of the time a parallel one takes).
     """
-    n = levels.shape[0]
-    per = np.zeros((n, N_SHAPES), np.int64)
-    for i in prange(n):
+    total = np.zeros(N_SHAPES, np.int64)
+    per = np.zeros(N_SHAPES, np.int64)
+    for i in range(levels.shape[0]):
         nl = n_levels[i]
+        per[:] = 0
         _count_one(
             levels[i, :nl, 0],
             levels[i, :nl, 1],
@@ -374,14 +385,10 @@ def count_patterns(
             straights,
             binom,
             mixmask,
-            per[i],
+            per,
         )
         for sh in range(N_SHAPES):
-            per[i, sh] *= pattern_weight[i]
-    total = np.zeros(N_SHAPES, np.int64)
-    for i in range(n):
-        for sh in range(N_SHAPES):
-            total[sh] += per[i, sh]
+            total[sh] += per[sh] * pattern_weight[i]
     return total
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -221,20 +222,14 @@ def run_patterns(
 
     slot_start = np.concatenate([[0], np.cumsum(slot_sizes)]).astype(np.int64)
     n = len(patterns.weight)
-    total = np.zeros(N_SHAPES, dtype=np.int64)
-    # Each call gets an even share of the work, and the parallel loop splits a call
-    # into contiguous blocks, one per thread: deal the patterns out round robin,
-    # heaviest first, so that every block is as heavy as the others.
-    chunks = 1 if progress is None else min(CHUNKS, n)
-    threads = max(1, kern.thread_count())
+    # Tasks of even weight (the patterns dealt round robin, heaviest first), run by a
+    # pool of threads: the kernel releases the GIL, so the cores work side by side.
+    tasks = max(1, min(CHUNKS, n))
     heavy_first = np.argsort(-patterns.work, kind="stable")
-    if progress is not None:
-        progress(0, n)
-    done = 0
-    for c in range(chunks):
-        part = heavy_first[c::chunks]
-        part = np.concatenate([part[t::threads] for t in range(threads)])
-        total += kern.count_patterns(
+    parts = [heavy_first[t::tasks] for t in range(tasks)]
+
+    def count(part: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        result: np.ndarray[Any, Any] = kern.count_patterns(
             patterns.levels[part],
             patterns.n_levels[part],
             patterns.weight[part],
@@ -250,9 +245,19 @@ def run_patterns(
             geo.binom,
             geo.mixmask,
         )
-        done += len(part)
-        if progress is not None:
-            progress(done, n)
+        return result
+
+    total = np.zeros(N_SHAPES, dtype=np.int64)
+    if progress is not None:
+        progress(0, n)
+    done = 0
+    with ThreadPoolExecutor(max_workers=max(1, kern.thread_count())) as pool:
+        futures = {pool.submit(count, part): len(part) for part in parts}
+        for future in as_completed(futures):
+            total += future.result()
+            done += futures[future]
+            if progress is not None:
+                progress(done, n)
     return total
 
 
