@@ -12,7 +12,13 @@ import pytest
 from cardlab.decks import BUILTIN_DECKS
 from cardlab.errors import CardError
 from cardlab.poker import RuleSet
-from cardlab.poker.batch import best_keys, evaluate_batch, kernel_tables, method_for
+from cardlab.poker.batch import (
+    best_keys,
+    evaluate_batch,
+    hash_tables,
+    kernel_tables,
+    method_for,
+)
 from cardlab.poker.hands import best_hand, evaluate
 from cardlab.poker.rules import Compound, OrderSource
 
@@ -49,7 +55,7 @@ def rules_for(deck: str) -> RuleSet:
     return RuleSet.for_deck(deck)
 
 
-METHODS = ("subsets", "direct", "classic", "auto")
+METHODS = ("subsets", "direct", "hashed", "auto")
 
 
 def methods(rules: RuleSet, k: int, game: str) -> list[str]:
@@ -59,8 +65,8 @@ def methods(rules: RuleSet, k: int, game: str) -> list[str]:
     out = ["subsets", "auto"]
     if tables.direct_ok:
         out.append("direct")
-    if tables.classic_ok:
-        out.append("classic")
+        if hash_tables(rules, k) is not None:
+            out.append("hashed")
     return out
 
 

@@ -36,11 +36,12 @@ from cardlab.errors import CardError, HandError
 from cardlab.poker.categories import Category
 
 if TYPE_CHECKING:
+    from cardlab.poker._kernels.hashed import HashTables
     from cardlab.poker._kernels.tables import KernelTables
     from cardlab.poker.rules import RuleSet
 
 Game = Literal["best", "omaha"]
-Method = Literal["auto", "subsets", "direct", "classic"]
+Method = Literal["auto", "subsets", "direct", "hashed"]
 
 __all__ = ["best_keys", "evaluate_batch", "method_for"]
 
@@ -95,8 +96,11 @@ def evaluate_batch(
 
     ``method`` picks the kernel, for tests and benchmarks: ``"subsets"`` (the best key
     of every five-card subset, plain), ``"direct"`` (best five of k straight from the
-    rank and suit masks), ``"classic"`` (rank-multiset hash and flush table; only where
-    suits never break ties and Mixwell is off), ``"auto"`` the fastest exact one.
+    rank and suit masks), ``"hashed"`` (a perfect hash of the rank multiset into a table
+    of best keys, then suits, flushes and Mixwells), ``"auto"`` the fastest exact one.
+    ``"direct"`` and ``"hashed"`` are exact only for orders where a hand's Mixwell
+    version never ranks below its plain one (every built-in default); elsewhere
+    ``"auto"`` uses ``"subsets"``.
     """
     array = _as_codes(codes, game, check)
     tables = kernel_tables(rules)
@@ -162,6 +166,14 @@ def kernel_tables(rules: RuleSet) -> KernelTables:
     return build_tables(rules)
 
 
+@lru_cache(maxsize=64)
+def hash_tables(rules: RuleSet, k: int) -> HashTables | None:
+    """The hash path's tables for k-card hands (None if too big), built once per process."""
+    from cardlab.poker._kernels.hashed import build_hash
+
+    return build_hash(kernel_tables(rules), k)
+
+
 # --- internals ---------------------------------------------------------------
 
 
@@ -207,10 +219,17 @@ def _check_codes(array: np.ndarray[Any, Any], tables: KernelTables) -> None:
 
 
 def _resolve(method: Method, tables: KernelTables, k: int, game: Game) -> str:
+    if method not in ("auto", "subsets", "direct", "hashed"):
+        raise HandError(f"unknown method {method!r} (expected auto, subsets, direct or hashed)")
+    usable = {
+        "subsets": True,
+        "direct": game == "best" and tables.direct_ok,
+        "hashed": game == "best" and tables.direct_ok and hash_tables(tables.rules, k) is not None,
+    }
     if method == "auto":
-        return "subsets"
-    if method not in ("subsets", "direct", "classic"):
-        raise HandError(f"unknown method {method!r} (expected auto, subsets, direct or classic)")
+        return "hashed" if usable["hashed"] else "direct" if usable["direct"] else "subsets"
+    if not usable[method]:
+        raise HandError(f"method {method!r} is not exact for {tables.rules.name} ({game})")
     return method
 
 
@@ -218,12 +237,54 @@ def _run(
     array: np.ndarray[Any, Any], tables: KernelTables, game: Game, method: str
 ) -> np.ndarray[Any, np.dtype[np.int64]]:
     from cardlab.poker._kernels import five
-    from cardlab.poker._kernels.tables import subsets
+    from cardlab.poker._kernels.tables import left_out, subsets
 
     n, k = array.shape
     out = np.empty(n, np.int64)
     if n == 0:
         return out
     choices = subsets(k, omaha=game == "omaha")
-    five.best_of_subsets(array, choices, tables.cards, tables.shapes, tables.straights, out)
+    if method == "direct":
+        from cardlab.poker._kernels import direct
+
+        direct.best_direct(
+            array,
+            len(tables.rules.deck.ranks),
+            tables.cards,
+            tables.shapes,
+            tables.straights,
+            tables.bit_strength,
+            tables.suit_strength,
+            choices,
+            tables.mixwell,
+            out,
+        )
+    elif method == "hashed":
+        from cardlab.poker._kernels import hashed
+
+        h = hash_tables(tables.rules, k)
+        assert h is not None  # _resolve checked it
+        hashed.best_hashed(
+            array,
+            h.per_card,
+            h.lo_index,
+            h.hi_index,
+            h.rank_keys,
+            h.n_lo_bits,
+            h.flush_test,
+            h.nth_strength,
+            tables.cards,
+            tables.shapes,
+            tables.straights,
+            h.straight_primary,
+            tables.bit_strength,
+            tables.suit_strength,
+            tables.rules.suit_tiebreak,
+            tables.mixwell,
+            choices,
+            left_out(k),
+            out,
+        )
+    else:
+        five.best_of_subsets(array, choices, tables.cards, tables.shapes, tables.straights, out)
     return out

@@ -26,8 +26,7 @@ def _sort2(a: int, b: int) -> tuple[int, int]:  # pragma: no cover - compiled
     return (a, b) if a >= b else (b, a)
 
 
-@njit(cache=True)
-def key5(
+def _key5(
     c0: int, c1: int, c2: int, c3: int, c4: int, cards: Array, shapes: Array, straights: Array
 ) -> tuple[int, int]:  # pragma: no cover - compiled
     """(key, category id) of five cards given by code."""
@@ -103,6 +102,10 @@ def key5(
     return key, category
 
 
+key5 = njit(cache=True)(_key5)
+key5_inline = njit(cache=True, inline="always")(_key5)  # for hot loops
+
+
 @njit(cache=True, parallel=True)
 def best_of_subsets(
     codes: Array, choices: Array, cards: Array, shapes: Array, straights: Array, out: Array
@@ -113,7 +116,7 @@ def best_of_subsets(
     for i in prange(n):
         best = -1
         for j in range(n_choices):
-            key, _ = key5(
+            key, _ = key5_inline(
                 codes[i, choices[j, 0]],
                 codes[i, choices[j, 1]],
                 codes[i, choices[j, 2]],

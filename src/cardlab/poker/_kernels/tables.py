@@ -159,3 +159,9 @@ def subsets(k: int, omaha: bool = False) -> Array:
     else:
         rows = list(itertools.combinations(range(k), 5))
     return np.array(rows, np.int64).reshape(-1, 5)
+
+
+def left_out(k: int) -> Array:
+    """The columns each of :func:`subsets` (k) leaves out, in the same order."""
+    rows = [sorted(set(range(k)) - set(kept)) for kept in itertools.combinations(range(k), 5)]
+    return np.array(rows, np.int64).reshape(len(rows), k - 5)

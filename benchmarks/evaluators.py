@@ -1,0 +1,147 @@
+"""Hands per second: cardlab's batch API against the established evaluators' Python APIs.
+
+All evaluators score the same random hands in one run: standard52 five- and seven-card
+hands (cardlab and every peer), and cardlab alone on FESCA78. cardlab is timed on one
+core (``numba.set_num_threads(1)``) and on all cores; peers are single-threaded Python
+calls, one per hand, with the cards converted to each peer's objects beforehand (not
+timed). Figures are the best of ``--repeat`` runs; the first call of each cardlab
+kernel (loading compiled code, building the rule set's tables) is reported apart.
+
+    python benchmarks/evaluators.py [--hands 10000000] [--peer-hands 200000]
+
+Peers come from the ``bench`` extra: phevaluator, eval7, treys, pokerkit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+import numba
+import numpy as np
+
+from cardlab.poker import RuleSet
+from cardlab.poker.batch import evaluate_batch, method_for
+
+
+def random_hands(n: int, n_cards: int, k: int, seed: int) -> np.ndarray:
+    """n rows of k distinct codes from a deck of n_cards."""
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, k), np.uint8)
+    step = 500_000
+    for start in range(0, n, step):
+        m = min(step, n - start)
+        out[start : start + m] = np.argsort(rng.random((m, n_cards)), axis=1)[:, :k]
+    return out
+
+
+def best_rate(run: Callable[[], object], n: int, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return n / best
+
+
+def peer_runners(k: int, rows: list[list[int]]) -> dict[str, Callable[[], object]]:
+    """Per peer: a function scoring every row with the peer's Python API."""
+    text = [str(c) for c in RuleSet.for_deck("standard52").deck.cards]
+    runners: dict[str, Callable[[], object]] = {}
+    try:
+        from phevaluator import Card as PhCard
+        from phevaluator import evaluate_cards
+
+        ph = [[PhCard(text[c]).id_ for c in row] for row in rows]
+        runners["phevaluator"] = lambda: [evaluate_cards(*h) for h in ph]
+    except ImportError:
+        pass
+    try:
+        import eval7
+
+        e7 = [[eval7.Card(text[c]) for c in row] for row in rows]
+        runners["eval7"] = lambda: [eval7.evaluate(h) for h in e7]
+    except ImportError:
+        pass
+    try:
+        from treys import Card as TreysCard
+        from treys import Evaluator
+
+        evaluator = Evaluator()
+        tr = [[TreysCard.new(text[c]) for c in row] for row in rows]
+        runners["treys"] = lambda: [evaluator.evaluate(h[:2], h[2:]) for h in tr]
+    except ImportError:
+        pass
+    try:
+        from pokerkit import Card as PkCard
+        from pokerkit import StandardHighHand
+
+        pk = [[next(iter(PkCard.parse(text[c]))) for c in row] for row in rows]
+        runners["pokerkit"] = lambda: [StandardHighHand.from_game(h[:2], h[2:]) for h in pk]
+    except ImportError:
+        pass
+    return runners
+
+
+def cardlab_rates(
+    hands: np.ndarray, rules: RuleSet, repeat: int, cores: int
+) -> tuple[float, float, float, float]:
+    """(first call seconds, hands/s on one core, on all cores, on all cores checked)."""
+    start = time.perf_counter()
+    evaluate_batch(hands[:1000], rules)
+    first = time.perf_counter() - start
+    n = len(hands)
+    numba.set_num_threads(1)
+    one = best_rate(lambda: evaluate_batch(hands, rules, check=False), n, repeat)
+    numba.set_num_threads(cores)
+    every = best_rate(lambda: evaluate_batch(hands, rules, check=False), n, repeat)
+    checked = best_rate(lambda: evaluate_batch(hands, rules), n, repeat)
+    return first, one, every, checked
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=10_000_000, help="hands for cardlab")
+    parser.add_argument("--peer-hands", type=int, default=200_000, help="hands for peers")
+    parser.add_argument("--pokerkit-hands", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    cores = numba.config.NUMBA_NUM_THREADS
+    print(f"cores: {cores}; load average before: {os.getloadavg()[0]:.1f}")
+    print(
+        f"cardlab {args.hands:,} hands per case; peers {args.peer_hands:,} (pokerkit "
+        f"{args.pokerkit_hands:,}); best of {args.repeat}\n"
+    )
+
+    header = f"{'case':28s} {'evaluator':12s} {'hands/s':>14s} {'cardlab per core / it':>22s}"
+    for deck, k in (("standard52", 5), ("standard52", 7), ("FESCA78", 5), ("FESCA78", 7)):
+        rules = RuleSet.for_deck(deck)
+        hands = random_hands(args.hands, len(rules.deck), k, args.seed)
+        first, one, every, checked = cardlab_rates(hands, rules, args.repeat, cores)
+        case = f"{deck} {k}-card"
+        print(header)
+        print(f"{case:28s} {'cardlab':12s} {one:14,.0f}   (1 core, {method_for(rules, k)})")
+        print(f"{'':28s} {'cardlab':12s} {every:14,.0f}   ({cores} cores, unchecked)")
+        print(f"{'':28s} {'cardlab':12s} {checked:14,.0f}   ({cores} cores, check=True)")
+        print(f"{'':28s} first call {first:.2f} s (load compiled code, build tables)")
+        if deck == "standard52":
+            rows = hands[: args.peer_hands].astype(np.int64).tolist()
+            for name, run in peer_runners(k, rows).items():
+                n = len(rows)
+                if name == "pokerkit":
+                    n = min(n, args.pokerkit_hands)
+                    short = rows[:n]
+                    run = peer_runners(k, short)[name]
+                rate = best_rate(run, n, 1 if name in ("pokerkit", "treys") else args.repeat)
+                print(f"{'':28s} {name:12s} {rate:14,.0f}   x{one / rate:,.0f}")
+        print()
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,293 @@
+"""The fast path: best five of k from a perfect hash of the rank multiset.
+
+Without flushes and Mixwells, the best five of k cards is fixed by the multiset of their
+ranks: which ranks, how many of each, in which order (:func:`~.direct.groups_key`),
+plus, where suits break ties, the strongest suits of each chosen rank. So:
+
+1. Each card adds its rank's digit to two base-``b`` numbers (``b`` = largest possible
+   count of one rank + 1): one over the lower half of the ranks, one over the upper
+   half. ``lo_index[lo] + hi_index[hi]`` is a perfect hash: the place of the multiset in
+   a table of all of them (``hi_index`` already holds ``hi``'s offset, scaled by the
+   number of lower halves that complete it to k cards).
+2. ``rank_keys[place]`` is the best plain key without suits, built once per rule set
+   and hand size from :func:`~.direct.groups_key`.
+3. Where suits break ties, each position of the key takes the strongest unused suit of
+   its rank (a straight reads its ranks from the straight's run).
+4. A suit holding five or more cards adds its flush candidate; five Mixwell suits add
+   the Mixwell choices, scored in full. The highest key wins.
+
+Exact under the same condition as the direct path (``tables._direct_ok``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numba import njit, prange
+
+from cardlab.poker._kernels.direct import flush_key, groups_key
+from cardlab.poker._kernels.five import key5_inline
+
+if TYPE_CHECKING:
+    from cardlab.poker._kernels.tables import KernelTables
+
+Array = Any
+_CHUNK = 4096
+MAX_TABLE = 1 << 22  # entries of the lower-half table; beyond this use the direct path
+
+
+def split(n_ranks: int, base: int) -> int | None:
+    """How many of the lowest ranks form the lower half, or None if too big a table."""
+    n_lo = (n_ranks + 1) // 2
+    if base**n_lo > MAX_TABLE:
+        return None
+    return n_lo
+
+
+def halves(caps: list[int], base: int, k: int) -> tuple[Array, Array, list[int]]:
+    """Every count vector over ranks with the given caps and at most k cards.
+
+    Returns the vectors (rows), their base-``base`` values and, per vector, its size.
+    """
+    vectors = [v for v in itertools.product(*(range(min(c, k) + 1) for c in caps)) if sum(v) <= k]
+    rows = np.array(vectors, np.int64).reshape(len(vectors), len(caps))
+    weights = base ** np.arange(len(caps), dtype=np.int64)
+    return rows, rows @ weights, [sum(v) for v in vectors]
+
+
+@njit(cache=True)
+def fill_rank_keys(
+    counts: Array, shapes: Array, straights: Array, out: Array
+) -> None:  # pragma: no cover - compiled
+    """out[i] = the best plain key (suits 0) of the rank multiset ``counts[i]``."""
+    n_ranks = counts.shape[1]
+    dr = np.zeros(32, np.int64)
+    dc = np.zeros(32, np.int64)
+    dm = np.zeros(32, np.int64)
+    bs = np.zeros(64, np.int64)
+    for i in range(counts.shape[0]):
+        nd = 0
+        rank_mask = 0
+        for r in range(n_ranks - 1, -1, -1):
+            c = counts[i, r]
+            if c:
+                dr[nd] = r
+                dc[nd] = c
+                dm[nd] = (1 << c) - 1
+                rank_mask |= 1 << r
+                nd += 1
+        out[i] = groups_key(dr, dc, dm, nd, rank_mask, shapes, straights, bs)
+
+
+@njit(cache=True, parallel=True)
+def best_hashed(
+    codes: Array,
+    per_card: Array,
+    lo_index: Array,
+    hi_index: Array,
+    rank_keys: Array,
+    n_lo_bits: int,
+    flush_test: int,
+    nth_strength: Array,
+    cards: Array,
+    shapes: Array,
+    straights: Array,
+    straight_primary: Array,
+    bit_strength: Array,
+    suit_strength: Array,
+    suits_count: bool,
+    mixwell: bool,
+    choices: Array,
+    drops: Array,
+    out: Array,
+) -> None:  # pragma: no cover - compiled
+    """out[i] = the key of the best five cards of row i (see the module docstring).
+
+    ``per_card[c]``: (its digits: lower half | upper half << ``n_lo_bits``; 1 << 4 *
+    suit; its bit in the first and the second rank-by-suit board, 8 bits per rank; 1 <<
+    4 * suit if a Mixwell suit else 0). ``flush_test``: 3 in each suit's nibble, so a
+    nibble reaches 8 exactly when that suit holds five cards or more.
+    ``nth_strength[byte << 3 | j]``: the strength of the j-th strongest suit in a rank's
+    suit byte. ``straight_primary[p]``: 1 if primary p ranks as a straight.
+    ``choices``/``drops``: the columns kept and left out by each five-card choice.
+    """
+    n, k = codes.shape
+    lo_mask = (1 << n_lo_bits) - 1
+    flush_bits = (flush_test // 3) << 3  # the top bit of each suit's nibble
+    n_drop = drops.shape[1]
+    n_chunks = (n + _CHUNK - 1) // _CHUNK
+    for chunk in prange(n_chunks):
+        mix_of = np.zeros(16, np.int64)
+        for i in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
+            total = 0
+            suits = 0
+            w0 = 0
+            w1 = 0
+            mix_total = 0
+            for j in range(k):
+                c = codes[i, j]
+                total += per_card[c, 0]
+                suits += per_card[c, 1]
+                w0 |= per_card[c, 2]
+                w1 |= per_card[c, 3]
+                m = per_card[c, 4]
+                mix_of[j] = m
+                mix_total += m
+            key = rank_keys[hi_index[total >> n_lo_bits] + lo_index[total & lo_mask]]
+            if suits_count:  # each position takes the next strongest suit of its rank
+                straight = straight_primary[key >> 50]
+                h = (key >> 40 & 31) - 1
+                previous = -1
+                nth = 0
+                for p in range(5):
+                    r = straights[h, 1 + p] if straight else (key >> (40 - 5 * p) & 31) - 1
+                    nth = nth + 1 if r == previous else 0
+                    previous = r
+                    word = w0 if r < 8 else w1
+                    key |= nth_strength[(word >> (8 * (r & 7)) & 255) << 3 | nth] << (16 - 4 * p)
+            if (suits + flush_test) & flush_bits:
+                for s in range(suit_strength.shape[0]):
+                    if (suits >> (4 * s) & 15) >= 5:
+                        ranks = 0
+                        for j in range(k):
+                            c = codes[i, j]
+                            if cards[c, 1] == s:
+                                ranks |= 1 << cards[c, 0]
+                        key = max(key, flush_key(ranks, suit_strength[s], shapes, straights))
+            if mixwell and _nibble_sum(_nonzero_nibbles(mix_total)) >= 5:
+                for j in range(choices.shape[0]):
+                    rest = mix_total
+                    for d in range(n_drop):
+                        rest -= mix_of[drops[j, d]]
+                    # the five kept cards: one card in each of five Mixwell suits
+                    if rest & 0x6666666666666666 == 0 and _nibble_sum(rest) == 5:
+                        mk, _ = key5_inline(
+                            codes[i, choices[j, 0]],
+                            codes[i, choices[j, 1]],
+                            codes[i, choices[j, 2]],
+                            codes[i, choices[j, 3]],
+                            codes[i, choices[j, 4]],
+                            cards,
+                            shapes,
+                            straights,
+                        )
+                        key = max(key, mk)
+            out[i] = key
+
+
+@njit(cache=True, inline="always")
+def _nibble_sum(x: int) -> int:  # pragma: no cover - compiled
+    """The sum of the nibbles of ``x`` when it is at most 15."""
+    return (x * 0x111111111111111) >> 56 & 15
+
+
+@njit(cache=True, inline="always")
+def _nonzero_nibbles(x: int) -> int:  # pragma: no cover - compiled
+    """A bit in each nibble of ``x`` that is not zero (nibbles hold at most 7)."""
+    return (x | x >> 1 | x >> 2) & 0x1111111111111111
+
+
+@dataclass(frozen=True, eq=False)
+class HashTables:
+    """The hash path's tables for one rule set and hand size (see the module docstring)."""
+
+    k: int
+    per_card: Array
+    nth_strength: Array
+    lo_index: Array
+    hi_index: Array
+    rank_keys: Array
+    n_lo_bits: int
+    flush_test: int
+    straight_primary: Array
+
+
+def build_hash(tables: KernelTables, k: int) -> HashTables | None:
+    """The tables for hands of k cards, or None when the lower half would be too big."""
+    deck = tables.rules.deck
+    n_ranks = len(deck.ranks)
+    held = np.bincount(tables.cards[:, 0], minlength=n_ranks)
+    caps = [int(min(k, h)) for h in held]
+    base = max(caps) + 1
+    n_lo = split(n_ranks, base)
+    if n_lo is None or len(deck.suits) > 8 or n_ranks > 16:
+        return None  # the boards hold 8 suits per rank, 16 ranks; larger decks go direct
+    lo_rows, lo_values, lo_sizes = halves(caps[:n_lo], base, k)
+    hi_rows, hi_values, hi_sizes = halves(caps[n_lo:], base, k)
+    lo_place, lo_per_size = _places(lo_sizes, k)
+    hi_place, hi_per_size = _places(hi_sizes, k)
+    offsets = [0] * (k + 2)
+    for m in range(k + 1):
+        offsets[m + 1] = offsets[m] + hi_per_size[m] * lo_per_size[k - m]
+    lo_index = np.zeros(base**n_lo, np.int32)
+    lo_index[lo_values] = lo_place
+    hi_index = np.zeros(base ** (n_ranks - n_lo), np.int64)
+    for value, size, place in zip(hi_values.tolist(), hi_sizes, hi_place, strict=True):
+        hi_index[value] = offsets[size] + place * lo_per_size[k - size]
+    blocks = []
+    for m in range(k + 1):
+        lo_block = lo_rows[np.array(lo_sizes) == k - m]
+        hi_block = hi_rows[np.array(hi_sizes) == m]
+        if len(lo_block) and len(hi_block):
+            blocks.append(
+                np.concatenate(
+                    [np.tile(lo_block, (len(hi_block), 1)), np.repeat(hi_block, len(lo_block), 0)],
+                    axis=1,
+                )
+            )
+    counts = np.ascontiguousarray(np.concatenate(blocks))
+    rank_keys = np.empty(len(counts), np.int64)
+    fill_rank_keys(counts, tables.shapes, tables.straights, rank_keys)
+
+    n_lo_bits = int(base**n_lo).bit_length()
+    ranks = tables.cards[:, 0]
+    lo_digit = np.where(ranks < n_lo, base ** np.minimum(ranks, n_lo), 0)
+    hi_digit = np.where(ranks >= n_lo, base ** np.maximum(ranks - n_lo, 0), 0)
+    straight_primary = np.zeros(32, np.int64)
+    for base_hand in range(10):
+        for mix in range(2):
+            prefix, _, is_straight = tables.shapes[base_hand, mix]
+            if is_straight:
+                straight_primary[int(prefix) >> 50] = 1
+    suit_bit = tables.cards[:, 3]
+    board = np.left_shift(1, 8 * (ranks % 8) + suit_bit)
+    mix_count = np.where(tables.cards[:, 4] != 0, 1 << (4 * tables.cards[:, 1]), 0)
+    per_card = np.stack(
+        [
+            lo_digit | hi_digit << n_lo_bits,
+            1 << (4 * tables.cards[:, 1]),
+            np.where(ranks < 8, board, 0),
+            np.where(ranks >= 8, board, 0),
+            mix_count,
+        ],
+        axis=1,
+    ).astype(np.int64)
+    nth_strength = np.zeros(256 * 8, np.int64)
+    for byte in range(1, 256):
+        bits = [b for b in range(7, -1, -1) if byte >> b & 1]
+        for j, b in enumerate(bits):
+            nth_strength[byte << 3 | j] = tables.bit_strength[b]
+    return HashTables(
+        k=k,
+        per_card=np.ascontiguousarray(per_card),
+        nth_strength=nth_strength,
+        lo_index=lo_index,
+        hi_index=hi_index,
+        rank_keys=rank_keys,
+        n_lo_bits=n_lo_bits,
+        flush_test=sum(3 << (4 * s) for s in range(len(deck.suits))),
+        straight_primary=straight_primary,
+    )
+
+
+def _places(sizes: list[int], k: int) -> tuple[list[int], list[int]]:
+    """Each vector's place among the vectors of its size, and the count per size."""
+    per_size = [0] * (k + 1)
+    places = []
+    for size in sizes:
+        places.append(per_size[size])
+        per_size[size] += 1
+    return places, per_size
