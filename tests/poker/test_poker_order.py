@@ -168,3 +168,18 @@ def test_fesca60_needs_a_second_recount() -> None:
     assert hand_order(rules).iterations == 2
     assert hand_order(RuleSet.for_deck("FESCA78")).iterations == 1
     assert hand_order(RuleSet.for_deck("standard52")).iterations == 0
+
+
+def test_mixwell_only_as_a_secondary_hand_still_orders() -> None:
+    """compound=base on a deck where plain Mixwell cannot occur (TESCA54: the five
+    element suits exist only through the two lone voids)."""
+    from cardlab.poker.hands import evaluate
+
+    rules = RuleSet.for_deck("TESCA54", compound="base")
+    order = hand_order(rules)
+    assert Category.MIXWELL not in order.categories
+    assert order.assigned(BaseHand.ONE_PAIR) is Category.ONE_PAIR
+    pair = evaluate("土Z 金Z 木1 火2 水3", rules)
+    assert (pair.category, pair.secondary) == (Category.ONE_PAIR, Category.MIXWELL)
+    plain = evaluate("土Z 金Z 木1 火2 陰陽3", rules)
+    assert pair.key > plain.key

@@ -107,6 +107,10 @@ def hand_order(rules: RuleSet) -> HandOrder:
     # it) still needs a strength for tie-break step 1: it is ranked where its hands
     # would put it, and the strengths of ``categories`` then skip its number.
     ghosts = {p.category: shapes[p, True] for p in partials if not counts.get(p.category)}
+    to_base = [p for p in partials if not to_mixwell[p]]
+    if to_base and not counts.get(Category.MIXWELL):
+        # compound=base where plain Mixwell cannot occur: Mixwell is only a secondary
+        ghosts[Category.MIXWELL] = sum(shapes[p, True] for p in to_base)
     ranked = _ranked(occurring + list(ghosts), {**counts, **ghosts}, rules)
     strength = {c: len(ranked) - i for i, c in enumerate(ranked)}
     categories = tuple(c for c in ranked if c in occurring)
