@@ -253,6 +253,7 @@ def _run(
             tables.cards,
             tables.shapes,
             tables.straights,
+            tables.heights,
             tables.bit_strength,
             tables.suit_strength,
             choices,
@@ -271,20 +272,25 @@ def _run(
             h.hi_index,
             h.rank_keys,
             h.n_lo_bits,
+            h.suit_shift,
             h.flush_test,
             h.nth_strength,
             tables.cards,
             tables.shapes,
             tables.straights,
+            tables.heights,
             h.straight_primary,
             tables.bit_strength,
             tables.suit_strength,
             tables.rules.suit_tiebreak,
             tables.mixwell,
+            int(np.bitwise_or.reduce(tables.cards[:, 4])),
             choices,
             left_out(k),
             out,
         )
     else:
-        five.best_of_subsets(array, choices, tables.cards, tables.shapes, tables.straights, out)
+        five.best_of_subsets(
+            array, choices, tables.cards, tables.shapes, tables.straights, tables.heights, out
+        )
     return out

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from cardlab.poker._kernels.five import key5
+from cardlab.poker._kernels.five import key5, nibble_sum, nonzero_nibbles
 
 Array = Any
 _CHUNK = 4096
@@ -170,6 +170,7 @@ def best_direct(
     cards: Array,
     shapes: Array,
     straights: Array,
+    heights: Array,
     bit_strength: Array,
     suit_strength: Array,
     choices: Array,
@@ -194,7 +195,7 @@ def best_direct(
                 by_rank[r] |= 1 << cards[c, 3]
                 by_suit[cards[c, 1]] |= 1 << r
                 rank_mask |= 1 << r
-                mix_union |= cards[c, 4]
+                mix_union += cards[c, 4]
             nd = 0
             for r in range(n_ranks - 1, -1, -1):
                 if rank_mask >> r & 1:
@@ -211,7 +212,7 @@ def best_direct(
                     if popcount(by_suit[s]) >= 5:
                         fk = flush_key(by_suit[s], suit_strength[s], shapes, straights)
                         best = max(best, fk)
-            if mixwell and popcount(mix_union) >= 5:
+            if mixwell and nibble_sum(nonzero_nibbles(mix_union)) >= 5:
                 for j in range(choices.shape[0]):
                     a0 = codes[i, choices[j, 0]]
                     a1 = codes[i, choices[j, 1]]
@@ -225,8 +226,9 @@ def best_direct(
                         cards[a3, 4],
                         cards[a4, 4],
                     )
-                    if m0 and m1 and m2 and m3 and m4 and popcount(m0 | m1 | m2 | m3 | m4) == 5:
-                        key, _ = key5(a0, a1, a2, a3, a4, cards, shapes, straights)
+                    total = m0 + m1 + m2 + m3 + m4
+                    if m0 and m1 and m2 and m3 and m4 and total & 0x6666666666666666 == 0:
+                        key, _ = key5(a0, a1, a2, a3, a4, cards, shapes, straights, heights)
                         best = max(best, key)
             out[i] = best
             for j in range(k):

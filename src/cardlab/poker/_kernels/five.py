@@ -27,7 +27,15 @@ def _sort2(a: int, b: int) -> tuple[int, int]:  # pragma: no cover - compiled
 
 
 def _key5(
-    c0: int, c1: int, c2: int, c3: int, c4: int, cards: Array, shapes: Array, straights: Array
+    c0: int,
+    c1: int,
+    c2: int,
+    c3: int,
+    c4: int,
+    cards: Array,
+    shapes: Array,
+    straights: Array,
+    heights: Array,
 ) -> tuple[int, int]:  # pragma: no cover - compiled
     """(key, category id) of five cards given by code."""
     r0, r1, r2, r3, r4 = cards[c0, 0], cards[c1, 0], cards[c2, 0], cards[c3, 0], cards[c4, 0]
@@ -38,22 +46,20 @@ def _key5(
     m0, m1, m2, m3, m4 = cards[c0, 4], cards[c1, 4], cards[c2, 4], cards[c3, 4], cards[c4, 4]
     mix = 0
     if m0 != 0 and m1 != 0 and m2 != 0 and m3 != 0 and m4 != 0:
-        union = m0 | m1 | m2 | m3 | m4
-        bits = 0
-        while union:
-            union &= union - 1
-            bits += 1
-        mix = 1 if bits == 5 else 0
+        mix = 1 if (m0 + m1 + m2 + m3 + m4) & 0x6666666666666666 == 0 else 0
     st0, st1, st2, st3, st4 = cards[c0, 2], cards[c1, 2], cards[c2, 2], cards[c3, 2], cards[c4, 2]
     height = -1
     if pairs == 0:
         s = cards[c0, 1]
         flush = cards[c1, 1] == s and cards[c2, 1] == s and cards[c3, 1] == s and cards[c4, 1] == s
         mask = (1 << r0) | (1 << r1) | (1 << r2) | (1 << r3) | (1 << r4)
-        for h in range(straights.shape[0]):
-            if straights[h, 0] == mask:
-                height = h
-                break
+        if heights.shape[0] > 1:
+            height = heights[mask] - 1
+        else:
+            for h in range(straights.shape[0]):
+                if straights[h, 0] == mask:
+                    height = h
+                    break
         base = (1 if flush else 5) if height >= 0 else (4 if flush else 9)
     key = shapes[base, mix, 0]
     category = shapes[base, mix, 1]
@@ -102,13 +108,31 @@ def _key5(
     return key, category
 
 
+@njit(cache=True, inline="always")
+def nibble_sum(x: int) -> int:  # pragma: no cover - compiled
+    """The sum of the nibbles of ``x`` (when it is at most 15)."""
+    return (x * 0x111111111111111) >> 56 & 15
+
+
+@njit(cache=True, inline="always")
+def nonzero_nibbles(x: int) -> int:  # pragma: no cover - compiled
+    """Bit 0 of each nibble of ``x`` that is not zero (nibbles hold at most 7)."""
+    return (x | x >> 1 | x >> 2) & 0x1111111111111111
+
+
 key5 = njit(cache=True)(_key5)
 key5_inline = njit(cache=True, inline="always")(_key5)  # for hot loops
 
 
 @njit(cache=True, parallel=True)
 def best_of_subsets(
-    codes: Array, choices: Array, cards: Array, shapes: Array, straights: Array, out: Array
+    codes: Array,
+    choices: Array,
+    cards: Array,
+    shapes: Array,
+    straights: Array,
+    heights: Array,
+    out: Array,
 ) -> None:  # pragma: no cover - compiled
     """out[i] = the highest key over the five-card ``choices`` (column indexes) of row i."""
     n = codes.shape[0]
@@ -125,6 +149,7 @@ def best_of_subsets(
                 cards,
                 shapes,
                 straights,
+                heights,
             )
             best = max(best, key)
         out[i] = best

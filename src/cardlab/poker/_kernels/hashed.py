@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.poker._kernels.direct import flush_key, groups_key
-from cardlab.poker._kernels.five import key5_inline
+from cardlab.poker._kernels.five import key5_inline, nibble_sum, nonzero_nibbles
 
 if TYPE_CHECKING:
     from cardlab.poker._kernels.tables import KernelTables
@@ -90,32 +90,38 @@ def best_hashed(
     hi_index: Array,
     rank_keys: Array,
     n_lo_bits: int,
+    suit_shift: int,
     flush_test: int,
     nth_strength: Array,
     cards: Array,
     shapes: Array,
     straights: Array,
+    heights: Array,
     straight_primary: Array,
     bit_strength: Array,
     suit_strength: Array,
     suits_count: bool,
     mixwell: bool,
+    mix_suits: int,
     choices: Array,
     drops: Array,
     out: Array,
 ) -> None:  # pragma: no cover - compiled
     """out[i] = the key of the best five cards of row i (see the module docstring).
 
-    ``per_card[c]``: (its digits: lower half | upper half << ``n_lo_bits``; 1 << 4 *
-    suit; its bit in the first and the second rank-by-suit board, 8 bits per rank; 1 <<
-    4 * suit if a Mixwell suit else 0). ``flush_test``: 3 in each suit's nibble, so a
-    nibble reaches 8 exactly when that suit holds five cards or more.
+    ``per_card[c]``: (its rank's digit in the lower half | in the upper half <<
+    ``n_lo_bits`` | 1 << 4 * suit << ``suit_shift``; its bit in the first and the second
+    rank-by-suit board, 8 bits per rank; 1 << 4 * suit if a Mixwell suit else 0).
+    ``flush_test``: 3 in each suit's nibble, so a nibble reaches 8 exactly when that
+    suit holds five cards or more.
     ``nth_strength[byte << 3 | j]``: the strength of the j-th strongest suit in a rank's
     suit byte. ``straight_primary[p]``: 1 if primary p ranks as a straight.
-    ``choices``/``drops``: the columns kept and left out by each five-card choice.
+    ``mix_suits``: 1 in the nibble of each Mixwell suit. ``choices``/``drops``: the
+    columns kept and left out by each five-card choice.
     """
     n, k = codes.shape
     lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
     flush_bits = (flush_test // 3) << 3  # the top bit of each suit's nibble
     n_drop = drops.shape[1]
     n_chunks = (n + _CHUNK - 1) // _CHUNK
@@ -123,31 +129,34 @@ def best_hashed(
         mix_of = np.zeros(16, np.int64)
         for i in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
             total = 0
-            suits = 0
-            w0 = 0
-            w1 = 0
-            mix_total = 0
             for j in range(k):
-                c = codes[i, j]
-                total += per_card[c, 0]
-                suits += per_card[c, 1]
-                w0 |= per_card[c, 2]
-                w1 |= per_card[c, 3]
-                m = per_card[c, 4]
-                mix_of[j] = m
-                mix_total += m
-            key = rank_keys[hi_index[total >> n_lo_bits] + lo_index[total & lo_mask]]
+                total += per_card[codes[i, j], 0]
+            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+            suits = total >> suit_shift
             if suits_count:  # each position takes the next strongest suit of its rank
-                straight = straight_primary[key >> 50]
-                h = (key >> 40 & 31) - 1
-                previous = -1
-                nth = 0
-                for p in range(5):
-                    r = straights[h, 1 + p] if straight else (key >> (40 - 5 * p) & 31) - 1
-                    nth = nth + 1 if r == previous else 0
-                    previous = r
-                    word = w0 if r < 8 else w1
-                    key |= nth_strength[(word >> (8 * (r & 7)) & 255) << 3 | nth] << (16 - 4 * p)
+                w0 = 0
+                w1 = 0
+                for j in range(k):
+                    c = codes[i, j]
+                    w0 |= per_card[c, 1]
+                    w1 |= per_card[c, 2]
+                if straight_primary[key >> 50]:
+                    h = (key >> 40 & 31) - 1
+                    for p in range(5):
+                        r = straights[h, 1 + p]
+                        word = w0 if r < 8 else w1
+                        b = word >> (8 * (r & 7)) & 255
+                        key |= nth_strength[b << 3] << (16 - 4 * p)
+                else:
+                    previous = -1
+                    nth = 0
+                    for p in range(5):
+                        r = (key >> (40 - 5 * p) & 31) - 1
+                        nth = (nth + 1) * (r == previous)
+                        previous = r
+                        word = w0 if r < 8 else w1
+                        b = word >> (8 * (r & 7)) & 255
+                        key |= nth_strength[b << 3 | nth] << (16 - 4 * p)
             if (suits + flush_test) & flush_bits:
                 for s in range(suit_strength.shape[0]):
                     if (suits >> (4 * s) & 15) >= 5:
@@ -157,13 +166,19 @@ def best_hashed(
                             if cards[c, 1] == s:
                                 ranks |= 1 << cards[c, 0]
                         key = max(key, flush_key(ranks, suit_strength[s], shapes, straights))
-            if mixwell and _nibble_sum(_nonzero_nibbles(mix_total)) >= 5:
+            # five Mixwell suits present: the suit counts tell without another pass
+            if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
+                mix_total = 0
+                for j in range(k):
+                    m = per_card[codes[i, j], 3]
+                    mix_of[j] = m
+                    mix_total += m
                 for j in range(choices.shape[0]):
                     rest = mix_total
                     for d in range(n_drop):
                         rest -= mix_of[drops[j, d]]
                     # the five kept cards: one card in each of five Mixwell suits
-                    if rest & 0x6666666666666666 == 0 and _nibble_sum(rest) == 5:
+                    if rest & 0x6666666666666666 == 0 and nibble_sum(rest) == 5:
                         mk, _ = key5_inline(
                             codes[i, choices[j, 0]],
                             codes[i, choices[j, 1]],
@@ -173,21 +188,10 @@ def best_hashed(
                             cards,
                             shapes,
                             straights,
+                            heights,
                         )
                         key = max(key, mk)
             out[i] = key
-
-
-@njit(cache=True, inline="always")
-def _nibble_sum(x: int) -> int:  # pragma: no cover - compiled
-    """The sum of the nibbles of ``x`` when it is at most 15."""
-    return (x * 0x111111111111111) >> 56 & 15
-
-
-@njit(cache=True, inline="always")
-def _nonzero_nibbles(x: int) -> int:  # pragma: no cover - compiled
-    """A bit in each nibble of ``x`` that is not zero (nibbles hold at most 7)."""
-    return (x | x >> 1 | x >> 2) & 0x1111111111111111
 
 
 @dataclass(frozen=True, eq=False)
@@ -201,6 +205,7 @@ class HashTables:
     hi_index: Array
     rank_keys: Array
     n_lo_bits: int
+    suit_shift: int
     flush_test: int
     straight_primary: Array
 
@@ -254,11 +259,13 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
                 straight_primary[int(prefix) >> 50] = 1
     suit_bit = tables.cards[:, 3]
     board = np.left_shift(1, 8 * (ranks % 8) + suit_bit)
-    mix_count = np.where(tables.cards[:, 4] != 0, 1 << (4 * tables.cards[:, 1]), 0)
+    mix_count = tables.cards[:, 4]
+    suit_shift = n_lo_bits + int(base ** (n_ranks - n_lo)).bit_length()
+    if suit_shift + 4 * len(deck.suits) > 63:
+        return None
     per_card = np.stack(
         [
-            lo_digit | hi_digit << n_lo_bits,
-            1 << (4 * tables.cards[:, 1]),
+            lo_digit | hi_digit << n_lo_bits | 1 << (4 * tables.cards[:, 1] + suit_shift),
             np.where(ranks < 8, board, 0),
             np.where(ranks >= 8, board, 0),
             mix_count,
@@ -278,6 +285,7 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
         hi_index=hi_index,
         rank_keys=rank_keys,
         n_lo_bits=n_lo_bits,
+        suit_shift=suit_shift,
         flush_test=sum(3 << (4 * s) for s in range(len(deck.suits))),
         straight_primary=straight_primary,
     )

@@ -35,7 +35,12 @@ class KernelTables:
 
     - ``cards[code]``: rank index, suit index, suit strength (0 when suits do not break
       ties), the card's bit in a per-rank suit mask (strength order, or suit index when
-      suits do not count), and its Mixwell bit (``1 << suit``; 0 when not a Mixwell suit).
+      suits do not count), and its Mixwell nibble (``1 << 4 * suit``; 0 when not a
+      Mixwell suit): five cards are a Mixwell when their nibbles are all non-zero and
+      their sum has no nibble above 1.
+    - ``heights[mask]``: 1 + the straight's place for a rank mask that is a straight,
+      else 0 (a table when the deck has at most 16 ranks; else one entry, and the
+      kernels search ``straights``).
     - ``bit_strength[bit]``: the suit strength written into keys for that suit bit.
     - ``suit_strength[suit]``: the same per suit index.
     - ``shapes[base, mixwell]``: (key prefix, category id, 1 if ranked as a straight).
@@ -48,6 +53,7 @@ class KernelTables:
     suit_strength: Array
     shapes: Array
     straights: Array
+    heights: Array
     mixwell: bool
     direct_ok: bool  # the direct best-of-k path is exact for this order (see _direct_ok)
     classic_ok: bool  # suits never matter: rank-multiset hash + flush table
@@ -77,7 +83,7 @@ def build_tables(rules: RuleSet) -> KernelTables:
             suit,
             strength,
             strength - 1 if tiebreak else suit,
-            1 << suit if card.suit in mix_suits else 0,
+            1 << 4 * suit if card.suit in mix_suits else 0,
         )
     bit_strength = np.zeros(16, np.int64)
     suit_strength = np.zeros(16, np.int64)
@@ -110,6 +116,10 @@ def build_tables(rules: RuleSet) -> KernelTables:
             raise AssertionError(f"straight {h} of {rules.name} does not match its ranks")
         straights[h] = (mask, *run[::-1])
 
+    heights = np.zeros(1 << n if n <= 16 else 1, np.int64)
+    if n <= 16:
+        for h, mask in enumerate(rules.straights):
+            heights[mask] = h + 1
     return KernelTables(
         rules=rules,
         cards=cards,
@@ -117,6 +127,7 @@ def build_tables(rules: RuleSet) -> KernelTables:
         suit_strength=suit_strength,
         shapes=shapes,
         straights=straights,
+        heights=heights,
         mixwell=bool(mix_suits),
         direct_ok=_direct_ok(shapes, rows),
         classic_ok=not tiebreak and not mix_suits and len(deck.suits) <= 15,
