@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cardlab.decks import BUILTIN_DECKS
-from cardlab.errors import CardError
+from cardlab.errors import CardError, HandError
 from cardlab.poker import RuleSet
 from cardlab.poker.batch import (
     best_keys,
@@ -143,3 +143,14 @@ def test_best_keys_refuses_a_card_dealt_twice() -> None:
     hole = np.array([[[0, 1], [2, 1]]])
     with pytest.raises(CardError, match="repeated"):
         best_keys(hole, np.array([[10, 11, 12, 13, 14]]), rules)
+
+
+def test_orders_the_fast_paths_do_not_cover_fall_back_to_subsets() -> None:
+    # compound=mixwell puts Mixwell + four of a kind below a plain four of a kind in
+    # FESCA78, which the direct and hashed paths cannot see: auto must not use them.
+    rules = RuleSet.for_deck("FESCA78", compound=Compound.MIXWELL)
+    assert method_for(rules, 7) == "subsets"
+    with pytest.raises(HandError, match="not exact"):
+        evaluate_batch(random_rows(78, 7, 3, seed=1), rules, method="hashed")
+    assert method_for(rules_for("FESCA78"), 7) == "hashed"
+    assert method_for(rules_for("standard52"), 5) == "hashed"

@@ -237,7 +237,7 @@ def _run(
     array: np.ndarray[Any, Any], tables: KernelTables, game: Game, method: str
 ) -> np.ndarray[Any, np.dtype[np.int64]]:
     from cardlab.poker._kernels import five
-    from cardlab.poker._kernels.tables import left_out, subsets
+    from cardlab.poker._kernels.tables import left_out, pair_choices, subsets
 
     n, k = array.shape
     out = np.empty(n, np.int64)
@@ -287,6 +287,7 @@ def _run(
             int(np.bitwise_or.reduce(tables.cards[:, 4])),
             choices,
             left_out(k),
+            pair_choices(k),
             out,
         )
     else:

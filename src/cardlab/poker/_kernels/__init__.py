@@ -4,8 +4,9 @@
 - :mod:`.five` evaluates five cards and takes the best of every five-card subset: the
   plain, checked path (any hand size, Omaha's 2 + 3 choice).
 - :mod:`.direct` finds the best five of six or seven directly from rank and suit masks.
-- :mod:`.classic` is the path for rule sets where suits never break ties and Mixwell is
-  off (standard52): a perfect hash of the rank multiset plus a flush table.
+- :mod:`.hashed` is the fast path: a perfect hash of the rank multiset into a table of
+  best keys, then suits, flushes and Mixwells on top (about 35 M seven-card standard52
+  hands a second per core, 10 M FESCA78).
 
 numba is imported only here, so ``import cardlab`` stays fast.
 """

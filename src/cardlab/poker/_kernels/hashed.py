@@ -21,7 +21,6 @@ Exact under the same condition as the direct path (``tables._direct_ok``).
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +28,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.poker._kernels.direct import flush_key, groups_key
-from cardlab.poker._kernels.five import key5_inline, nibble_sum, nonzero_nibbles
+from cardlab.poker._kernels.five import key5, nibble_sum, nonzero_nibbles
 
 if TYPE_CHECKING:
     from cardlab.poker._kernels.tables import KernelTables
@@ -52,10 +51,12 @@ def halves(caps: list[int], base: int, k: int) -> tuple[Array, Array, list[int]]
 
     Returns the vectors (rows), their base-``base`` values and, per vector, its size.
     """
-    vectors = [v for v in itertools.product(*(range(min(c, k) + 1) for c in caps)) if sum(v) <= k]
+    vectors: list[tuple[int, ...]] = [()]
+    for cap in caps:  # extend rank by rank, never past k cards
+        vectors = [(*v, c) for v in vectors for c in range(min(cap, k - sum(v)) + 1)]
     rows = np.array(vectors, np.int64).reshape(len(vectors), len(caps))
     weights = base ** np.arange(len(caps), dtype=np.int64)
-    return rows, rows @ weights, [sum(v) for v in vectors]
+    return rows, rows @ weights, rows.sum(axis=1).tolist()
 
 
 @njit(cache=True)
@@ -105,6 +106,7 @@ def best_hashed(
     mix_suits: int,
     choices: Array,
     drops: Array,
+    pair_choice: Array,
     out: Array,
 ) -> None:  # pragma: no cover - compiled
     """out[i] = the key of the best five cards of row i (see the module docstring).
@@ -117,20 +119,34 @@ def best_hashed(
     ``nth_strength[byte << 3 | j]``: the strength of the j-th strongest suit in a rank's
     suit byte. ``straight_primary[p]``: 1 if primary p ranks as a straight.
     ``mix_suits``: 1 in the nibble of each Mixwell suit. ``choices``/``drops``: the
-    columns kept and left out by each five-card choice.
+    columns kept and left out by each five-card choice; ``pair_choice[a, b]``: for seven
+    cards, the choice leaving out columns a and b.
     """
     n, k = codes.shape
     lo_mask = (1 << n_lo_bits) - 1
     hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
     flush_bits = (flush_test // 3) << 3  # the top bit of each suit's nibble
     n_drop = drops.shape[1]
+    # with exactly five Mixwell suits the five kept cards sum to mix_suits exactly
+    single_mix = mix_suits if nibble_sum(mix_suits) == 5 else -1
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     for chunk in prange(n_chunks):
         mix_of = np.zeros(16, np.int64)
         for i in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
-            total = 0
-            for j in range(k):
-                total += per_card[codes[i, j], 0]
+            if k == 7:  # the common case, unrolled
+                total = (
+                    per_card[codes[i, 0], 0]
+                    + per_card[codes[i, 1], 0]
+                    + per_card[codes[i, 2], 0]
+                    + per_card[codes[i, 3], 0]
+                    + per_card[codes[i, 4], 0]
+                    + per_card[codes[i, 5], 0]
+                    + per_card[codes[i, 6], 0]
+                )
+            else:
+                total = 0
+                for j in range(k):
+                    total += per_card[codes[i, j], 0]
             key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
             suits = total >> suit_shift
             if suits_count:  # each position takes the next strongest suit of its rank
@@ -173,24 +189,45 @@ def best_hashed(
                     m = per_card[codes[i, j], 3]
                     mix_of[j] = m
                     mix_total += m
-                for j in range(choices.shape[0]):
-                    rest = mix_total
-                    for d in range(n_drop):
-                        rest -= mix_of[drops[j, d]]
-                    # the five kept cards: one card in each of five Mixwell suits
-                    if rest & 0x6666666666666666 == 0 and nibble_sum(rest) == 5:
-                        mk, _ = key5_inline(
-                            codes[i, choices[j, 0]],
-                            codes[i, choices[j, 1]],
-                            codes[i, choices[j, 2]],
-                            codes[i, choices[j, 3]],
-                            codes[i, choices[j, 4]],
-                            cards,
-                            shapes,
-                            straights,
-                            heights,
-                        )
-                        key = max(key, mk)
+                if k == 7 and single_mix == mix_suits:
+                    # drop two cards so that one card of each Mixwell suit is left
+                    need = mix_total - mix_suits
+                    for a in range(6):
+                        want = need - mix_of[a]
+                        for b in range(a + 1, 7):
+                            if mix_of[b] == want:
+                                j = pair_choice[a, b]
+                                mk, _ = key5(
+                                    codes[i, choices[j, 0]],
+                                    codes[i, choices[j, 1]],
+                                    codes[i, choices[j, 2]],
+                                    codes[i, choices[j, 3]],
+                                    codes[i, choices[j, 4]],
+                                    cards,
+                                    shapes,
+                                    straights,
+                                    heights,
+                                )
+                                key = max(key, mk)
+                else:
+                    for j in range(choices.shape[0]):
+                        rest = mix_total
+                        for d in range(n_drop):
+                            rest -= mix_of[drops[j, d]]
+                        # the five kept cards: one card in each of five Mixwell suits
+                        if rest & 0x6666666666666666 == 0 and nibble_sum(rest) == 5:
+                            mk, _ = key5(
+                                codes[i, choices[j, 0]],
+                                codes[i, choices[j, 1]],
+                                codes[i, choices[j, 2]],
+                                codes[i, choices[j, 3]],
+                                codes[i, choices[j, 4]],
+                                cards,
+                                shapes,
+                                straights,
+                                heights,
+                            )
+                            key = max(key, mk)
             out[i] = key
 
 

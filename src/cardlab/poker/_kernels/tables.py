@@ -25,9 +25,6 @@ BASES: tuple[BaseHand, ...] = tuple(BaseHand)
 CATEGORIES: tuple[Category, ...] = tuple(Category)
 FIVE, SF, FOUR, FH, FLUSH, STRAIGHT, TRIPS, TWO_PAIR, PAIR, HIGH = range(10)
 
-# card table columns
-RANK, SUIT, STRENGTH, SUIT_BIT, MIX_BIT = range(5)
-
 
 @dataclass(frozen=True, eq=False)
 class KernelTables:
@@ -55,8 +52,7 @@ class KernelTables:
     straights: Array
     heights: Array
     mixwell: bool
-    direct_ok: bool  # the direct best-of-k path is exact for this order (see _direct_ok)
-    classic_ok: bool  # suits never matter: rank-multiset hash + flush table
+    direct_ok: bool  # the direct and hashed paths are exact for this order (_direct_ok)
 
     @property
     def n_cards(self) -> int:
@@ -130,7 +126,6 @@ def build_tables(rules: RuleSet) -> KernelTables:
         heights=heights,
         mixwell=bool(mix_suits),
         direct_ok=_direct_ok(shapes, rows),
-        classic_ok=not tiebreak and not mix_suits and len(deck.suits) <= 15,
     )
 
 
@@ -176,3 +171,13 @@ def left_out(k: int) -> Array:
     """The columns each of :func:`subsets` (k) leaves out, in the same order."""
     rows = [sorted(set(range(k)) - set(kept)) for kept in itertools.combinations(range(k), 5)]
     return np.array(rows, np.int64).reshape(len(rows), k - 5)
+
+
+def pair_choices(k: int) -> Array:
+    """For k = 7: ``[a, b]`` -> the index in :func:`subsets` of the choice leaving out
+    columns a and b (a < b); a dummy for other k."""
+    out = np.zeros((k, k), np.int64)
+    if k == 7:
+        for j, dropped in enumerate(left_out(7).tolist()):
+            out[dropped[0], dropped[1]] = j
+    return out
