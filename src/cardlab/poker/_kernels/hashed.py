@@ -133,7 +133,16 @@ def best_hashed(
     for chunk in prange(n_chunks):
         mix_of = np.zeros(16, np.int64)
         for i in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
-            if k == 7:  # the common case, unrolled
+            w0 = 0
+            w1 = 0
+            if suits_count:  # one pass: the hash digits and the rank-by-suit boards
+                total = 0
+                for j in range(k):
+                    c = codes[i, j]
+                    total += per_card[c, 0]
+                    w0 |= per_card[c, 1]
+                    w1 |= per_card[c, 2]
+            elif k == 7:  # the common case, unrolled
                 total = (
                     per_card[codes[i, 0], 0]
                     + per_card[codes[i, 1], 0]
@@ -150,12 +159,6 @@ def best_hashed(
             key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
             suits = total >> suit_shift
             if suits_count:  # each position takes the next strongest suit of its rank
-                w0 = 0
-                w1 = 0
-                for j in range(k):
-                    c = codes[i, j]
-                    w0 |= per_card[c, 1]
-                    w1 |= per_card[c, 2]
                 if straight_primary[key >> 50]:
                     h = (key >> 40 & 31) - 1
                     for p in range(5):
