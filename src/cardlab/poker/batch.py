@@ -237,7 +237,7 @@ def _run(
     array: np.ndarray[Any, Any], tables: KernelTables, game: Game, method: str
 ) -> np.ndarray[Any, np.dtype[np.int64]]:
     from cardlab.poker._kernels import five
-    from cardlab.poker._kernels.tables import left_out, pair_choices, subsets
+    from cardlab.poker._kernels.tables import left_out, subsets
 
     n, k = array.shape
     out = np.empty(n, np.int64)
@@ -271,6 +271,9 @@ def _run(
             h.lo_index,
             h.hi_index,
             h.rank_keys,
+            h.hi_index5,
+            h.mix_keys5,
+            h.mix_hash,
             h.n_lo_bits,
             h.suit_shift,
             h.flush_test,
@@ -287,7 +290,6 @@ def _run(
             int(np.bitwise_or.reduce(tables.cards[:, 4])),
             choices,
             left_out(k),
-            pair_choices(k),
             out,
         )
     else:

@@ -29,6 +29,7 @@ from numba import njit, prange
 
 from cardlab.poker._kernels.direct import flush_key, groups_key
 from cardlab.poker._kernels.five import key5, nibble_sum, nonzero_nibbles
+from cardlab.poker._kernels.tables import HIGH, STRAIGHT
 
 if TYPE_CHECKING:
     from cardlab.poker._kernels.tables import KernelTables
@@ -83,6 +84,32 @@ def fill_rank_keys(
         out[i] = groups_key(dr, dc, dm, nd, rank_mask, shapes, straights, bs)
 
 
+@njit(cache=True, inline="always")
+def add_suits(
+    key: int, w0: int, w1: int, straight_primary: Array, straights: Array, nth_strength: Array
+) -> int:  # pragma: no cover - compiled
+    """The key with each position's suit: the next strongest suit of its rank, read from
+    the rank-by-suit boards ``w0`` (ranks 0-7) and ``w1`` (ranks 8-15)."""
+    if straight_primary[key >> 50]:
+        h = (key >> 40 & 31) - 1
+        for p in range(5):
+            r = straights[h, 1 + p]
+            word = w0 if r < 8 else w1
+            b = word >> (8 * (r & 7)) & 255
+            key |= nth_strength[b << 3] << (16 - 4 * p)
+        return key
+    previous = -1
+    nth = 0
+    for p in range(5):
+        r = (key >> (40 - 5 * p) & 31) - 1
+        nth = (nth + 1) * (r == previous)
+        previous = r
+        word = w0 if r < 8 else w1
+        b = word >> (8 * (r & 7)) & 255
+        key |= nth_strength[b << 3 | nth] << (16 - 4 * p)
+    return key
+
+
 @njit(cache=True, parallel=True)
 def best_hashed(
     codes: Array,
@@ -90,6 +117,9 @@ def best_hashed(
     lo_index: Array,
     hi_index: Array,
     rank_keys: Array,
+    hi_index5: Array,
+    mix_keys5: Array,
+    mix_hash: bool,
     n_lo_bits: int,
     suit_shift: int,
     flush_test: int,
@@ -106,7 +136,6 @@ def best_hashed(
     mix_suits: int,
     choices: Array,
     drops: Array,
-    pair_choice: Array,
     out: Array,
 ) -> None:  # pragma: no cover - compiled
     """out[i] = the key of the best five cards of row i (see the module docstring).
@@ -118,9 +147,10 @@ def best_hashed(
     suit holds five cards or more.
     ``nth_strength[byte << 3 | j]``: the strength of the j-th strongest suit in a rank's
     suit byte. ``straight_primary[p]``: 1 if primary p ranks as a straight.
+    ``hi_index5``/``mix_keys5``: the hash tables of five cards under Mixwell shapes, used
+    for the Mixwell choices of seven cards when ``mix_hash``.
     ``mix_suits``: 1 in the nibble of each Mixwell suit. ``choices``/``drops``: the
-    columns kept and left out by each five-card choice; ``pair_choice[a, b]``: for seven
-    cards, the choice leaving out columns a and b.
+    columns kept and left out by each five-card choice.
     """
     n, k = codes.shape
     lo_mask = (1 << n_lo_bits) - 1
@@ -158,24 +188,8 @@ def best_hashed(
                     total += per_card[codes[i, j], 0]
             key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
             suits = total >> suit_shift
-            if suits_count:  # each position takes the next strongest suit of its rank
-                if straight_primary[key >> 50]:
-                    h = (key >> 40 & 31) - 1
-                    for p in range(5):
-                        r = straights[h, 1 + p]
-                        word = w0 if r < 8 else w1
-                        b = word >> (8 * (r & 7)) & 255
-                        key |= nth_strength[b << 3] << (16 - 4 * p)
-                else:
-                    previous = -1
-                    nth = 0
-                    for p in range(5):
-                        r = (key >> (40 - 5 * p) & 31) - 1
-                        nth = (nth + 1) * (r == previous)
-                        previous = r
-                        word = w0 if r < 8 else w1
-                        b = word >> (8 * (r & 7)) & 255
-                        key |= nth_strength[b << 3 | nth] << (16 - 4 * p)
+            if suits_count:
+                key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
             if (suits + flush_test) & flush_bits:
                 for s in range(suit_strength.shape[0]):
                     if (suits >> (4 * s) & 15) >= 5:
@@ -192,25 +206,26 @@ def best_hashed(
                     m = per_card[codes[i, j], 3]
                     mix_of[j] = m
                     mix_total += m
-                if k == 7 and single_mix == mix_suits:
-                    # drop two cards so that one card of each Mixwell suit is left
+                if k == 7 and single_mix == mix_suits and mix_hash:
+                    # leave out two cards so that one card of each Mixwell suit is left;
+                    # the five are looked up like the seven, under the Mixwell shapes
                     need = mix_total - mix_suits
                     for a in range(6):
                         want = need - mix_of[a]
                         for b in range(a + 1, 7):
                             if mix_of[b] == want:
-                                j = pair_choice[a, b]
-                                mk, _ = key5(
-                                    codes[i, choices[j, 0]],
-                                    codes[i, choices[j, 1]],
-                                    codes[i, choices[j, 2]],
-                                    codes[i, choices[j, 3]],
-                                    codes[i, choices[j, 4]],
-                                    cards,
-                                    shapes,
-                                    straights,
-                                    heights,
-                                )
+                                ca = codes[i, a]
+                                cb = codes[i, b]
+                                t5 = total - per_card[ca, 0] - per_card[cb, 0]
+                                mk = mix_keys5[
+                                    hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
+                                ]
+                                if suits_count:
+                                    v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
+                                    v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
+                                    mk = add_suits(
+                                        mk, v0, v1, straight_primary, straights, nth_strength
+                                    )
                                 key = max(key, mk)
                 else:
                     for j in range(choices.shape[0]):
@@ -244,6 +259,9 @@ class HashTables:
     lo_index: Array
     hi_index: Array
     rank_keys: Array
+    hi_index5: Array
+    mix_keys5: Array
+    mix_hash: bool
     n_lo_bits: int
     suit_shift: int
     flush_test: int
@@ -264,28 +282,20 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
     hi_rows, hi_values, hi_sizes = halves(caps[n_lo:], base, k)
     lo_place, lo_per_size = _places(lo_sizes, k)
     hi_place, hi_per_size = _places(hi_sizes, k)
-    offsets = [0] * (k + 2)
-    for m in range(k + 1):
-        offsets[m + 1] = offsets[m] + hi_per_size[m] * lo_per_size[k - m]
     lo_index = np.zeros(base**n_lo, np.int32)
     lo_index[lo_values] = lo_place
-    hi_index = np.zeros(base ** (n_ranks - n_lo), np.int64)
-    for value, size, place in zip(hi_values.tolist(), hi_sizes, hi_place, strict=True):
-        hi_index[value] = offsets[size] + place * lo_per_size[k - size]
-    blocks = []
-    for m in range(k + 1):
-        lo_block = lo_rows[np.array(lo_sizes) == k - m]
-        hi_block = hi_rows[np.array(hi_sizes) == m]
-        if len(lo_block) and len(hi_block):
-            blocks.append(
-                np.concatenate(
-                    [np.tile(lo_block, (len(hi_block), 1)), np.repeat(hi_block, len(lo_block), 0)],
-                    axis=1,
-                )
-            )
-    counts = np.ascontiguousarray(np.concatenate(blocks))
+    halves_ = (lo_rows, lo_sizes, lo_per_size, hi_rows, hi_values, hi_sizes, hi_place, hi_per_size)
+    hi_index, counts = _size_tables(halves_, k, base ** (n_ranks - n_lo))
     rank_keys = np.empty(len(counts), np.int64)
     fill_rank_keys(counts, tables.shapes, tables.straights, rank_keys)
+    # Mixwell choices of five (seven-card hands): the same hash, keys under Mixwell shapes
+    mix_shapes = tables.shapes.copy()
+    mix_shapes[:, 0] = tables.shapes[:, 1]
+    hi_index5, counts5 = _size_tables(halves_, 5, base ** (n_ranks - n_lo))
+    mix_keys5 = np.empty(len(counts5), np.int64)
+    fill_rank_keys(counts5, mix_shapes, tables.straights, mix_keys5)
+    st, hc = tables.shapes[STRAIGHT, 1, 0], tables.shapes[HIGH, 1, 0]
+    mix_hash = bool(st == 0 or hc == 0 or st > hc)  # five distinct ranks: straight wins
 
     n_lo_bits = int(base**n_lo).bit_length()
     ranks = tables.cards[:, 0]
@@ -324,11 +334,40 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
         lo_index=lo_index,
         hi_index=hi_index,
         rank_keys=rank_keys,
+        hi_index5=hi_index5,
+        mix_keys5=mix_keys5,
+        mix_hash=mix_hash and k == 7,
         n_lo_bits=n_lo_bits,
         suit_shift=suit_shift,
         flush_test=sum(3 << (4 * s) for s in range(len(deck.suits))),
         straight_primary=straight_primary,
     )
+
+
+def _size_tables(halves_: tuple[Any, ...], size: int, n_hi_values: int) -> tuple[Array, Array]:
+    """The upper-half index and the count vectors, in table order, for ``size`` cards."""
+    lo_rows, lo_sizes, lo_per_size, hi_rows, hi_values, hi_sizes, hi_place, hi_per_size = halves_
+    offsets = [0] * (size + 2)
+    for m in range(size + 1):
+        offsets[m + 1] = offsets[m] + hi_per_size[m] * lo_per_size[size - m]
+    hi_index = np.zeros(n_hi_values, np.int64)
+    for value, m, place in zip(hi_values.tolist(), hi_sizes, hi_place, strict=True):
+        if m <= size:
+            hi_index[value] = offsets[m] + place * lo_per_size[size - m]
+    blocks = []
+    lo_sizes_array = np.array(lo_sizes)
+    hi_sizes_array = np.array(hi_sizes)
+    for m in range(size + 1):
+        lo_block = lo_rows[lo_sizes_array == size - m]
+        hi_block = hi_rows[hi_sizes_array == m]
+        if len(lo_block) and len(hi_block):
+            blocks.append(
+                np.concatenate(
+                    [np.tile(lo_block, (len(hi_block), 1)), np.repeat(hi_block, len(lo_block), 0)],
+                    axis=1,
+                )
+            )
+    return hi_index, np.ascontiguousarray(np.concatenate(blocks))
 
 
 def _places(sizes: list[int], k: int) -> tuple[list[int], list[int]]:

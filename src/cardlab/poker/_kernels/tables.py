@@ -171,13 +171,3 @@ def left_out(k: int) -> Array:
     """The columns each of :func:`subsets` (k) leaves out, in the same order."""
     rows = [sorted(set(range(k)) - set(kept)) for kept in itertools.combinations(range(k), 5)]
     return np.array(rows, np.int64).reshape(len(rows), k - 5)
-
-
-def pair_choices(k: int) -> Array:
-    """For k = 7: ``[a, b]`` -> the index in :func:`subsets` of the choice leaving out
-    columns a and b (a < b); a dummy for other k."""
-    out = np.zeros((k, k), np.int64)
-    if k == 7:
-        for j, dropped in enumerate(left_out(7).tolist()):
-            out[dropped[0], dropped[1]] = j
-    return out
