@@ -61,7 +61,11 @@ METHODS = ("subsets", "direct", "hashed", "auto")
 def methods(rules: RuleSet, k: int, game: str) -> list[str]:
     tables = kernel_tables(rules)
     if game == "omaha":
-        return ["subsets", "auto"]
+        return [
+            "subsets",
+            "auto",
+            *(["hashed"] if method_for(rules, 9, "omaha") == "hashed" else []),
+        ]
     out = ["subsets", "auto"]
     if tables.direct_ok:
         out.append("direct")
@@ -123,7 +127,7 @@ def test_categories_match_reference() -> None:
 
 def test_auto_method_is_reported() -> None:
     assert method_for(rules_for("standard52"), 7) in METHODS
-    assert method_for(rules_for("FESCA78"), 9, "omaha") == "subsets"
+    assert method_for(rules_for("FESCA78"), 9, "omaha") == "hashed"
 
 
 def test_best_keys_per_player() -> None:

@@ -221,10 +221,11 @@ def _check_codes(array: np.ndarray[Any, Any], tables: KernelTables) -> None:
 def _resolve(method: Method, tables: KernelTables, k: int, game: Game) -> str:
     if method not in ("auto", "subsets", "direct", "hashed"):
         raise HandError(f"unknown method {method!r} (expected auto, subsets, direct or hashed)")
+    h = hash_tables(tables.rules, 5 if game == "omaha" else k) if tables.direct_ok else None
     usable = {
         "subsets": True,
         "direct": game == "best" and tables.direct_ok,
-        "hashed": game == "best" and tables.direct_ok and hash_tables(tables.rules, k) is not None,
+        "hashed": h is not None and (game == "best" or h.mix_hash),
     }
     if method == "auto":
         return "hashed" if usable["hashed"] else "direct" if usable["direct"] else "subsets"
@@ -257,6 +258,32 @@ def _run(
             tables.bit_strength,
             tables.suit_strength,
             choices,
+            tables.mixwell,
+            out,
+        )
+    elif method == "hashed" and game == "omaha":
+        from cardlab.poker._kernels import omaha
+
+        h = hash_tables(tables.rules, 5)
+        assert h is not None  # _resolve checked it
+        omaha.best_omaha(
+            array,
+            h.per_card,
+            h.lo_index,
+            h.hi_index,
+            h.rank_keys,
+            h.hi_index5,
+            h.mix_keys5,
+            h.n_lo_bits,
+            h.suit_shift,
+            h.flush_test,
+            h.nth_strength,
+            tables.cards,
+            tables.shapes,
+            tables.straights,
+            h.straight_primary,
+            tables.suit_strength,
+            tables.rules.suit_tiebreak,
             tables.mixwell,
             out,
         )

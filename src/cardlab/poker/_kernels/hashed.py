@@ -336,7 +336,7 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
         rank_keys=rank_keys,
         hi_index5=hi_index5,
         mix_keys5=mix_keys5,
-        mix_hash=mix_hash and k == 7,
+        mix_hash=mix_hash,
         n_lo_bits=n_lo_bits,
         suit_shift=suit_shift,
         flush_test=sum(3 << (4 * s) for s in range(len(deck.suits))),
