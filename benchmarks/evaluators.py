@@ -158,8 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         numba.set_num_threads(cores)
         every = best_rate(run, omaha, args.repeat)
         print(
-            f"{deck + ' Omaha (4 + 5)':28s} {'cardlab':12s} {one:14,.0f}   (1 core, 60 "
-            f"choices); {every:,.0f} on {cores} cores"
+            f"{deck + ' Omaha (4 + 5)':28s} {'cardlab':12s} {one:14,.0f}   (1 core, "
+            f"{method_for(rules, 9, 'omaha')}); {every:,.0f} on {cores} cores"
         )
     print(f"\nload average after: {os.getloadavg()[0]:.1f}")
     return 0

@@ -94,7 +94,7 @@ def add_suits(
         h = (key >> 40 & 31) - 1
         for p in range(5):
             r = straights[h, 1 + p]
-            word = w0 if r < 8 else w1
+            word = w0 ^ ((w0 ^ w1) & -(r >> 3))  # w1 for ranks 8-15, without a branch
             b = word >> (8 * (r & 7)) & 255
             key |= nth_strength[b << 3] << (16 - 4 * p)
         return key
@@ -104,7 +104,7 @@ def add_suits(
         r = (key >> (40 - 5 * p) & 31) - 1
         nth = (nth + 1) * (r == previous)
         previous = r
-        word = w0 if r < 8 else w1
+        word = w0 ^ ((w0 ^ w1) & -(r >> 3))
         b = word >> (8 * (r & 7)) & 255
         key |= nth_strength[b << 3 | nth] << (16 - 4 * p)
     return key
@@ -220,7 +220,7 @@ def best_hashed(
                                 mk = mix_keys5[
                                     hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
                                 ]
-                                if suits_count:
+                                if suits_count and mk | 0xFFFFF >= key:  # else it loses
                                     v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
                                     v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
                                     mk = add_suits(
