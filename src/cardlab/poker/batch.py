@@ -84,7 +84,9 @@ def evaluate_batch(
     """The key of the best five-card hand of every row of ``codes``.
 
     ``codes``: an integer array of shape (n, k), k = 5, 6 or 7 for ``game="best"``,
-    k = 9 for ``game="omaha"`` (four hole cards, then five board cards).
+    k = 9 for ``game="omaha"`` (four hole cards, then five board cards). ``uint8`` and
+    ``int64`` arrays are used as they are (``uint8`` is the fastest); other integer
+    types are copied to ``int64``.
     Returns an int64 array of n keys. With ``categories=True`` returns
     ``(keys, ids, categories)``: ``ids`` an int8 array indexing the tuple ``categories``
     (every :class:`Category`, in its listing order).
@@ -194,8 +196,10 @@ def _as_codes(
         raise HandError(f"Omaha rows are 4 hole + 5 board = 9 cards, not {k}")
     elif game == "best" and not 5 <= k <= 7:
         raise HandError(f"rows must hold 5, 6 or 7 cards, not {k}")
-    if array.dtype.itemsize == 8 and array.dtype.kind == "u":
-        array = array.astype(np.int64)  # codes are small: keep the kernels' types signed
+    if array.dtype not in (np.uint8, np.int64):
+        # the kernels are compiled for these two only; widening keeps bad codes visible
+        # to the check (uint64 codes past 2**63 turn negative, and are refused)
+        array = array.astype(np.int64)
     return np.ascontiguousarray(array)
 
 
