@@ -179,3 +179,10 @@ def test_deck_from_a_toml_file(capsys: pytest.CaptureFixture[str], tmp_path: obj
     assert (data["deck"], data["cards"], data["combinations"]) == ("mini", 30, 142_506)
     data = run_json(capsys, "rank", "--deck", str(path), "M1 K2 D3 G4 S5")
     assert data["id"] == "mixwell_straight"
+
+
+def test_table_game_stud_means_seven_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["poker", "table", "--deck", "standard52", "--game", "stud", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["hand_size"] == 7
+    assert data["combinations"] == 133_784_560

@@ -85,9 +85,8 @@ TABLE_HEADER = ("order", "id", "hand", "役", "count", "probability", "percent",
 @click.option(
     "--hand-size",
     type=click.IntRange(5, 7),
-    default=5,
-    show_default=True,
-    help="Cards per hand; 6 and 7 count the best five (Hold'em, Stud).",
+    default=None,
+    help="Cards per hand; 6 and 7 count the best five. Default 5, or 7 with --game holdem/stud.",
 )
 @click.option(
     "--game",
@@ -109,7 +108,7 @@ TABLE_HEADER = ("order", "id", "hand", "役", "count", "probability", "percent",
 def table(
     deck: str,
     options: tuple[str, ...],
-    hand_size: int,
+    hand_size: int | None,
     game: str | None,
     compare_with: tuple[str, ...],
     samples: int | None,
@@ -128,6 +127,10 @@ def table(
         )
     compare_with = (*compare_with, *more_options)
     rules = make_rules(deck, options)
+    if game == "omaha" and hand_size is not None:
+        raise HandError("--game omaha deals its own cards; leave out --hand-size")
+    if hand_size is None:
+        hand_size = 7 if game in ("holdem", "stud") else 5
     if hand_size != 5 or game == "omaha":
         if compare_with:
             raise RuleError("--compare-options works with five-card tables only")
@@ -152,8 +155,6 @@ def _seven_card_table(
     """Best-of-6/7 and Omaha tables come from :mod:`cardlab.poker.tables7`."""
     from cardlab.cli import _tables7
 
-    if game == "omaha" and hand_size != 5:
-        raise HandError("--game omaha deals its own cards; leave out --hand-size")
     extra: dict[str, Any] = {"seed": seed}
     if samples is not None:
         extra["samples"] = samples
