@@ -1,13 +1,18 @@
 """Compiled showdown loops behind :mod:`cardlab.poker.equity` and :mod:`~cardlab.poker.draw`
 (private).
 
-``_eval5`` builds the hand key of :mod:`cardlab.poker.keys` from five card codes and
-the tables of :func:`cardlab.poker.equity.kernel_tables` (per-code rank, suit and suit
-strength, the straights, and the order's shape table). The enumerators walk every
-remaining board inside the compiled code (no board arrays: 16 M boards of FESCA78 would
-need hundreds of megabytes), split over threads by the board's first card. Monte Carlo
-uses a per-block xorshift generator seeded from the caller's numpy ``Generator``, so the
-same seed gives the same result whatever the number of threads.
+Each player's key comes from the batch evaluator's per-hand kernels
+(:mod:`cardlab.poker._kernels`): the hashed best five of k (:func:`~._kernels.hashed.hand_key`),
+the hashed Omaha 2 + 3 (:func:`~._kernels.omaha.omaha_key`), or, where those are not
+exact for the rule set, the plain best of every allowed five (:func:`~._kernels.five.key5`)
+- the same choice :func:`cardlab.poker.batch.method_for` makes. :func:`showdown_tables`
+packs what they read into one tuple.
+
+The enumerator walks every remaining board inside the compiled code (no board arrays: 16 M
+boards of FESCA78 would need hundreds of megabytes), split over threads by the board's
+first two cards, shuffled so that every thread gets a fair share. Monte Carlo uses a
+per-block xorshift generator seeded from the caller's numpy ``Generator``, so the same
+seed gives the same result whatever the number of threads.
 
 Counts are int64: split-pot shares are counted in units of ``1/SHARE_UNIT`` of a pot
 (``SHARE_UNIT`` = lcm(1..10)), so an equity is an exact fraction of integers.
@@ -15,286 +20,155 @@ Counts are int64: split-pot shares are counted in units of ``1/SHARE_UNIT`` of a
 
 from __future__ import annotations
 
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit, prange
+
+from cardlab.poker._kernels.five import key5_inline
+from cardlab.poker._kernels.hashed import hand_key, kernel_args
+from cardlab.poker._kernels.omaha import omaha_key
+from cardlab.poker._kernels.tables import left_out
+
+if TYPE_CHECKING:
+    from cardlab.poker.games import Game
 
 Array = Any  # numpy arrays typed loosely: numba-compiled code
 Tables = Any
 
 SHARE_UNIT = 2520  # lcm(1..10): a pot split m ways is SHARE_UNIT // m units each
-
-# BaseHand indexes in the shape table (classic precedence, as BaseHand lists them)
-FIVE, STRAIGHT_FLUSH, FOUR, FULL_HOUSE, FLUSH, STRAIGHT, THREE, TWO_PAIR, PAIR, HIGH = range(10)
+SUBSETS, HASHED, OMAHA = 0, 1, 2  # how a player's key is found
 
 
-@njit(cache=True, inline="always")
-def _sort5(a: int, b: int, c: int, d: int, e: int) -> tuple[int, int, int, int, int]:
-    """The five values, highest first (a 9-comparator sorting network, branch-free:
-    min/max compile to conditional moves, random hands would mispredict branches)."""
-    a, b = max(a, b), min(a, b)
-    d, e = max(d, e), min(d, e)
-    c, e = max(c, e), min(c, e)
-    c, d = max(c, d), min(c, d)
-    a, d = max(a, d), min(a, d)
-    a, c = max(a, c), min(a, c)
-    b, e = max(b, e), min(b, e)
-    b, d = max(b, d), min(b, d)
-    b, c = max(b, c), min(b, c)
-    return a, b, c, d, e
+@lru_cache(maxsize=64)
+def showdown_tables(game: Game) -> tuple[int, Tables]:
+    """(method, tables) for the players' keys of a game: the batch evaluator's fastest
+    exact kernel (:func:`~cardlab.poker.batch.method_for`) and the arrays it reads."""
+    from cardlab.poker.batch import hash_tables, kernel_tables, method_for
 
-
-@njit(cache=True, inline="always")
-def _base(
-    r0: int,
-    r1: int,
-    r2: int,
-    r3: int,
-    r4: int,
-    c0: int,
-    c1: int,
-    c2: int,
-    c3: int,
-    c4: int,
-    suit_of: Array,
-    mixbit: Array,
-    heights: Array,
-    straights: Array,
-    by_eq: Array,
-) -> Any:  # pragma: no cover - compiled
-    """(base hand index, is_mixwell, straight height) of five cards, branch-free
-    where it matters: random hands would mispredict a chain of ifs."""
-    eq = (
-        (r0 == r1) + (r0 == r2) + (r0 == r3) + (r0 == r4) + (r1 == r2)
-        + (r1 == r3) + (r1 == r4) + (r2 == r3) + (r2 == r4) + (r3 == r4)
-    )  # fmt: skip
-    mix = mixbit[c0] | mixbit[c1] | mixbit[c2] | mixbit[c3] | mixbit[c4]
-    is_mix = 1 if _popcount(mix) == 5 else 0  # mixbit is 0 off the Mixwell suits
-    mask = (1 << r0) | (1 << r1) | (1 << r2) | (1 << r3) | (1 << r4)
-    if heights.shape[0] > 0:
-        height = heights[mask]
-    else:
-        height = 0
-        for i in range(straights.shape[0]):
-            if straights[i] == mask:
-                height = i + 1
-    s0 = suit_of[c0]
-    flush = (s0 == suit_of[c1]) & (s0 == suit_of[c2]) & (s0 == suit_of[c3]) & (s0 == suit_of[c4])
-    # by_eq[eq] for eq > 0; rows 11..14 for five distinct ranks: straight? flush?
-    row = eq + (eq == 0) * (11 + (height > 0) * 2 + flush)
-    return by_eq[row], is_mix, height
-
-
-@njit(cache=True, inline="always")
-def _eval5(
-    c0: int,
-    c1: int,
-    c2: int,
-    c3: int,
-    c4: int,
-    rank_of: Array,
-    suit_of: Array,
-    sstr: Array,
-    mixbit: Array,
-    heights: Array,
-    pos: Array,
-    straights: Array,
-    prefix: Array,
-    slay: Array,
-    by_eq: Array,
-) -> Any:  # pragma: no cover
-    """The key of five cards (see :mod:`cardlab.poker.keys`)."""
-    r0, r1, r2, r3, r4 = rank_of[c0], rank_of[c1], rank_of[c2], rank_of[c3], rank_of[c4]
-    base, is_mix, height = _base(
-        r0, r1, r2, r3, r4, c0, c1, c2, c3, c4, suit_of, mixbit, heights, straights, by_eq
+    rules, base = game.rules, game.base
+    k = base.hole_cards + base.board_cards
+    omaha = base.hole_used is not None  # exactly so many hole cards: the omaha kernel's 2 + 3
+    kt = kernel_tables(rules)
+    fast = method_for(rules, k, "omaha" if omaha else "best") == "hashed" and (
+        not omaha or (base.hole_cards, base.board_cards, base.hole_used) == (4, 5, 2)
     )
-    m0 = (r0 == r1) + (r0 == r2) + (r0 == r3) + (r0 == r4) + 1
-    m1 = (r1 == r0) + (r1 == r2) + (r1 == r3) + (r1 == r4) + 1
-    m2 = (r2 == r0) + (r2 == r1) + (r2 == r3) + (r2 == r4) + 1
-    m3 = (r3 == r0) + (r3 == r1) + (r3 == r2) + (r3 == r4) + 1
-    m4 = (r4 == r0) + (r4 == r1) + (r4 == r2) + (r4 == r3) + 1
-    key = prefix[base, is_mix]
-    if slay[base, is_mix] and height > 0:
-        # a straight runs from its top card down: order by place in the straight
-        h = height - 1
-        v = _sort5(
-            pos[h, r0] << 5 | sstr[c0],
-            pos[h, r1] << 5 | sstr[c1],
-            pos[h, r2] << 5 | sstr[c2],
-            pos[h, r3] << 5 | sstr[c3],
-            pos[h, r4] << 5 | sstr[c4],
-        )
-        key |= height << 40
-        key |= (v[0] & 31) << 16 | (v[1] & 31) << 12 | (v[2] & 31) << 8
-        key |= (v[3] & 31) << 4 | (v[4] & 31)
-        return key
-    v = _sort5(
-        m0 << 10 | r0 << 5 | sstr[c0],
-        m1 << 10 | r1 << 5 | sstr[c1],
-        m2 << 10 | r2 << 5 | sstr[c2],
-        m3 << 10 | r3 << 5 | sstr[c3],
-        m4 << 10 | r4 << 5 | sstr[c4],
-    )
-    key |= ((v[0] >> 5 & 31) + 1) << 40 | ((v[1] >> 5 & 31) + 1) << 35
-    key |= ((v[2] >> 5 & 31) + 1) << 30 | ((v[3] >> 5 & 31) + 1) << 25
-    key |= ((v[4] >> 5 & 31) + 1) << 20
-    key |= (v[0] & 31) << 16 | (v[1] & 31) << 12 | (v[2] & 31) << 8
-    key |= (v[3] & 31) << 4 | (v[4] & 31)
-    return key
+    h = hash_tables(rules, 5 if omaha else k) if fast else None
+    method = SUBSETS if h is None else OMAHA if omaha else HASHED
+    choices = np.array(base.five_card_choices(base.hole_cards, base.board_cards), np.int64)
+    tables = kernel_args(kt, h, choices, left_out(5 if omaha else k))
+    return method, tables
 
 
 @njit(cache=True, inline="always")
-def _popcount(x: int) -> Any:  # pragma: no cover - compiled
-    """Bits set in a value below 2**32, without a data-dependent loop."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
-
-
-@njit(cache=True)
-def eval5_many(codes: Array, t: Tables) -> Array:  # pragma: no cover - compiled
-    """Keys of many five-card hands (rows of ``codes``)."""
-    rank_of, suit_of, sstr, mixbit, heights, pos, straights, prefix, slay, by_eq = t
-    out = np.empty(codes.shape[0], np.int64)
-    for i in range(codes.shape[0]):
-        out[i] = _eval5(
-            codes[i, 0],
-            codes[i, 1],
-            codes[i, 2],
-            codes[i, 3],
-            codes[i, 4],
-            rank_of,
-            suit_of,
-            sstr,
-            mixbit,
-            heights,
-            pos,
+def player_key(
+    row: Array, method: int, t: Tables, mix_of: Array, parts: Array
+) -> int:  # pragma: no cover - compiled
+    """The key of one player's cards ``row`` (hole cards, then the board).
+    ``mix_of``: int64 scratch of 16; ``parts``: int64 scratch of (16, 5)."""
+    (
+        per_card,
+        lo_index,
+        hi_index,
+        rank_keys,
+        hi_index5,
+        mix_keys5,
+        mix_hash,
+        n_lo_bits,
+        suit_shift,
+        flush_test,
+        nth_strength,
+        cards,
+        shapes,
+        straights,
+        heights,
+        straight_primary,
+        suit_strength,
+        suits_count,
+        mixwell,
+        mix_suits,
+        choices,
+        drops,
+    ) = t
+    k = row.shape[0]
+    if method == HASHED:
+        total = 0
+        w0 = 0
+        w1 = 0
+        for j in range(k):
+            c = row[j]
+            total += per_card[c, 0]
+            if suits_count:
+                w0 |= per_card[c, 1]
+                w1 |= per_card[c, 2]
+        return hand_key(
+            row,
+            k,
+            total,
+            w0,
+            w1,
+            mix_of,
+            per_card,
+            lo_index,
+            hi_index,
+            rank_keys,
+            hi_index5,
+            mix_keys5,
+            mix_hash,
+            n_lo_bits,
+            suit_shift,
+            flush_test,
+            nth_strength,
+            cards,
+            shapes,
             straights,
-            prefix,
-            slay,
-            by_eq,
-        )
-    return out
-
-
-@njit(cache=True, inline="always")
-def _prefix5(
-    c0: int,
-    c1: int,
-    c2: int,
-    c3: int,
-    c4: int,
-    rank_of: Array,
-    suit_of: Array,
-    sstr: Array,
-    mixbit: Array,
-    heights: Array,
-    pos: Array,
-    straights: Array,
-    prefix: Array,
-    slay: Array,
-    by_eq: Array,
-) -> Any:  # pragma: no cover
-    """The category and secondary fields of the key alone (no sorting): enough to
-    skip a five that cannot beat the best so far."""
-    r0, r1, r2, r3, r4 = rank_of[c0], rank_of[c1], rank_of[c2], rank_of[c3], rank_of[c4]
-    base, is_mix, _ = _base(
-        r0, r1, r2, r3, r4, c0, c1, c2, c3, c4, suit_of, mixbit, heights, straights, by_eq
-    )
-    return prefix[base, is_mix]
-
-
-@njit(cache=True)
-def _best(
-    cards: Array,
-    subsets: Array,
-    rank_of: Array,
-    suit_of: Array,
-    sstr: Array,
-    mixbit: Array,
-    heights: Array,
-    pos: Array,
-    straights: Array,
-    prefix: Array,
-    slay: Array,
-    by_eq: Array,
-) -> Any:  # pragma: no cover - compiled
-    """The best key among the allowed fives (rows of ``subsets`` index ``cards``).
-
-    Each five's category is found first; only fives whose category and secondary can
-    match the best so far are fully keyed (the sort of the tie-break fields)."""
-    best = 0
-    floor = 0
-    for i in range(subsets.shape[0]):
-        s = subsets[i]
-        a, b, c, d, e = cards[s[0]], cards[s[1]], cards[s[2]], cards[s[3]], cards[s[4]]
-        if (
-            _prefix5(
-                a,
-                b,
-                c,
-                d,
-                e,
-                rank_of,
-                suit_of,
-                sstr,
-                mixbit,
-                heights,
-                pos,
-                straights,
-                prefix,
-                slay,
-                by_eq,
-            )
-            < floor
-        ):
-            continue
-        k = _eval5(
-            a,
-            b,
-            c,
-            d,
-            e,
-            rank_of,
-            suit_of,
-            sstr,
-            mixbit,
             heights,
-            pos,
-            straights,
-            prefix,
-            slay,
-            by_eq,
+            straight_primary,
+            suit_strength,
+            suits_count,
+            mixwell,
+            mix_suits,
+            choices,
+            drops,
         )
-        if k > best:
-            best = k
-            floor = k >> 45 << 45
+    if method == OMAHA:
+        return omaha_key(
+            row,
+            parts,
+            per_card,
+            lo_index,
+            hi_index,
+            rank_keys,
+            hi_index5,
+            mix_keys5,
+            n_lo_bits,
+            suit_shift,
+            flush_test,
+            nth_strength,
+            cards,
+            shapes,
+            straights,
+            straight_primary,
+            suit_strength,
+            suits_count,
+            mixwell,
+        )
+    best = -1
+    for j in range(choices.shape[0]):
+        key, _ = key5_inline(
+            row[choices[j, 0]],
+            row[choices[j, 1]],
+            row[choices[j, 2]],
+            row[choices[j, 3]],
+            row[choices[j, 4]],
+            cards,
+            shapes,
+            straights,
+            heights,
+        )
+        best = max(best, key)
     return best
-
-
-@njit(cache=True)
-def best_many(cards: Array, subsets: Array, t: Tables) -> Array:  # pragma: no cover
-    """Best keys of many card rows (each row: a player's hole cards then the board)."""
-    rank_of, suit_of, sstr, mixbit, heights, pos, straights, prefix, slay, by_eq = t
-    out = np.empty(cards.shape[0], np.int64)
-    for i in range(cards.shape[0]):
-        out[i] = _best(
-            cards[i],
-            subsets,
-            rank_of,
-            suit_of,
-            sstr,
-            mixbit,
-            heights,
-            pos,
-            straights,
-            prefix,
-            slay,
-            by_eq,
-        )
-    return out
 
 
 @njit(cache=True)
@@ -320,80 +194,68 @@ def _tally(keys: Array, out: Array) -> None:  # pragma: no cover - compiled
             out[3, p] += share * share
 
 
+def board_tasks(n: int, deal: int) -> Array:
+    """The enumeration's units of work: every choice of the first one or two dealt cards
+    (indexes into the ``n`` cards left), shuffled with a fixed seed so that each thread's
+    contiguous share holds big and small ones alike. Rows: (first, second or -1)."""
+    if deal <= 1:
+        rows = [(f, -1) for f in range(n - deal + 1)] if deal else [(-1, -1)]
+    else:
+        rows = [(f, s) for f in range(n) for s in range(f + 1, n) if n - s - 1 >= deal - 2]
+    tasks = np.array(rows, np.int64).reshape(len(rows), 2)
+    return tasks[np.random.default_rng(0).permutation(len(tasks))]
+
+
 @njit(cache=True, parallel=True)
 def exact_board(
-    hole: Array, board: Array, rest: Array, deal: int, subsets: Array, t: Tables
+    hole: Array, board: Array, rest: Array, deal: int, tasks: Array, method: int, t: Tables
 ) -> Array:  # pragma: no cover - compiled
     """Tallies over every way to complete the board with ``deal`` cards of ``rest``.
 
-    ``hole``: players x hole cards; ``board``: the known board cards. Returns a 4 x
-    players array: sole wins, shared wins, pot shares (in SHARE_UNIT), shares squared.
+    ``hole``: players x hole cards; ``board``: the known board cards; ``tasks``: from
+    :func:`board_tasks`. Returns a 4 x players array: sole wins, shared wins, pot shares
+    (in SHARE_UNIT), shares squared.
     """
-    rank_of, suit_of, sstr, mixbit, heights, pos, straights, prefix, slay, by_eq = t
     players, h = hole.shape
     n = rest.shape[0]
     nb = board.shape[0]
     width = h + nb + deal
-    if deal == 0:
-        out = np.zeros((4, players), np.int64)
-        cards = np.empty((players, width), np.int64)
+    n_tasks = tasks.shape[0]
+    parts_out = np.zeros((n_tasks, 4, players), np.int64)
+    for task in prange(n_tasks):
+        out = parts_out[task]
+        rows = np.empty((players, width), np.int64)
         keys = np.empty(players, np.int64)
+        mix_of = np.zeros(16, np.int64)
+        scratch = np.zeros((16, 5), np.int64)
         for p in range(players):
-            cards[p, :h] = hole[p]
-            cards[p, h:] = board
-            keys[p] = _best(
-                cards[p],
-                subsets,
-                rank_of,
-                suit_of,
-                sstr,
-                mixbit,
-                heights,
-                pos,
-                straights,
-                prefix,
-                slay,
-                by_eq,
-            )
-        _tally(keys, out)
-        return out
-    firsts = n - deal + 1
-    parts = np.zeros((max(firsts, 1), 4, players), np.int64)
-    for f in prange(firsts):
-        out = parts[f]
-        cards = np.empty((players, width), np.int64)
-        for p in range(players):
-            cards[p, :h] = hole[p]
-            cards[p, h : h + nb] = board
-            cards[p, h + nb] = rest[f]
-        keys = np.empty(players, np.int64)
-        idx = np.empty(deal, np.int64)
-        k = deal - 1  # cards after the first
+            rows[p, :h] = hole[p]
+            rows[p, h : h + nb] = board
+        fixed = 0  # dealt cards fixed by the task
+        start = 0  # the other dealt cards come from rest[start:]
+        for j in range(2):
+            f = tasks[task, j]
+            if f >= 0:
+                for p in range(players):
+                    rows[p, h + nb + fixed] = rest[f]
+                fixed += 1
+                start = f + 1
+        k = deal - fixed  # cards dealt in the loop below
+        idx = np.empty(max(k, 1), np.int64)
         for j in range(k):
-            idx[j] = f + 1 + j
+            idx[j] = start + j
         while True:
             if k == 0 or idx[k - 1] < n:
+                for j in range(k):
+                    c = rest[idx[j]]
+                    for p in range(players):
+                        rows[p, h + nb + fixed + j] = c
                 for p in range(players):
-                    for j in range(k):
-                        cards[p, h + nb + 1 + j] = rest[idx[j]]
-                    keys[p] = _best(
-                        cards[p],
-                        subsets,
-                        rank_of,
-                        suit_of,
-                        sstr,
-                        mixbit,
-                        heights,
-                        pos,
-                        straights,
-                        prefix,
-                        slay,
-                        by_eq,
-                    )
+                    keys[p] = player_key(rows[p], method, t, mix_of, scratch)
                 _tally(keys, out)
             if k == 0:
                 break
-            # next combination of k indexes in f+1 .. n-1
+            # next combination of k indexes in start .. n-1
             j = k - 1
             while j >= 0 and idx[j] == n - k + j:
                 j -= 1
@@ -403,8 +265,8 @@ def exact_board(
             for i in range(j + 1, k):
                 idx[i] = idx[i - 1] + 1
     total = np.zeros((4, players), np.int64)
-    for f in range(firsts):
-        total += parts[f]
+    for task in range(n_tasks):
+        total += parts_out[task]
     return total
 
 
@@ -433,7 +295,7 @@ def monte_carlo(
     board: Array,
     base_used: Array,
     deck_size: int,
-    subsets: Array,
+    method: int,
     t: Tables,
     seeds: Array,
     trials: int,
@@ -446,7 +308,6 @@ def monte_carlo(
     (dead cards, known board cards). Returns 4 x players (see :func:`exact_board`) and
     a trailing count of rejected combo picks in ``[4, 0]``.
     """
-    rank_of, suit_of, sstr, mixbit, heights, pos, straights, prefix, slay, by_eq = t
     players, _, h = combos.shape
     nb = board.shape[0]
     blocks = seeds.shape[0]
@@ -457,6 +318,8 @@ def monte_carlo(
         used = np.zeros(deck_size, np.int64)  # == stamp: in play this trial
         cards = np.empty((players, h + nb), np.int64)
         keys = np.empty(players, np.int64)
+        mix_of = np.zeros(16, np.int64)
+        scratch = np.zeros((16, 5), np.int64)
         out = parts[b, :4]
         stamp = 0
         done = 0
@@ -492,20 +355,7 @@ def monte_carlo(
                             c = _below(state, deck_size)
                         used[c] = stamp
                         cards[p, j] = c
-                keys[p] = _best(
-                    cards[p],
-                    subsets,
-                    rank_of,
-                    suit_of,
-                    sstr,
-                    mixbit,
-                    heights,
-                    pos,
-                    straights,
-                    prefix,
-                    slay,
-                    by_eq,
-                )
+                keys[p] = player_key(cards[p], method, t, mix_of, scratch)
             _tally(keys, out)
             done += 1
     total = np.zeros((5, players), np.int64)
@@ -516,30 +366,23 @@ def monte_carlo(
 
 @njit(cache=True, parallel=True)
 def draw_outcomes(
-    kept: Array, rest: Array, deal: int, threshold: int, t: Tables
+    kept: Array,
+    rest: Array,
+    deal: int,
+    threshold: int,
+    cards: Array,
+    shapes: Array,
+    straights: Array,
+    heights: Array,
 ) -> Array:  # pragma: no cover - compiled
     """For ``kept`` cards plus every ``deal``-card draw from ``rest``: how many draws
-    give a key >= ``threshold``, and how many there are, per first drawn card."""
-    rank_of, suit_of, sstr, mixbit, heights, pos, straights, prefix, slay, by_eq = t
+    give a key >= ``threshold``, and how many there are. ``cards`` ... ``heights``: the
+    batch kernel tables (:class:`~cardlab.poker._kernels.tables.KernelTables`)."""
     n = rest.shape[0]
     nk = kept.shape[0]
     if deal == 0:
-        k = _eval5(
-            kept[0],
-            kept[1],
-            kept[2],
-            kept[3],
-            kept[4],
-            rank_of,
-            suit_of,
-            sstr,
-            mixbit,
-            heights,
-            pos,
-            straights,
-            prefix,
-            slay,
-            by_eq,
+        k, _ = key5_inline(
+            kept[0], kept[1], kept[2], kept[3], kept[4], cards, shapes, straights, heights
         )
         res = np.zeros(2, np.int64)
         res[0] = 1 if k >= threshold else 0
@@ -560,22 +403,8 @@ def draw_outcomes(
             if k == 0 or idx[k - 1] < n:
                 for j in range(k):
                     hand[nk + 1 + j] = rest[idx[j]]
-                key = _eval5(
-                    hand[0],
-                    hand[1],
-                    hand[2],
-                    hand[3],
-                    hand[4],
-                    rank_of,
-                    suit_of,
-                    sstr,
-                    mixbit,
-                    heights,
-                    pos,
-                    straights,
-                    prefix,
-                    slay,
-                    by_eq,
+                key, _ = key5_inline(
+                    hand[0], hand[1], hand[2], hand[3], hand[4], cards, shapes, straights, heights
                 )
                 if key >= threshold:
                     parts[f, 0] += 1

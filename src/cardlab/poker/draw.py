@@ -24,7 +24,7 @@ import numpy as np
 from cardlab.cards import Card, format_cards
 from cardlab.errors import GameError, HandError
 from cardlab.poker import _equity_kernels as _k
-from cardlab.poker._tables import kernel_tables
+from cardlab.poker.batch import kernel_tables
 from cardlab.poker.categories import Category
 from cardlab.poker.games import Game
 from cardlab.poker.hands import HandValue, evaluate
@@ -144,7 +144,16 @@ def best_draw(
                 continue
             codes = np.zeros(5, np.int64)
             codes[:size] = deck.codes(kept)
-            hits, draws = _k.draw_outcomes(codes[:size].copy(), rest, n_draw, threshold, tables)
+            hits, draws = _k.draw_outcomes(
+                codes[:size].copy(),
+                rest,
+                n_draw,
+                threshold,
+                tables.cards,
+                tables.shapes,
+                tables.straights,
+                tables.heights,
+            )
             discarded = tuple(c for c in cards if c not in kept)
             keeps.append(Keep(kept, discarded, int(hits), int(draws)))
     keeps.sort(key=lambda k: (-k.probability, len(k.discarded)))

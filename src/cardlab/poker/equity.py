@@ -7,7 +7,8 @@ player's win / tie / lose and equity as :class:`~fractions.Fraction`\\ s; a pot 
 boards from a seeded numpy ``Generator`` and reports floats with standard errors,
 optionally stopping once every equity's standard error is below ``target_se``.
 
-Both run on the compiled loops of :mod:`cardlab.poker._equity_kernels`;
+Both run on the compiled loops of :mod:`cardlab.poker._equity_kernels`, which score
+each player with the batch evaluator's kernels (:mod:`cardlab.poker.batch`);
 :func:`reference_equity` is the plain path (the reference evaluator over every deal)
 the tests hold them to.
 
@@ -31,7 +32,6 @@ import numpy as np
 from cardlab.cards import Card, format_cards
 from cardlab.errors import CardError, GameError
 from cardlab.poker import _equity_kernels as _k
-from cardlab.poker._tables import kernel_tables
 from cardlab.poker.games import Game
 from cardlab.poker.ranges import parse_range, supports_ranges
 
@@ -159,10 +159,6 @@ def _assignments(deal: _Deal) -> list[tuple[tuple[Card, ...], ...]]:
     return out
 
 
-def _subsets(game: Game, hole: int) -> np.ndarray[Any, np.dtype[np.int64]]:
-    return np.array(game.base.five_card_choices(hole, game.base.board_cards), np.int64)
-
-
 # --- exact ------------------------------------------------------------------------------
 
 
@@ -187,9 +183,8 @@ def exact_equity(
                 f"exact equity needs every player's {h} cards; player {i + 1} has "
                 f"{len(cs[0])} (use sampling)"
             )
-    tables = kernel_tables(game.rules)
+    method, tables = _k.showdown_tables(game)
     deck = game.deck
-    subsets = _subsets(game, h)
     board_codes = np.array(deck.codes(deal.board), np.int64)
     deal_n = game.base.board_cards - len(deal.board)
     assignments = _assignments(deal)
@@ -200,7 +195,8 @@ def exact_equity(
         rest = np.array([c for c in range(len(deck)) if c not in used], np.int64)
         if len(rest) < deal_n:
             raise GameError(f"the {deck.name} deck has too few cards left for this deal")
-        total += _k.exact_board(hole, board_codes, rest, deal_n, subsets, tables)
+        tasks = _k.board_tasks(len(rest), deal_n)
+        total += _k.exact_board(hole, board_codes, rest, deal_n, tasks, method, tables)
         if progress is not None:
             progress(i + 1, len(assignments))
     deals = int(total[2].sum()) // _k.SHARE_UNIT  # each showdown shares out one pot
@@ -271,8 +267,7 @@ def sample_equity(
     base_used = np.zeros(len(deck), np.int64)
     for c in (*deal.board, *deal.dead):
         base_used[deck.code(c)] = 1
-    tables = kernel_tables(game.rules)
-    subsets = _subsets(game, h)
+    method, tables = _k.showdown_tables(game)
     total = np.zeros((5, players), np.int64)
     done = 0
     per_round = _BLOCKS * _BLOCK_TRIALS
@@ -280,7 +275,7 @@ def sample_equity(
         trials = min(_BLOCK_TRIALS, -(-(samples - done) // _BLOCKS))
         seeds = gen.integers(1, 2**62, size=_BLOCKS, dtype=np.int64)
         total += _k.monte_carlo(
-            combos, n_combos, board_arr, base_used, len(deck), subsets, tables, seeds, trials
+            combos, n_combos, board_arr, base_used, len(deck), method, tables, seeds, trials
         )
         done += trials * _BLOCKS
         if progress is not None:
@@ -404,14 +399,15 @@ def _split_share(
     board = np.full(game.base.board_cards, -1, np.int64)
     trials = -(-samples // _BLOCKS)
     seeds = gen.integers(1, 2**62, size=_BLOCKS, dtype=np.int64)
+    method, tables = _k.showdown_tables(game)
     total = _k.monte_carlo(
         combos,
         np.ones(players, np.int64),
         board,
         np.zeros(len(deck), np.int64),
         len(deck),
-        _subsets(game, h),
-        kernel_tables(game.rules),
+        method,
+        tables,
         seeds,
         trials,
     )

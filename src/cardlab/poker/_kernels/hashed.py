@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from cardlab.poker._kernels.tables import KernelTables
 
 Array = Any
+Args = tuple[Any, ...]  # see kernel_args
 _CHUNK = 4096
 MAX_TABLE = 1 << 22  # entries of the lower-half table; beyond this use the direct path
 
@@ -110,6 +111,108 @@ def add_suits(
     return key
 
 
+@njit(cache=True, inline="always")
+def hand_key(
+    row: Array,
+    k: int,
+    total: int,
+    w0: int,
+    w1: int,
+    mix_of: Array,
+    per_card: Array,
+    lo_index: Array,
+    hi_index: Array,
+    rank_keys: Array,
+    hi_index5: Array,
+    mix_keys5: Array,
+    mix_hash: bool,
+    n_lo_bits: int,
+    suit_shift: int,
+    flush_test: int,
+    nth_strength: Array,
+    cards: Array,
+    shapes: Array,
+    straights: Array,
+    heights: Array,
+    straight_primary: Array,
+    suit_strength: Array,
+    suits_count: bool,
+    mixwell: bool,
+    mix_suits: int,
+    choices: Array,
+    drops: Array,
+) -> int:  # pragma: no cover - compiled
+    """The key of the best five of the k cards of ``row``, given their hash-digit sum
+    ``total`` (``per_card[c, 0]`` summed) and, when suits count, their rank-by-suit
+    boards ``w0``/``w1`` (``per_card[c, 1]``/``[c, 2]`` or-ed). ``mix_of``: scratch of
+    at least k entries. The tables are :func:`best_hashed`'s (see :func:`kernel_args`)."""
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    flush_bits = (flush_test // 3) << 3  # the top bit of each suit's nibble
+    n_drop = drops.shape[1]
+    # with exactly five Mixwell suits the five kept cards sum to mix_suits exactly
+    single_mix = mix_suits if nibble_sum(mix_suits) == 5 else -1
+    key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+    suits = total >> suit_shift
+    if suits_count:
+        key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
+    if (suits + flush_test) & flush_bits:
+        for s in range(suit_strength.shape[0]):
+            if (suits >> (4 * s) & 15) >= 5:
+                ranks = 0
+                for j in range(k):
+                    c = row[j]
+                    if cards[c, 1] == s:
+                        ranks |= 1 << cards[c, 0]
+                key = max(key, flush_key(ranks, suit_strength[s], shapes, straights))
+    # five Mixwell suits present: the suit counts tell without another pass
+    if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
+        mix_total = 0
+        for j in range(k):
+            m = per_card[row[j], 3]
+            mix_of[j] = m
+            mix_total += m
+        if k == 7 and single_mix == mix_suits and mix_hash:
+            # leave out two cards so that one card of each Mixwell suit is left;
+            # the five are looked up like the seven, under the Mixwell shapes
+            need = mix_total - mix_suits
+            for a in range(6):
+                want = need - mix_of[a]
+                for b in range(a + 1, 7):
+                    if mix_of[b] == want:
+                        ca = row[a]
+                        cb = row[b]
+                        t5 = total - per_card[ca, 0] - per_card[cb, 0]
+                        mk = mix_keys5[
+                            hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
+                        ]
+                        if suits_count and mk | 0xFFFFF >= key:  # else it loses
+                            v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
+                            v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
+                            mk = add_suits(mk, v0, v1, straight_primary, straights, nth_strength)
+                        key = max(key, mk)
+        else:
+            for j in range(choices.shape[0]):
+                rest = mix_total
+                for d in range(n_drop):
+                    rest -= mix_of[drops[j, d]]
+                # the five kept cards: one card in each of five Mixwell suits
+                if rest & 0x6666666666666666 == 0 and nibble_sum(rest) == 5:
+                    mk, _ = key5(
+                        row[choices[j, 0]],
+                        row[choices[j, 1]],
+                        row[choices[j, 2]],
+                        row[choices[j, 3]],
+                        row[choices[j, 4]],
+                        cards,
+                        shapes,
+                        straights,
+                        heights,
+                    )
+                    key = max(key, mk)
+    return int(key)
+
+
 @njit(cache=True, parallel=True)
 def best_hashed(
     codes: Array,
@@ -153,12 +256,6 @@ def best_hashed(
     columns kept and left out by each five-card choice.
     """
     n, k = codes.shape
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
-    flush_bits = (flush_test // 3) << 3  # the top bit of each suit's nibble
-    n_drop = drops.shape[1]
-    # with exactly five Mixwell suits the five kept cards sum to mix_suits exactly
-    single_mix = mix_suits if nibble_sum(mix_suits) == 5 else -1
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     for chunk in prange(n_chunks):
         mix_of = np.zeros(16, np.int64)
@@ -186,67 +283,36 @@ def best_hashed(
                 total = 0
                 for j in range(k):
                     total += per_card[codes[i, j], 0]
-            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
-            suits = total >> suit_shift
-            if suits_count:
-                key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
-            if (suits + flush_test) & flush_bits:
-                for s in range(suit_strength.shape[0]):
-                    if (suits >> (4 * s) & 15) >= 5:
-                        ranks = 0
-                        for j in range(k):
-                            c = codes[i, j]
-                            if cards[c, 1] == s:
-                                ranks |= 1 << cards[c, 0]
-                        key = max(key, flush_key(ranks, suit_strength[s], shapes, straights))
-            # five Mixwell suits present: the suit counts tell without another pass
-            if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
-                mix_total = 0
-                for j in range(k):
-                    m = per_card[codes[i, j], 3]
-                    mix_of[j] = m
-                    mix_total += m
-                if k == 7 and single_mix == mix_suits and mix_hash:
-                    # leave out two cards so that one card of each Mixwell suit is left;
-                    # the five are looked up like the seven, under the Mixwell shapes
-                    need = mix_total - mix_suits
-                    for a in range(6):
-                        want = need - mix_of[a]
-                        for b in range(a + 1, 7):
-                            if mix_of[b] == want:
-                                ca = codes[i, a]
-                                cb = codes[i, b]
-                                t5 = total - per_card[ca, 0] - per_card[cb, 0]
-                                mk = mix_keys5[
-                                    hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
-                                ]
-                                if suits_count and mk | 0xFFFFF >= key:  # else it loses
-                                    v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
-                                    v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
-                                    mk = add_suits(
-                                        mk, v0, v1, straight_primary, straights, nth_strength
-                                    )
-                                key = max(key, mk)
-                else:
-                    for j in range(choices.shape[0]):
-                        rest = mix_total
-                        for d in range(n_drop):
-                            rest -= mix_of[drops[j, d]]
-                        # the five kept cards: one card in each of five Mixwell suits
-                        if rest & 0x6666666666666666 == 0 and nibble_sum(rest) == 5:
-                            mk, _ = key5(
-                                codes[i, choices[j, 0]],
-                                codes[i, choices[j, 1]],
-                                codes[i, choices[j, 2]],
-                                codes[i, choices[j, 3]],
-                                codes[i, choices[j, 4]],
-                                cards,
-                                shapes,
-                                straights,
-                                heights,
-                            )
-                            key = max(key, mk)
-            out[i] = key
+            out[i] = hand_key(
+                codes[i],
+                k,
+                total,
+                w0,
+                w1,
+                mix_of,
+                per_card,
+                lo_index,
+                hi_index,
+                rank_keys,
+                hi_index5,
+                mix_keys5,
+                mix_hash,
+                n_lo_bits,
+                suit_shift,
+                flush_test,
+                nth_strength,
+                cards,
+                shapes,
+                straights,
+                heights,
+                straight_primary,
+                suit_strength,
+                suits_count,
+                mixwell,
+                mix_suits,
+                choices,
+                drops,
+            )
 
 
 @dataclass(frozen=True, eq=False)
@@ -266,6 +332,38 @@ class HashTables:
     suit_shift: int
     flush_test: int
     straight_primary: Array
+
+
+def kernel_args(tables: KernelTables, h: HashTables | None, choices: Array, drops: Array) -> Args:
+    """The tables :func:`hand_key` reads, in its order (and :func:`~.omaha.omaha_key`'s
+    from the same tuple): the hash tables ``h`` of five or k cards (zero-size stand-ins
+    when None, for callers taking another path), the kernel tables, and the five-card
+    ``choices`` of a row with the columns each ``drops``."""
+    empty = np.zeros(1, np.int64)
+    return (
+        h.per_card if h else np.zeros((1, 4), np.int64),
+        h.lo_index if h else np.zeros(1, np.int32),
+        h.hi_index if h else empty,
+        h.rank_keys if h else empty,
+        h.hi_index5 if h else empty,
+        h.mix_keys5 if h else empty,
+        h.mix_hash if h else False,
+        h.n_lo_bits if h else 0,
+        h.suit_shift if h else 0,
+        h.flush_test if h else 0,
+        h.nth_strength if h else empty,
+        tables.cards,
+        tables.shapes,
+        tables.straights,
+        tables.heights,
+        h.straight_primary if h else empty,
+        tables.suit_strength,
+        bool(tables.rules.suit_tiebreak),
+        tables.mixwell,
+        int(np.bitwise_or.reduce(tables.cards[:, 4])),
+        choices,
+        drops,
+    )
 
 
 def build_hash(tables: KernelTables, k: int) -> HashTables | None:

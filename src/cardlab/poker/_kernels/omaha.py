@@ -27,6 +27,82 @@ _BOARD_TRIPLES = np.array(
 )
 
 
+@njit(cache=True, inline="always")
+def omaha_key(
+    row: Array,
+    parts: Array,
+    per_card: Array,
+    lo_index: Array,
+    hi_index: Array,
+    rank_keys: Array,
+    hi_index5: Array,
+    mix_keys5: Array,
+    n_lo_bits: int,
+    suit_shift: int,
+    flush_test: int,
+    nth_strength: Array,
+    cards: Array,
+    shapes: Array,
+    straights: Array,
+    straight_primary: Array,
+    suit_strength: Array,
+    suits_count: bool,
+    mixwell: bool,
+) -> int:  # pragma: no cover - compiled
+    """The key of the best Omaha hand of ``row`` (four hole cards, then five board
+    cards); ``parts``: a (16, 5) int64 scratch array. The tables are :func:`best_omaha`'s."""
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    flush_bits = (flush_test // 3) << 3
+    for q in range(16):
+        total = 0
+        w0 = 0
+        w1 = 0
+        mix = 0
+        ranks = 0
+        size = 2 if q < 6 else 3
+        for j in range(size):
+            col = _HOLE_PAIRS[q, j] if q < 6 else _BOARD_TRIPLES[q - 6, j]
+            c = row[col]
+            total += per_card[c, 0]
+            w0 |= per_card[c, 1]
+            w1 |= per_card[c, 2]
+            mix += per_card[c, 3]
+            ranks |= 1 << cards[c, 0]
+        parts[q, 0] = total
+        parts[q, 1] = w0
+        parts[q, 2] = w1
+        parts[q, 3] = mix
+        parts[q, 4] = ranks
+    best = -1
+    for p in range(6):
+        for q in range(6, 16):
+            total = parts[p, 0] + parts[q, 0]
+            hi = hi_index[total >> n_lo_bits & hi_mask]
+            key = rank_keys[hi + lo_index[total & lo_mask]]
+            w0 = parts[p, 1] | parts[q, 1]
+            w1 = parts[p, 2] | parts[q, 2]
+            if suits_count and key | 0xFFFFF >= best:  # suits only matter if it can win
+                key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
+            suits = total >> suit_shift
+            if (suits + flush_test) & flush_bits:
+                s = 0
+                while (suits >> (4 * s) & 15) < 5:
+                    s += 1
+                ranks = parts[p, 4] | parts[q, 4]
+                key = max(key, flush_key(ranks, suit_strength[s], shapes, straights))
+            if mixwell:
+                mix = parts[p, 3] + parts[q, 3]
+                if mix & 0x6666666666666666 == 0 and nibble_sum(mix) == 5:
+                    hi5 = hi_index5[total >> n_lo_bits & hi_mask]
+                    mk = mix_keys5[hi5 + lo_index[total & lo_mask]]
+                    if suits_count:
+                        mk = add_suits(mk, w0, w1, straight_primary, straights, nth_strength)
+                    key = max(key, mk)
+            best = max(best, key)
+    return int(best)
+
+
 @njit(cache=True, parallel=True)
 def best_omaha(
     codes: Array,
@@ -52,59 +128,28 @@ def best_omaha(
     """out[i] = the key of row i's best Omaha hand (columns 0-3 hole, 4-8 board); the
     tables are :class:`~.hashed.HashTables` of five cards."""
     n = codes.shape[0]
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
-    flush_bits = (flush_test // 3) << 3
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     for chunk in prange(n_chunks):
         parts = np.zeros((16, 5), np.int64)  # 6 hole pairs, then 10 board triples
         for i in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
-            for q in range(16):
-                total = 0
-                w0 = 0
-                w1 = 0
-                mix = 0
-                ranks = 0
-                size = 2 if q < 6 else 3
-                for j in range(size):
-                    col = _HOLE_PAIRS[q, j] if q < 6 else _BOARD_TRIPLES[q - 6, j]
-                    c = codes[i, col]
-                    total += per_card[c, 0]
-                    w0 |= per_card[c, 1]
-                    w1 |= per_card[c, 2]
-                    mix += per_card[c, 3]
-                    ranks |= 1 << cards[c, 0]
-                parts[q, 0] = total
-                parts[q, 1] = w0
-                parts[q, 2] = w1
-                parts[q, 3] = mix
-                parts[q, 4] = ranks
-            best = -1
-            for p in range(6):
-                for t in range(6, 16):
-                    total = parts[p, 0] + parts[t, 0]
-                    hi = hi_index[total >> n_lo_bits & hi_mask]
-                    key = rank_keys[hi + lo_index[total & lo_mask]]
-                    w0 = parts[p, 1] | parts[t, 1]
-                    w1 = parts[p, 2] | parts[t, 2]
-                    if suits_count and key | 0xFFFFF >= best:  # suits only matter if it can win
-                        key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
-                    suits = total >> suit_shift
-                    if (suits + flush_test) & flush_bits:
-                        s = 0
-                        while (suits >> (4 * s) & 15) < 5:
-                            s += 1
-                        ranks = parts[p, 4] | parts[t, 4]
-                        key = max(key, flush_key(ranks, suit_strength[s], shapes, straights))
-                    if mixwell:
-                        mix = parts[p, 3] + parts[t, 3]
-                        if mix & 0x6666666666666666 == 0 and nibble_sum(mix) == 5:
-                            hi5 = hi_index5[total >> n_lo_bits & hi_mask]
-                            mk = mix_keys5[hi5 + lo_index[total & lo_mask]]
-                            if suits_count:
-                                mk = add_suits(
-                                    mk, w0, w1, straight_primary, straights, nth_strength
-                                )
-                            key = max(key, mk)
-                    best = max(best, key)
-            out[i] = best
+            out[i] = omaha_key(
+                codes[i],
+                parts,
+                per_card,
+                lo_index,
+                hi_index,
+                rank_keys,
+                hi_index5,
+                mix_keys5,
+                n_lo_bits,
+                suit_shift,
+                flush_test,
+                nth_strength,
+                cards,
+                shapes,
+                straights,
+                straight_primary,
+                suit_strength,
+                suits_count,
+                mixwell,
+            )
