@@ -78,8 +78,9 @@ def equity(
     fmt: str,
     hands: tuple[str, ...],
 ) -> None:
-    """Win / tie / lose chances of each HAND (cards, or a range like QQ+ in standard52
-    Hold'em): exact over every remaining board, or sampled with --samples/--target-se."""
+    """Win / tie / lose chances of each HAND (cards, "random" for an unknown hand, or a
+    range like QQ+ in standard52 Hold'em): exact over every remaining board (by default
+    only when cheap with random hands), or sampled with --samples/--target-se."""
     game = game_from(game_name, rule)
     if exact and (samples is not None or target_se is not None):
         raise GameError("--exact enumerates every deal: drop --samples/--target-se")

@@ -206,6 +206,65 @@ def board_tasks(n: int, deal: int) -> Array:
     return tasks[np.random.default_rng(0).permutation(len(tasks))]
 
 
+@njit(cache=True, inline="always")
+def _walk_task(
+    hole: Array,
+    board: Array,
+    rest: Array,
+    deal: int,
+    first: int,
+    second: int,
+    method: int,
+    t: Tables,
+    out: Array,
+) -> None:  # pragma: no cover - compiled
+    """Adds to ``out`` every board that deals ``rest[first]``, ``rest[second]`` (-1: not
+    fixed) and the rest of its ``deal`` cards from the cards of ``rest`` after them."""
+    players, h = hole.shape
+    n = rest.shape[0]
+    nb = board.shape[0]
+    width = h + nb + deal
+    rows = np.empty((players, width), np.int64)
+    keys = np.empty(players, np.int64)
+    mix_of = np.zeros(16, np.int64)
+    scratch = np.zeros((16, 5), np.int64)
+    for p in range(players):
+        rows[p, :h] = hole[p]
+        rows[p, h : h + nb] = board
+    fixed = 0  # dealt cards fixed by the task
+    start = 0  # the other dealt cards come from rest[start:]
+    for f in (first, second):
+        if f >= 0:
+            for p in range(players):
+                rows[p, h + nb + fixed] = rest[f]
+            fixed += 1
+            start = f + 1
+    k = deal - fixed  # cards dealt in the loop below
+    idx = np.empty(max(k, 1), np.int64)
+    for j in range(k):
+        idx[j] = start + j
+    while True:
+        if k == 0 or idx[k - 1] < n:
+            for j in range(k):
+                c = rest[idx[j]]
+                for p in range(players):
+                    rows[p, h + nb + fixed + j] = c
+            for p in range(players):
+                keys[p] = player_key(rows[p], method, t, mix_of, scratch)
+            _tally(keys, out)
+        if k == 0:
+            break
+        # next combination of k indexes in start .. n-1
+        j = k - 1
+        while j >= 0 and idx[j] == n - k + j:
+            j -= 1
+        if j < 0:
+            break
+        idx[j] += 1
+        for i in range(j + 1, k):
+            idx[i] = idx[i - 1] + 1
+
+
 @njit(cache=True, parallel=True)
 def exact_board(
     hole: Array, board: Array, rest: Array, deal: int, tasks: Array, method: int, t: Tables
@@ -216,57 +275,44 @@ def exact_board(
     :func:`board_tasks`. Returns a 4 x players array: sole wins, shared wins, pot shares
     (in SHARE_UNIT), shares squared.
     """
-    players, h = hole.shape
-    n = rest.shape[0]
-    nb = board.shape[0]
-    width = h + nb + deal
+    players = hole.shape[0]
     n_tasks = tasks.shape[0]
     parts_out = np.zeros((n_tasks, 4, players), np.int64)
     for task in prange(n_tasks):
-        out = parts_out[task]
-        rows = np.empty((players, width), np.int64)
-        keys = np.empty(players, np.int64)
-        mix_of = np.zeros(16, np.int64)
-        scratch = np.zeros((16, 5), np.int64)
-        for p in range(players):
-            rows[p, :h] = hole[p]
-            rows[p, h : h + nb] = board
-        fixed = 0  # dealt cards fixed by the task
-        start = 0  # the other dealt cards come from rest[start:]
-        for j in range(2):
-            f = tasks[task, j]
-            if f >= 0:
-                for p in range(players):
-                    rows[p, h + nb + fixed] = rest[f]
-                fixed += 1
-                start = f + 1
-        k = deal - fixed  # cards dealt in the loop below
-        idx = np.empty(max(k, 1), np.int64)
-        for j in range(k):
-            idx[j] = start + j
-        while True:
-            if k == 0 or idx[k - 1] < n:
-                for j in range(k):
-                    c = rest[idx[j]]
-                    for p in range(players):
-                        rows[p, h + nb + fixed + j] = c
-                for p in range(players):
-                    keys[p] = player_key(rows[p], method, t, mix_of, scratch)
-                _tally(keys, out)
-            if k == 0:
-                break
-            # next combination of k indexes in start .. n-1
-            j = k - 1
-            while j >= 0 and idx[j] == n - k + j:
-                j -= 1
-            if j < 0:
-                break
-            idx[j] += 1
-            for i in range(j + 1, k):
-                idx[i] = idx[i - 1] + 1
+        _walk_task(
+            hole, board, rest, deal, tasks[task, 0], tasks[task, 1], method, t, parts_out[task]
+        )
     total = np.zeros((4, players), np.int64)
     for task in range(n_tasks):
         total += parts_out[task]
+    return total
+
+
+@njit(cache=True, parallel=True)
+def exact_holes(
+    holes: Array, board: Array, rests: Array, deal: int, tasks: Array, method: int, t: Tables
+) -> Array:  # pragma: no cover - compiled
+    """:func:`exact_board` summed over many hole-card assignments in one call (threads
+    split the assignments): ``holes`` assignments x players x hole cards, ``rests``
+    assignments x cards left (as many for each)."""
+    a_n, players, _ = holes.shape
+    parts_out = np.zeros((a_n, 4, players), np.int64)
+    for a in prange(a_n):
+        for task in range(tasks.shape[0]):
+            _walk_task(
+                holes[a],
+                board,
+                rests[a],
+                deal,
+                tasks[task, 0],
+                tasks[task, 1],
+                method,
+                t,
+                parts_out[a],
+            )
+    total = np.zeros((4, players), np.int64)
+    for a in range(a_n):
+        total += parts_out[a]
     return total
 
 

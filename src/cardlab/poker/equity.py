@@ -7,6 +7,11 @@ player's win / tie / lose and equity as :class:`~fractions.Fraction`\\ s; a pot 
 boards from a seeded numpy ``Generator`` and reports floats with standard errors,
 optionally stopping once every equity's standard error is below ``target_se``.
 
+A hand given as ``"random"`` (or ``"??"``) is an unknown opponent: dealt uniformly
+from the cards left in every sample, and enumerated over every hand it could hold by
+the exact path. :func:`equity` enumerates when that is cheap (heads-up on the turn or
+the river, say) and samples otherwise.
+
 Both run on the compiled loops of :mod:`cardlab.poker._equity_kernels`, which score
 each player with the batch evaluator's kernels (:mod:`cardlab.poker.batch`);
 :func:`reference_equity` is the plain path (the reference evaluator over every deal)
@@ -40,6 +45,16 @@ Progress = Callable[[int, int], None]
 
 HandLike = str | Sequence[Card]
 CardsLike = str | Sequence[Card]
+
+RANDOM = "random"
+"""The hand of an unknown opponent (``"??"`` is read the same way)."""
+
+# Exact enumeration with random hands: the most hole-card assignments it will walk
+# (each is one compiled call), and, when ``equity`` chooses by itself, the most
+# showdowns it enumerates before it samples instead.
+_MAX_RANDOM_ASSIGNMENTS = 200_000
+_AUTO_EXACT_SHOWDOWNS = 3_000_000
+_AUTO_SAMPLES = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +117,7 @@ class _Deal:
     combos: tuple[tuple[tuple[Card, ...], ...], ...]  # per player, the hole-card choices
     board: tuple[Card, ...]
     dead: tuple[Card, ...]
+    random: tuple[bool, ...]  # per player: an unknown hand (combos is ((),) until expanded)
 
 
 def _parse_deal(game: Game, hands: Sequence[HandLike], board: CardsLike, dead: CardsLike) -> _Deal:
@@ -111,8 +127,14 @@ def _parse_deal(game: Game, hands: Sequence[HandLike], board: CardsLike, dead: C
     labels: list[str] = []
     combos: list[tuple[tuple[Card, ...], ...]] = []
     fixed: list[tuple[Card, ...] | None] = []
+    random: list[bool] = []
     for hand in hands:
-        if isinstance(hand, str) and _is_range(game, hand):
+        random.append(is_random(hand))
+        if random[-1]:
+            labels.append(RANDOM)
+            combos.append(((),))
+            fixed.append(None)
+        elif isinstance(hand, str) and _is_range(game, hand):
             rng = parse_range(hand, game)
             labels.append(rng.text)
             combos.append(rng.combos)
@@ -130,7 +152,49 @@ def _parse_deal(game: Game, hands: Sequence[HandLike], board: CardsLike, dead: C
         if not live:
             raise GameError(f"player {i + 1}'s range {labels[i]!r} has no hand left")
         kept.append(live)
-    return _Deal(tuple(labels), tuple(kept), b, d)
+    return _Deal(tuple(labels), tuple(kept), b, d, tuple(random))
+
+
+def is_random(hand: HandLike) -> bool:
+    """True for the hand of an unknown opponent: ``"random"`` or question marks (``"??"``)."""
+    if not isinstance(hand, str):
+        return False
+    text = hand.strip().lower()
+    return text == RANDOM or (bool(text) and not text.replace("?", "").strip())
+
+
+def _expand_random(game: Game, deal: _Deal) -> _Deal:
+    """The deal with every random hand listed as each hand it could be: the cards not
+    on the board, dead, or in a known hand (clashes with ranges are left to
+    :func:`_assignments`)."""
+    if not any(deal.random):
+        return deal
+    known = {*deal.board, *deal.dead}
+    for cs, rnd in zip(deal.combos, deal.random, strict=True):
+        if not rnd and len(cs) == 1:
+            known |= set(cs[0])
+    left = [c for c in game.deck.cards if c not in known]
+    every = tuple(itertools.combinations(left, game.base.hole_cards))
+    combos = tuple(every if rnd else cs for cs, rnd in zip(deal.combos, deal.random, strict=True))
+    return _Deal(deal.labels, combos, deal.board, deal.dead, deal.random)
+
+
+def _random_cost(game: Game, deal: _Deal) -> tuple[int, int]:
+    """(hole-card assignments, showdowns) that exact enumeration of a deal with random
+    hands walks, counted before expanding (an upper bound where hands clash)."""
+    known = len(deal.board) + len(deal.dead)
+    known += sum(len(cs[0]) for cs, rnd in zip(deal.combos, deal.random, strict=True) if not rnd)
+    left = len(game.deck) - known
+    h = game.base.hole_cards
+    assignments = 1
+    for cs, rnd in zip(deal.combos, deal.random, strict=True):
+        if rnd:
+            assignments *= math.comb(max(left, 0), h)
+            left -= h
+        else:
+            assignments *= len(cs)
+    boards = math.comb(max(left, 0), game.base.board_cards - len(deal.board))
+    return assignments, assignments * boards
 
 
 def _is_range(game: Game, text: str) -> bool:
@@ -176,6 +240,14 @@ def exact_equity(
     (each such deal and board counted once). Players must hold all their hole cards.
     """
     deal = _parse_deal(game, hands, board, dead)
+    if any(deal.random):
+        count, _ = _random_cost(game, deal)
+        if count > _MAX_RANDOM_ASSIGNMENTS:
+            raise GameError(
+                f"exact equity with random hands would deal {count:,} sets of hole "
+                f"cards (at most {_MAX_RANDOM_ASSIGNMENTS:,}): use sampling"
+            )
+        deal = _expand_random(game, deal)
     h = game.base.hole_cards
     for i, cs in enumerate(deal.combos):
         if len(cs[0]) != h:
@@ -189,18 +261,34 @@ def exact_equity(
     deal_n = game.base.board_cards - len(deal.board)
     assignments = _assignments(deal)
     total = np.zeros((4, len(deal.combos)), np.int64)
-    for i, choice in enumerate(assignments):
-        hole = np.array([deck.codes(c) for c in choice], np.int64)
-        used = {*hole.ravel().tolist(), *board_codes.tolist(), *deck.codes(deal.dead)}
-        rest = np.array([c for c in range(len(deck)) if c not in used], np.int64)
-        if len(rest) < deal_n:
+    # every assignment leaves as many cards (the hands never share one), so one set of
+    # board tasks serves all; many assignments go to the compiled code in batches
+    batch = 1 if len(assignments) < 64 else 4096
+    tasks: Any = None
+    for lo in range(0, len(assignments), batch):
+        chunk = assignments[lo : lo + batch]
+        holes = np.array([[deck.codes(c) for c in choice] for choice in chunk], np.int64)
+        rests = np.array([_rest(len(deck), x, board_codes, deal.dead, deck) for x in holes])
+        if rests.shape[1] < deal_n:
             raise GameError(f"the {deck.name} deck has too few cards left for this deal")
-        tasks = _k.board_tasks(len(rest), deal_n)
-        total += _k.exact_board(hole, board_codes, rest, deal_n, tasks, method, tables)
+        if tasks is None:
+            tasks = _k.board_tasks(rests.shape[1], deal_n)
+        if batch == 1:
+            total += _k.exact_board(holes[0], board_codes, rests[0], deal_n, tasks, method, tables)
+        else:
+            total += _k.exact_holes(holes, board_codes, rests, deal_n, tasks, method, tables)
         if progress is not None:
-            progress(i + 1, len(assignments))
+            progress(lo + len(chunk), len(assignments))
     deals = int(total[2].sum()) // _k.SHARE_UNIT  # each showdown shares out one pot
     return _exact_result(game, deal, total, deals)
+
+
+def _rest(
+    size: int, hole: np.ndarray[Any, Any], board: np.ndarray[Any, Any], dead: Any, deck: Any
+) -> list[int]:
+    """The codes of the cards not held, on the board or dead."""
+    used = {*hole.ravel().tolist(), *board.tolist(), *deck.codes(dead)}
+    return [c for c in range(size) if c not in used]
 
 
 def _exact_result(
@@ -242,8 +330,8 @@ def sample_equity(
 
     Deals ``samples`` showdowns (rounded up to whole blocks), or stops earlier once
     every player's equity standard error is at most ``target_se``. Ranges pick a hand
-    uniformly among those sharing no card with the others. Players of Stud may hold
-    fewer than seven cards: the rest are dealt.
+    uniformly among those sharing no card with the others; random hands are dealt from
+    the cards left. Players of Stud may hold fewer than seven cards: the rest are dealt.
     """
     if samples < 1:
         raise GameError(f"samples must be positive, got {samples}")
@@ -338,9 +426,15 @@ def equity(
     target_se: float | None = None,
     progress: Progress | None = None,
 ) -> EquityResult:
-    """Exact when asked, or by default when no sampling option is given."""
+    """Exact when asked, or by default when no sampling option is given; with random
+    hands, by default exact only when that is cheap (else ``_AUTO_SAMPLES`` samples)."""
     if exact is None:
         exact = samples is None and target_se is None
+        if exact and any(is_random(h) for h in hands):
+            deal = _parse_deal(game, hands, board, dead)
+            assignments, showdowns = _random_cost(game, deal)
+            exact = assignments <= _MAX_RANDOM_ASSIGNMENTS and showdowns <= _AUTO_EXACT_SHOWDOWNS
+            samples = None if exact else _AUTO_SAMPLES
     if exact:
         if samples is not None or target_se is not None:
             raise GameError("choose exact enumeration or sampling (samples/target_se), not both")
@@ -430,7 +524,7 @@ def reference_equity(
     """
     from cardlab.poker.showdown import player_keys
 
-    deal = _parse_deal(game, hands, board, dead)
+    deal = _expand_random(game, _parse_deal(game, hands, board, dead))
     players = len(deal.combos)
     total = np.zeros((4, players), np.int64)
     deals = 0
