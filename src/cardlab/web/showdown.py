@@ -2,10 +2,9 @@
 equity against random hands, and the settled showdown at the end.
 
 The opponents' cards stay on the server until the showdown, so the equity shown is
-against *random* hands: a Monte Carlo over every unseen card (the opponents' holes and
-the rest of the board), with its standard error. The library's equity functions take
-known hands (or standard52 Hold'em ranges), hence the sampling loop here; each sample
-is settled with the library's reference showdown keys.
+against *random* hands: the library's Monte Carlo (:func:`~cardlab.poker.equity.sample_equity`
+with ``"random"`` opponents) over every unseen card (the opponents' holes and the rest
+of the board), with its standard error.
 """
 
 from __future__ import annotations
@@ -16,17 +15,20 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from cardlab.cards import Card
 from cardlab.errors import GameError
+from cardlab.poker.equity import RANDOM, HandLike, sample_equity
 from cardlab.poker.games import Game, game_names, get_game
-from cardlab.poker.showdown import best_five, player_keys, settle
+from cardlab.poker.showdown import best_five, settle
 from cardlab.web.hands import card_payload, value_payload
 from cardlab.web.payload import chance
 from cardlab.web.store import Store
 
 STREETS = (("preflop", 0), ("flop", 3), ("turn", 4), ("river", 5))
-DEFAULT_SAMPLES = 600  # Hold'em showdowns per street, shared among the players
-MAX_SAMPLES = 20_000  # per street, however often "more samples" is asked for
+DEFAULT_SAMPLES = 200_000  # Hold'em showdowns per street, shared among the players
+MAX_SAMPLES = 2_000_000  # per street, however often "more samples" is asked for
 
 
 @dataclass
@@ -140,7 +142,7 @@ def deal_payload(deal_id: str, deal: Deal, samples: int) -> dict[str, Any]:
 def _sample(deal: Deal, samples: int) -> Tally:
     """One more batch for the current street; batch k of a street always draws the same."""
     batch = deal.equities[deal.stage].samples if deal.stage in deal.equities else 0
-    rng = random.Random(f"{deal.seed}:{deal.stage}:{batch}")
+    rng = np.random.default_rng([deal.seed, deal.stage, batch])
     others = len(deal.holes) - 1
     return equity_vs_random(deal.game, deal.holes[0], deal.shown, others, samples, rng)
 
@@ -224,39 +226,30 @@ def equity_vs_random(
     board: tuple[Card, ...],
     opponents: int,
     samples: int,
-    rng: random.Random,
+    rng: np.random.Generator,
 ) -> Tally:
-    """Your wins, ties and pot shares against ``opponents`` random hands, sampled.
+    """Your wins, ties and pot shares against ``opponents`` random hands, sampled by
+    the library (:func:`~cardlab.poker.equity.sample_equity`).
 
     Each sample deals the opponents' holes and the rest of the board from the unseen
     cards; a pot split m ways counts 1/m. ``samples`` is the Hold'em heads-up budget,
     shared among the players and scaled by the five-card choices of the base game, so a
     street costs about the same whatever the game and the number of players.
     """
-    known = set(hole) | set(board)
-    unseen = [c for c in game.deck.cards if c not in known]
     h = game.base.hole_cards
-    missing = 5 - len(board)
     # cost ~ players x five-card choices each (21 in Hold'em, 60 in Omaha)
     choices = len(game.base.five_card_choices(h, 5))
     n = max(20, samples * 21 // (choices * (opponents + 1)))
-    mine = best_five(game, hole, board).key if missing == 0 else None
-    tally = Tally(samples=n)
-    for _ in range(n):
-        drawn = rng.sample(unseen, opponents * h + missing)
-        full = (*board, *drawn[opponents * h :])
-        holes = [drawn[i * h : (i + 1) * h] for i in range(opponents)]
-        keys = player_keys(game, holes, full)
-        me = mine if mine is not None else best_five(game, hole, full).key
-        best = max(keys)
-        if me > best:
-            tally.wins += 1
-            share = 1.0
-        elif me == best:
-            tally.ties += 1
-            share = 1.0 / (1 + keys.count(best))
-        else:
-            share = 0.0
-        tally.total += share
-        tally.total_sq += share * share
-    return tally
+    hands: list[HandLike] = [list(hole), *([RANDOM] * opponents)]
+    result = sample_equity(game, hands, board=list(board), samples=n, rng=rng)
+    you = result.players[0]
+    n = result.deals
+    eq, se = float(you.equity), float(you.equity_se or 0.0)
+    return Tally(
+        samples=n,
+        wins=round(float(you.win) * n),
+        ties=round(float(you.tie) * n),
+        total=eq * n,
+        # the sum of squared shares behind the library's standard error
+        total_sq=n * (se * se * n + eq * eq),
+    )
