@@ -91,6 +91,67 @@ def player_key(
         choices,
         drops,
     ) = t
+    return key_of(
+        row,
+        method,
+        mix_of,
+        parts,
+        per_card,
+        lo_index,
+        hi_index,
+        rank_keys,
+        hi_index5,
+        mix_keys5,
+        mix_hash,
+        n_lo_bits,
+        suit_shift,
+        flush_test,
+        nth_strength,
+        cards,
+        shapes,
+        straights,
+        heights,
+        straight_primary,
+        suit_strength,
+        suits_count,
+        mixwell,
+        mix_suits,
+        choices,
+        drops,
+    )
+
+
+@njit(cache=True, inline="always")
+def key_of(
+    row: Array,
+    method: int,
+    mix_of: Array,
+    parts: Array,
+    per_card: Array,
+    lo_index: Array,
+    hi_index: Array,
+    rank_keys: Array,
+    hi_index5: Array,
+    mix_keys5: Array,
+    mix_hash: Array,
+    n_lo_bits: Array,
+    suit_shift: Array,
+    flush_test: Array,
+    nth_strength: Array,
+    cards: Array,
+    shapes: Array,
+    straights: Array,
+    heights: Array,
+    straight_primary: Array,
+    suit_strength: Array,
+    suits_count: Array,
+    mixwell: Array,
+    mix_suits: Array,
+    choices: Array,
+    drops: Array,
+) -> int:  # pragma: no cover - compiled
+    """:func:`player_key` with the tables as separate arguments: hot loops unpack the
+    tables once (a tuple handed on per key costs about four times the key)."""
     k = row.shape[0]
     if method == HASHED:
         total = 0
@@ -357,12 +418,36 @@ def monte_carlo(
     players, _, h = combos.shape
     nb = board.shape[0]
     blocks = seeds.shape[0]
+    (
+        per_card,
+        lo_index,
+        hi_index,
+        rank_keys,
+        hi_index5,
+        mix_keys5,
+        mix_hash,
+        n_lo_bits,
+        suit_shift,
+        flush_test,
+        nth_strength,
+        cards,
+        shapes,
+        straights,
+        heights,
+        straight_primary,
+        suit_strength,
+        suits_count,
+        mixwell,
+        mix_suits,
+        choices,
+        drops,
+    ) = t
     parts = np.zeros((blocks, 5, players), np.int64)
     for b in prange(blocks):
         state = np.empty(1, np.uint64)
         state[0] = np.uint64(seeds[b]) | np.uint64(1)
         used = np.zeros(deck_size, np.int64)  # == stamp: in play this trial
-        cards = np.empty((players, h + nb), np.int64)
+        dealt = np.empty((players, h + nb), np.int64)
         keys = np.empty(players, np.int64)
         mix_of = np.zeros(16, np.int64)
         scratch = np.zeros((16, 5), np.int64)
@@ -380,7 +465,7 @@ def monte_carlo(
                         if used[c] == stamp or base_used[c]:
                             ok = False
                         used[c] = stamp
-                    cards[p, j] = c
+                    dealt[p, j] = c
             if not ok:
                 parts[b, 4, 0] += 1
                 continue
@@ -392,16 +477,43 @@ def monte_carlo(
                         c = _below(state, deck_size)
                     used[c] = stamp
                 for p in range(players):
-                    cards[p, h + j] = c
+                    dealt[p, h + j] = c
             for p in range(players):
                 for j in range(h):
-                    if cards[p, j] < 0:
+                    if dealt[p, j] < 0:
                         c = _below(state, deck_size)
                         while used[c] == stamp or base_used[c]:
                             c = _below(state, deck_size)
                         used[c] = stamp
-                        cards[p, j] = c
-                keys[p] = player_key(cards[p], method, t, mix_of, scratch)
+                        dealt[p, j] = c
+                keys[p] = key_of(
+                    dealt[p],
+                    method,
+                    mix_of,
+                    scratch,
+                    per_card,
+                    lo_index,
+                    hi_index,
+                    rank_keys,
+                    hi_index5,
+                    mix_keys5,
+                    mix_hash,
+                    n_lo_bits,
+                    suit_shift,
+                    flush_test,
+                    nth_strength,
+                    cards,
+                    shapes,
+                    straights,
+                    heights,
+                    straight_primary,
+                    suit_strength,
+                    suits_count,
+                    mixwell,
+                    mix_suits,
+                    choices,
+                    drops,
+                )
             _tally(keys, out)
             done += 1
     total = np.zeros((5, players), np.int64)
