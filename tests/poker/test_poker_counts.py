@@ -4,10 +4,11 @@ import itertools
 import math
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from cardlab.decks import BUILTIN_DECKS, deck_from_toml
+from cardlab.decks import BUILTIN_DECKS, load_deck
 from cardlab.poker import BaseHand, Category, RuleSet
 from cardlab.poker._counting import (
     brute_force_shape_counts,
@@ -23,44 +24,12 @@ from cardlab.poker.tables import distinct_values, five_card_table
 
 # Small decks that exercise every feature: a ring with 陰陽, a line, lone voids, a
 # short plain deck with an ace-low wheel.
-SMALL_DECKS = {
-    "ring30": """
-        name = "ring30"
-        suits = ["M", "K", "D", "G", "S", "Y"]
-        ranks = ["1", "2", "3", "4", "Z"]
-        wrap = "ring"
-    """,
-    "ring25": """
-        name = "ring25"
-        suits = ["M", "K", "D", "G", "S"]
-        ranks = ["1", "2", "3", "4", "Z"]
-        wrap = "ring"
-    """,
-    "line30": """
-        name = "line30"
-        suits = ["M", "K", "D", "G", "S"]
-        ranks = ["1", "2", "3", "4", "5", "6"]
-        wrap = "line"
-    """,
-    "lone30": """
-        name = "lone30"
-        suits = ["M", "K", "D", "G", "S", "Y"]
-        ranks = ["1", "2", "3", "4", "5", "6", "Z"]
-        wrap = "ring"
-        full_suits = ["M", "K", "S", "Y"]
-        extra_cards = ["土Z", "金Z"]
-    """,
-    "short24": """
-        name = "short24"
-        suits = ["c", "d", "h", "s"]
-        ranks = ["9", "T", "J", "Q", "K", "A"]
-        wrap = "ace-low"
-    """,
-}
+DECK_FILES = Path(__file__).resolve().parents[1] / "data" / "decks"
+SMALL_DECKS = ("ring30", "ring25", "line30", "lone30", "short24")  # tests/data/decks/<name>.toml
 
 
 def small_rules(name: str) -> RuleSet:
-    return RuleSet.for_deck(deck_from_toml(SMALL_DECKS[name]))
+    return RuleSet.for_deck(load_deck(DECK_FILES / f"{name}.toml"))
 
 
 CLASSIC = {

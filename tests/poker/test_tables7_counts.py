@@ -4,13 +4,14 @@ force and against the reference evaluator, and bad input."""
 import itertools
 import math
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlab.cards import Card
-from cardlab.decks import BUILTIN_DECKS, deck_from_toml
+from cardlab.decks import BUILTIN_DECKS, deck_from_toml, load_deck
 from cardlab.errors import GameError, HandError
 from cardlab.poker import Category, RuleSet
 from cardlab.poker._counting import classify
@@ -54,35 +55,8 @@ STANDARD_SIX = {
 
 # Small decks that break the symmetries the count exploits: lone cards, a suit with
 # a few ranks only, 陰陽 beside the elements, a line, an ace-low wheel.
-SMALL_DECKS = {
-    "ring30": """
-        name = "ring30"
-        suits = ["M", "K", "D", "G", "S", "Y"]
-        ranks = ["1", "2", "3", "4", "Z"]
-        wrap = "ring"
-    """,
-    "lone32": """
-        name = "lone32"
-        suits = ["M", "K", "D", "G", "S", "Y"]
-        ranks = ["1", "2", "3", "4", "5", "6", "Z"]
-        wrap = "ring"
-        full_suits = ["M", "K", "S", "Y"]
-        extra_cards = ["土Z", "金Z"]
-        remove = ["陰陽6", "木1"]
-    """,
-    "line30": """
-        name = "line30"
-        suits = ["M", "K", "D", "G", "S"]
-        ranks = ["1", "2", "3", "4", "5", "6"]
-        wrap = "line"
-    """,
-    "short24": """
-        name = "short24"
-        suits = ["c", "d", "h", "s"]
-        ranks = ["9", "T", "J", "Q", "K", "A"]
-        wrap = "ace-low"
-    """,
-}
+DECK_FILES = Path(__file__).resolve().parents[1] / "data" / "decks"
+SMALL_DECKS = ("ring30", "lone32", "line30", "short24")  # tests/data/decks/<name>.toml
 # Small enough to check every hand with the plain Python reference.
 TINY13 = """
     name = "tiny13"
@@ -95,7 +69,7 @@ TINY13 = """
 
 
 def small(name: str) -> RuleSet:
-    return RuleSet.for_deck(deck_from_toml(SMALL_DECKS[name]))
+    return RuleSet.for_deck(load_deck(DECK_FILES / f"{name}.toml"))
 
 
 def test_standard52_seven_card_table_is_the_known_one() -> None:
