@@ -28,3 +28,8 @@ class HandError(CardlabError):
 
 class GameError(CardlabError):
     """An illegal move, an unknown game, or a request the game cannot answer."""
+
+
+class ActionError(GameError):
+    """An action the hand does not allow now: out of turn, a wrong amount, a card
+    not held. The hand is left as it was."""

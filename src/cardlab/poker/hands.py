@@ -132,10 +132,11 @@ def compare(values: Sequence[HandValue]) -> tuple[list[int], DecidedBy]:
     if len(winners) > 1:
         return winners, "tie"
     runner_up = max(v.key for v in values if v.key != best)
-    return winners, _deciding_step(best, runner_up)
+    return winners, deciding_step(best, runner_up)
 
 
-def _deciding_step(a: int, b: int) -> DecidedBy:
+def deciding_step(a: int, b: int) -> DecidedBy:
+    """The first step of the tie-break rules where key ``a`` differs from key ``b``."""
     if a >> PRIMARY_SHIFT != b >> PRIMARY_SHIFT:
         return "category"
     if a >> SECONDARY_SHIFT != b >> SECONDARY_SHIFT:

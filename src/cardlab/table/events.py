@@ -1,0 +1,223 @@
+"""What happens in a hand, as frozen records: forced bets, deals, decisions, awards.
+
+Every operation on a :class:`~cardlab.table.state.HandState` returns one of these and
+appends it (and the automatic steps it caused) to the hand's history. ``str(event)``
+is its line in the Poker Hand History (PHH) format where PHH has one (``d dh p1 AcKd``,
+``p2 cbr 6``), and ``event.phh`` is that line or None for steps PHH leaves implicit
+(forced bets, collecting bets, awards). Players are numbered from 1 in PHH text (p1 is
+position 0: the first seat left of the button).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from cardlab.cards import Card, format_cards
+
+
+def _codes(cards: tuple[Card | None, ...]) -> str:
+    return "".join("??" if c is None else c.ascii for c in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every record in a hand's history."""
+
+    @property
+    def phh(self) -> str | None:
+        return None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": _kind(self)}
+        name: str
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, tuple) and value and isinstance(value[0], Card):
+                value = format_cards(value)
+            elif name == "player" or name == "players":
+                value = value + 1 if isinstance(value, int) else [p + 1 for p in value]
+            out[name] = value
+        return out
+
+
+E = TypeVar("E", bound=Event)
+
+
+def _kind(event: Event) -> str:
+    name = type(event).__name__
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
+@dataclass(frozen=True, slots=True)
+class PostAnte(Event):
+    player: int
+    amount: int
+
+    def __str__(self) -> str:
+        return f"p{self.player + 1} posts an ante of {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class PostBlind(Event):
+    player: int
+    amount: int
+
+    def __str__(self) -> str:
+        return f"p{self.player + 1} posts a blind of {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class DealHole(Event):
+    """Hole cards to one player; ``up`` says which are dealt face up (stud); an
+    unknown card (a replayed history that hides it) is None."""
+
+    player: int
+    cards: tuple[Card | None, ...]
+    up: tuple[bool, ...]
+
+    @property
+    def phh(self) -> str:
+        return f"d dh p{self.player + 1} {_codes(self.cards)}"
+
+    def __str__(self) -> str:
+        return self.phh
+
+
+@dataclass(frozen=True, slots=True)
+class DealBoard(Event):
+    cards: tuple[Card, ...]
+
+    @property
+    def phh(self) -> str:
+        return f"d db {_codes(self.cards)}"
+
+    def __str__(self) -> str:
+        return self.phh
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle(Event):
+    """Draw: the stub ran out; the discards so far were shuffled into a new stub."""
+
+    cards: int
+
+    def __str__(self) -> str:
+        return f"the stub ran out: {self.cards} discards reshuffled"
+
+
+@dataclass(frozen=True, slots=True)
+class Fold(Event):
+    player: int
+
+    @property
+    def phh(self) -> str:
+        return f"p{self.player + 1} f"
+
+    def __str__(self) -> str:
+        return self.phh
+
+
+@dataclass(frozen=True, slots=True)
+class CheckCall(Event):
+    """A check (``amount`` 0) or a call of ``amount`` more chips."""
+
+    player: int
+    amount: int
+
+    @property
+    def phh(self) -> str:
+        return f"p{self.player + 1} cc"
+
+    def __str__(self) -> str:
+        return self.phh
+
+
+@dataclass(frozen=True, slots=True)
+class BetRaise(Event):
+    """A completion, bet or raise *to* ``amount`` (the player's total bet this round)."""
+
+    player: int
+    amount: int
+
+    @property
+    def phh(self) -> str:
+        return f"p{self.player + 1} cbr {self.amount}"
+
+    def __str__(self) -> str:
+        return self.phh
+
+
+@dataclass(frozen=True, slots=True)
+class BringIn(Event):
+    player: int
+    amount: int
+
+    @property
+    def phh(self) -> str:
+        return f"p{self.player + 1} pb"
+
+    def __str__(self) -> str:
+        return self.phh
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Event):
+    """Draw: the cards thrown away (none: stands pat)."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+    @property
+    def phh(self) -> str:
+        return f"p{self.player + 1} sd {_codes(self.cards)}".rstrip()
+
+    def __str__(self) -> str:
+        return self.phh
+
+
+@dataclass(frozen=True, slots=True)
+class ShowMuck(Event):
+    """Showdown: the player shows ``cards`` or mucks (``cards`` None)."""
+
+    player: int
+    cards: tuple[Card, ...] | None
+
+    @property
+    def phh(self) -> str:
+        shown = "-" if self.cards is None else _codes(self.cards)
+        return f"p{self.player + 1} sm {shown}"
+
+    def __str__(self) -> str:
+        return self.phh
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnBet(Event):
+    """An uncalled bet (or its uncalled part) goes back to the player."""
+
+    player: int
+    amount: int
+
+    def __str__(self) -> str:
+        return f"{self.amount} uncalled returned to p{self.player + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Award(Event):
+    """A pot (main pot 0, then side pots) paid to its winners.
+
+    ``amounts`` per winner, in the order of ``players``; odd chips of a split go to the
+    winner first in position order (left of the button). ``decided_by``: the step of the
+    tie-break rules that settled it ("uncontested" when everyone else folded).
+    """
+
+    pot: int
+    players: tuple[int, ...]
+    amounts: tuple[int, ...]
+    decided_by: str
+
+    def __str__(self) -> str:
+        who = ", ".join(f"p{p + 1} {a}" for p, a in zip(self.players, self.amounts, strict=True))
+        name = "main pot" if self.pot == 0 else f"side pot {self.pot}"
+        return f"{name}: {who} ({self.decided_by})"

@@ -1,0 +1,826 @@
+"""One hand of poker as a state machine: forced bets, streets, betting, draws, showdown.
+
+>>> from cardlab.table import TableGame, HandState
+>>> hand = HandState(TableGame.create("standard52-holdem", blinds=(1, 2)), [200] * 3, seed=7)
+>>> hand.actor, hand.legal().call, hand.legal().raise_min
+(2, 2, 4)
+>>> hand.bet_or_raise_to(6).phh
+'p3 cbr 6'
+>>> hand.fold().phh
+'p1 f'
+
+A :class:`HandState` is created from a :class:`~cardlab.table.TableGame` and the
+starting stacks by position (position 0 is the first seat left of the button, the
+last position the button; heads-up, position 1 is the button and posts the small
+blind). Forced bets are posted and cards dealt automatically; the state then waits for
+the player in turn (:attr:`HandState.actor`). Every action has three forms, as in
+pokerkit: ``verify_x`` raises :class:`~cardlab.errors.ActionError` with the reason and
+changes nothing, ``can_x`` answers, ``x`` does it and returns the event
+(:mod:`cardlab.table.events`). :meth:`HandState.legal` lists what the actor may do
+with the amount ranges.
+
+Dealing is separate from deciding: with ``deal="auto"`` (the default) the cards come
+from a deck shuffled by ``seed``; with ``deal="manual"`` the state waits for
+:meth:`deal_hole` / :meth:`deal_board` (replaying a hand history). The betting follows
+pokerkit's rules exactly (the differential tests check every step): the minimum raise
+is the largest full raise of the round; an all-in raise short of that does not reopen
+the betting to players who already acted (short all-ins add up); uncalled bets go
+back; fixed-limit allows four bets and raises a round; the last aggressor shows first.
+Chips are integers and their total never changes.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+import secrets
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from cardlab.cards import Card, format_cards
+from cardlab.errors import ActionError
+from cardlab.table import events as ev
+from cardlab.table import stud
+from cardlab.table.pots import Pot, layer_pots
+from cardlab.table.showdown import HandResult, settle_pots
+from cardlab.table.structure import Betting, Opening, Street, TableGame
+
+
+class Phase(enum.Enum):
+    """What the hand waits for."""
+
+    DEAL = "deal"  # cards (manual dealing)
+    BET = "bet"  # a betting decision of the actor
+    DRAW = "draw"  # a discard (or standing pat) of the actor
+    SHOWDOWN = "showdown"  # a show or muck of the actor
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """What the actor may do now.
+
+    ``call``: chips needed to check (0) or call, None when the actor must bring in or
+    complete first; ``raise_min``/``raise_max``: the range of *to* amounts for a bet,
+    raise or completion (None when not allowed); ``complete``: that raise completes a
+    stud bring-in; ``bring_in``: the bring-in amount if that is allowed;
+    ``discard``: how many cards may be thrown away (draw).
+    """
+
+    player: int
+    phase: Phase
+    fold: bool = False
+    call: int | None = None
+    bring_in: int | None = None
+    raise_min: int | None = None
+    raise_max: int | None = None
+    complete: bool = False
+    discard: int = 0
+
+    @property
+    def check(self) -> bool:
+        return self.call == 0
+
+    @property
+    def can_raise(self) -> bool:
+        return self.raise_min is not None
+
+
+class HandState:
+    """A hand in progress; see the module documentation."""
+
+    def __init__(
+        self,
+        game: TableGame,
+        stacks: Sequence[int],
+        *,
+        seed: int | None = None,
+        deal: str = "auto",
+        showdown: str = "auto",
+    ) -> None:
+        n = len(stacks)
+        game.check_seats(n)
+        for i, s in enumerate(stacks):
+            if isinstance(s, bool) or not isinstance(s, int) or s <= 0:
+                raise ActionError(f"starting stack of p{i + 1} must be a positive integer: {s!r}")
+        if deal not in ("auto", "manual") or showdown not in ("auto", "manual"):
+            raise ActionError(f"deal and showdown are 'auto' or 'manual': {deal!r}, {showdown!r}")
+        self.game = game
+        self.rules = game.game.rules
+        self.stakes = game.stakes
+        self.streets: tuple[Street, ...] = game.streets
+        self.players = n
+        self.seed = seed if seed is not None else secrets.randbits(63)
+        self.auto_deal = deal == "auto"
+        self.auto_showdown = showdown == "auto"
+        self.starting_stacks = tuple(stacks)
+        self.stacks = list(stacks)
+        self.bets = [0] * n
+        self.paid = [0] * n
+        self.antes = [0] * n
+        self.alive = [True] * n
+        self.hole: list[list[Card | None]] = [[] for _ in range(n)]
+        self.up: list[list[bool]] = [[] for _ in range(n)]
+        self.board: list[Card] = []
+        self.history: list[ev.Event] = []
+        self.street_index = -1
+        self.result: HandResult | None = None
+        # the deck
+        cards = list(game.game.deck.cards)
+        if self.auto_deal:
+            random.Random(self.seed).shuffle(cards)
+        self._stub = cards  # auto: dealt from the end
+        self._unseen = set(cards)  # manual: cards not yet dealt
+        self._burned: list[Card] = []
+        self._mucked: list[Card] = []
+        self._discarded: list[Card] = []
+        # dealing in progress
+        self._pending_hole: list[deque[bool]] = [deque() for _ in range(n)]
+        self._pending_board = 0
+        self._pending_discard = [False] * n
+        # betting round
+        self._actors: deque[int] = deque()
+        self._opener: int | None = None
+        self._bring_in_status = False
+        self._completion_status = False
+        self._raise_size = 0
+        self._raise_count = 0
+        self._acted: set[int] = set()
+        self._short_all_ins: list[int] = []
+        self._all_in = False
+        # showdown
+        self._show_queue: deque[int] = deque()
+        self._shown = [False] * n
+        self._stage = "dealing"
+        self._start()
+        self._advance()
+
+    # --- reading the state -----------------------------------------------------------
+
+    def __repr__(self) -> str:
+        return (
+            f"<HandState {self.game.game.key} {self.phase.value} street={self.street_name!r} "
+            f"actor={self.actor} stacks={self.stacks} bets={self.bets}>"
+        )
+
+    @property
+    def phase(self) -> Phase:
+        if self.result is not None:
+            return Phase.OVER
+        if self._actors:
+            return Phase.BET
+        if any(self._pending_discard):
+            return Phase.DRAW
+        if self._pending_board or any(self._pending_hole):
+            return Phase.DEAL
+        return Phase.SHOWDOWN
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def actor(self) -> int | None:
+        """The position whose decision the hand waits for (None: dealing or over)."""
+        if self._actors:
+            return self._actors[0]
+        if any(self._pending_discard):
+            return self._pending_discard.index(True)
+        if self._show_queue and (self._stage == "showdown" or not self.auto_deal):
+            return self._show_queue[0]
+        return None
+
+    @property
+    def street(self) -> Street | None:
+        if 0 <= self.street_index < len(self.streets):
+            return self.streets[self.street_index]
+        return None
+
+    @property
+    def street_name(self) -> str:
+        s = self.street
+        return s.name if s is not None else ("over" if self.is_over else "forced bets")
+
+    def pots(self) -> list[Pot]:
+        """The main pot and side pots of the chips collected so far (this betting
+        round's bets are not in a pot until the round ends)."""
+        return layer_pots(
+            self.paid, self.bets, self.antes, self.alive, ante_trimming=self.stakes.ante_trimming
+        )
+
+    @property
+    def total_pot(self) -> int:
+        """Every chip in the middle: the pots and this round's bets."""
+        return sum(self.paid)
+
+    def up_cards(self, player: int) -> tuple[Card, ...]:
+        return tuple(
+            c
+            for c, u in zip(self.hole[player], self.up[player], strict=True)
+            if u and c is not None
+        )
+
+    def in_hand(self) -> list[int]:
+        return [i for i in range(self.players) if self.alive[i]]
+
+    @property
+    def chips(self) -> int:
+        """Every chip at the table; it never changes during a hand."""
+        return sum(self.stacks) + sum(self.paid)
+
+    # --- legal actions -------------------------------------------------------------
+
+    def legal(self) -> Legal:
+        """What the actor may do (raises :class:`ActionError` when nobody is to act)."""
+        actor = self.actor
+        if actor is None:
+            raise ActionError(f"nobody is to act: the hand is {self._waiting_for()}")
+        phase = self.phase
+        if phase is Phase.DRAW:
+            return Legal(actor, phase, discard=len(self.hole[actor]))
+        if phase is not Phase.BET:
+            return Legal(actor, Phase.SHOWDOWN)
+        if self._bring_in_status:
+            lo, hi = self._raise_range()
+            return Legal(
+                actor,
+                phase,
+                bring_in=min(self.stacks[actor], self.stakes.bring_in),
+                raise_min=lo,
+                raise_max=hi,
+                complete=lo is not None,
+            )
+        lo, hi = self._raise_range()
+        call = min(self.stacks[actor], max(self.bets) - self.bets[actor])
+        return Legal(
+            actor,
+            phase,
+            fold=call > 0,
+            call=call,
+            raise_min=lo,
+            raise_max=hi,
+            complete=self._completion_status and lo is not None,
+        )
+
+    def _raise_range(self) -> tuple[int | None, int | None]:
+        if self._raise_refusal() is not None:
+            return None, None
+        return self._min_raise_to(), self._max_raise_to()
+
+    def _street_min(self) -> int:
+        street = self.street
+        if self.stakes.betting is Betting.FIXED_LIMIT and street is not None and street.big:
+            return self.stakes.big
+        return self.stakes.small_bet
+
+    def _min_raise_to(self) -> int:
+        i = self._actors[0]
+        amount = max(self._raise_size, self._street_min())
+        if not self._completion_status:
+            amount += max(self.bets)
+        return min(self.stacks[i] + self.bets[i], amount)
+
+    def _max_raise_to(self) -> int:
+        i = self._actors[0]
+        everything = self.stacks[i] + self.bets[i]
+        betting = self.stakes.betting
+        if betting is Betting.FIXED_LIMIT:
+            return self._min_raise_to()
+        if betting is Betting.POT_LIMIT:
+            pot = 2 * max(self.bets) - self.bets[i] + self.total_pot
+            return min(everything, max(self._min_raise_to(), pot))
+        return everything
+
+    def _raise_refusal(self) -> str | None:
+        """Why the actor may not complete, bet or raise (None: they may)."""
+        i = self._actors[0]
+        top = max(self.bets)
+        if not self._bring_in_status:
+            call = min(self.stacks[i], top - self.bets[i])
+            if call < self._raise_size:
+                return "a short all-in cannot be raised by a player who already acted"
+        cap = self.stakes.raise_cap
+        if cap is not None and self._raise_count >= cap:
+            return f"no more raises this round (the cap is {cap})"
+        if self._short_all_ins and sum(self._short_all_ins) < self._raise_size and i in self._acted:
+            return "the betting was not reopened: the all-in raise since you acted was short"
+        if self.stacks[i] <= top - self.bets[i]:
+            return "your stack only covers a call"
+        for j in range(self.players):
+            if j != i and self.alive[j] and self.stacks[j] + self.bets[j] > top:
+                return None
+        return "every other player is all-in or folded: there is nobody to raise"
+
+    # --- betting actions: verify / can / do -------------------------------------------
+
+    def _turn(self) -> int:
+        if not self._actors:
+            raise ActionError(f"no betting action is possible: the hand is {self._waiting_for()}")
+        return self._actors[0]
+
+    def verify_fold(self) -> None:
+        i = self._turn()
+        if self._bring_in_status:
+            raise ActionError(f"p{i + 1} must bring in or complete, not fold")
+        if self.bets[i] >= max(self.bets):
+            raise ActionError(f"p{i + 1} has nothing to call: check instead of folding")
+
+    def can_fold(self) -> bool:
+        return self._can(self.verify_fold)
+
+    def fold(self) -> ev.Fold:
+        self.verify_fold()
+        i = self._pop_actor()
+        self._muck(i)
+        return self._record_and_continue(ev.Fold(i))
+
+    def verify_check_or_call(self) -> None:
+        i = self._turn()
+        if self._bring_in_status:
+            raise ActionError(f"p{i + 1} must bring in or complete first")
+
+    def can_check_or_call(self) -> bool:
+        return self._can(self.verify_check_or_call)
+
+    def check_or_call(self) -> ev.CheckCall:
+        self.verify_check_or_call()
+        i = self._actors[0]
+        amount = min(self.stacks[i], max(self.bets) - self.bets[i])
+        self._pop_actor()
+        self._put(i, amount)
+        return self._record_and_continue(ev.CheckCall(i, amount))
+
+    def verify_bring_in(self) -> None:
+        i = self._turn()
+        if not self._bring_in_status:
+            raise ActionError(f"p{i + 1} cannot bring in: there is no bring-in to post now")
+
+    def can_bring_in(self) -> bool:
+        return self._can(self.verify_bring_in)
+
+    def bring_in(self) -> ev.BringIn:
+        self.verify_bring_in()
+        i = self._pop_actor()
+        amount = min(self.stacks[i], self.stakes.bring_in)
+        self._put(i, amount)
+        self._bring_in_status = False
+        return self._record_and_continue(ev.BringIn(i, amount))
+
+    def verify_bet_or_raise_to(self, amount: int) -> None:
+        """Check a completion, bet or raise *to* ``amount`` chips this round."""
+        i = self._turn()
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise ActionError(f"a bet is a whole number of chips, got {amount!r}")
+        why = self._raise_refusal()
+        if why is not None:
+            raise ActionError(f"p{i + 1} cannot bet or raise: {why}")
+        lo, hi = self._min_raise_to(), self._max_raise_to()
+        if amount < lo:
+            raise ActionError(f"p{i + 1} must bet or raise to at least {lo}, got {amount}")
+        if amount > hi:
+            limit = (
+                "their stack"
+                if hi == self.stacks[i] + self.bets[i]
+                else f"the {self.stakes.betting.value} maximum"
+            )
+            raise ActionError(f"p{i + 1} can bet or raise to at most {hi} ({limit}), got {amount}")
+
+    def can_bet_or_raise_to(self, amount: int) -> bool:
+        return self._can(lambda: self.verify_bet_or_raise_to(amount))
+
+    def bet_or_raise_to(self, amount: int) -> ev.BetRaise:
+        self.verify_bet_or_raise_to(amount)
+        i = self._pop_actor()
+        increment = amount - max(self.bets)
+        self._put(i, amount - self.bets[i])
+        self._bring_in_status = False
+        self._completion_status = False
+        n = self.players
+        order = deque((i + k) % n for k in range(1, n))
+        self._actors = deque(j for j in order if self.alive[j] and self.stacks[j])
+        self._opener = i
+        if increment >= self._raise_size:
+            self._acted = {i}
+        self._raise_size = max(self._raise_size, increment)
+        self._raise_count += 1
+        if self.stacks[i]:
+            self._short_all_ins.clear()
+        else:
+            self._short_all_ins.append(increment)
+        if sum(self._short_all_ins) >= self._raise_size:
+            self._short_all_ins.clear()
+        return self._record_and_continue(ev.BetRaise(i, amount))
+
+    # --- draw -----------------------------------------------------------------------
+
+    def verify_discard(self, cards: Iterable[Card | str] | str = ()) -> tuple[Card, ...]:
+        """Check a discard (no cards: standing pat); returns the cards."""
+        if not any(self._pending_discard) or self._actors:
+            raise ActionError(f"nobody draws now: the hand is {self._waiting_for()}")
+        i = self._pending_discard.index(True)
+        thrown = self.game.game.deck.parse_cards(cards) if cards else ()
+        held = self.hole[i]
+        for c in thrown:
+            if c not in held:
+                raise ActionError(f"p{i + 1} cannot discard {c}: not in their hand")
+        if len(set(thrown)) != len(thrown):
+            raise ActionError(f"p{i + 1} discards a card twice: {format_cards(thrown)!r}")
+        return thrown
+
+    def can_discard(self, cards: Iterable[Card | str] | str = ()) -> bool:
+        return self._can(lambda: self.verify_discard(cards))
+
+    def discard(self, cards: Iterable[Card | str] | str = ()) -> ev.Discard:
+        """Throw away ``cards`` (none: stand pat); replacements are dealt once every
+        player has drawn, as in pokerkit."""
+        thrown = self.verify_discard(cards)
+        i = self._pending_discard.index(True)
+        for c in thrown:
+            k = self.hole[i].index(c)
+            del self.hole[i][k]
+            del self.up[i][k]
+        self._discarded.extend(thrown)
+        self._pending_discard[i] = False
+        self._pending_hole[i].extend([False] * len(thrown))
+        return self._record_and_continue(ev.Discard(i, thrown))
+
+    def stand_pat(self) -> ev.Discard:
+        return self.discard(())
+
+    # --- showdown -------------------------------------------------------------------
+
+    def verify_show_or_muck(self, show: bool = True) -> None:
+        if not self._show_queue or self._actors or any(self._pending_discard):
+            raise ActionError(f"nobody shows down now: the hand is {self._waiting_for()}")
+        i = self._show_queue[0]
+        if show and any(c is None for c in self.hole[i]):
+            raise ActionError(f"p{i + 1}'s cards are unknown: give them to show")
+
+    def show_or_muck(
+        self, show: bool = True, cards: Iterable[Card | str] | str | None = None
+    ) -> ev.ShowMuck:
+        """The next player at the showdown shows (``cards`` reveals unknown hole cards
+        of a replayed hand) or mucks, giving up every pot."""
+        if cards is not None and show:
+            self._reveal(cards)
+        self.verify_show_or_muck(show)
+        i = self._show_queue.popleft()
+        if show:
+            self._shown[i] = True
+            shown: tuple[Card, ...] | None = tuple(c for c in self.hole[i] if c is not None)
+        else:
+            self._muck(i)
+            shown = None
+        return self._record_and_continue(ev.ShowMuck(i, shown))
+
+    def _reveal(self, cards: Iterable[Card | str] | str) -> None:
+        if not self._show_queue:
+            return
+        i = self._show_queue[0]
+        given = self.game.game.deck.parse_cards(cards)
+        known = [c for c in self.hole[i] if c is not None]
+        if len(given) != len(self.hole[i]):
+            raise ActionError(
+                f"p{i + 1} holds {len(self.hole[i])} cards, shows {len(given)}: "
+                f"{format_cards(given)!r}"
+            )
+        fresh = [c for c in given if c not in known]
+        if len(fresh) != len(self.hole[i]) - len(known) or any(c not in given for c in known):
+            raise ActionError(f"p{i + 1} shows {format_cards(given)!r}, not the cards they hold")
+        for c in fresh:
+            if c not in self._unseen:
+                raise ActionError(f"card {c} shown by p{i + 1} is already dealt")
+        for c in fresh:
+            self._unseen.discard(c)
+        it = iter(fresh)
+        self.hole[i] = [c if c is not None else next(it) for c in self.hole[i]]
+
+    # --- manual dealing -------------------------------------------------------------
+
+    def verify_deal_hole(self, player: int, cards: Sequence[Card | None]) -> None:
+        if self._actors or any(self._pending_discard):
+            raise ActionError(f"no cards are due: the hand is {self._waiting_for()}")
+        if not 0 <= player < self.players or not self._pending_hole[player]:
+            raise ActionError(f"no hole cards are due to p{player + 1}")
+        if len(cards) > len(self._pending_hole[player]):
+            raise ActionError(
+                f"p{player + 1} is due {len(self._pending_hole[player])} cards, got {len(cards)}"
+            )
+        self._check_unseen([c for c in cards if c is not None])
+
+    def deal_hole(self, player: int, cards: Sequence[Card | None]) -> ev.DealHole:
+        """Deal these hole cards to ``player`` (manual dealing; None: an unknown card)."""
+        self.verify_deal_hole(player, cards)
+        return self._deal_hole(player, tuple(cards))
+
+    def verify_deal_board(self, cards: Sequence[Card]) -> None:
+        if self._actors or any(self._pending_discard) or not self._pending_board:
+            raise ActionError(f"no board cards are due: the hand is {self._waiting_for()}")
+        if len(cards) > self._pending_board:
+            raise ActionError(f"{self._pending_board} board cards are due, got {len(cards)}")
+        self._check_unseen(cards)
+
+    def deal_board(self, cards: Sequence[Card]) -> ev.DealBoard:
+        self.verify_deal_board(cards)
+        return self._deal_board(tuple(cards))
+
+    def _check_unseen(self, cards: Sequence[Card]) -> None:
+        if len(set(cards)) != len(cards):
+            raise ActionError(f"a card is dealt twice: {format_cards(cards)!r}")
+        for c in cards:
+            if c not in self.game.game.deck:
+                raise ActionError(f"card {c} is not in the {self.game.game.deck.name} deck")
+            if c not in self._unseen and c not in self._reusable():
+                raise ActionError(f"card {c} is already dealt")
+
+    def _reusable(self) -> set[Card]:
+        # cards that may come back after a reshuffle (draw)
+        return set(self._discarded) | set(self._burned) | set(self._mucked)
+
+    # --- the flow -------------------------------------------------------------------
+
+    def _can(self, check: object) -> bool:
+        try:
+            check()  # type: ignore[operator]
+        except ActionError:
+            return False
+        return True
+
+    def _waiting_for(self) -> str:
+        phase = self.phase
+        if phase is Phase.OVER:
+            return "over"
+        if phase is Phase.BET:
+            return f"waiting for p{self._actors[0] + 1} to bet"
+        if phase is Phase.DRAW:
+            return f"waiting for p{self._pending_discard.index(True) + 1} to draw"
+        if phase is Phase.DEAL:
+            return "waiting for cards to be dealt"
+        return "at the showdown"
+
+    def _pop_actor(self) -> int:
+        i = self._actors.popleft()
+        self._acted.add(i)
+        return i
+
+    def _put(self, i: int, amount: int) -> None:
+        self.stacks[i] -= amount
+        self.bets[i] += amount
+        self.paid[i] += amount
+
+    def _muck(self, i: int) -> None:
+        self.alive[i] = False
+        self._mucked.extend(c for c in self.hole[i] if c is not None)
+        if i in self._show_queue:
+            self._show_queue.remove(i)
+
+    def _record_and_continue(self, event: ev.E) -> ev.E:
+        self.history.append(event)
+        self._advance()
+        return event
+
+    def _start(self) -> None:
+        n = self.players
+        antes = self.stakes.antes_for(n)
+        for i, ante in enumerate(antes):
+            amount = min(ante, self.stacks[i])
+            if amount:
+                self._put(i, amount)
+                self.antes[i] = amount
+                self.history.append(ev.PostAnte(i, amount))
+        if self.stakes.ante_trimming and any(self.bets):
+            self._return_uncalled(include_antes=True)
+        self.bets = [0] * n
+        posted_antes = [min(a, s) for a, s in zip(antes, self.starting_stacks, strict=True)]
+        for i, blind in enumerate(self.stakes.blinds_for(n)):
+            # as pokerkit: what is left after the ante as posted (before any trimming)
+            amount = min(blind, self.starting_stacks[i] - posted_antes[i])
+            if amount:
+                self._put(i, amount)
+                self.history.append(ev.PostBlind(i, amount))
+        self._begin_street()
+
+    def _begin_street(self) -> None:
+        self.street_index += 1
+        street = self.streets[self.street_index]
+        if (
+            self.street_index > 0
+            and self.auto_deal
+            and (street.board or street.hole or street.draw)
+        ):
+            self._burn()
+        if street.hole:
+            for i in range(self.players):
+                if self.alive[i]:
+                    self._pending_hole[i].extend(street.hole)
+            due = sum(len(q) for q in self._pending_hole)
+            if due > self._cards_left():
+                # stud: too few cards for everyone; one card to the board for all
+                self._pending_board += len(street.hole)
+                for q in self._pending_hole:
+                    q.clear()
+        self._pending_board += street.board
+        if street.draw:
+            self._pending_discard = list(self.alive)
+        self._stage = "dealing"
+
+    def _cards_left(self) -> int:
+        return len(self._stub) if self.auto_deal else len(self._unseen)
+
+    def _advance(self) -> None:
+        """Run the automatic steps until a decision or a manual deal is needed.
+
+        A street goes through three stages: its cards are dealt (after the draw's
+        discards), its betting round is played, then the hand moves on to the next
+        street, to the showdown, or ends when one player is left. After an all-in with
+        nobody left to bet, the remaining streets are dealt with no betting.
+        """
+        while self.result is None:
+            if self._stage == "dealing":
+                if any(self._pending_discard):
+                    return
+                if self._pending_board or any(self._pending_hole):
+                    if not self.auto_deal:
+                        return
+                    self._auto_deal()
+                    continue
+                if self._all_in:
+                    self._next_street()
+                else:
+                    self._begin_betting()
+                continue
+            if self._stage == "betting":
+                if self._actors and sum(self.alive) > 1:
+                    return
+                self._actors.clear()
+                self._end_betting()
+                if sum(self.alive) <= 1:
+                    self._finish()
+                else:
+                    self._next_street()
+                continue
+            # the showdown
+            if self._show_queue:
+                if not self.auto_showdown:
+                    return
+                i = self._show_queue.popleft()
+                self._shown[i] = True
+                self.history.append(ev.ShowMuck(i, tuple(c for c in self.hole[i] if c is not None)))
+                continue
+            self._finish()
+
+    def _next_street(self) -> None:
+        if self.street_index == len(self.streets) - 1:
+            self._stage = "showdown"
+        else:
+            self._begin_street()
+
+    def _begin_betting(self) -> None:
+        street = self.streets[self.street_index]
+        n = self.players
+        if street.opening is Opening.LOW_CARD:
+            ups = [self.up_cards(i) for i in range(n)]
+            opener = stud.bring_in_player(ups, self.alive, self.rules, self.game.stud.bring_in)
+        elif street.opening is Opening.HIGH_HAND:
+            ups = [self.up_cards(i) for i in range(n)]
+            opener = stud.opener(ups, self.alive, self.rules, self.game.stud.opener)
+        else:
+            blinds = self.stakes.blinds_for(n)
+            top = max(range(n), key=lambda i: (self.bets[i] * (1 if blinds[i] > 0 else 0), i))
+            opener = (top + 1) % n
+        self._opener = opener
+        self._bring_in_status = self.street_index == 0 and self.stakes.bring_in > 0
+        self._completion_status = self._bring_in_status
+        order = [(opener + k) % n for k in range(n)]
+        self._actors = deque(
+            i for i in order if self.alive[i] and self.stacks[i] and self._effective_stack(i)
+        )
+        self._raise_size = 0
+        self._raise_count = 0
+        self._acted = set()
+        self._short_all_ins = []
+        self._stage = "betting"
+        lone = len(self._actors) == 1 and self.bets[self._actors[0]] >= max(self.bets)
+        if lone or sum(self.alive) <= 1:
+            self._actors.clear()
+
+    def _effective_stack(self, i: int) -> int:
+        totals = sorted(self.bets[j] + self.stacks[j] for j in range(self.players) if self.alive[j])
+        if len(totals) < 2:
+            return 0
+        return min(self.stacks[i], max(0, totals[-2] - self.bets[i]))
+
+    def _end_betting(self) -> None:
+        later_draws = any(s.draw for s in self.streets[self.street_index + 1 :])
+        with_chips = sum(1 for i in range(self.players) if self.alive[i] and self.stacks[i])
+        if sum(self.alive) > 1 and not later_draws and with_chips <= 1:
+            self._all_in = True
+        if not all(self.stacks) and self.street_index == len(self.streets) - 1:
+            self._all_in = True
+        self._return_uncalled(include_antes=False)
+        self.bets = [0] * self.players
+        if sum(self.alive) > 1 and (self._all_in or self.street_index == len(self.streets) - 1):
+            self._queue_showdown()
+
+    def _return_uncalled(self, *, include_antes: bool) -> None:
+        n = self.players
+        survivors = [i for i in range(n) if self.alive[i]]
+        others = list(range(n))
+        cutoff = sorted(self.bets)[-2]  # before the lone survivor's bet goes back
+        if len(survivors) == 1 and not include_antes:
+            i = survivors[0]
+            if self.bets[i]:
+                self._refund(i, self.bets[i], include_antes)
+            others.remove(i)
+        for i in others:
+            if self.bets[i] > cutoff:
+                self._refund(i, self.bets[i] - cutoff, include_antes)
+
+    def _refund(self, i: int, amount: int, include_antes: bool) -> None:
+        self.stacks[i] += amount
+        self.bets[i] -= amount
+        self.paid[i] -= amount
+        if include_antes:
+            self.antes[i] -= amount
+        self.history.append(ev.ReturnBet(i, amount))
+
+    def _queue_showdown(self) -> None:
+        if self._show_queue or any(self._shown[i] for i in range(self.players)):
+            return
+        n = self.players
+        start = self._opener if self._opener is not None else 0
+        order = [(start + k) % n for k in range(n)]
+        self._show_queue = deque(i for i in order if self.alive[i])
+
+    def _finish(self) -> None:
+        self._show_queue.clear()
+        self.result = settle_pots(self)
+        for award in self.result.awards:
+            for p, a in zip(award.players, award.amounts, strict=True):
+                self.stacks[p] += a
+            self.history.append(award)
+
+    # --- automatic dealing ---------------------------------------------------------
+
+    def _draw_card(self) -> Card:
+        if not self._stub:
+            pool = self._discarded + self._burned + self._mucked
+            self._discarded, self._burned, self._mucked = [], [], []
+            random.Random(self.seed + len(self.history)).shuffle(pool)
+            self._stub = pool
+            self.history.append(ev.Reshuffle(len(pool)))
+            if not pool:
+                raise ActionError("the deck ran out of cards")  # prevented by max_seats
+        return self._stub.pop()
+
+    def _burn(self) -> None:
+        if self._stub:
+            self._burned.append(self._stub.pop())
+
+    def _auto_deal(self) -> None:
+        n = self.players
+        dealt: list[list[Card]] = [[] for _ in range(n)]
+        while any(self._pending_hole):
+            i = max(range(n), key=lambda j: (len(self._pending_hole[j]), -j))
+            dealt[i].append(self._draw_card())
+            self._receive(i, [dealt[i][-1]])
+        for i in range(n):
+            if dealt[i]:
+                k = len(dealt[i])
+                self.history.append(ev.DealHole(i, tuple(dealt[i]), tuple(self.up[i][-k:])))
+        if self._pending_board:
+            cards = tuple(self._draw_card() for _ in range(self._pending_board))
+            self.board.extend(cards)
+            self._pending_board = 0
+            self.history.append(ev.DealBoard(cards))
+
+    def _receive(self, i: int, cards: Sequence[Card | None]) -> None:
+        for c in cards:
+            self.hole[i].append(c)
+            self.up[i].append(self._pending_hole[i].popleft())
+
+    def _deal_hole(self, player: int, cards: tuple[Card | None, ...]) -> ev.DealHole:
+        for c in cards:
+            if c is not None:
+                self._take(c)
+        k = len(cards)
+        self._receive(player, cards)
+        event = ev.DealHole(player, cards, tuple(self.up[player][-k:]))
+        return self._record_and_continue(event)
+
+    def _deal_board(self, cards: tuple[Card, ...]) -> ev.DealBoard:
+        for c in cards:
+            self._take(c)
+        self.board.extend(cards)
+        self._pending_board -= len(cards)
+        return self._record_and_continue(ev.DealBoard(cards))
+
+    def _take(self, c: Card) -> None:
+        if c in self._unseen:
+            self._unseen.discard(c)
+        else:  # back from the discards after a reshuffle
+            for pile in (self._discarded, self._burned, self._mucked):
+                if c in pile:
+                    pile.remove(c)
+                    break

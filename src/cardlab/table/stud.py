@@ -1,0 +1,87 @@
+"""Stud's choices of who acts first, on any deck.
+
+Third street: the player with the lowest up-card brings in (option ``stud_bring_in``:
+``low-card``, the default, or ``high-card``). Ranks compare by their value (the ace
+high in standard52, ZAT the highest FESCA rank); equal ranks by the rule set's suit
+order (``RuleSet.suit_order``, weakest first: clubs, diamonds, hearts, spades in
+standard52, the same order as pokerkit's), and the weakest suit brings in.
+
+Fourth to seventh street: the best showing partial hand of one to four up-cards opens
+(option ``stud_opener``). A partial hand is four of a kind, three of a kind, two pair,
+one pair or high card, ordered as the deck's derived hand order orders those
+categories (no straight, flush or Mixwell can show in four cards), then by rank values
+from the most to the least repeated. Ties go to position (``best-showing``, the card
+rooms' rule and pokerkit's) or to the suit of each hand's highest card
+(``best-showing-suits``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+
+from cardlab.cards import Card
+from cardlab.poker.categories import Category
+from cardlab.poker.order import hand_order
+from cardlab.poker.rules import RuleSet
+from cardlab.table.structure import BringIn, StudOpener
+
+_PARTIAL = {
+    (1,): Category.HIGH_CARD,
+    (2,): Category.ONE_PAIR,
+    (2, 2): Category.TWO_PAIR,
+    (3,): Category.THREE_OF_A_KIND,
+    (4,): Category.FOUR_OF_A_KIND,
+}
+
+
+@lru_cache(maxsize=64)
+def _category_strength(rules: RuleSet) -> dict[Category, int]:
+    order = hand_order(rules)
+    return {c: order.strength(c) for c in _PARTIAL.values()}
+
+
+def _suit_rank(card: Card, rules: RuleSet) -> int:
+    return rules.suit_order.index(card.suit)
+
+
+def card_key(card: Card, rules: RuleSet) -> tuple[int, int]:
+    """A single card's strength: rank value, then suit order."""
+    return card.rank.value, _suit_rank(card, rules)
+
+
+def showing_key(cards: Sequence[Card], rules: RuleSet) -> tuple[int, tuple[int, ...]]:
+    """The strength of a partial hand of up to four up-cards (higher is better)."""
+    counts = Counter(c.rank.value for c in cards)
+    ranked = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    pattern = tuple(sorted((m for m in counts.values() if m > 1), reverse=True)) or (1,)
+    category = _PARTIAL.get(pattern, Category.HIGH_CARD)
+    return _category_strength(rules)[category], tuple(v for v, _ in ranked)
+
+
+def bring_in_player(
+    up_cards: Sequence[Sequence[Card]], alive: Sequence[bool], rules: RuleSet, option: BringIn
+) -> int:
+    """The position that brings in on third street."""
+    keys = {i: card_key(cards[-1], rules) for i, cards in enumerate(up_cards) if alive[i] and cards}
+    pick = min if option is BringIn.LOW_CARD else max
+    best = pick(keys.values())
+    return min(i for i, k in keys.items() if k == best)
+
+
+def opener(
+    up_cards: Sequence[Sequence[Card]], alive: Sequence[bool], rules: RuleSet, option: StudOpener
+) -> int:
+    """The position that opens a betting round from fourth street on."""
+    keys: dict[int, tuple[object, ...]] = {}
+    for i, cards in enumerate(up_cards):
+        if not alive[i] or not cards:
+            continue
+        key: tuple[object, ...] = showing_key(cards, rules)
+        if option is StudOpener.BEST_SHOWING_SUITS:
+            top = max(cards, key=lambda c: card_key(c, rules))
+            key = (*key, _suit_rank(top, rules))
+        keys[i] = key
+    best = max(keys.values())
+    return min(i for i, k in keys.items() if k == best)
