@@ -118,6 +118,10 @@ class Card:
     suit: Suit
     rank: Rank
 
+    def __hash__(self) -> int:
+        # cards key dicts and sets in every hot path: hash the two keys directly
+        return hash((self.suit.key, self.rank.key))
+
     def __str__(self) -> str:
         if self.suit.notation is Notation.RANK_FIRST:
             return f"{self.rank.key}{self.suit.key}"

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numba
 import numpy as np
 
 from cardlab.cards import Card, format_cards
@@ -104,9 +105,18 @@ def showdown_keys(state: HandState, players: Sequence[int]) -> dict[int, int]:
     width = {len(r) for r in rows}
     if len(width) != 1 or not 5 <= width.pop() <= (9 if omaha else 7):
         raise ActionError("a showdown needs complete hands")
-    keys = evaluate_batch(
-        np.array(rows, dtype=np.uint8), state.rules, game="omaha" if omaha else "best", check=False
-    )
+    # a handful of rows: one thread (waking a thread pool costs more than the work)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        keys = evaluate_batch(
+            np.array(rows, dtype=np.uint8),
+            state.rules,
+            game="omaha" if omaha else "best",
+            check=False,
+        )
+    finally:
+        numba.set_num_threads(threads)
     return {p: int(k) for p, k in zip(players, keys, strict=True)}
 
 

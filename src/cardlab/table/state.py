@@ -127,11 +127,12 @@ class HandState:
         self.street_index = -1
         self.result: HandResult | None = None
         # the deck
-        cards = list(game.game.deck.cards)
-        if self.auto_deal:
-            random.Random(self.seed).shuffle(cards)
-        self._stub = cards  # auto: dealt from the end
-        self._unseen = set(cards)  # manual: cards not yet dealt
+        # auto: each card is drawn at random from the stub (a Fisher-Yates shuffle done
+        # one card at a time, so a hand shuffles only the cards it deals)
+        self._rng = random.Random(self.seed)
+        self._stub = list(game.game.deck.cards)
+        # manual: the cards not dealt yet
+        self._unseen: set[Card] = set() if self.auto_deal else set(self._stub)
         self._burned: list[Card] = []
         self._mucked: list[Card] = []
         self._discarded: list[Card] = []
@@ -764,27 +765,32 @@ class HandState:
     # --- automatic dealing ---------------------------------------------------------
 
     def _draw_card(self) -> Card:
-        if not self._stub:
-            pool = self._discarded + self._burned + self._mucked
+        stub = self._stub
+        if not stub:
+            stub = self._stub = self._discarded + self._burned + self._mucked
             self._discarded, self._burned, self._mucked = [], [], []
-            random.Random(self.seed + len(self.history)).shuffle(pool)
-            self._stub = pool
-            self.history.append(ev.Reshuffle(len(pool)))
-            if not pool:
+            self.history.append(ev.Reshuffle(len(stub)))
+            if not stub:
                 raise ActionError("the deck ran out of cards")  # prevented by max_seats
-        return self._stub.pop()
+        j = self._rng.randrange(len(stub))
+        stub[j], stub[-1] = stub[-1], stub[j]
+        return stub.pop()
 
     def _burn(self) -> None:
         if self._stub:
-            self._burned.append(self._stub.pop())
+            self._burned.append(self._draw_card())
 
     def _auto_deal(self) -> None:
         n = self.players
         dealt: list[list[Card]] = [[] for _ in range(n)]
-        while any(self._pending_hole):
-            i = max(range(n), key=lambda j: (len(self._pending_hole[j]), -j))
-            dealt[i].append(self._draw_card())
-            self._receive(i, [dealt[i][-1]])
+        pending = self._pending_hole
+        while any(pending):  # one card at a time round the table, from position 0
+            most = max(len(q) for q in pending)
+            for i in range(n):
+                if len(pending[i]) == most:
+                    card = self._draw_card()
+                    dealt[i].append(card)
+                    self._receive(i, (card,))
         for i in range(n):
             if dealt[i]:
                 k = len(dealt[i])
