@@ -163,10 +163,10 @@ class BringIn(Event):
 
 @dataclass(frozen=True, slots=True)
 class Discard(Event):
-    """Draw: the cards thrown away (none: stands pat)."""
+    """Draw: the cards thrown away (none: stands pat; None: hidden from a viewer)."""
 
     player: int
-    cards: tuple[Card, ...]
+    cards: tuple[Card | None, ...]
 
     @property
     def phh(self) -> str:
