@@ -761,6 +761,9 @@ class HandState:
             for p, a in zip(award.players, award.amounts, strict=True):
                 self.stacks[p] += a
             self.history.append(award)
+        # the pots are paid out: nothing is left in the middle
+        self.paid = [0] * self.players
+        self.antes = [0] * self.players
 
     # --- automatic dealing ---------------------------------------------------------
 
