@@ -186,7 +186,7 @@ def test_all_in_short_raise_does_not_reopen_betting() -> None:
     assert legal.player == 2
     assert legal.call == 4
     assert legal.raise_min is None
-    with pytest.raises(ActionError, match="not reopened|short"):
+    with pytest.raises(ActionError, match=r"not reopened|short"):
         h.bet_or_raise_to(40)
 
 
