@@ -33,3 +33,7 @@ class GameError(CardlabError):
 class ActionError(GameError):
     """An action the hand does not allow now: out of turn, a wrong amount, a card
     not held. The hand is left as it was."""
+
+
+class HistoryError(CardlabError):
+    """A malformed hand history (PHH): bad TOML, a missing or mistyped field, a bad action."""

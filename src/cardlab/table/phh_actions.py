@@ -1,0 +1,409 @@
+"""PHH action notation: one frozen record per action line, and the cards in it.
+
+The grammar (PHH specification, "Actions"), one action per string, words separated by
+whitespace, an optional ``# commentary`` at the end:
+
+====================  ==========================  ============================
+action                text                        record
+====================  ==========================  ============================
+deal hole cards       ``d dh p1 AcKd``            ``DealHole(1, "AcKd")``
+deal board cards      ``d db AcKdQh``             ``DealBoard("AcKdQh")``
+fold                  ``p1 f``                    ``Fold(1)``
+check or call         ``p1 cc``                   ``CheckCall(1)``
+complete/bet/raise    ``p1 cbr 100``              ``CompleteBetRaiseTo(1, 100)``
+post the bring-in     ``p1 pb``                   ``PostBringIn(1)``
+stand pat / discard   ``p1 sd`` / ``p1 sd 7c8d``  ``StandPatDiscard(1, None)`` / ``(1, "7c8d")``
+show or muck          ``p1 sm AcKd``              ``ShowMuck(1, "AcKd")``
+                      ``p1 sm -``                 ``ShowMuck(1, "-")``: show the cards dealt
+                      ``p1 sm``                   ``ShowMuck(1, None)``: muck
+no operation          ``# commentary`` or empty   ``NoOp("commentary")``
+====================  ==========================  ============================
+
+Players are numbered from 1 as in the file (``p1`` is ``player=1``, the first player of
+``starting_stacks``). Cards stay the raw token of the file; :func:`split_cards` and
+:func:`join_cards` turn a token into :class:`~cardlab.cards.Card` values of a deck and
+back. A standard52 token is rank+suit pairs run together (``AcKd``); a FESCA/TESCA token
+is cardlab's ASCII codes run together (``M12K3YZ``); ``??`` is one unknown card.
+
+``str(record)`` is the canonical PHH text and ``parse_action(str(record)) == record``.
+Amounts are ``int`` or, when written with a decimal point, ``decimal.Decimal`` (exact).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TypeAlias
+
+from cardlab.cards import Card
+from cardlab.decks import Deck
+from cardlab.errors import CardError, HistoryError
+
+Amount: TypeAlias = int | Decimal
+"""A chip amount: an integer, or an exact decimal when the file writes one (``0.50``)."""
+
+UNKNOWN_CARD = "??"
+
+_PLAYER_RE = re.compile(r"p([1-9][0-9]*)")
+_AMOUNT_RE = re.compile(r"[0-9]+(\.[0-9]+)?")
+_TOKEN_RE = re.compile(r"[^\s#]+")
+
+
+def _check_player(player: object) -> None:
+    if isinstance(player, bool) or not isinstance(player, int) or player < 1:
+        raise HistoryError(f"a player is a number from 1 (p1), got {player!r}")
+
+
+def _check_cards(cards: object, *, dash: bool = False) -> None:
+    if not isinstance(cards, str) or not _TOKEN_RE.fullmatch(cards):
+        raise HistoryError(f"cards are one token without spaces or '#', got {cards!r}")
+    if cards == "-" and not dash:
+        raise HistoryError("'-' (the cards dealt) is only for showing, in 'sm'")
+
+
+def _check_comment(comment: object) -> None:
+    if comment is not None and (not isinstance(comment, str) or comment != comment.strip()):
+        raise HistoryError(f"a comment is text without surrounding spaces, got {comment!r}")
+
+
+def _with_comment(body: str, comment: str | None) -> str:
+    if comment is None:
+        return body
+    return f"{body} # {comment}" if body else f"# {comment}"
+
+
+def format_amount(amount: Amount) -> str:
+    """An amount as PHH writes it: ``100``, ``0.50``."""
+    if isinstance(amount, Decimal):
+        return format(amount, "f")
+    return str(amount)
+
+
+def _check_amount(amount: object) -> None:
+    ok = isinstance(amount, int | Decimal) and not isinstance(amount, bool)
+    if isinstance(amount, Decimal):
+        ok = amount.is_finite()
+    if not ok or amount <= 0:  # type: ignore[operator]
+        raise HistoryError(f"an amount is a positive integer or decimal, got {amount!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class DealHole:
+    """The dealer deals hole (or, in stud, up) cards to a player: ``d dh p1 AcKd``."""
+
+    player: int
+    cards: str
+    comment: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_player(self.player)
+        _check_cards(self.cards)
+        _check_comment(self.comment)
+
+    def __str__(self) -> str:
+        return _with_comment(f"d dh p{self.player} {self.cards}", self.comment)
+
+
+@dataclass(frozen=True, slots=True)
+class DealBoard:
+    """The dealer deals board cards: ``d db AcKdQh``."""
+
+    cards: str
+    comment: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_cards(self.cards)
+        _check_comment(self.comment)
+
+    def __str__(self) -> str:
+        return _with_comment(f"d db {self.cards}", self.comment)
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """``p1 f``."""
+
+    player: int
+    comment: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_player(self.player)
+        _check_comment(self.comment)
+
+    def __str__(self) -> str:
+        return _with_comment(f"p{self.player} f", self.comment)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckCall:
+    """``p1 cc``: check when nothing is owed, else call (all-in if short)."""
+
+    player: int
+    comment: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_player(self.player)
+        _check_comment(self.comment)
+
+    def __str__(self) -> str:
+        return _with_comment(f"p{self.player} cc", self.comment)
+
+
+@dataclass(frozen=True, slots=True)
+class CompleteBetRaiseTo:
+    """``p1 cbr 100``: complete, bet, or raise *to* a total of ``amount`` this street."""
+
+    player: int
+    amount: Amount
+    comment: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_player(self.player)
+        _check_amount(self.amount)
+        _check_comment(self.comment)
+
+    def __str__(self) -> str:
+        return _with_comment(f"p{self.player} cbr {format_amount(self.amount)}", self.comment)
+
+
+@dataclass(frozen=True, slots=True)
+class PostBringIn:
+    """``p1 pb``: the stud bring-in."""
+
+    player: int
+    comment: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_player(self.player)
+        _check_comment(self.comment)
+
+    def __str__(self) -> str:
+        return _with_comment(f"p{self.player} pb", self.comment)
+
+
+@dataclass(frozen=True, slots=True)
+class StandPatDiscard:
+    """``p1 sd 7c8d`` discards those cards; ``p1 sd`` (``cards=None``) stands pat."""
+
+    player: int
+    cards: str | None = None
+    comment: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_player(self.player)
+        if self.cards is not None:
+            _check_cards(self.cards)
+        _check_comment(self.comment)
+
+    def __str__(self) -> str:
+        tail = "" if self.cards is None else f" {self.cards}"
+        return _with_comment(f"p{self.player} sd{tail}", self.comment)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowMuck:
+    """``p1 sm AcKd`` shows those cards; ``p1 sm -`` shows the cards dealt to the
+    player; ``p1 sm`` (``cards=None``) mucks. Shown cards may be partly unknown
+    (``??Ad``) in cash games."""
+
+    player: int
+    cards: str | None = None
+    comment: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_player(self.player)
+        if self.cards is not None:
+            _check_cards(self.cards, dash=True)
+        _check_comment(self.comment)
+
+    @property
+    def mucks(self) -> bool:
+        return self.cards is None
+
+    def __str__(self) -> str:
+        tail = "" if self.cards is None else f" {self.cards}"
+        return _with_comment(f"p{self.player} sm{tail}", self.comment)
+
+
+@dataclass(frozen=True, slots=True)
+class NoOp:
+    """An empty action or a standalone commentary: ``# burn card 6s exposed``."""
+
+    comment: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_comment(self.comment)
+
+    def __str__(self) -> str:
+        return _with_comment("", self.comment)
+
+
+Action: TypeAlias = (
+    DealHole
+    | DealBoard
+    | Fold
+    | CheckCall
+    | CompleteBetRaiseTo
+    | PostBringIn
+    | StandPatDiscard
+    | ShowMuck
+    | NoOp
+)
+ACTION_TYPES = (
+    DealHole,
+    DealBoard,
+    Fold,
+    CheckCall,
+    CompleteBetRaiseTo,
+    PostBringIn,
+    StandPatDiscard,
+    ShowMuck,
+    NoOp,
+)
+
+_SIMPLE: dict[str, type[Fold] | type[CheckCall] | type[PostBringIn]] = {
+    "f": Fold,
+    "cc": CheckCall,
+    "pb": PostBringIn,
+}
+
+
+class _Syntax(Exception):
+    """Why an action text is malformed; callers add where it was."""
+
+
+def action_problem(text: str) -> tuple[Action | None, str]:
+    """The record of ``text``, or ``None`` and the reason it is malformed."""
+    try:
+        return _parse(text), ""
+    except _Syntax as exc:
+        return None, str(exc)
+    except HistoryError as exc:  # a record's own check
+        return None, str(exc)
+
+
+def parse_action(text: str) -> Action:
+    """The record of one PHH action text; :class:`HistoryError` quoting it if malformed."""
+    if not isinstance(text, str):
+        raise HistoryError(f"an action is a string, got {text!r}")
+    action, reason = action_problem(text)
+    if action is None:
+        raise HistoryError(f"action {text!r}: {reason}")
+    return action
+
+
+def _parse(text: str) -> Action:
+    body, hash_, rest = text.partition("#")
+    comment = rest.strip() if hash_ else None
+    words = body.split()
+    if not words:
+        return NoOp(comment)
+    if words[0] == "d":
+        return _parse_dealer(words, comment)
+    m = _PLAYER_RE.fullmatch(words[0])
+    if m is None:
+        raise _Syntax(f"expected an actor 'd' or p1, p2, ..., got {words[0]!r}")
+    player = int(m.group(1))
+    if len(words) < 2:
+        raise _Syntax("expected an action after the player (f, cc, cbr, pb, sd, sm)")
+    verb, args = words[1], words[2:]
+    if verb in _SIMPLE:
+        _expect_args(verb, args, 0)
+        return _SIMPLE[verb](player, comment)
+    if verb == "cbr":
+        _expect_args(verb, args, 1)
+        if not _AMOUNT_RE.fullmatch(args[0]):
+            raise _Syntax(f"amount must be a positive integer or decimal, got {args[0]!r}")
+        amount: Amount = Decimal(args[0]) if "." in args[0] else int(args[0])
+        if amount <= 0:
+            raise _Syntax(f"amount must be positive, got {args[0]!r}")
+        return CompleteBetRaiseTo(player, amount, comment)
+    if verb in ("sd", "sm"):
+        if len(args) > 1:
+            raise _Syntax(f"'{verb}' takes at most one card token, got {len(args)}")
+        cards = args[0] if args else None
+        if verb == "sd":
+            return StandPatDiscard(player, cards, comment)
+        return ShowMuck(player, cards, comment)
+    raise _Syntax(f"unknown action {verb!r} (expected f, cc, cbr, pb, sd or sm)")
+
+
+def _parse_dealer(words: list[str], comment: str | None) -> Action:
+    if len(words) < 2 or words[1] not in ("dh", "db"):
+        got = words[1] if len(words) > 1 else "nothing"
+        raise _Syntax(f"the dealer deals 'dh' (hole) or 'db' (board), got {got!r}")
+    if words[1] == "db":
+        if len(words) != 3:
+            raise _Syntax(f"'d db' takes one card token, got {len(words) - 2}")
+        return DealBoard(words[2], comment)
+    if len(words) != 4:
+        raise _Syntax(f"'d dh' takes a player and one card token, got {len(words) - 2} words")
+    m = _PLAYER_RE.fullmatch(words[2])
+    if m is None:
+        raise _Syntax(f"expected a player p1, p2, ..., got {words[2]!r}")
+    return DealHole(int(m.group(1)), words[3], comment)
+
+
+def _expect_args(verb: str, args: list[str], count: int) -> None:
+    if len(args) != count:
+        what = "no argument" if count == 0 else f"{count} argument"
+        raise _Syntax(f"'{verb}' takes {what}, got {' '.join(args)!r}")
+
+
+# --- cards ---------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=64)
+def _splitter(deck: Deck) -> tuple[re.Pattern[str], dict[str, Card]]:
+    codes = {card.ascii: card for card in deck.cards}
+    # longest codes first, so "M12" wins over "M1" followed by a stray "2"
+    alternatives = sorted(codes, key=len, reverse=True)
+    pattern = re.compile("|".join([re.escape(UNKNOWN_CARD), *map(re.escape, alternatives)]))
+    return pattern, codes
+
+
+def split_cards(token: str, deck: Deck) -> tuple[Card | None, ...]:
+    """The cards of a PHH card token, ``None`` for each unknown ``??``.
+
+    ``split_cards("AcKd", standard52)`` gives ace of clubs, king of diamonds;
+    ``split_cards("M12K3YZ", FESCA78)`` gives 木12, 火3, 太極. Raises
+    :class:`~cardlab.errors.CardError` for text that is not the deck's ASCII codes, or a
+    card given twice. ``-`` (show the cards dealt) is not a card token.
+    """
+    pattern, codes = _splitter(deck)
+    cards: list[Card | None] = []
+    at = 0
+    while at < len(token):
+        m = pattern.match(token, at)
+        if m is None:
+            example = join_cards(deck.cards[:2], deck)
+            raise CardError(
+                f"card token {token!r}: {token[at:]!r} is not a {deck.name} card "
+                f"(expected ASCII codes run together like {example!r}, ?? for unknown)"
+            )
+        cards.append(None if m.group() == UNKNOWN_CARD else codes[m.group()])
+        at = m.end()
+    if not cards:
+        raise CardError("an empty card token")
+    known = [c for c in cards if c is not None]
+    if len(set(known)) != len(known):
+        raise CardError(f"card token {token!r} names a card twice")
+    return tuple(cards)
+
+
+def join_cards(cards: Iterable[Card | None], deck: Deck) -> str:
+    """The PHH token of cards of ``deck`` (``None`` is an unknown card, ``??``)."""
+    out: list[str] = []
+    for card in cards:
+        if card is None:
+            out.append(UNKNOWN_CARD)
+        elif card not in deck:
+            raise CardError(f"card {card} is not in the {deck.name} deck")
+        else:
+            out.append(card.ascii)
+    if not out:
+        raise CardError("no cards to write")
+    return "".join(out)
