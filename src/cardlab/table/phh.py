@@ -1,0 +1,587 @@
+"""Poker Hand History (PHH) files: one hand per ``.phh``, many per ``.phhs``.
+
+PHH is the TOML format of the PHH specification (uoftcprg/phh-std), read and written
+by pokerkit and used by the public hand-history dataset. A hand is a TOML table of
+*fields*: required ones that let a program replay the hand (``variant``, ``antes``,
+``blinds_or_straddles`` or ``bring_in``, the bet sizes, ``starting_stacks``,
+``actions``), optional ones about where and when it was played, and user-defined ones
+whose names start with ``_`` (cardlab writes ``_deck``, ``_rules`` and ``_game`` there
+for FESCA and TESCA decks; see ``docs/phh.md``). A ``.phhs`` file is one TOML table per
+hand, named ``[1]``, ``[2]``, ...
+
+>>> hand = load(Path("tests/data/phh/pluribus-100-0.phh"))
+>>> hand.variant, hand.player_count, str(hand.actions[6])
+('NT', 6, 'p3 f')
+>>> load(dumps(hand)) == hand
+True
+
+This module is plain data and text; it knows nothing of the rules. Amounts are exact:
+``int``, or ``decimal.Decimal`` where the file writes a decimal point (``0.50``). The
+action lines are records from :mod:`cardlab.table.phh_actions`. Every malformed input
+raises :class:`~cardlab.errors.HistoryError` naming the line.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import stat
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from cardlab.decks import BUILTIN_DECKS, Deck, get_deck
+from cardlab.errors import CardError, HistoryError
+from cardlab.table.phh_actions import (
+    ACTION_TYPES,
+    Action,
+    Amount,
+    NoOp,
+    action_problem,
+    split_cards,
+)
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""The largest PHH file :func:`load` and :func:`load_all` read."""
+
+VARIANTS: dict[str, str] = {
+    "FT": "Fixed-limit Texas hold 'em",
+    "NT": "No-limit Texas hold 'em",
+    "NS": "No-limit short-deck hold 'em",
+    "PO": "Pot-limit Omaha hold 'em",
+    "FO/8": "Fixed-limit Omaha hold 'em high/low-split eight or better",
+    "F7S": "Fixed-limit seven card stud",
+    "F7S/8": "Fixed-limit seven card stud high/low-split eight or better",
+    "FR": "Fixed-limit razz",
+    "N2L1D": "No-limit deuce-to-seven lowball single draw",
+    "F2L3D": "Fixed-limit deuce-to-seven lowball triple draw",
+    "FB": "Fixed-limit badugi",
+}
+"""The variant codes of the PHH specification. Other codes are read and written too
+(cardlab's own games, see ``docs/phh.md``); only these have per-variant required fields."""
+
+_BLINDS_FIXED = ("blinds_or_straddles", "small_bet", "big_bet")
+_BLINDS_NO_LIMIT = ("blinds_or_straddles", "min_bet")
+_STUD = ("bring_in", "small_bet", "big_bet")
+VARIANT_FIELDS: dict[str, tuple[str, ...]] = {
+    "FT": _BLINDS_FIXED,
+    "NT": _BLINDS_NO_LIMIT,
+    "NS": _BLINDS_NO_LIMIT,
+    "PO": _BLINDS_NO_LIMIT,
+    "FO/8": _BLINDS_FIXED,
+    "F7S": _STUD,
+    "F7S/8": _STUD,
+    "FR": _STUD,
+    "N2L1D": _BLINDS_NO_LIMIT,
+    "F2L3D": _BLINDS_FIXED,
+    "FB": _BLINDS_FIXED,
+}
+"""The fields each standard variant requires besides ``variant``, ``antes``,
+``starting_stacks`` and ``actions``, which every hand requires."""
+
+REQUIRED_FIELDS = ("variant", "antes", "starting_stacks", "actions")
+
+FIELD_ORDER = (
+    "variant",
+    "ante_trimming_status",
+    "antes",
+    "blinds_or_straddles",
+    "bring_in",
+    "small_bet",
+    "big_bet",
+    "min_bet",
+    "starting_stacks",
+    "actions",
+    "author",
+    "event",
+    "url",
+    "venue",
+    "address",
+    "city",
+    "region",
+    "postal_code",
+    "country",
+    "time",
+    "time_zone",
+    "day",
+    "month",
+    "year",
+    "hand",
+    "level",
+    "seats",
+    "seat_count",
+    "table",
+    "players",
+    "finishing_stacks",
+    "winnings",
+    "currency",
+    "currency_symbol",
+    "time_limit",
+    "time_banks",
+    "time_zone_abbreviation",
+)
+"""Every standard field in the order :func:`dumps` writes them: pokerkit's order, and
+``time_zone_abbreviation`` (which pokerkit 0.7 keeps as an extra field) last, as the
+dataset's files have it. User-defined fields follow, in their own order."""
+
+# what each field holds, checked on construction
+_KINDS: dict[str, str] = {
+    "variant": "str",
+    "ante_trimming_status": "bool",
+    "antes": "amounts",
+    "blinds_or_straddles": "amounts",
+    "bring_in": "amount",
+    "small_bet": "amount",
+    "big_bet": "amount",
+    "min_bet": "amount",
+    "starting_stacks": "amounts",
+    "actions": "actions",
+    "time": "time",
+    "day": "int",
+    "month": "int",
+    "year": "int",
+    "hand": "str|int",
+    "level": "int",
+    "seats": "ints",
+    "seat_count": "int",
+    "table": "str|int",
+    "players": "strs",
+    "finishing_stacks": "amounts",
+    "winnings": "amounts",
+    "time_limit": "amount",
+    "time_banks": "amounts",
+}
+_PER_PLAYER = (
+    "antes",
+    "blinds_or_straddles",
+    "finishing_stacks",
+    "winnings",
+    "seats",
+    "players",
+    "time_banks",
+)
+
+
+class _Problem(HistoryError):
+    """A field's problem; the loader adds the line it is on."""
+
+    def __init__(self, name: str, index: int | None, reason: str) -> None:
+        where = name if index is None else f"{name}[{index}]"
+        super().__init__(f"{where}: {reason}")
+        self.name, self.index, self.reason = name, index, reason
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, repr=False)
+class HandHistory:
+    """One hand in the PHH format: every standard field, and ``user_fields``.
+
+    Lists are tuples; ``actions`` are records (strings given to the constructor are
+    parsed); ``user_fields`` keeps every other key of the file in its order: the
+    ``_``-prefixed user-defined fields and any unknown key. Per-player arrays list the
+    players in PHH order (``p1`` first: the small blind in button games).
+    """
+
+    variant: str
+    ante_trimming_status: bool = False
+    antes: tuple[Amount, ...]
+    blinds_or_straddles: tuple[Amount, ...] | None = None
+    bring_in: Amount | None = None
+    small_bet: Amount | None = None
+    big_bet: Amount | None = None
+    min_bet: Amount | None = None
+    starting_stacks: tuple[Amount, ...]
+    actions: tuple[Action, ...]
+    author: str | None = None
+    event: str | None = None
+    url: str | None = None
+    venue: str | None = None
+    address: str | None = None
+    city: str | None = None
+    region: str | None = None
+    postal_code: str | None = None
+    country: str | None = None
+    time: datetime.time | None = None
+    time_zone: str | None = None
+    time_zone_abbreviation: str | None = None
+    day: int | None = None
+    month: int | None = None
+    year: int | None = None
+    hand: str | int | None = None
+    level: int | None = None
+    seats: tuple[int, ...] | None = None
+    seat_count: int | None = None
+    table: str | int | None = None
+    players: tuple[str, ...] | None = None
+    finishing_stacks: tuple[Amount, ...] | None = None
+    winnings: tuple[Amount, ...] | None = None
+    currency: str | None = None
+    currency_symbol: str | None = None
+    time_limit: Amount | None = None
+    time_banks: tuple[Amount, ...] | None = None
+    user_fields: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        for name in FIELD_ORDER:
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, _convert(name, value))
+        if not isinstance(self.user_fields, dict):
+            raise _Problem("user_fields", None, f"expected a dict, got {_short(self.user_fields)}")
+        object.__setattr__(self, "user_fields", dict(self.user_fields))
+        _check_hand(self)
+
+    @property
+    def player_count(self) -> int:
+        return len(self.starting_stacks)
+
+    @property
+    def deck(self) -> Deck:
+        """The deck of the cards: the built-in deck named by ``_deck``, else standard52."""
+        return _deck_of(self.user_fields)
+
+    def __repr__(self) -> str:
+        parts = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "user_fields" and not value:
+                continue
+            if f.name == "ante_trimming_status" or value is not None:
+                parts.append(f"{f.name}={value!r}")
+        return f"HandHistory({', '.join(parts)})"
+
+
+# --- checks --------------------------------------------------------------------
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_number(value: object) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        return False
+    return not (isinstance(value, Decimal) and value.is_nan())
+
+
+def _convert(name: str, value: Any) -> Any:
+    kind = _KINDS.get(name, "str")
+    if kind == "str":
+        if not isinstance(value, str):
+            raise _Problem(name, None, f"expected a string, got {_short(value)}")
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise _Problem(name, None, f"expected true or false, got {_short(value)}")
+        return value
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _Problem(name, None, f"expected an integer, got {_short(value)}")
+        return value
+    if kind == "str|int":
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            raise _Problem(name, None, f"expected a string or an integer, got {_short(value)}")
+        return value
+    if kind == "time":
+        if not isinstance(value, datetime.time):
+            raise _Problem(name, None, f"expected a local time like 20:15:00, got {_short(value)}")
+        return value
+    if kind == "amount":
+        if not _is_number(value) or value < 0:
+            raise _Problem(name, None, f"expected a number >= 0, got {_short(value)}")
+        return value
+    if not isinstance(value, list | tuple):
+        raise _Problem(name, None, f"expected an array, got {_short(value)}")
+    if kind == "actions":
+        return tuple(_convert_action(i, item) for i, item in enumerate(value))
+    for i, item in enumerate(value):
+        if kind == "strs":
+            ok = isinstance(item, str)
+        elif kind == "ints":
+            ok = isinstance(item, int) and not isinstance(item, bool)
+        else:
+            ok = _is_number(item) and item >= 0
+        if not ok:
+            expected = {"strs": "a string", "ints": "an integer"}.get(kind, "a number >= 0")
+            raise _Problem(name, i, f"expected {expected}, got {_short(item)}")
+    return tuple(value)
+
+
+def _convert_action(index: int, item: Any) -> Action:
+    if isinstance(item, ACTION_TYPES):
+        return item
+    if not isinstance(item, str):
+        raise _Problem("actions", index, f"expected an action string, got {_short(item)}")
+    action, reason = action_problem(item)
+    if action is None:
+        raise _Problem("actions", index, f"{item!r}: {reason}")
+    return action
+
+
+def _deck_of(user_fields: dict[str, Any]) -> Deck:
+    name = user_fields.get("_deck", "standard52")
+    known = {d.lower(): d for d in BUILTIN_DECKS}
+    # only built-in names: a history must not make cardlab open files it names
+    if not isinstance(name, str) or name.lower() not in known:
+        raise _Problem(
+            "_deck", None, f"expected a built-in deck ({', '.join(BUILTIN_DECKS)}), got {name!r}"
+        )
+    return get_deck(known[name.lower()])
+
+
+def _check_hand(hand: HandHistory) -> None:
+    for name in (*REQUIRED_FIELDS, *VARIANT_FIELDS.get(hand.variant, ())):
+        if getattr(hand, name) is None:
+            raise _Problem(name, None, f"the field is required for variant {hand.variant!r}")
+    for name in hand.user_fields:
+        if name in _FIELD_NAMES or not isinstance(name, str):
+            raise _Problem("user_fields", None, f"{name!r} is a standard field, not a user one")
+    players = hand.player_count
+    if players < 2:
+        raise _Problem("starting_stacks", None, f"a hand needs 2 or more players, got {players}")
+    for i, stack in enumerate(hand.starting_stacks):
+        if stack <= 0:
+            raise _Problem("starting_stacks", i, f"a starting stack is > 0, got {stack}")
+    for name in _PER_PLAYER:
+        value = getattr(hand, name)
+        if value is not None and len(value) != players:
+            got = len(value)
+            raise _Problem(name, None, f"expected one entry per player ({players}), got {got}")
+    for name, top in (("month", 12), ("day", 31)):
+        value = getattr(hand, name)
+        if value is not None and not 1 <= value <= top:
+            raise _Problem(name, None, f"expected 1 to {top}, got {value}")
+    deck = _deck_of(hand.user_fields)
+    for i, action in enumerate(hand.actions):
+        player = getattr(action, "player", None)
+        if player is not None and player > players:
+            raise _Problem("actions", i, f"{str(action)!r}: player p{player} of {players}")
+        cards = None if isinstance(action, NoOp) else getattr(action, "cards", None)
+        if cards is not None and cards != "-":
+            try:
+                split_cards(cards, deck)
+            except CardError as exc:
+                raise _Problem("actions", i, f"{str(action)!r}: {exc}") from None
+
+
+_FIELD_NAMES = frozenset(FIELD_ORDER)
+
+
+# --- reading -------------------------------------------------------------------
+
+
+def load(source: str | os.PathLike[str]) -> HandHistory:
+    """One hand from PHH text (a ``str``) or a ``.phh`` file (a path)."""
+    text, where = _read(source)
+    return _from_table(_parse_toml(text, where), text, where, None)
+
+
+def load_all(source: str | os.PathLike[str]) -> list[HandHistory]:
+    """Every hand of ``.phhs`` text (a ``str``) or file (a path), in file order."""
+    text, where = _read(source)
+    hands = []
+    for name, table in _parse_toml(text, where).items():
+        if not isinstance(table, dict):
+            line = _line_of(text, None, name, None)
+            at = f"line {line}: " if line else ""
+            raise HistoryError(
+                f"{where}{at}a .phhs file is one table per hand ([1], [2], ...), "
+                f"got the value {name!r}"
+            )
+        hands.append(_from_table(table, text, where, name))
+    return hands
+
+
+def _read(source: str | os.PathLike[str]) -> tuple[str, str]:
+    if isinstance(source, str):
+        if len(source) > MAX_FILE_BYTES:
+            raise HistoryError(f"PHH text of {len(source)} characters is over the limit")
+        return source, ""
+    if not isinstance(source, os.PathLike):
+        raise HistoryError(f"expected PHH text or a path, got {type(source).__name__}")
+    path = Path(source)
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise HistoryError(f"{str(path)!r} is not a regular file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise HistoryError(f"{str(path)!r} is over {MAX_FILE_BYTES >> 20} MB")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise HistoryError(f"cannot read {str(path)!r}: {exc.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise HistoryError(f"{str(path)!r} is over {MAX_FILE_BYTES >> 20} MB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HistoryError(f"{str(path)!r} is not UTF-8 text (byte {exc.start})") from None
+    return text.removeprefix("\ufeff"), f"{path}: "
+
+
+def _parse_toml(text: str, where: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        raise HistoryError(f"{where}not valid TOML: {exc}") from None
+    except RecursionError:
+        raise HistoryError(f"{where}not valid TOML: nested too deeply") from None
+
+
+def _from_table(table: dict[str, Any], text: str, where: str, section: str | None) -> HandHistory:
+    hand_at = "" if section is None else f"hand [{section}]: "
+    for name in REQUIRED_FIELDS:
+        if name not in table:
+            raise HistoryError(f"{where}{hand_at}the required field {name!r} is missing")
+    known = {k: v for k, v in table.items() if k in _FIELD_NAMES}
+    user = {k: v for k, v in table.items() if k not in _FIELD_NAMES}
+    try:
+        return HandHistory(**known, user_fields=user)
+    except _Problem as problem:
+        name = problem.name if problem.name != "user_fields" else ""
+        line = _line_of(text, section, name, problem.index) if name else None
+        at = f"line {line}: " if line else ""
+        raise HistoryError(f"{where}{hand_at}{at}{problem}") from None
+
+
+# --- where a field is, for messages ---------------------------------------------------
+
+_HEADER_RE = re.compile(r"\s*\[\s*(?:\"([^\"]*)\"|'([^']*)'|([A-Za-z0-9_-]+))\s*\]")
+_TOKEN_RE = re.compile(
+    r"#[^\n]*|'''.*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"|'[^'\n]*'|\"(?:\\.|[^\"\\\n])*\"|[\[\]]",
+    re.S,
+)
+
+
+def _line_of(text: str, section: str | None, name: str, index: int | None) -> int | None:
+    """The 1-based line of field ``name`` (of table ``section``), or of its
+    ``index``-th array string; None when it cannot be found."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    first, last = 0, len(lines)
+    if section is not None:
+        headers = [
+            (i, next(g for g in m.groups() if g is not None))
+            for i, line in enumerate(lines)
+            if (m := _HEADER_RE.match(line))
+        ]
+        spots = [i for i, key in headers if key == section]
+        if not spots:
+            return None
+        first = spots[0] + 1
+        last = next((i for i, _ in headers if i > spots[0]), len(lines))
+    key = re.compile(rf"\s*(?:{re.escape(name)}|\"{re.escape(name)}\"|'{re.escape(name)}')\s*=")
+    for i in range(first, last):
+        m = key.match(lines[i])
+        if m is None:
+            continue
+        if index is None:
+            return i + 1
+        depth, count = 0, -1
+        for token in _TOKEN_RE.finditer(text, starts[i] + m.end()):
+            t = token.group()
+            if t == "[":
+                depth += 1
+            elif t == "]":
+                depth -= 1
+                if depth <= 0:
+                    return None
+            elif t[0] in "'\"" and depth >= 1:
+                count += 1
+                if count == index:
+                    return text.count("\n", 0, token.start()) + 1
+        return None
+    return None
+
+
+# --- writing -------------------------------------------------------------------
+
+
+def dumps(hand: HandHistory) -> str:
+    """The hand as PHH text, fields in pokerkit's order, ``key = value`` per line."""
+    lines = []
+    for name in FIELD_ORDER:
+        value = getattr(hand, name)
+        if value is not None:
+            lines.append(f"{name} = {_value(value)}")
+    for key, value in hand.user_fields.items():
+        if value is not None:
+            lines.append(f"{_key(key)} = {_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def dumps_all(hands: Iterable[HandHistory]) -> str:
+    """Hands as ``.phhs`` text: tables ``[1]``, ``[2]``, ... separated by a blank line."""
+    return "\n".join(f"[{i}]\n{dumps(hand)}" for i, hand in enumerate(hands, 1))
+
+
+_BARE_KEY_RE = re.compile(r"[A-Za-z0-9_-]+")
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _key(key: str) -> str:
+    return key if _BARE_KEY_RE.fullmatch(key) else _basic_string(key)
+
+
+def _basic_string(text: str) -> str:
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\u{code:04x}")
+        elif 0xD800 <= code <= 0xDFFF:
+            raise HistoryError(f"cannot write the lone surrogate {ch!r} in {_short(text)}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _string(text: str) -> str:
+    # pokerkit's style, literal strings, wherever TOML allows them
+    plain = all(ch == "\t" or (ord(ch) >= 0x20 and ord(ch) != 0x7F) for ch in text)
+    if plain and not any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        if "'" not in text:
+            return f"'{text}'"
+        if "'''" not in text and not text.endswith("'") and not text.startswith("'"):
+            return f"'''{text}'''"
+    return _basic_string(text)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, Decimal):
+        if value.is_nan():
+            return "nan"
+        if value.is_infinite():
+            return "inf" if value > 0 else "-inf"
+        text = str(value)
+        return text if any(c in text for c in ".eE") else f"{text}.0"
+    if isinstance(value, float):
+        if value != value:
+            return "nan"
+        if value in (float("inf"), float("-inf")):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, ACTION_TYPES):
+        return _string(str(value))
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(map(_value, value)) + "]"
+    if isinstance(value, dict):
+        pairs = (f"{_key(str(k))} = {_value(v)}" for k, v in value.items() if v is not None)
+        return "{" + ", ".join(pairs) + "}"
+    raise HistoryError(f"cannot write a {type(value).__name__} to PHH: {_short(value)}")
