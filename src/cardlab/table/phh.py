@@ -80,7 +80,14 @@ VARIANT_FIELDS: dict[str, tuple[str, ...]] = {
     "F2L3D": _BLINDS_FIXED,
     "FB": _BLINDS_FIXED,
 }
-"""The fields each standard variant requires besides ``variant``, ``antes``,
+CARDLAB_VARIANTS: dict[str, str] = {
+    "N5CD": "No-limit five-card draw high, one draw (cardlab's own code)",
+    "P5CD": "Pot-limit five-card draw high, one draw (cardlab's own code)",
+    "F5CD": "Fixed-limit five-card draw high, one draw (cardlab's own code)",
+}
+"""Codes cardlab adds for games the specification has no code for (``docs/phh.md``)."""
+VARIANT_FIELDS |= {"N5CD": _BLINDS_NO_LIMIT, "P5CD": _BLINDS_NO_LIMIT, "F5CD": _BLINDS_FIXED}
+"""The fields each known variant requires besides ``variant``, ``antes``,
 ``starting_stacks`` and ``actions``, which every hand requires."""
 
 REQUIRED_FIELDS = ("variant", "antes", "starting_stacks", "actions")
@@ -169,8 +176,9 @@ _PER_PLAYER = (
 class _Problem(HistoryError):
     """A field's problem; the loader adds the line it is on."""
 
-    def __init__(self, name: str, index: int | None, reason: str) -> None:
+    def __init__(self, name: str, index: int | None, reason: str, quote: str | None = None) -> None:
         where = name if index is None else f"{name}[{index}]"
+        where = where if quote is None else f"{where} {quote!r}"
         super().__init__(f"{where}: {reason}")
         self.name, self.index, self.reason = name, index, reason
 
@@ -318,7 +326,7 @@ def _convert_action(index: int, item: Any) -> Action:
         raise _Problem("actions", index, f"expected an action string, got {_short(item)}")
     action, reason = action_problem(item)
     if action is None:
-        raise _Problem("actions", index, f"{item!r}: {reason}")
+        raise _Problem("actions", index, reason, item)
     return action
 
 
@@ -359,13 +367,13 @@ def _check_hand(hand: HandHistory) -> None:
     for i, action in enumerate(hand.actions):
         player = getattr(action, "player", None)
         if player is not None and player > players:
-            raise _Problem("actions", i, f"{str(action)!r}: player p{player} of {players}")
+            raise _Problem("actions", i, f"player p{player} of {players}", str(action))
         cards = None if isinstance(action, NoOp) else getattr(action, "cards", None)
         if cards is not None and cards != "-":
             try:
                 split_cards(cards, deck)
             except CardError as exc:
-                raise _Problem("actions", i, f"{str(action)!r}: {exc}") from None
+                raise _Problem("actions", i, str(exc), str(action)) from None
 
 
 _FIELD_NAMES = frozenset(FIELD_ORDER)
@@ -443,7 +451,8 @@ def _from_table(table: dict[str, Any], text: str, where: str, section: str | Non
         return HandHistory(**known, user_fields=user)
     except _Problem as problem:
         name = problem.name if problem.name != "user_fields" else ""
-        line = _line_of(text, section, name, problem.index) if name else None
+        index = problem.index if name == "actions" else None
+        line = _line_of(text, section, name, index) if name else None
         at = f"line {line}: " if line else ""
         raise HistoryError(f"{where}{hand_at}{at}{problem}") from None
 
