@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
+import random
 import warnings
 from decimal import Decimal
 from pathlib import Path
@@ -169,6 +171,65 @@ def test_we_read_a_hand_pokerkit_played() -> None:
     assert hand.actions[:3] == (DealHole(1, "AcKd"), DealHole(2, "7h7s"), DealHole(3, "2c3c"))
     assert hand.actions[3:6] == (CompleteBetRaiseTo(3, 6), Fold(1), CheckCall(2))
     assert CompleteBetRaiseTo(2, 144) in hand.actions
+    assert dumps(hand) == text + "\n"
+
+
+def _pokerkit_random_hand(pk, rng: random.Random, kind: str):  # type: ignore[no-untyped-def]
+    """A hand pokerkit plays with random legal actions and short stacks (all-ins)."""
+    a = pk.Automation
+    autos = (
+        a.ANTE_POSTING,
+        a.BET_COLLECTION,
+        a.BLIND_OR_STRADDLE_POSTING,
+        a.CARD_BURNING,
+        a.HOLE_CARDS_SHOWING_OR_MUCKING,
+        a.HAND_KILLING,
+        a.CHIPS_PUSHING,
+        a.CHIPS_PULLING,
+    )
+    game = {
+        "NT": lambda: pk.NoLimitTexasHoldem(autos, True, 0, (1, 2), 2),
+        "FT": lambda: pk.FixedLimitTexasHoldem(autos, True, 0, (1, 2), 2, 4),
+        "PO": lambda: pk.PotLimitOmahaHoldem(autos, True, 0, (1, 2), 2),
+        "F7S": lambda: pk.FixedLimitSevenCardStud(autos, True, 1, 1, 2, 4),
+    }[kind]()
+    n = rng.randint(2, 6)
+    state = game(tuple(rng.randint(3, 60) for _ in range(n)), n)
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    rng.shuffle(deck)  # dealt explicitly: pokerkit's own shuffle is not seeded
+    while state.status:
+        if state.can_deal_hole():
+            state.deal_hole(deck.pop())
+        elif state.can_deal_board():
+            state.deal_board(deck.pop())
+        elif state.can_post_bring_in() and rng.random() < 0.7:
+            state.post_bring_in()
+        else:
+            moves = []
+            if state.can_fold():
+                moves.append(state.fold)
+            if state.can_check_or_call():
+                moves.append(state.check_or_call)
+            if state.can_complete_bet_or_raise_to():
+                low = state.min_completion_betting_or_raising_to_amount
+                high = state.max_completion_betting_or_raising_to_amount
+                moves.append(
+                    functools.partial(state.complete_bet_or_raise_to, rng.randint(low, high))
+                )
+            rng.choice(moves)()
+    return game, state
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["NT", "FT", "PO", "F7S"]))
+def test_we_read_random_hands_pokerkit_plays(seed: int, kind: str) -> None:
+    pk = _pokerkit()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        game, state = _pokerkit_random_hand(pk, random.Random(seed), kind)
+        text = pk.HandHistory.from_game_state(game, state).dumps()
+    hand = load(text)
+    assert hand.variant == kind and len(hand.actions) == len(pk.HandHistory.loads(text).actions)
     assert dumps(hand) == text + "\n"
 
 
