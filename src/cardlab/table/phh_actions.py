@@ -275,6 +275,7 @@ class _Syntax(Exception):
     """Why an action text is malformed; callers add where it was."""
 
 
+@functools.lru_cache(maxsize=8192)  # records are immutable; real files repeat lines a lot
 def action_problem(text: str) -> tuple[Action | None, str]:
     """The record of ``text``, or ``None`` and the reason it is malformed."""
     try:
@@ -365,6 +366,7 @@ def _splitter(deck: Deck) -> tuple[re.Pattern[str], dict[str, Card]]:
     return pattern, codes
 
 
+@functools.lru_cache(maxsize=8192)
 def split_cards(token: str, deck: Deck) -> tuple[Card | None, ...]:
     """The cards of a PHH card token, ``None`` for each unknown ``??``.
 
