@@ -173,8 +173,10 @@ _PER_PLAYER = (
 )
 
 
-class _Problem(HistoryError):
-    """A field's problem; the loader adds the line it is on."""
+class HistoryFieldError(HistoryError):
+    """A bad field of a :class:`HandHistory`: ``name``, the ``index`` in an array (or
+    None), and the ``reason``. :func:`load` turns it into a plain
+    :class:`~cardlab.errors.HistoryError` that also names the line."""
 
     def __init__(self, name: str, index: int | None, reason: str, quote: str | None = None) -> None:
         where = name if index is None else f"{name}[{index}]"
@@ -238,7 +240,9 @@ class HandHistory:
             if value is not None:
                 object.__setattr__(self, name, _convert(name, value))
         if not isinstance(self.user_fields, dict):
-            raise _Problem("user_fields", None, f"expected a dict, got {_short(self.user_fields)}")
+            raise HistoryFieldError(
+                "user_fields", None, f"expected a dict, got {_short(self.user_fields)}"
+            )
         object.__setattr__(self, "user_fields", dict(self.user_fields))
         _check_hand(self)
 
@@ -280,30 +284,34 @@ def _convert(name: str, value: Any) -> Any:
     kind = _KINDS.get(name, "str")
     if kind == "str":
         if not isinstance(value, str):
-            raise _Problem(name, None, f"expected a string, got {_short(value)}")
+            raise HistoryFieldError(name, None, f"expected a string, got {_short(value)}")
         return value
     if kind == "bool":
         if not isinstance(value, bool):
-            raise _Problem(name, None, f"expected true or false, got {_short(value)}")
+            raise HistoryFieldError(name, None, f"expected true or false, got {_short(value)}")
         return value
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise _Problem(name, None, f"expected an integer, got {_short(value)}")
+            raise HistoryFieldError(name, None, f"expected an integer, got {_short(value)}")
         return value
     if kind == "str|int":
         if isinstance(value, bool) or not isinstance(value, str | int):
-            raise _Problem(name, None, f"expected a string or an integer, got {_short(value)}")
+            raise HistoryFieldError(
+                name, None, f"expected a string or an integer, got {_short(value)}"
+            )
         return value
     if kind == "time":
         if not isinstance(value, datetime.time):
-            raise _Problem(name, None, f"expected a local time like 20:15:00, got {_short(value)}")
+            raise HistoryFieldError(
+                name, None, f"expected a local time like 20:15:00, got {_short(value)}"
+            )
         return value
     if kind == "amount":
         if not _is_number(value) or value < 0:
-            raise _Problem(name, None, f"expected a number >= 0, got {_short(value)}")
+            raise HistoryFieldError(name, None, f"expected a number >= 0, got {_short(value)}")
         return value
     if not isinstance(value, list | tuple):
-        raise _Problem(name, None, f"expected an array, got {_short(value)}")
+        raise HistoryFieldError(name, None, f"expected an array, got {_short(value)}")
     if kind == "actions":
         return tuple(_convert_action(i, item) for i, item in enumerate(value))
     for i, item in enumerate(value):
@@ -315,7 +323,7 @@ def _convert(name: str, value: Any) -> Any:
             ok = _is_number(item) and item >= 0
         if not ok:
             expected = {"strs": "a string", "ints": "an integer"}.get(kind, "a number >= 0")
-            raise _Problem(name, i, f"expected {expected}, got {_short(item)}")
+            raise HistoryFieldError(name, i, f"expected {expected}, got {_short(item)}")
     return tuple(value)
 
 
@@ -323,10 +331,10 @@ def _convert_action(index: int, item: Any) -> Action:
     if isinstance(item, ACTION_TYPES):
         return item
     if not isinstance(item, str):
-        raise _Problem("actions", index, f"expected an action string, got {_short(item)}")
+        raise HistoryFieldError("actions", index, f"expected an action string, got {_short(item)}")
     action, reason = action_problem(item)
     if action is None:
-        raise _Problem("actions", index, reason, item)
+        raise HistoryFieldError("actions", index, reason, item)
     return action
 
 
@@ -335,7 +343,7 @@ def _deck_of(user_fields: dict[str, Any]) -> Deck:
     known = {d.lower(): d for d in BUILTIN_DECKS}
     # only built-in names: a history must not make cardlab open files it names
     if not isinstance(name, str) or name.lower() not in known:
-        raise _Problem(
+        raise HistoryFieldError(
             "_deck", None, f"expected a built-in deck ({', '.join(BUILTIN_DECKS)}), got {name!r}"
         )
     return get_deck(known[name.lower()])
@@ -344,36 +352,44 @@ def _deck_of(user_fields: dict[str, Any]) -> Deck:
 def _check_hand(hand: HandHistory) -> None:
     for name in (*REQUIRED_FIELDS, *VARIANT_FIELDS.get(hand.variant, ())):
         if getattr(hand, name) is None:
-            raise _Problem(name, None, f"the field is required for variant {hand.variant!r}")
+            raise HistoryFieldError(
+                name, None, f"the field is required for variant {hand.variant!r}"
+            )
     for name in hand.user_fields:
         if name in _FIELD_NAMES or not isinstance(name, str):
-            raise _Problem("user_fields", None, f"{name!r} is a standard field, not a user one")
+            raise HistoryFieldError(
+                "user_fields", None, f"{name!r} is a standard field, not a user one"
+            )
     players = hand.player_count
     if players < 2:
-        raise _Problem("starting_stacks", None, f"a hand needs 2 or more players, got {players}")
+        raise HistoryFieldError(
+            "starting_stacks", None, f"a hand needs 2 or more players, got {players}"
+        )
     for i, stack in enumerate(hand.starting_stacks):
         if stack <= 0:
-            raise _Problem("starting_stacks", i, f"a starting stack is > 0, got {stack}")
+            raise HistoryFieldError("starting_stacks", i, f"a starting stack is > 0, got {stack}")
     for name in _PER_PLAYER:
         value = getattr(hand, name)
         if value is not None and len(value) != players:
             got = len(value)
-            raise _Problem(name, None, f"expected one entry per player ({players}), got {got}")
+            raise HistoryFieldError(
+                name, None, f"expected one entry per player ({players}), got {got}"
+            )
     for name, top in (("month", 12), ("day", 31)):
         value = getattr(hand, name)
         if value is not None and not 1 <= value <= top:
-            raise _Problem(name, None, f"expected 1 to {top}, got {value}")
+            raise HistoryFieldError(name, None, f"expected 1 to {top}, got {value}")
     deck = _deck_of(hand.user_fields)
     for i, action in enumerate(hand.actions):
         player = getattr(action, "player", None)
         if player is not None and player > players:
-            raise _Problem("actions", i, f"player p{player} of {players}", str(action))
+            raise HistoryFieldError("actions", i, f"player p{player} of {players}", str(action))
         cards = None if isinstance(action, NoOp) else getattr(action, "cards", None)
         if cards is not None and cards != "-":
             try:
                 split_cards(cards, deck)
             except CardError as exc:
-                raise _Problem("actions", i, str(exc), str(action)) from None
+                raise HistoryFieldError("actions", i, str(exc), str(action)) from None
 
 
 _FIELD_NAMES = frozenset(FIELD_ORDER)
@@ -449,7 +465,7 @@ def _from_table(table: dict[str, Any], text: str, where: str, section: str | Non
     user = {k: v for k, v in table.items() if k not in _FIELD_NAMES}
     try:
         return HandHistory(**known, user_fields=user)
-    except _Problem as problem:
+    except HistoryFieldError as problem:
         name = problem.name if problem.name != "user_fields" else ""
         index = problem.index if name == "actions" else None
         line = _line_of(text, section, name, index) if name else None
