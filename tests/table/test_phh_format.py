@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 import functools
 import random
@@ -484,6 +485,10 @@ def test_constructor_parses_and_freezes() -> None:
     with pytest.raises(AttributeError):
         hand.variant = "NT"  # type: ignore[misc]
     assert eval(repr(hand)) == hand  # repr round-trips with the public names
+    with pytest.raises(phh.HistoryFieldError) as info:
+        dataclasses.replace(hand, actions=(*hand.actions, Fold(3)))
+    assert (info.value.name, info.value.index) == ("actions", 3)
+    assert str(info.value) == "actions[3] 'p3 f': player p3 of 2"
 
 
 def test_draw_variant_code_is_cardlabs_own() -> None:
