@@ -185,8 +185,9 @@ class ShowMuck(Event):
 
     @property
     def phh(self) -> str:
-        shown = "-" if self.cards is None else _codes(self.cards)
-        return f"p{self.player + 1} sm {shown}"
+        if self.cards is None:
+            return f"p{self.player + 1} sm"  # a bare sm mucks
+        return f"p{self.player + 1} sm {_codes(self.cards)}"
 
     def __str__(self) -> str:
         return self.phh

@@ -193,6 +193,11 @@ class HandState:
         return None
 
     @property
+    def to_act(self) -> tuple[int, ...]:
+        """The players still to act in this betting round, in order."""
+        return tuple(self._actors)
+
+    @property
     def street(self) -> Street | None:
         if 0 <= self.street_index < len(self.streets):
             return self.streets[self.street_index]
@@ -415,24 +420,43 @@ class HandState:
 
     # --- draw -----------------------------------------------------------------------
 
-    def verify_discard(self, cards: Iterable[Card | str] | str = ()) -> tuple[Card, ...]:
-        """Check a discard (no cards: standing pat); returns the cards."""
+    def verify_discard(
+        self, cards: Iterable[Card | str | None] | str = ()
+    ) -> tuple[Card | None, ...]:
+        """Check a discard (no cards: standing pat; None: one of the player's unknown
+        cards, in a replayed history); returns the cards."""
         if not any(self._pending_discard) or self._actors:
             raise ActionError(f"nobody draws now: the hand is {self._waiting_for()}")
         i = self._pending_discard.index(True)
-        thrown = self.game.game.deck.parse_cards(cards) if cards else ()
+        thrown = self._cards_given(cards)
         held = self.hole[i]
         for c in thrown:
-            if c not in held:
+            if c is not None and c not in held:
                 raise ActionError(f"p{i + 1} cannot discard {c}: not in their hand")
-        if len(set(thrown)) != len(thrown):
-            raise ActionError(f"p{i + 1} discards a card twice: {format_cards(thrown)!r}")
+        known = [c for c in thrown if c is not None]
+        if len(set(known)) != len(known):
+            raise ActionError(f"p{i + 1} discards a card twice: {format_cards(known)!r}")
+        if thrown.count(None) > held.count(None):
+            raise ActionError(f"p{i + 1} discards more unknown cards than they hold")
         return thrown
 
-    def can_discard(self, cards: Iterable[Card | str] | str = ()) -> bool:
+    def _cards_given(self, cards: Iterable[Card | str | None] | str) -> tuple[Card | None, ...]:
+        if isinstance(cards, str):
+            return self.game.game.deck.parse_cards(cards) if cards.strip() else ()
+        items = list(cards)
+        if all(c is None or isinstance(c, Card) for c in items):
+            for c in items:
+                if c is not None and c not in self.game.game.deck:
+                    raise ActionError(f"card {c} is not in the {self.game.game.deck.name} deck")
+            return tuple(items)  # type: ignore[arg-type]
+        if any(c is None for c in items):
+            raise ActionError("cards are given as text or as cards, not both")
+        return self.game.game.deck.parse_cards(items)  # type: ignore[arg-type]
+
+    def can_discard(self, cards: Iterable[Card | str | None] | str = ()) -> bool:
         return self._can(lambda: self.verify_discard(cards))
 
-    def discard(self, cards: Iterable[Card | str] | str = ()) -> ev.Discard:
+    def discard(self, cards: Iterable[Card | str | None] | str = ()) -> ev.Discard:
         """Throw away ``cards`` (none: stand pat); replacements are dealt once every
         player has drawn, as in pokerkit."""
         thrown = self.verify_discard(cards)
@@ -441,7 +465,7 @@ class HandState:
             k = self.hole[i].index(c)
             del self.hole[i][k]
             del self.up[i][k]
-        self._discarded.extend(thrown)
+        self._discarded.extend(c for c in thrown if c is not None)
         self._pending_discard[i] = False
         self._pending_hole[i].extend([False] * len(thrown))
         return self._record_and_continue(ev.Discard(i, thrown))
@@ -451,22 +475,31 @@ class HandState:
 
     # --- showdown -------------------------------------------------------------------
 
-    def verify_show_or_muck(self, show: bool = True) -> None:
+    def verify_show_or_muck(self, show: bool = True, player: int | None = None) -> int:
+        """Check a show or muck; returns the player. ``player``: a replayed history may
+        show hands in another order than the last aggressor first."""
         if not self._show_queue or self._actors or any(self._pending_discard):
             raise ActionError(f"nobody shows down now: the hand is {self._waiting_for()}")
-        i = self._show_queue[0]
+        i = self._show_queue[0] if player is None else player
+        if i not in self._show_queue:
+            raise ActionError(f"p{i + 1} is not at the showdown")
         if show and any(c is None for c in self.hole[i]):
             raise ActionError(f"p{i + 1}'s cards are unknown: give them to show")
+        return i
 
     def show_or_muck(
-        self, show: bool = True, cards: Iterable[Card | str] | str | None = None
+        self,
+        show: bool = True,
+        cards: Iterable[Card | str | None] | str | None = None,
+        *,
+        player: int | None = None,
     ) -> ev.ShowMuck:
-        """The next player at the showdown shows (``cards`` reveals unknown hole cards
-        of a replayed hand) or mucks, giving up every pot."""
+        """The next player at the showdown (or ``player``) shows or mucks, giving up
+        every pot; ``cards`` reveals the unknown hole cards of a replayed hand."""
         if cards is not None and show:
-            self._reveal(cards)
-        self.verify_show_or_muck(show)
-        i = self._show_queue.popleft()
+            self._reveal(cards, player)
+        i = self.verify_show_or_muck(show, player)
+        self._show_queue.remove(i)
         if show:
             self._shown[i] = True
             shown: tuple[Card, ...] | None = tuple(c for c in self.hole[i] if c is not None)
@@ -475,11 +508,24 @@ class HandState:
             shown = None
         return self._record_and_continue(ev.ShowMuck(i, shown))
 
-    def _reveal(self, cards: Iterable[Card | str] | str) -> None:
+    def has_shown(self, player: int) -> bool:
+        """True once ``player`` has shown their hand at the showdown."""
+        return 0 <= player < self.players and self._shown[player]
+
+    def finish_showdown(self) -> None:
+        """Show every hand still to show, in order (what ``showdown="auto"`` does)."""
+        self.auto_showdown = True
+        self._advance()
+
+    def _reveal(self, cards: Iterable[Card | str | None] | str, player: int | None) -> None:
         if not self._show_queue:
             return
-        i = self._show_queue[0]
-        given = self.game.game.deck.parse_cards(cards)
+        i = self._show_queue[0] if player is None else player
+        if i not in self._show_queue:
+            return  # verify_show_or_muck says why
+        given = tuple(c for c in self._cards_given(cards) if c is not None)
+        if len(given) < len(self._cards_given(cards)):
+            return  # a partial show ("??Ad") reveals nothing the hand needs
         known = [c for c in self.hole[i] if c is not None]
         if len(given) != len(self.hole[i]):
             raise ActionError(
