@@ -50,6 +50,17 @@ def _kind(event: Event) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class NewStreet(Event):
+    """A street begins (its cards follow, then its betting round)."""
+
+    index: int
+    name: str
+
+    def __str__(self) -> str:
+        return f"-- {self.name} --"
+
+
+@dataclass(frozen=True, slots=True)
 class PostAnte(Event):
     player: int
     amount: int

@@ -132,34 +132,35 @@ def settle_pots(state: HandState) -> HandResult:
     else:
         keys = showdown_keys(state, alive)
         shown = {p: _own_and_board(state, p)[0] for p in alive}
+        # how each pot of the full layering is decided (who beat whom, by which step)
+        steps: list[tuple[tuple[int, ...], str]] = []
+        for pot in pots:
+            rivals = [p for p in pot.players if p in keys] or alive
+            best = max(keys[p] for p in rivals)
+            winners = tuple(p for p in rivals if keys[p] == best)
+            others = [keys[p] for p in rivals if keys[p] != best]
+            if len(rivals) == 1:
+                steps.append((winners, "uncontested"))
+            elif len(winners) > 1:
+                steps.append((winners, "tie"))
+            else:
+                steps.append((winners, deciding_step(best, max(others))))
         # hands that can win no pot are out (pokerkit's "hand killing"); the layers of
         # the players left merge, so odd chips are split once per merged pot
-        can_win = {
-            p
-            for pot in pots
-            for p in pot.players
-            if p in keys and keys[p] == max(keys[q] for q in pot.players if q in keys)
-        }
-        if can_win:
-            contending = [state.alive[i] and i in can_win for i in range(state.players)]
-            pots = layer_pots(
-                state.paid,
-                state.bets,
-                state.antes,
-                contending,
-                ante_trimming=state.stakes.ante_trimming,
-            )
-        for k, pot in enumerate(pots):
+        can_win = {p for winners, _ in steps for p in winners}
+        contending = [state.alive[i] and i in can_win for i in range(state.players)]
+        merged = layer_pots(
+            state.paid,
+            state.bets,
+            state.antes,
+            contending,
+            ante_trimming=state.stakes.ante_trimming,
+        )
+        for k, pot in enumerate(merged):
             contenders = [p for p in pot.players if p in keys] or alive
             best = max(keys[p] for p in contenders)
             winners = tuple(p for p in contenders if keys[p] == best)
-            others = [keys[p] for p in contenders if keys[p] != best]
-            if len(contenders) == 1:
-                decided = "uncontested"
-            elif len(winners) > 1:
-                decided = "tie"
-            else:
-                decided = deciding_step(best, max(others))
+            decided = next((d for w, d in steps if w == winners), "uncontested")
             awards.append(Award(k, winners, tuple(split(pot.amount, winners)), decided))
     finishing = list(state.stacks)
     for a in awards:

@@ -651,6 +651,7 @@ class HandState:
     def _begin_street(self) -> None:
         self.street_index += 1
         street = self.streets[self.street_index]
+        self.history.append(ev.NewStreet(self.street_index, street.name))
         if (
             self.street_index > 0
             and self.auto_deal
