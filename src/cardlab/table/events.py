@@ -111,10 +111,10 @@ class DealBoard(Event):
 class Reshuffle(Event):
     """Draw: the stub ran out; the discards so far were shuffled into a new stub."""
 
-    cards: int
+    count: int
 
     def __str__(self) -> str:
-        return f"the stub ran out: {self.cards} discards reshuffled"
+        return f"the stub ran out: {self.count} discards reshuffled"
 
 
 @dataclass(frozen=True, slots=True)
