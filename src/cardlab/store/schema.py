@@ -107,12 +107,30 @@ def inspect(path: Path) -> FileState:
     # Header fields first (offsets from the SQLite file format), so that a newer or a
     # foreign file is refused before SQLite itself opens it.
     _check_marks(path, int.from_bytes(header[68:72], "big"), int.from_bytes(header[60:64], "big"))
+    # Read-only. Without a WAL file beside it the file holds every commit, so it is read
+    # as immutable: no -wal/-shm files are made next to a file that may be refused. If that
+    # finds a problem and a WAL has appeared meanwhile (a writer started), read again
+    # through the WAL before calling the file corrupt.
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists():
+        return FileState(_read_checks(path, immutable=False))
     try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        return FileState(_read_checks(path, immutable=True))
+    except StoreError:
+        if not wal.exists():
+            raise
+    return FileState(_read_checks(path, immutable=False))
+
+
+def _read_checks(path: Path, *, immutable: bool) -> int:
+    """Check the file through SQLite without writing; return its schema version."""
+    uri = f"{path.resolve().as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
+    try:
+        connection = sqlite3.connect(uri, uri=True)
     except sqlite3.Error as error:
         raise StoreError(f"cannot open the hand store {str(path)!r}: {error}") from None
     try:
-        # Read-only: nothing here writes, and closing does not checkpoint a WAL.
+        # Nothing here writes, and closing a read-only connection does not checkpoint.
         application_id = connection.execute("PRAGMA application_id").fetchone()[0]
         version = connection.execute("PRAGMA user_version").fetchone()[0]
         _check_marks(path, application_id, version)
@@ -140,7 +158,7 @@ def inspect(path: Path) -> FileState:
         ) from None
     finally:
         connection.close()
-    return FileState(version)
+    return int(version)
 
 
 def _check_marks(path: Path, application_id: int, version: int) -> None:
