@@ -9,6 +9,7 @@ import datetime
 import random
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from cardlab.store import HandRecord
 
@@ -74,7 +75,7 @@ def _toml_list(items: tuple[str, ...] | list[str]) -> str:
     return "[" + ", ".join(f'"{item}"' for item in items) + "]"
 
 
-def check_whole(record: HandRecord) -> dict[str, object]:
+def check_whole(record: HandRecord) -> dict[str, Any]:
     """Assert that the record's PHH text parses and agrees with its columns; return it."""
     document = tomllib.loads(record.phh)
     assert document["variant"] == record.variant
@@ -86,17 +87,20 @@ def check_whole(record: HandRecord) -> dict[str, object]:
     return document
 
 
-# Run as `python -c WRITER DB NAME MODE`: writes batches until killed (MODE "forever") or
-# writes COUNT single hands after a "go" line on stdin (MODE "count:COUNT").
+# Run as `python -c WRITER DB NAME MODE`. MODE "forever:P" writes batches of hands until
+# killed; in batch P it stops halfway inside the transaction, says "mid P" and waits on
+# stdin. MODE "count:C" writes C single hands after a "go" line on stdin.
 WRITER = f"""
+import sys
 sys.path[:0] = [{SRC!r}, {THIS_DIR!r}]
 from store_records import make_record
 from cardlab.store import Store
 
 path, name, mode = sys.argv[1:4]
+kind, number = mode.split(":")
 with Store.open(path) as store:
     print("ready", flush=True)
-    if mode == "forever":
+    if kind == "forever":
         total = 0
         for batch in range(10**9):
             size = 1 + batch % 7
@@ -104,7 +108,13 @@ with Store.open(path) as store:
                 make_record(total + i, source=name, batch=batch, batch_size=size, actions=300)
                 for i in range(size)
             ]
-            if batch % 2:
+            if batch == int(number):
+                with store.transaction():
+                    store.add_hands(records[: size // 2])
+                    print("mid", batch, flush=True)
+                    sys.stdin.readline()
+                    store.add_hands(records[size // 2 :])
+            elif batch % 2:
                 store.add_hands(records)
             else:
                 with store.transaction():
@@ -113,9 +123,8 @@ with Store.open(path) as store:
             total += size
             print(batch, total, flush=True)
     else:
-        count = int(mode.split(":")[1])
         sys.stdin.readline()
-        for number in range(count):
+        for number in range(int(number)):
             store.add_hand(make_record(number, source=name))
         print("done", flush=True)
 """
