@@ -30,6 +30,7 @@ import platformdirs
 
 from cardlab.errors import StoreError
 from cardlab.store.records import (
+    INT64_MAX,
     ArenaRun,
     GameStats,
     HandRecord,
@@ -365,6 +366,10 @@ class Store:
     def stats(self, game: str | None = None) -> dict[str, GameStats]:
         """Totals per game (only ``game`` if given): hands, showdowns, and per player name
         the hands played and the net chips, players ordered by net chips won."""
+        if game is not None and not isinstance(game, str):
+            raise StoreError(f"game must be a string, got {game!r}")
+        if game is not None:
+            _check_text(game, "game")
         where, parameters = ("", ()) if game is None else (" WHERE h.game = ?", (game,))
         with self._reading() as connection:
             games = connection.execute(
@@ -488,11 +493,13 @@ def _filters(
         if value is not None:
             if not isinstance(value, str):
                 raise StoreError(f"{column} must be a string, got {value!r}")
+            _check_text(value, column)
             clauses.append(f"{column} = ?")
             parameters.append(value)
     if player is not None:
         if not isinstance(player, str):
             raise StoreError(f"player must be a string, got {player!r}")
+        _check_text(player, "player")
         clauses.append("id IN (SELECT hand_id FROM seats WHERE player = ?)")
         parameters.append(player)
     where = " WHERE " + " AND ".join(clauses) if clauses else ""
@@ -528,13 +535,21 @@ def _player_totals(
 
 
 def _check_count(value: object, name: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise StoreError(f"{name} must be a non-negative integer, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT64_MAX:
+        raise StoreError(f"{name} must be an integer from 0 to 2**63 - 1, got {value!r}")
 
 
 def _check_id(table_id: object) -> None:
     if not isinstance(table_id, str) or not table_id:
         raise StoreError(f"a table id must be a non-empty string, got {table_id!r}")
+    _check_text(table_id, "a table id")
+
+
+def _check_text(value: str, name: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise StoreError(f"{name} is not valid Unicode text: {value!r}") from None
 
 
 def _json(value: object, name: str) -> str:
