@@ -73,9 +73,9 @@ def test_killed_writer_leaves_only_whole_hands(
     finally:
         writer.kill()
         writer.wait()
-        writer.stdout.close()
-        if writer.stderr is not None:
-            writer.stderr.close()
+        for pipe in (writer.stdin, writer.stdout, writer.stderr):
+            if pipe is not None:
+                pipe.close()
     assert writer.returncode == -signal.SIGKILL
     with Store.open(path) as store:  # Store.open runs quick_check: it would refuse damage
         stored = _check_batches(store, "killed")

@@ -156,6 +156,22 @@ def test_newest_first_and_filters(store: Store) -> None:
     assert store.count_hands(player="play-p1") == sum(1 for r in records if r.source == "play")
 
 
+def test_iter_hands_pages_through_everything(store: Store) -> None:
+    start = datetime.datetime(2026, 5, 1, tzinfo=UTC)
+    records = [
+        make_record(
+            n, source=["a", "b"][n % 2], played_at=start + datetime.timedelta(seconds=n % 4)
+        )
+        for n in range(23)
+    ]
+    store.add_hands(records)
+    for chunk in (1, 4, 23, 100):
+        assert list(store.iter_hands(chunk=chunk)) == store.hands()
+        assert list(store.iter_hands(source="b", chunk=chunk)) == store.hands(source="b")
+    with pytest.raises(StoreError, match="chunk"):
+        next(store.iter_hands(chunk=0))
+
+
 def test_bad_filters_are_refused(store: Store) -> None:
     with pytest.raises(StoreError, match="limit"):
         store.hands(limit=-1)
@@ -319,15 +335,17 @@ def test_stats_with_big_chips(records: list[HandRecord]) -> None:
     assert sum(t.hands for t in stats.values()) == len(records)
 
 
+def _json_containers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+
+
 _json = st.recursive(
     st.none()
     | st.booleans()
     | st.integers()
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(),
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
-    ),
+    _json_containers,
     max_leaves=20,
 )
 

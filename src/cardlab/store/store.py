@@ -310,6 +310,39 @@ class Store:
             ).fetchall()
             return self._records(connection, rows)
 
+    def iter_hands(
+        self,
+        *,
+        game: str | None = None,
+        source: str | None = None,
+        table_id: str | None = None,
+        player: str | None = None,
+        chunk: int = 1000,
+    ) -> Iterator[HandRecord]:
+        """Every stored hand that matches, newest first like :meth:`hands`, read ``chunk``
+        hands at a time (for exports of any size). Each chunk is read in one snapshot and
+        continues after the last hand given, so hands stored meanwhile that are older than
+        it are included and newer ones are not."""
+        _check_count(chunk, "chunk")
+        if chunk == 0:
+            raise StoreError("chunk must be at least 1, got 0")
+        where, parameters = _filters(game, source, table_id, player)
+        after: tuple[str, int] | None = None
+        while True:
+            keyset = "" if after is None else "(played_at, id) < (?, ?)"
+            clause = where + (" AND " if where and keyset else " WHERE " if keyset else "") + keyset
+            with self._reading() as connection:
+                rows = connection.execute(
+                    f"SELECT {_HAND_COLUMNS} FROM hands{clause}"
+                    " ORDER BY played_at DESC, id DESC LIMIT ?",
+                    (*parameters, *(after or ()), chunk),
+                ).fetchall()
+                records = self._records(connection, rows)
+            yield from records
+            if len(rows) < chunk:
+                return
+            after = (rows[-1][10], rows[-1][0])
+
     def count_hands(
         self,
         *,
