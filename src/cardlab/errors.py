@@ -37,3 +37,7 @@ class ActionError(GameError):
 
 class HistoryError(CardlabError):
     """A malformed hand history (PHH): bad TOML, a missing or mistyped field, a bad action."""
+
+
+class StoreError(CardlabError):
+    """A hand store that cannot be opened (corrupt, newer, not cardlab's) or a bad record."""

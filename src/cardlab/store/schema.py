@@ -1,0 +1,221 @@
+"""The store's schema: versioned migrations, and the checks made before a file is touched.
+
+``PRAGMA user_version`` holds the schema version (the number of migrations applied) and
+``PRAGMA application_id`` marks a cardlab file. A released migration never changes: a new
+schema is a new script appended to :data:`MIGRATIONS`, run in the same transaction that
+bumps ``user_version``, so a file is always at one version or the next, never between.
+
+Before a file is opened for writing, :func:`inspect` reads it without writing: a file that
+is not SQLite, another application's database, a file from a newer cardlab, or one that
+fails ``PRAGMA quick_check`` is refused with a :class:`StoreError` naming the path.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardlab.errors import StoreError
+
+APPLICATION_ID = int.from_bytes(b"CLab", "big")
+"""``PRAGMA application_id`` of a cardlab store (0x434c6162, the bytes ``CLab``)."""
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: played hands; one row per seat so players can be searched and totalled.
+    """
+    CREATE TABLE hands (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        phh TEXT NOT NULL,
+        board TEXT NOT NULL,
+        actions INTEGER NOT NULL CHECK (actions >= 0),
+        showdown INTEGER NOT NULL CHECK (showdown IN (0, 1)),
+        decided_by TEXT,
+        source TEXT NOT NULL,
+        played_at TEXT NOT NULL
+    );
+    CREATE INDEX hands_by_time ON hands (played_at, id);
+    CREATE INDEX hands_by_game ON hands (game, played_at);
+    CREATE TABLE seats (
+        hand_id INTEGER NOT NULL REFERENCES hands (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL CHECK (seat >= 0),
+        player TEXT NOT NULL,
+        starting_stack INTEGER NOT NULL CHECK (starting_stack >= 0),
+        finishing_stack INTEGER NOT NULL CHECK (finishing_stack >= 0),
+        PRIMARY KEY (hand_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX seats_by_player ON seats (player);
+    """,
+    # 2: web tables (resumed after a restart), arena runs, and the table a hand was played at.
+    """
+    ALTER TABLE hands ADD COLUMN table_id TEXT;
+    CREATE INDEX hands_by_table ON hands (table_id, played_at);
+    CREATE INDEX hands_by_source ON hands (source, played_at);
+    CREATE TABLE tables (
+        id TEXT PRIMARY KEY,
+        config TEXT NOT NULL,
+        state TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE arena_runs (
+        id INTEGER PRIMARY KEY,
+        config TEXT NOT NULL,
+        results TEXT NOT NULL,
+        played_at TEXT NOT NULL
+    );
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+"""The schema version this cardlab writes (``PRAGMA user_version``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    """What :func:`inspect` found: the file's schema version (0 for a new or empty file)."""
+
+    version: int
+
+
+def inspect(path: Path) -> FileState:
+    """Check the file at ``path`` without writing to it; raise :class:`StoreError` if it
+    must not be opened. A missing or empty file is a new store (version 0)."""
+    try:
+        with path.open("rb") as file:
+            header = file.read(100)
+    except FileNotFoundError:
+        return FileState(0)
+    except OSError as error:
+        raise StoreError(f"cannot read the hand store {str(path)!r}: {error.strerror}") from None
+    if not header:
+        return FileState(0)
+    if not header.startswith(SQLITE_MAGIC):
+        raise StoreError(
+            f"{str(path)!r} is not a cardlab hand store: not an SQLite database "
+            f"(it starts with {header[:16]!r})"
+        )
+    if len(header) < 100:
+        raise StoreError(
+            f"{str(path)!r} is not a usable hand store: the SQLite header is cut short "
+            f"({len(header)} of 100 bytes)"
+        )
+    # Header fields first (offsets from the SQLite file format), so that a newer or a
+    # foreign file is refused before SQLite itself opens it.
+    _check_marks(path, int.from_bytes(header[68:72], "big"), int.from_bytes(header[60:64], "big"))
+    # Read-only. Without a WAL file beside it the file holds every commit, so it is read
+    # as immutable: no -wal/-shm files are made next to a file that may be refused. If that
+    # finds a problem and a WAL has appeared meanwhile (a writer started), read again
+    # through the WAL before calling the file corrupt.
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists():
+        return FileState(_read_checks(path, immutable=False))
+    try:
+        return FileState(_read_checks(path, immutable=True))
+    except StoreError:
+        if not wal.exists():
+            raise
+    return FileState(_read_checks(path, immutable=False))
+
+
+def _read_checks(path: Path, *, immutable: bool) -> int:
+    """Check the file through SQLite without writing; return its schema version."""
+    uri = f"{path.resolve().as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
+    try:
+        connection = sqlite3.connect(uri, uri=True)
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open the hand store {str(path)!r}: {error}") from None
+    try:
+        # Nothing here writes, and closing a read-only connection does not checkpoint.
+        application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        _check_marks(path, application_id, version)
+        tables = [
+            name
+            for (name,) in connection.execute(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
+            )
+        ]
+        if application_id == 0 and tables:
+            shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+            raise StoreError(
+                f"{str(path)!r} is not a cardlab hand store: an SQLite database of another "
+                f"application (tables: {shown})"
+            )
+        problems = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
+        if problems != ["ok"]:
+            raise StoreError(
+                f"the hand store {str(path)!r} is corrupt (quick_check: {'; '.join(problems)}); "
+                "it was left as it is"
+            )
+    except sqlite3.DatabaseError as error:
+        raise StoreError(
+            f"the hand store {str(path)!r} is corrupt or unreadable ({error}); it was left as it is"
+        ) from None
+    finally:
+        connection.close()
+    return int(version)
+
+
+def _check_marks(path: Path, application_id: int, version: int) -> None:
+    if application_id not in (0, APPLICATION_ID):
+        raise StoreError(
+            f"{str(path)!r} is not a cardlab hand store: an SQLite database of another "
+            f"application (application_id {application_id:#010x}, cardlab's is "
+            f"{APPLICATION_ID:#010x})"
+        )
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"the hand store {str(path)!r} was written by a newer cardlab, schema "
+            f"{version} > {SCHEMA_VERSION}; upgrade cardlab to open it (the file was left "
+            "as it is)"
+        )
+    if application_id == 0 and version != 0:
+        raise StoreError(
+            f"{str(path)!r} is not a cardlab hand store: an SQLite database of another "
+            f"application (user_version {version}, no cardlab application_id)"
+        )
+
+
+def migrate(connection: sqlite3.Connection, path: str) -> int:
+    """Bring the database to :data:`SCHEMA_VERSION` in one write transaction; return the
+    version it had. The version is read again under the write lock, so two processes
+    opening a new file at once migrate it once."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:  # migrated by a newer cardlab since inspect()
+            raise StoreError(
+                f"the hand store {path!r} was written by a newer cardlab, schema "
+                f"{version} > {SCHEMA_VERSION}; upgrade cardlab to open it"
+            )
+        for script in MIGRATIONS[version:]:
+            # executescript() would commit first; run the statements one by one instead.
+            for statement in _statements(script):
+                connection.execute(statement)
+        if version < SCHEMA_VERSION:
+            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    return int(version)
+
+
+def _statements(script: str) -> list[str]:
+    """The statements of a migration script, one per complete SQL statement."""
+    statements: list[str] = []
+    current = ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    if current.strip():
+        raise ValueError(f"incomplete statement in a migration: {current.strip()!r}")
+    return statements
