@@ -25,6 +25,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "equity": ("cardlab.cli.equity:equity", "Win/tie/lose chances, exact or sampled."),
     "ties": ("cardlab.cli.equity:ties", "How often showdowns split, with and without suits."),
     "draw": ("cardlab.cli.equity:draw", "The best cards to keep in five-card draw."),
+    "history": (
+        "cardlab.cli.history:history",
+        "The hand store: list, show, export, import, stats.",
+    ),
     "replay": ("cardlab.cli.replay:replay_command", "Replay PHH hand histories on the engine."),
     "web": ("cardlab.cli.web:web", "Serve the web page to play on."),
 }

@@ -54,36 +54,35 @@ def replay_command(file: str, fmt: str) -> None:
     if fmt == "json":
         emit_json({"hands": [replay_summary(r) for r in replays]})
         return
-    console = render.console()
     for k, r in enumerate(replays, 1):
-        names = list(r.history.players or [f"p{i + 1}" for i in range(r.hand.players)])
-        game = r.hand.game
-        console.print(
-            f"[bold]hand {k} of {len(replays)}[/bold] — {r.history.variant}, "
-            f"{game.game.name} ({game.stakes.describe()}), {r.hand.players} players",
-            highlight=False,
+        print_replay(r, title=f"hand {k} of {len(replays)}")
+
+
+def print_replay(r: Replay, *, title: str) -> None:
+    """A replayed hand street by street, then each player's stacks."""
+    console = render.console()
+    names = list(r.history.players or [f"p{i + 1}" for i in range(r.hand.players)])
+    game = r.hand.game
+    console.print(
+        f"[bold]{escape(title)}[/bold] — {r.history.variant}, "
+        f"{escape(game.game.name)} ({game.stakes.describe()}), {r.hand.players} players",
+        highlight=False,
+    )
+    for street, text in streets(r.hand, names):
+        if text:
+            console.print(f"  [cyan]{escape(street)}[/cyan]: {escape(text)}", highlight=False)
+    rows = [
+        (name, str(start), str(finish), f"{net:+}" if net else "0")
+        for name, start, finish, net in zip(
+            names, r.starting_stacks, r.finishing_stacks, r.winnings, strict=True
         )
-        scale_note = f" (chips in units of 1/{r.scale})" if r.scale != 1 else ""
-        for title, text in streets(r.hand, names):
-            if text:
-                console.print(f"  [cyan]{escape(title)}[/cyan]: {escape(text)}")
-        rows = [
-            (
-                name,
-                str(start),
-                str(finish),
-                f"{net:+}" if net else "0",
-            )
-            for name, start, finish, net in zip(
-                names, r.starting_stacks, r.finishing_stacks, r.winnings, strict=True
-            )
-        ]
-        console.print(
-            render.text_table(
-                ("player", "start", "finish", "net"),
-                rows,
-                justify=("left", "right", "right", "right"),
-            )
+    ]
+    console.print(
+        render.text_table(
+            ("player", "start", "finish", "net"),
+            rows,
+            justify=("left", "right", "right", "right"),
         )
-        if scale_note:
-            emit(f"  amounts as in the file{scale_note}")
+    )
+    if r.scale != 1:
+        emit(f"  amounts as in the file (played in units of 1/{r.scale})")

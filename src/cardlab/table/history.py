@@ -20,6 +20,7 @@ from typing import Any
 
 from cardlab.errors import ActionError, CardError, CardlabError, HistoryError
 from cardlab.poker.games import get_game
+from cardlab.store import HandRecord
 from cardlab.table import phh
 from cardlab.table import phh_actions as pa
 from cardlab.table.state import HandState, Phase
@@ -305,3 +306,60 @@ def _apply(hand: HandState, action: pa.Action, deck: Any, scale: int) -> None:
     elif isinstance(action, pa.StandPatDiscard):
         cards = pa.split_cards(action.cards, deck) if action.cards else ()
         hand.discard(cards)
+
+
+# --- the store ----------------------------------------------------------------------
+
+
+def record(
+    hand: HandState,
+    *,
+    players: Sequence[str] | None = None,
+    source: str,
+    table_id: str | None = None,
+    **fields: Any,
+) -> HandRecord:
+    """A finished hand as a row of the hand store (its PHH text is the source of truth)."""
+    from cardlab.cards import format_cards
+
+    default = (f"p{i + 1}" for i in range(hand.players))
+    names = tuple(players) if players is not None else tuple(default)
+    history = to_history(hand, players=names, **fields)
+    assert hand.result is not None
+    return HandRecord(
+        game=hand.game.game.key,
+        variant=history.variant,
+        phh=phh.dumps(history),
+        players=names,
+        starting_stacks=hand.starting_stacks,
+        finishing_stacks=hand.result.finishing_stacks,
+        board=format_cards(hand.board),
+        actions=sum(1 for e in hand.history if e.phh is not None and not e.phh.startswith("d ")),
+        showdown=hand.result.showdown,
+        decided_by=hand.result.decided_by,
+        source=source,
+        table_id=table_id,
+    )
+
+
+def imported(r: Replay, *, source: str = "import") -> HandRecord:
+    """A replayed history as a row of the hand store: its own PHH text, and its stacks
+    in the engine's integer units (1/``r.scale`` of the file's amounts)."""
+    from cardlab.cards import format_cards
+
+    hand = r.hand
+    assert hand.result is not None
+    names = tuple(r.history.players or (f"p{i + 1}" for i in range(hand.players)))
+    return HandRecord(
+        game=hand.game.game.key,
+        variant=r.history.variant,
+        phh=phh.dumps(r.history),
+        players=names,
+        starting_stacks=hand.starting_stacks,
+        finishing_stacks=hand.result.finishing_stacks,
+        board=format_cards(hand.board),
+        actions=sum(1 for e in hand.history if e.phh is not None and not e.phh.startswith("d ")),
+        showdown=hand.result.showdown,
+        decided_by=hand.result.decided_by,
+        source=source,
+    )
