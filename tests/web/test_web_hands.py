@@ -95,7 +95,7 @@ def test_decks_list_every_card(client: TestClient) -> None:
         ("/api/hands/evaluate", {"deck": "standard52", "cards": "木7 火7 土7 金2 水9"}, "not in"),
         ("/api/hands/evaluate", {"deck": "FESCA78"}, "missing field 'cards'"),
         ("/api/hands/compare", {"deck": "FESCA78", "hands": ["木7 火7 土7 金2 水9"]}, "2 to 10"),
-        ("/api/hands/compare", {"deck": "FESCA78", "hands": "木7"}, "must be list"),
+        ("/api/hands/compare", {"deck": "FESCA78", "hands": "木7"}, "must be a list"),
         ("/api/hands/compare", {"deck": "FESCA78", "hands": [1, 2]}, "list of strings"),
     ],
 )

@@ -129,7 +129,7 @@ def test_illegal_moves_are_400(client: TestClient) -> None:
         ({"move": "9"}, "start position must be 1..7"),
         ({"move": "up"}, "a move is a position number"),
         ({}, "missing field 'move'"),
-        ({"move": 3}, "field 'move' must be str"),
+        ({"move": 3}, "field 'move' must be text"),
     ]
     for body, words in cases:
         response = client.post(url, json=body)
@@ -148,8 +148,8 @@ def test_illegal_moves_are_400(client: TestClient) -> None:
     [
         ("POST", "/api/openseven/games", {"cards": 14}, "must be 1..13"),
         ("POST", "/api/openseven/games", {"cards": 0}, "must be 1..13"),
-        ("POST", "/api/openseven/games", {"cards": "seven"}, "field 'cards' must be int"),
-        ("POST", "/api/openseven/games", {"cards": True}, "field 'cards' must be int"),
+        ("POST", "/api/openseven/games", {"cards": "seven"}, "field 'cards' must be a whole number"),
+        ("POST", "/api/openseven/games", {"cards": True}, "field 'cards' must be a whole number"),
         ("GET", "/api/openseven/odds?cards=x", None, "must be a whole number"),
         ("GET", "/api/openseven/odds?cards=99", None, "must be 1..13"),
         ("GET", "/api/openseven/games/nope", None, "unknown game id"),

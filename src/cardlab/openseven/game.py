@@ -101,9 +101,11 @@ def parse_move(text: str) -> Move:
     word = text.strip().lower()
     if word in _SIDES:
         return Call(_SIDES[word])
-    if word.isdigit():
+    # ASCII digits only: "²".isdigit() holds but int("²") fails; no position has 10 digits
+    if word.isascii() and word.isdigit() and len(word) < 10:
         return Start(int(word))
-    raise OpenSevenError(f"a move is a position number, 'left' or 'right': {text!r}")
+    shown = text if len(text) <= 40 else text[:36] + "..."
+    raise OpenSevenError(f"a move is a position number, 'left' or 'right': {shown!r}")
 
 
 @dataclass(frozen=True, slots=True)

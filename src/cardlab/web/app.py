@@ -44,7 +44,8 @@ from cardlab.decks import BUILTIN_DECKS
 from cardlab.errors import CardlabError
 from cardlab.openseven import State
 from cardlab.web import hands, openseven, showdown
-from cardlab.web.payload import RequestError, field
+from cardlab.web.payload import RequestError, field, whole_number
+from cardlab.web.payload import shown as payload_shown
 from cardlab.web.store import Store
 
 HERE = Path(__file__).resolve().parent
@@ -100,7 +101,7 @@ def create_app(
         data = await _body(request)
         given = field(data, "hands", list)
         if not all(isinstance(h, str) for h in given):
-            raise RequestError(f"field 'hands' must be a list of strings: {given!r}")
+            raise RequestError(f"field 'hands' must be a list of strings: {payload_shown(given)}")
         return _json(hands.compare_hands(field(data, "deck", str), given))
 
     async def table(request: Request) -> Response:
@@ -158,8 +159,20 @@ def create_app(
     return Starlette(routes=routes, exception_handlers={CardlabError: _user_error})
 
 
+MAX_BODY = 64 * 1024  # bytes: the largest request body read (a compare of 10 hands is < 1 KiB)
+MAX_MESSAGE = 300  # characters of an error message sent back
+
+
+class BodyTooLarge(RequestError):
+    """A request body over :data:`MAX_BODY` bytes (HTTP 413)."""
+
+
 async def _user_error(request: Request, exc: Exception) -> Response:
-    return JSONResponse({"error": str(exc)}, status_code=400)
+    message = str(exc)
+    if len(message) > MAX_MESSAGE:
+        message = message[: MAX_MESSAGE - 3] + "..."
+    status = 413 if isinstance(exc, BodyTooLarge) else 400
+    return JSONResponse({"error": message}, status_code=status)
 
 
 def _json(value: Any) -> Response:
@@ -167,22 +180,30 @@ def _json(value: Any) -> Response:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
+    """The request's JSON object; at most :data:`MAX_BODY` bytes are read."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
+        raise BodyTooLarge(f"the request body is {declared} bytes; at most {MAX_BODY} are read")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise BodyTooLarge(f"the request body is over {MAX_BODY} bytes")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     try:
         data = json.loads(raw or b"{}")
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        shown = raw[:80].decode("utf-8", "replace")
-        raise RequestError(f"the request body must be a JSON object: {shown!r}") from None
+    except (ValueError, RecursionError) as exc:  # bad JSON, bad UTF-8, huge ints, deep nesting
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else "not valid JSON"
+        start = raw[:60].decode("utf-8", "replace")
+        message = f"the request body must be a JSON object ({reason}): {start!r}"
+        raise RequestError(message) from None
     if not isinstance(data, dict):
-        raise RequestError(f"the request body must be a JSON object: {data!r}")
+        raise RequestError(f"the request body must be a JSON object: {payload_shown(data)}")
     return data
 
 
 def _int_param(request: Request, name: str, default: int) -> int:
     text = request.query_params.get(name)
-    if text is None:
-        return default
-    try:
-        return int(text)
-    except ValueError:
-        raise RequestError(f"parameter {name!r} must be a whole number: {text!r}") from None
+    return default if text is None else whole_number(text, f"parameter {name!r}")

@@ -110,13 +110,13 @@ def advance(deals: Store[Deal], deal_id: str, samples: int) -> dict[str, Any]:
 
 
 def deal_payload(deal_id: str, deal: Deal, samples: int) -> dict[str, Any]:
-    """What you may see: your cards, the board so far, your equity; all at the showdown."""
+    """What you may see: your cards, the board so far, your equity; all at the showdown
+    (the seed too: it would give away every hidden card while the deal is live)."""
     game = deal.game
     out: dict[str, Any] = {
         "id": deal_id,
         "game": game.key,
         "game_name": game.name,
-        "seed": deal.seed,
         "opponents": len(deal.holes) - 1,
         "hole": [card_payload(c) for c in deal.holes[0]],
         "board": [card_payload(c) for c in deal.shown],
@@ -126,6 +126,8 @@ def deal_payload(deal_id: str, deal: Deal, samples: int) -> dict[str, Any]:
     if deal.shown and len(deal.shown) + len(deal.holes[0]) >= 5:
         out["current"] = value_payload(best_five(game, deal.holes[0], deal.shown))
     if deal.over:
+        # the seed gives every card of the deal: shown only once nothing is hidden
+        out["seed"] = deal.seed
         out["showdown"] = _showdown(deal)
         return out
     if deal.stage not in deal.equities:
