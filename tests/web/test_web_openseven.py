@@ -148,7 +148,12 @@ def test_illegal_moves_are_400(client: TestClient) -> None:
     [
         ("POST", "/api/openseven/games", {"cards": 14}, "must be 1..13"),
         ("POST", "/api/openseven/games", {"cards": 0}, "must be 1..13"),
-        ("POST", "/api/openseven/games", {"cards": "seven"}, "field 'cards' must be a whole number"),
+        (
+            "POST",
+            "/api/openseven/games",
+            {"cards": "seven"},
+            "field 'cards' must be a whole number",
+        ),
         ("POST", "/api/openseven/games", {"cards": True}, "field 'cards' must be a whole number"),
         ("GET", "/api/openseven/odds?cards=x", None, "must be a whole number"),
         ("GET", "/api/openseven/odds?cards=99", None, "must be 1..13"),
