@@ -37,9 +37,17 @@ def rules_for(name: str) -> RuleSet:
     return RuleSet.for_deck(builtin_deck(name))
 
 
+def card_name(card: Card) -> str:
+    """The card in words, for screen readers: ``"木7 (Wood 7)"``, ``"As (ace of spades)"``."""
+    if card.suit.role.value == "plain":
+        return f"{card} ({card.rank.name} of {card.suit.name})"
+    return f"{card} ({card.suit.name} {card.rank.name})"
+
+
 def card_payload(card: Card) -> dict[str, str]:
     return {
         "text": str(card),
+        "name": card_name(card),
         "ascii": card.ascii,
         "suit": card.suit.key,
         "symbol": card.suit.symbol,

@@ -20,6 +20,19 @@ function h(tag, attrs, ...children) {
 
 const $ = (id) => document.getElementById(id);
 
+// Replace an element's children; null/false children are left out (replaceChildren
+// would print them as the text "null").
+function put(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
+
+// Japanese text, marked so that the browser picks a Japanese font for it.
+function ja(text, cls) { return h("span", { class: cls || "ja", lang: "ja" }, text); }
+
+// Requests in flight (the browser tests wait for 0).
+window.cardlabBusy = 0;
+
 // Page options from the address, e.g. /openseven?cards=9&seed=4&moves=2,left&hints=1
 const params = new URLSearchParams(window.location.search);
 
@@ -37,33 +50,45 @@ async function api(method, url, body) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(url, options);
-  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-  if (!response.ok) {
-    toast(data.error || `HTTP ${response.status}`);
-    throw new Error(data.error);
+  window.cardlabBusy += 1;
+  try {
+    let response;
+    try {
+      response = await fetch(url, options);
+    } catch (e) {
+      toast("the server did not answer: is cardlab web still running?");
+      throw e;
+    }
+    const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    if (!response.ok) {
+      toast(data.error || `HTTP ${response.status}`);
+      throw new Error(data.error);
+    }
+    return data;
+  } finally {
+    window.cardlabBusy -= 1;
   }
-  return data;
 }
 
-// One card of a deck, as the API describes it: {text, ascii, suit, symbol, rank}.
+// One card of a deck, as the API describes it: {text, name, ascii, suit, symbol, rank}.
+// An image to a screen reader, named by the card in words.
 function cardEl(card, extra) {
   const standard = "shdc".includes(card.suit);
-  const cls = `card suit-${card.suit}${extra ? " " + extra : ""}`;
+  const attrs = { class: `card suit-${card.suit}${extra ? " " + extra : ""}`, title: card.text,
+    role: "img", "aria-label": card.name || card.text };
   if (standard) {
     const rank = card.rank === "T" ? "10" : card.rank;
-    return h("span", { class: cls, title: card.text }, h("span", { class: "c-rank" }, rank),
-      h("span", { class: "c-suit" }, card.symbol));
+    return h("span", attrs, h("span", { class: "c-rank" }, rank), h("span", { class: "c-suit" }, card.symbol));
   }
   if (card.rank === "Z" && card.suit === "Y") {  // 太極, the Taikyoku
-    return h("span", { class: cls, title: card.text }, h("span", { class: "c-rank" }, "太"),
-      h("span", { class: "c-suit" }, "極"));
+    return h("span", attrs, ja("太", "c-rank"), ja("極", "c-suit"));
   }
-  return h("span", { class: cls, title: card.text }, h("span", { class: "c-rank" }, card.rank),
-    h("span", { class: "c-suit" }, card.symbol));
+  return h("span", attrs, h("span", { class: "c-rank" }, card.rank), ja(card.symbol, "c-suit"));
 }
 
-function backEl(extra) { return h("span", { class: "card back" + (extra ? " " + extra : "") }); }
+function backEl(extra, label) {
+  return h("span", { class: "card back" + (extra ? " " + extra : ""), role: "img", "aria-label": label || "face down" });
+}
 
 function shortPercent(c) { return `${(c.value * 100).toFixed(2)}%`; }
 
@@ -71,12 +96,35 @@ function shortPercent(c) { return `${(c.value * 100).toFixed(2)}%`; }
 
 function openSeven() {
   let game = null;
+  let inFlight = false;  // one request at a time: a double click must not play two moves
 
-  async function newGame(seed) {
-    const body = { cards: Number($("os-cards").value) };
-    if (Number.isInteger(seed)) body.seed = seed;
-    game = await api("POST", "/api/openseven/games", body);
-    draw();
+  // Run one request with every control of the game disabled; clicks meanwhile are ignored.
+  async function exclusive(work) {
+    if (inFlight) return;
+    inFlight = true;
+    setControls(false);
+    try { await work(); } catch (e) { /* the toast says why */ } finally {
+      inFlight = false;
+      setControls(true);
+    }
+  }
+
+  function setControls(enabled) {
+    $("os-new").disabled = !enabled;
+    $("os-cards").disabled = !enabled;
+    $("os-row").setAttribute("aria-busy", enabled ? "false" : "true");
+    for (const b of document.querySelectorAll("#os-row button, #os-calls button, #os-reveal button")) {
+      b.disabled = !enabled || b.dataset.off === "1";
+    }
+  }
+
+  function newGame(seed) {
+    return exclusive(async () => {
+      const body = { cards: Number($("os-cards").value) };
+      if (Number.isInteger(seed)) body.seed = seed;
+      game = await api("POST", "/api/openseven/games", body);
+      draw();
+    });
   }
 
   async function fromAddress() {
@@ -88,10 +136,12 @@ function openSeven() {
     for (const move of (params.get("moves") || "").split(",").filter(Boolean)) await play(move);
   }
 
-  async function play(move) {
-    if (!game) return;
-    game = await api("POST", `/api/openseven/games/${game.id}/moves`, { move: String(move) });
-    draw();
+  function play(move) {
+    if (!game) return Promise.resolve();
+    return exclusive(async () => {
+      game = await api("POST", `/api/openseven/games/${game.id}/moves`, { move: String(move) });
+      draw();
+    });
   }
 
   function hintFor(move) {
@@ -104,6 +154,7 @@ function openSeven() {
     const started = game.turned.length > 0;
     const row = $("os-row");
     row.replaceChildren();
+    row.style.setProperty("--n", game.cards);
     const values = over ? game.reveal.arrangement : game.faces;
     for (let p = 1; p <= game.cards; p++) {
       const face = game.faces[p - 1];
@@ -114,28 +165,28 @@ function openSeven() {
       if (face !== null || over) {
         const extra = ["os", face === null ? "revealed" : "", game.turned[game.turned.length - 1] === p && !over ? "last" : ""]
           .filter(Boolean).join(" ");
-        el = h("span", { class: "card " + extra }, h("span", { class: "c-rank" }, values[p - 1]));
-        if (order >= 0) el.append(h("span", { class: "order", title: "turned in this order" }, order + 1));
-      } else {
-        el = backEl((clickable ? "clickable" : "") + (named ? " named" : ""));
-      }
-      if (clickable) {
+        const said = face === null ? `position ${p}: ${values[p - 1]}, was face down`
+          : `position ${p}: ${values[p - 1]}, turned ${order + 1}${["st", "nd", "rd"][order] || "th"}`;
+        el = h("span", { class: "card " + extra, role: "img", "aria-label": said }, h("span", { class: "c-rank" }, values[p - 1]));
+        if (order >= 0) el.append(h("span", { class: "order", title: "turned in this order", "aria-hidden": "true" }, order + 1));
+      } else if (clickable) {
         const move = started ? (game.targets.left === p ? "left" : "right") : p;
+        const said = started ? `turn position ${p} (${move})` : `start with position ${p}`;
+        el = h("button", { type: "button", class: "card back clickable" + (named ? " named" : ""), title: said, "aria-label": said });
         el.addEventListener("click", () => play(move));
-        el.title = started ? `turn position ${p} (${move})` : `start with position ${p}`;
+      } else {
+        el = backEl("", `position ${p}, face down`);
       }
-      let note = "";
+      const chance = h("span", { class: "chance" });
       if (showHints && clickable) {
         const move = started ? (game.targets.left === p ? "left" : "right") : p;
         const hint = hintFor(move);
-        if (hint) note = `${hint.fraction}\n${shortPercent(hint)}`;
+        if (hint) chance.append(h("span", {}, hint.fraction), h("span", { class: "pct" }, shortPercent(hint)));
       }
       if (over && game.reveal.solutions > 0) {
         const s = game.reveal.per_start[p - 1];
-        note = `${s.solutions} sol.`;
+        chance.append(h("span", { title: "solutions starting here" }, `${s.solutions}`), h("span", { class: "pct" }, "sol."));
       }
-      const chance = h("span", { class: "chance" });
-      chance.innerText = note;
       row.append(h("div", { class: "slot" }, el, h("span", { class: "pos" }, `#${p}`), chance));
     }
 
@@ -157,7 +208,8 @@ function openSeven() {
       const pos = game.targets[side];
       const label = side === "left" ? "◀ Left" : "Right ▶";
       button.replaceChildren(label);
-      button.disabled = pos === undefined;
+      button.dataset.off = pos === undefined ? "1" : "0";
+      button.disabled = pos === undefined || inFlight;
       const sub = pos === undefined ? "face up" : `position ${pos}`;
       const hint = showHints && pos !== undefined ? hintFor(side) : null;
       button.append(h("small", {}, sub + (hint ? ` · win ${hint.fraction} (${shortPercent(hint)})` : "")));
@@ -167,12 +219,12 @@ function openSeven() {
     reveal.hidden = !over;
     if (over) {
       const r = game.reveal;
-      reveal.replaceChildren(
+      put(reveal,
         h("div", {}, h("strong", {}, "The arrangement: "), r.arrangement.join(" "),
           game.turned.length < game.cards ? " (the pale cards were still face down)" : ""),
         h("div", {}, `It has ${r.solutions} solution${r.solutions === 1 ? "" : "s"} (winning call strings) and ${r.lines} winning line${r.lines === 1 ? "" : "s"} (card orders)` +
           (r.solutions ? "; the number under each card counts the solutions starting there." : ": no start wins it.")),
-        h("div", { class: "input-row" }, h("button", { class: "primary", onclick: () => newGame() }, "Play again")));
+        h("div", { class: "input-row" }, h("button", { class: "primary", disabled: inFlight, onclick: () => newGame() }, "Play again")));
     }
   }
 
@@ -185,7 +237,7 @@ function openSeven() {
       data.models.map((m) => cell(s.chances[m.id]))));
     const overall = h("tr", { class: "overall" }, h("td", {}, "overall"),
       data.models.map((m) => cell(data.overall[m.id])));
-    $("os-odds").replaceChildren(h("table", {}, h("thead", {}, head), h("tbody", {}, rows, overall)));
+    put($("os-odds"), h("table", {}, h("thead", {}, head), h("tbody", {}, rows, overall)));
   }
 
   function cell(c) {
@@ -196,8 +248,8 @@ function openSeven() {
   $("os-left").addEventListener("click", () => play("left"));
   $("os-right").addEventListener("click", () => play("right"));
   $("os-hints").addEventListener("change", () => { if (game) draw(); });
-  $("os-cards").addEventListener("change", () => { loadOdds(); newGame(); });
-  fromAddress();
+  $("os-cards").addEventListener("change", () => { loadOdds().catch(() => {}); newGame(); });
+  fromAddress().catch(() => {});
 }
 
 // --- Mixwell hands ---------------------------------------------------------------------
@@ -205,16 +257,16 @@ function openSeven() {
 function handBox(value, opts) {
   const o = opts || {};
   const sec = value.secondary
-    ? h("div", { class: "sec" }, "Secondary: ", value.secondary.en, h("span", { class: "ja" }, " " + value.secondary.ja))
+    ? h("div", { class: "sec" }, "Secondary: ", value.secondary.en, " ", ja(value.secondary.ja))
     : h("div", { class: "sec" }, "No secondary hand");
   return h("div", { class: "hand-box" + (o.winner ? " winner" : "") },
     o.label ? h("div", { class: "note" }, o.label) : null,
-    h("div", { class: "cat" }, value.category.en, h("span", { class: "ja" }, value.category.ja),
+    h("div", { class: "cat" }, value.category.en, ja(value.category.ja),
       o.winner ? h("span", { class: "badge" }, "wins") : null),
     sec,
     h("div", { class: "row-cards", style: "margin:.4rem 0" }, value.cards.map((c) => cardEl(c, "small"))),
     h("div", { class: "desc" }, value.description),
-    h("div", { class: "desc" }, value.description_ja));
+    h("div", { class: "desc", lang: "ja" }, value.description_ja));
 }
 
 function hands() {
@@ -232,17 +284,24 @@ function hands() {
     $("h-deck-info").textContent = `${deck.size} cards — ${deck.description}`;
     const picked = new Set(chosen());
     const cols = Math.max(...deck.rows.map((row) => row.cards.length));
-    const rows = deck.rows.map((row) => h("div", { class: "prow", style: `--cols:${cols}` },
-      h("span", { class: `plabel suit-${row.suit}`, title: row.name }, row.symbol),
+    const rows = deck.rows.map((row) => h("div", { class: "prow", style: `--cols:${cols}`, role: "group", "aria-label": row.name },
+      h("span", { class: `plabel suit-${row.suit}`, title: row.name, lang: "ja" }, row.symbol),
       row.cards.map((c) => {
-        if (!c) return h("span", { class: "pcard none" }, "·");
+        if (!c) return h("span", { class: "pcard none", "aria-hidden": "true" }, "·");
         const on = picked.has(c.text) || picked.has(c.ascii);
-        return h("span", {
-          class: `pcard suit-${c.suit}${on ? " chosen" : ""}`, title: `${c.text} (${c.ascii})`,
+        return h("button", {
+          type: "button", class: `pcard suit-${c.suit}${on ? " chosen" : ""}`, title: `${c.text} (${c.ascii})`,
+          "aria-label": c.name || c.text, "aria-pressed": on ? "true" : "false",
           onclick: () => toggle(c),
-        }, c.text === "太極" ? c.text : c.rank === "T" ? "10" : c.rank);
+        }, c.text === "太極" ? ja(c.text, "") : c.rank === "T" ? "10" : c.rank);
       })));
-    $("h-picker").replaceChildren(...rows);
+    const focused = document.activeElement && document.activeElement.classList.contains("pcard")
+      ? document.activeElement.getAttribute("aria-label") : null;
+    put($("h-picker"), rows);
+    if (focused) {  // redrawing must not lose the keyboard's place
+      const again = [...document.querySelectorAll("#h-picker .pcard")].find((b) => b.getAttribute("aria-label") === focused);
+      if (again) again.focus();
+    }
   }
 
   function toggle(card) {
@@ -258,34 +317,48 @@ function hands() {
     if (cards.length === 5) evaluate();
   }
 
+  // A failed request leaves no stale result behind: the message takes its place.
+  function failed(where, e) { put($(where), h("p", { class: "error", role: "alert" }, e.message || "failed")); }
+
   async function evaluate() {
-    const value = await api("POST", "/api/hands/evaluate", { deck: deckSel.value, cards: input.value });
-    $("h-result").replaceChildren(handBox(value));
+    put($("h-result"), h("p", { class: "spinner" }, "evaluating…"));
+    let value;
+    try {
+      value = await api("POST", "/api/hands/evaluate", { deck: deckSel.value, cards: input.value });
+    } catch (e) { failed("h-result", e); return; }
+    put($("h-result"), handBox(value));
   }
 
   async function compare() {
     const lines = $("h-compare-input").value.split("\n").map((x) => x.trim()).filter(Boolean);
-    const data = await api("POST", "/api/hands/compare", { deck: deckSel.value, hands: lines });
+    put($("h-compare-result"), h("p", { class: "spinner" }, "comparing…"));
+    let data;
+    try {
+      data = await api("POST", "/api/hands/compare", { deck: deckSel.value, hands: lines });
+    } catch (e) { failed("h-compare-result", e); return; }
     const who = data.winners.map((w, i) => `${i ? "hand" : "Hand"} ${w}`).join(" and ");
     const verdict = data.decided_by === "tie"
       ? `${who} tie and split the pot.`
       : `${who} wins, decided by ${data.decided_by_text}.`;
-    $("h-compare-result").replaceChildren(h("div", { class: "verdict" }, verdict),
+    put($("h-compare-result"), h("div", { class: "verdict" }, verdict),
       ...data.hands.map((v, i) => handBox(v, { label: `Hand ${i + 1}`, winner: data.winners.includes(i + 1) })));
   }
 
   async function loadTable() {
     $("h-table-deck").textContent = deckSel.value;
-    $("h-table").replaceChildren(h("p", { class: "spinner" }, "counting…"));
-    const data = await api("GET", `/api/hands/table?deck=${encodeURIComponent(deckSel.value)}`);
+    put($("h-table"), h("p", { class: "spinner" }, "counting…"));
+    let data;
+    try {
+      data = await api("GET", `/api/hands/table?deck=${encodeURIComponent(deckSel.value)}`);
+    } catch (e) { failed("h-table", e); return; }
     const head = h("tr", {}, ["Order", "Hand", "Count", "Probability", "%", "Rarity"].map((x) => h("th", { class: x === "Hand" ? "name" : null }, x)));
     const rows = data.rows.map((r) => h("tr", {},
-      h("td", {}, r.order), h("td", { class: "name" }, r.en, h("span", { class: "ja" }, r.ja)),
+      h("td", {}, r.order), h("td", { class: "name" }, r.en, ja(r.ja)),
       h("td", {}, r.count.toLocaleString("en")), h("td", {}, r.fraction), h("td", {}, r.percent),
       h("td", {}, r.rarity.toFixed(4))));
     const total = h("tr", { class: "overall" }, h("td", {}), h("td", { class: "name" }, "all five-card hands"),
       h("td", {}, data.combinations.toLocaleString("en")), h("td", {}, "1"), h("td", {}, "100%"), h("td", {}));
-    $("h-table").replaceChildren(h("p", { class: "note" }, data.rules),
+    put($("h-table"), h("p", { class: "note" }, data.rules),
       h("table", {}, h("thead", {}, head), h("tbody", {}, rows, total)));
   }
 
@@ -310,7 +383,7 @@ function hands() {
     $("h-result").replaceChildren(); $("h-compare-result").replaceChildren();
     if (input.value) { evaluate(); compare(); }
   });
-  input.addEventListener("input", drawPicker);
+  input.addEventListener("input", () => { drawPicker(); $("h-result").replaceChildren(); });
   input.addEventListener("keydown", (e) => { if (e.key === "Enter") evaluate(); });
   $("h-eval").addEventListener("click", evaluate);
   $("h-clear").addEventListener("click", () => { input.value = ""; drawPicker(); $("h-result").replaceChildren(); });
@@ -340,54 +413,68 @@ function showdownPage() {
   function fillOpponents() {
     const g = games.find((x) => x.key === gameSel.value);
     const keep = Number(oppSel.value) || 1;
-    oppSel.replaceChildren(...Array.from({ length: g.max_opponents }, (_, i) =>
+    put(oppSel, Array.from({ length: g.max_opponents }, (_, i) =>
       h("option", { value: i + 1, selected: i + 1 === Math.min(keep, g.max_opponents) }, i + 1)));
+  }
+
+  // One request at a time; the status line says what is happening, and after a failure
+  // it goes back to what it said (the toast gives the reason).
+  let inFlight = false;
+  async function request(text, url, body) {
+    if (inFlight) return false;
+    inFlight = true;
+    const before = $("s-info").textContent;
+    $("s-info").textContent = text;
+    for (const b of document.querySelectorAll("#s-new, #s-next, #s-equity button, #s-showdown button")) b.disabled = true;
+    try {
+      deal = await api("POST", url, body);
+      return true;
+    } catch (e) {
+      $("s-info").textContent = before;
+      return false;
+    } finally {
+      inFlight = false;
+      for (const b of document.querySelectorAll("#s-new, #s-next, #s-equity button, #s-showdown button")) b.disabled = false;
+    }
   }
 
   async function newDeal() {
     const body = { game: gameSel.value, opponents: Number(oppSel.value) };
     const seed = $("s-seed").value.trim();
-    if (seed !== "") body.seed = Number(seed);
-    busy("dealing and sampling your equity…");
-    try { deal = await api("POST", "/api/showdown/deals", body); } finally { busy(null); }
+    if (seed !== "") body.seed = seed;
+    if (!await request("dealing and sampling your equity…", "/api/showdown/deals", body)) return false;
     $("s-seed").value = "";
     draw();
+    return true;
   }
 
   async function more() {
-    busy("sampling more deals…");
-    try { deal = await api("POST", `/api/showdown/deals/${deal.id}/samples`); } finally { busy(null); }
-    draw();
+    if (await request("sampling more deals…", `/api/showdown/deals/${deal.id}/samples`)) draw();
   }
 
   async function next() {
-    busy("sampling your equity…");
-    try { deal = await api("POST", `/api/showdown/deals/${deal.id}/next`); } finally { busy(null); }
-    draw();
-  }
-
-  function busy(text) {
-    $("s-next").disabled = Boolean(text);
-    $("s-new").disabled = Boolean(text);
-    if (text) $("s-info").textContent = text;
+    if (await request("sampling your equity…", `/api/showdown/deals/${deal.id}/next`)) draw();
   }
 
   function draw() {
     const over = deal.street === "showdown";
-    $("s-info").textContent = `${deal.game_name} · seed ${deal.seed} · ${deal.street}`;
+    // the seed gives every hidden card away: the server sends it once the deal is over
+    const seed = deal.seed !== undefined && deal.seed !== null ? ` · seed ${deal.seed}` : "";
+    $("s-info").textContent = `${deal.game_name} · ${deal.street}${seed}`;
     const winners = over ? deal.showdown.winners : [];
     const opps = [];
     for (let i = 1; i <= deal.opponents; i++) {
       const player = over ? deal.showdown.players[i] : null;
-      const cards = player ? player.hole.map((c) => cardEl(c, "small")) : Array.from({ length: deal.hole.length }, () => backEl("small"));
+      const cards = player ? player.hole.map((c) => cardEl(c, "small"))
+        : Array.from({ length: deal.hole.length }, () => backEl("small", `opponent ${i}: a face-down card`));
       opps.push(h("div", { class: "opp" }, h("div", { class: "label" }, `Opponent ${i}`, winners.includes(i + 1) ? h("span", { class: "badge" }, "wins") : null),
         h("div", { class: "row-cards" }, cards)));
     }
-    $("s-opps").replaceChildren(...opps);
+    put($("s-opps"), opps);
     const board = deal.board.map((c) => cardEl(c));
-    while (board.length < 5) board.push(h("span", { class: "card empty" }));
-    $("s-board").replaceChildren(...board);
-    $("s-hole").replaceChildren(...deal.hole.map((c) => cardEl(c)));
+    while (board.length < 5) board.push(h("span", { class: "card empty", role: "img", "aria-label": "not dealt yet" }));
+    put($("s-board"), board);
+    put($("s-hole"), deal.hole.map((c) => cardEl(c)));
     if (winners.includes(1)) $("s-hole").append(h("span", { class: "badge", style: "align-self:center" }, "you win"));
     $("s-current").textContent = deal.current
       ? `Your best five${over ? "" : " so far"}: ${deal.current.description}` : "";
@@ -401,7 +488,7 @@ function showdownPage() {
     if (!over) {
       const e = deal.equity;
       const n = deal.opponents;
-      $("s-equity").replaceChildren(
+      put($("s-equity"),
         h("div", { class: "equity-big" }, e.text),
         h("div", { class: "meter" }, h("div", { style: `width:${(e.equity * 100).toFixed(1)}%` })),
         h("p", { class: "note" },
@@ -423,11 +510,11 @@ function showdownPage() {
       const who = sd.winners.map((w) => (w === 1 ? "you" : `opponent ${w - 1}`)).join(" and ");
       const steps = { category: "the hand category", secondary: "the secondary hand", ranks: "the ranks", suits: "the suits" };
       const verdict = sd.split ? `Split pot between ${who}.` : `Winner: ${who}, decided by ${steps[sd.decided_by]}.`;
-      $("s-showdown").replaceChildren(h("div", { class: "verdict" }, verdict),
+      put($("s-showdown"), h("div", { class: "verdict" }, verdict),
         h("div", { class: "players" }, sd.players.map((p) => h("div", { class: "hand-box" + (p.share.value > 0 ? " winner" : "") },
           h("div", { class: "note" }, p.you ? "You" : `Opponent ${p.seat - 1}`, " · hole ",
             p.hole.map((c) => c.text).join(" "), p.share.value > 0 ? ` · share ${p.share.fraction}` : ""),
-          h("div", { class: "cat" }, p.value.category.en, h("span", { class: "ja" }, p.value.category.ja),
+          h("div", { class: "cat" }, p.value.category.en, ja(p.value.category.ja),
             p.share.value > 0 ? h("span", { class: "badge" }, "wins") : null),
           h("div", { class: "row-cards", style: "margin:.4rem 0" }, p.best_five.map((c) => cardEl(c, "small"))),
           h("div", { class: "desc" }, p.value.description)))),
@@ -440,7 +527,7 @@ function showdownPage() {
   gameSel.addEventListener("change", fillOpponents);
   api("GET", "/api/games").then((data) => {
     games = data.games;
-    gameSel.replaceChildren(...games.map((g) => h("option", { value: g.key, selected: g.key === "fesca78-holdem" }, `${g.name} (${g.key})`)));
+    put(gameSel, games.map((g) => h("option", { value: g.key, selected: g.key === "fesca78-holdem" }, `${g.name} (${g.key})`)));
     const wanted = params.get("game");
     if (wanted && games.some((g) => g.key === wanted)) gameSel.value = wanted;
     fillOpponents();
@@ -452,7 +539,7 @@ function showdownPage() {
   });
 
   async function replay(streets) {
-    await newDeal();
+    if (!await newDeal()) return;
     for (let i = 0; i < streets && deal.street !== "showdown"; i++) await next();
   }
 }
