@@ -1,4 +1,4 @@
-"""The Starlette application: three pages and the JSON API behind them.
+"""The Starlette application: four pages and the JSON API behind them.
 
 Routes::
 
@@ -6,6 +6,7 @@ Routes::
     GET  /openseven                 Open Seven
     GET  /hands                     Mixwell hands
     GET  /showdown                  play a showdown
+    GET  /rules                     the rules of Mixwell poker, per deck
 
     GET  /api/openseven/odds?cards=N          exact odds per start and model
     POST /api/openseven/games                 {"cards": N, "seed"?: S} -> a new game
@@ -20,6 +21,7 @@ Routes::
     GET  /api/showdown/deals/{id}             the deal as you see it
     POST /api/showdown/deals/{id}/next        reveal the next street (or the showdown)
     POST /api/showdown/deals/{id}/samples     sample this street's equity again, pooled
+    GET  /api/rules?deck=D                    the rules page's hands, examples and steps
 
 A :class:`~cardlab.errors.CardlabError` becomes HTTP 400 ``{"error": message}``.
 """
@@ -43,7 +45,7 @@ from cardlab import render
 from cardlab.decks import BUILTIN_DECKS
 from cardlab.errors import CardlabError
 from cardlab.openseven import State
-from cardlab.web import hands, openseven, showdown
+from cardlab.web import hands, openseven, rules, showdown
 from cardlab.web.payload import RequestError, field, whole_number
 from cardlab.web.payload import shown as payload_shown
 from cardlab.web.store import Store
@@ -133,6 +135,10 @@ def create_app(
         deal_id = request.path_params["deal_id"]
         return _json(await run_in_threadpool(showdown.refine, deals, deal_id, equity_samples))
 
+    async def rules_data(request: Request) -> Response:
+        deck = request.query_params.get("deck", "FESCA78")
+        return _json(await run_in_threadpool(rules.rules_page, deck))
+
     routes = [
         Route("/", page("index.html", "cardlab")),
         Route(
@@ -141,6 +147,7 @@ def create_app(
         ),
         Route("/hands", page("hands.html", "Mixwell hands", decks=BUILTIN_DECKS)),
         Route("/showdown", page("showdown.html", "Play a showdown")),
+        Route("/rules", page("rules.html", "Mixwell poker rules", decks=BUILTIN_DECKS)),
         Route("/api/openseven/odds", os_odds),
         Route("/api/openseven/games", os_new, methods=["POST"]),
         Route("/api/openseven/games/{game_id}", os_get),
@@ -154,6 +161,7 @@ def create_app(
         Route("/api/showdown/deals/{deal_id}", deal_get),
         Route("/api/showdown/deals/{deal_id}/next", deal_next, methods=["POST"]),
         Route("/api/showdown/deals/{deal_id}/samples", deal_more, methods=["POST"]),
+        Route("/api/rules", rules_data),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     return Starlette(routes=routes, exception_handlers={CardlabError: _user_error})

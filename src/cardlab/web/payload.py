@@ -63,6 +63,6 @@ def field(data: Mapping[str, Any], name: str, kind: type, default: Any = None) -
     if isinstance(value, bool) or not isinstance(value, kind):
         what = _KIND_NAMES.get(kind, kind.__name__)
         raise RequestError(f"field {name!r} must be {what}: {shown(value)}")
-    if kind is int and abs(value) >= 10**MAX_DIGITS:
+    if isinstance(value, int) and abs(value) >= 10**MAX_DIGITS:
         raise RequestError(f"field {name!r} must have at most {MAX_DIGITS} digits: {shown(value)}")
     return value
