@@ -35,8 +35,9 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -164,7 +165,8 @@ def create_app(
         Route("/api/rules", rules_data),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    return Starlette(routes=routes, exception_handlers={CardlabError: _user_error})
+    handlers = {CardlabError: _user_error, HTTPException: _http_error}
+    return Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
 
 
 MAX_BODY = 64 * 1024  # bytes: the largest request body read (a compare of 10 hands is < 1 KiB)
@@ -181,6 +183,13 @@ async def _user_error(request: Request, exc: Exception) -> Response:
         message = message[: MAX_MESSAGE - 3] + "..."
     status = 413 if isinstance(exc, BodyTooLarge) else 400
     return JSONResponse({"error": message}, status_code=status)
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    """404 and 405 under ``/api/`` answer JSON like every other error there."""
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": f"{exc.detail}: {request.url.path[:80]!r}"}, exc.status_code)
+    return PlainTextResponse(exc.detail, exc.status_code, headers=exc.headers)
 
 
 def _json(value: Any) -> Response:
