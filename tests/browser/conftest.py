@@ -33,7 +33,8 @@ try:
     from selenium.webdriver.remote.webdriver import WebDriver
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError as exc:  # pragma: no cover - the test extra has selenium
-    raise pytest.UsageError(f"the browser tests need selenium (pip install -e '.[test]'): {exc}")
+    message = f"the browser tests need selenium (pip install -e '.[test]'): {exc}"
+    raise pytest.UsageError(message) from exc
 
 
 def _free_port() -> int:

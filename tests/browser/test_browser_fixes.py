@@ -139,7 +139,8 @@ def test_keyboard_plays_open_seven(page: Page) -> None:
     page.wait_idle()
     assert _turned(page) == 1
     names = page.js(
-        "return [...document.querySelectorAll('#os-row .card')].map(c => c.getAttribute('aria-label'))"
+        "return [...document.querySelectorAll('#os-row .card')]"
+        ".map(c => c.getAttribute('aria-label'))"
     )
     assert all(names) and any("turned 1st" in n for n in names)
 
@@ -153,7 +154,8 @@ def test_keyboard_picks_cards(page: Page) -> None:
     page.driver.switch_to.active_element.send_keys(Keys.TAB, Keys.SPACE)  # the next card: 木2
     assert page.js("return document.getElementById('h-cards').value") == "木1 木2"
     pressed = page.js(
-        "return [...document.querySelectorAll('[aria-pressed=true]')].map(b => b.getAttribute('aria-label'))"
+        "return [...document.querySelectorAll('[aria-pressed=true]')]"
+        ".map(b => b.getAttribute('aria-label'))"
     )
     assert pressed == ["木1 (Wood 1)", "木2 (Wood 2)"]
     shown = page.js("return [...document.querySelectorAll('#h-result [role=img]')].length")

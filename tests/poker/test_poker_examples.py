@@ -1,7 +1,7 @@
 """Example hands drawn from each deck: one of every category that has hands, the deck's
 straights, and a pair of hands for each tie-break step, each checked independently."""
 
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import pytest
 
@@ -45,7 +45,7 @@ def test_an_example_of_every_category_with_hands(deck: str) -> None:
         assert len(set(value.cards)) == 5
     # strongest first: each example beats the next one's category
     values = list(examples.values())
-    for a, b in zip(values, values[1:], strict=False):
+    for a, b in pairwise(values):
         assert compare([a, b]) == ([0], "category")
 
 
@@ -58,7 +58,7 @@ def test_the_straights(deck: str) -> None:
     rank_sets = {frozenset(c.rank for c in v.cards) for v in straights}
     assert len(rank_sets) == len(straights)
     # strongest first, each beating the next by its ranks (or by category: a flush)
-    for a, b in zip(straights, straights[1:], strict=False):
+    for a, b in pairwise(straights):
         assert a.key > b.key
 
 
