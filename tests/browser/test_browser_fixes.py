@@ -3,7 +3,7 @@ and stale state, a live deal's seed, the phone layout, the keyboard and screen r
 
 from __future__ import annotations
 
-from conftest import PHONE, Page
+from _browser import PHONE, Page
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import DESKTOP, PHONE, Page
+from _browser import DESKTOP, PHONE, Page
 
 PAGES = {
     "home": "/",
