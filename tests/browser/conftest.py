@@ -36,6 +36,32 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _warm(url: str) -> None:
+    """Deal once in each game the tests open, so the compiled kernels are built (on a
+    fresh machine, up to a minute or more) before any page waits on them."""
+    import json
+    import urllib.request
+
+    for game in ("fesca78-holdem", "standard52-holdem", "fesca60-omaha"):
+        for opponents in (1, 2):
+            body = json.dumps({"game": game, "opponents": opponents, "seed": 1}).encode()
+            request = urllib.request.Request(
+                f"{url}/api/showdown/deals",
+                data=body,
+                headers={"Content-Type": "application/json"},
+                method="POST",
+            )
+            with urllib.request.urlopen(request, timeout=900) as answer:
+                deal = json.load(answer)
+            for _ in range(3):
+                step = urllib.request.Request(
+                    f"{url}/api/showdown/deals/{deal['id']}/next", data=b"{}", method="POST"
+                )
+                step.add_header("Content-Type", "application/json")
+                with urllib.request.urlopen(step, timeout=900) as answer:
+                    answer.read()
+
+
 @pytest.fixture(scope="session")
 def base_url() -> Iterator[str]:
     """The app served by uvicorn in a thread on 127.0.0.1 (few equity samples: fast)."""
@@ -59,7 +85,9 @@ def base_url() -> Iterator[str]:
         if not thread.is_alive() or time.monotonic() > deadline:
             pytest.fail("uvicorn did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    url = f"http://127.0.0.1:{port}"
+    _warm(url)
+    yield url
     server.should_exit = True
     thread.join(10)
 
