@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from cardlab.cli import main
-from cardlab.cli.poker import parse_options
+from cardlab.cli._common import parse_rules as parse_options
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -105,7 +105,21 @@ def test_rules(capsys: pytest.CaptureFixture[str]) -> None:
     assert options["compound"]["source"] == "[src]"
     assert data["order"][0] == "mixwell_five_of_a_kind"
     text = run(capsys, "rules", "--deck", "FESCA60")
-    assert "[choice]" in text and "order (strongest first)" in text
+    assert "order (strongest first)" in text
+    sources = {line.split("│")[4].strip() for line in text.splitlines() if line.count("│") > 5}
+    assert sources - {""} == {"[src]", "[choice]"}  # printed as written, not escaped (\\[src])
+    assert "\\[" not in text
+
+
+def test_rules_defaults_are_the_decks_own(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "rules", "-d", "standard52")
+    options = {o["name"]: o for o in data["options"]}
+    # standard52: suits in the deck's order, no suit tie-break; not FESCA's 木 < ... < 陰陽
+    assert options["suit_order"]["default"] == "♣ ♦ ♥ ♠"
+    assert options["suit_tiebreak"]["default"] == "off"
+    assert options["wrap"]["default"] == "ace-low"
+    fesca = {o["name"]: o for o in run_json(capsys, "rules")["options"]}
+    assert fesca["suit_order"]["default"] == "木 火 土 金 水 陰陽"
 
 
 @pytest.mark.parametrize(

@@ -1,28 +1,180 @@
-"""Options and output helpers shared by the command modules."""
+"""Options and output helpers shared by the command modules.
+
+One way to say things in every command:
+
+* ``--deck/-d NAME``: a built-in deck (FESCA78 ... standard52) or a deck TOML file;
+* ``--game/-g NAME``: a game, ``<deck>-<holdem|omaha|stud|draw>`` (``fesca78-holdem``),
+  or the base game alone (``holdem``) played with ``--deck``;
+* ``--rule/-r NAME=VALUE``: a rule option, repeatable (``--option/-o`` is the same).
+"""
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from cardlab import render
+from cardlab.errors import CardlabError, GameError, RuleError
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+DECK_HELP = "Deck: a built-in name (FESCA78 ... standard52) or a deck TOML file."
+GAME_HELP = (
+    "Game: <deck>-<holdem|omaha|stud|draw> (e.g. fesca78-holdem, standard52-holdem), "
+    "or holdem/omaha/stud/draw with --deck."
+)
+RULE_HELP = "A rule option NAME=VALUE, e.g. compound=base (repeatable; see `cardlab poker rules`)."
 
 
 def format_option(*choices: str) -> Callable[[F], F]:
     """``--format`` with the given choices (``text`` first, the default)."""
     names = choices or ("text", "json")
+    scripts = "/".join(n.upper() for n in names if n != "text")
     return click.option(
         "--format",
         "fmt",
         type=click.Choice(names),
         default=names[0],
         show_default=True,
-        help="Output format: readable text, or JSON/CSV for scripts.",
+        help=f"Output format: readable text, or {scripts} for scripts.",
     )
+
+
+def deck_option(default: str | None = "FESCA78") -> Callable[[F], F]:
+    """``--deck/-d NAME``."""
+    return click.option(
+        "--deck",
+        "-d",
+        "deck",
+        default=default,
+        show_default=default is not None,
+        metavar="NAME",
+        help=DECK_HELP,
+    )
+
+
+def game_option(default: str | None, *, multiple: bool = False) -> Callable[[F], F]:
+    """``--game/-g NAME`` (a full game key, or a base game played with ``--deck``)."""
+    return click.option(
+        "--game",
+        "-g",
+        "game_name",
+        default=() if multiple else default,
+        show_default=default is not None and not multiple,
+        multiple=multiple,
+        metavar="NAME",
+        help=GAME_HELP + (" Repeatable." if multiple else ""),
+    )
+
+
+def rule_option(fn: F) -> F:
+    """``--rule/-r NAME=VALUE`` (repeatable); ``--option/-o`` is an alias."""
+    return click.option(
+        "--rule",
+        "-r",
+        "--option",
+        "-o",
+        "rule",
+        multiple=True,
+        metavar="NAME=VALUE",
+        help=RULE_HELP,
+    )(fn)
+
+
+def parse_rules(items: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """``("compound=base", "mixwell_suits=M K D G S order=classic")`` -> options.
+
+    One item may hold several ``NAME=VALUE``; a word without ``=`` continues the value
+    before it, so ``mixwell_suits=M K D G S`` keeps its spaces.
+    """
+    options: dict[str, str] = {}
+    for item in items:
+        key = ""
+        for word in item.replace(",", " ").split():
+            name, sep, value = word.partition("=")
+            if sep:
+                if not name:
+                    raise RuleError(f"a rule option is written NAME=VALUE, not {word!r}")
+                key = name
+                options[key] = value
+            elif key:
+                options[key] = f"{options[key]} {word}".strip()
+            else:
+                raise RuleError(f"a rule option is written NAME=VALUE, not {item!r}")
+    return options
+
+
+def rules_from(deck: str, rules: tuple[str, ...] | list[str]) -> Any:
+    """The deck's rule set with ``--rule`` options applied (a :class:`RuleSet`)."""
+    from cardlab.poker.rules import RuleSet
+
+    return RuleSet.for_deck(deck, **parse_rules(rules))
+
+
+def game_key(game_name: str, deck: str | None = None) -> str:
+    """The full game key from ``--game`` and ``--deck``: ``holdem`` + ``standard52`` ->
+    ``standard52-holdem``; a full key and a different ``--deck`` is an error."""
+    from cardlab.poker.games import BASE_GAMES
+
+    text = game_name.strip()
+    if text.lower() in BASE_GAMES:
+        if deck is None:
+            raise GameError(f"--game {text} needs --deck, or name both: e.g. fesca78-{text}")
+        return f"{deck.strip()}-{text.lower()}"
+    if deck is not None:
+        named, _, _ = text.rpartition("-")
+        if named.strip().lower() != deck.strip().lower():
+            raise GameError(
+                f"--game {text!r} names its own deck; drop --deck {deck!r} or give "
+                f"--game as holdem/omaha/stud/draw"
+            )
+    return text
+
+
+def game_from(
+    game_name: str, rules: tuple[str, ...] | list[str] = (), deck: str | None = None
+) -> Any:
+    """The game (a :class:`~cardlab.poker.games.Game`) with ``--rule`` options applied."""
+    from cardlab.poker.games import get_game
+
+    return get_game(game_key(game_name, deck), **parse_rules(rules))
+
+
+def output_path(path: Path, *, suffixes: tuple[str, ...] = ()) -> Path:
+    """Refuse an output file that cannot be written, before any work is done.
+
+    The directory must exist and be writable; the file, if it exists, must be a
+    regular file; ``suffixes`` (e.g. ``(".png", ".svg")``) are the allowed extensions.
+    """
+    text = str(path)
+    if not text.strip():
+        raise CardlabError("the output file name is empty")
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise CardlabError(
+            f"cannot write {text!r}: the file name must end in {', '.join(suffixes)}"
+        )
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise CardlabError(f"cannot write {text!r}: no directory {str(parent)!r}")
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise CardlabError(f"cannot write {text!r}: {exc.strerror}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise CardlabError(f"cannot write {text!r}: not a regular file")
+    if str(path.resolve()).startswith(("/proc/", "/sys/")):
+        raise CardlabError(f"cannot write {text!r}: not a place for output files")
+    target = path if mode is not None else parent
+    if not os.access(target, os.W_OK):
+        raise CardlabError(f"cannot write {text!r}: permission denied")
+    return path
 
 
 def emit(text: str) -> None:

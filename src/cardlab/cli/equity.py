@@ -11,8 +11,15 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cardlab import render
-from cardlab.cli._common import emit, emit_json, format_option
-from cardlab.cli.showdown import GAME_HELP, game_from
+from cardlab.cli._common import (
+    deck_option,
+    emit,
+    emit_json,
+    format_option,
+    game_from,
+    game_option,
+    rule_option,
+)
 from cardlab.errors import GameError
 from cardlab.poker.draw import best_draw
 from cardlab.poker.equity import TieRate, tie_rate
@@ -52,9 +59,8 @@ def _progress(show: bool, label: str) -> Iterator[Callable[[int, int], None] | N
 
 
 @click.command()
-@click.option(
-    "--game", "-g", "game_name", default="standard52-holdem", show_default=True, help=GAME_HELP
-)
+@game_option("standard52-holdem")
+@deck_option(None)
 @click.option("--board", "-b", default="", help="Known board cards (a partial board is fine).")
 @click.option("--dead", default="", help="Cards out of play.")
 @click.option(
@@ -63,11 +69,12 @@ def _progress(show: bool, label: str) -> Iterator[Callable[[int, int], None] | N
 @click.option("--samples", type=click.IntRange(min=1), default=None, help="Random deals to sample.")
 @click.option("--seed", type=int, default=None, help="Seed of the random deals.")
 @click.option("--target-se", type=float, default=None, help="Stop sampling at this standard error.")
-@click.option("--rule", "-r", multiple=True, help="A rule option, name=value (repeatable).")
+@rule_option
 @format_option("text", "json")
 @click.argument("hands", nargs=-1, required=True)
 def equity(
     game_name: str,
+    deck: str | None,
     board: str,
     dead: str,
     exact: bool | None,
@@ -81,7 +88,7 @@ def equity(
     """Win / tie / lose chances of each HAND (cards, "random" for an unknown hand, or a
     range like QQ+ in standard52 Hold'em): exact over every remaining board (by default
     only when cheap with random hands), or sampled with --samples/--target-se."""
-    game = game_from(game_name, rule)
+    game = game_from(game_name, rule, deck)
     if exact and (samples is not None or target_se is not None):
         raise GameError("--exact enumerates every deal: drop --samples/--target-se")
     if exact is False and samples is None and target_se is None:
@@ -138,13 +145,9 @@ def equity(
 
 
 @click.command()
-@click.option(
-    "--game",
-    "-g",
-    "games",
-    multiple=True,
-    help="A game (repeatable); default all built-in Hold'em games.",
-)
+@game_option(None, multiple=True)
+@deck_option(None)
+@rule_option
 @click.option(
     "--samples",
     type=click.IntRange(min=1000),
@@ -154,13 +157,26 @@ def equity(
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random deals.")
 @format_option("text", "json")
-def ties(games: tuple[str, ...], samples: int, seed: int, fmt: str) -> None:
+def ties(
+    game_name: tuple[str, ...],
+    deck: str | None,
+    rule: tuple[str, ...],
+    samples: int,
+    seed: int,
+    fmt: str,
+) -> None:
     """How often a heads-up showdown splits the pot, with and without suit tie-breaks."""
-    names = list(games) or [n for n in game_names() if n.endswith("-holdem")]
+    # default: every built-in Hold'em game, or Hold'em with --deck
+    if game_name:
+        names = list(game_name)
+    elif deck is not None:
+        names = ["holdem"]
+    else:
+        names = [n for n in game_names() if n.endswith("-holdem")]
     results: list[TieRate] = []
     with _progress(fmt == "text", "sampling") as progress:
         for i, name in enumerate(names):
-            results.append(tie_rate(game_from(name, ()), samples=samples, rng=seed))
+            results.append(tie_rate(game_from(name, rule, deck), samples=samples, rng=seed))
             if progress is not None:
                 progress(i + 1, len(names))
     if fmt == "json":
@@ -201,20 +217,20 @@ def ties(games: tuple[str, ...], samples: int, seed: int, fmt: str) -> None:
 
 
 @click.command()
-@click.option(
-    "--game", "-g", "game_name", default="tesca54-draw", show_default=True, help=GAME_HELP
-)
+@game_option("tesca54-draw")
+@deck_option(None)
 @click.option("--goal", default=None, help="Reach this hand or better (id or name, e.g. flush).")
 @click.option("--beat", default=None, help="Instead: beat this five-card hand.")
 @click.option("--dead", default="", help="Cards out of play.")
 @click.option(
     "--top", type=click.IntRange(min=1), default=8, show_default=True, help="Keeps to list."
 )
-@click.option("--rule", "-r", multiple=True, help="A rule option, name=value (repeatable).")
+@rule_option
 @format_option("text", "json")
 @click.argument("hand")
 def draw(
     game_name: str,
+    deck: str | None,
     goal: str | None,
     beat: str | None,
     dead: str,
@@ -225,7 +241,7 @@ def draw(
 ) -> None:
     """The best cards of HAND to keep, by the exact chance of reaching the goal
     (default: the next hand up)."""
-    game = game_from(game_name, rule)
+    game = game_from(game_name, rule, deck)
     advice = best_draw(game, hand, goal=goal, beat=beat, dead=dead)
     if fmt == "json":
         emit_json(advice.as_dict(top))

@@ -1,73 +1,40 @@
 """``cardlab poker``: hand tables, ranking and comparing hands, and the rule set.
 
-Every command takes ``--deck`` (a built-in name or a TOML file) and ``--option K=V``
-(repeatable) to change the rules, e.g. ``--option compound=base``.
+Every command takes ``--deck/-d`` (a built-in name or a TOML file) and ``--rule/-r
+NAME=VALUE`` (repeatable; ``--option/-o`` is the same) to change the rules, e.g.
+``--rule compound=base`` (the shared options of :mod:`cardlab.cli._common`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import click
-from rich.markup import escape
 
 from cardlab import render
-from cardlab.cli._common import emit, emit_json, format_option
-from cardlab.errors import HandError, RuleError
+from cardlab.cli._common import (
+    deck_option,
+    emit,
+    emit_json,
+    format_option,
+    game_from,
+    game_option,
+    parse_rules,
+    rule_option,
+    rules_from,
+)
+from cardlab.errors import GameError, HandError, RuleError
 from cardlab.poker.hands import HandValue, best_hand, compare, evaluate
 from cardlab.poker.order import hand_order
 from cardlab.poker.rules import RuleSet
 from cardlab.poker.tables import HandTable, five_card_table
 
-F = TypeVar("F", bound=Callable[..., Any])
+DEFAULT_DECK = "FESCA78"
 
 
-def rules_options(fn: F) -> F:
-    """``--deck`` and ``--option K=V`` (repeatable; ``--rule`` is the same)."""
-    fn = click.option(
-        "--option",
-        "-o",
-        "--rule",
-        "options",
-        multiple=True,
-        metavar="K=V",
-        help="Change a rule option, e.g. compound=base (see `cardlab poker rules`).",
-    )(fn)
-    return click.option(
-        "--deck",
-        "-d",
-        default="FESCA78",
-        show_default=True,
-        help="A built-in deck (FESCA78 ... standard52) or a deck TOML file.",
-    )(fn)
-
-
-def parse_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
-    """``("compound=base", "mixwell_suits=M K D G S order=classic")`` -> options.
-
-    One item may hold several ``K=V``; a word without ``=`` continues the value before
-    it, so ``mixwell_suits=M K D G S`` keeps its spaces.
-    """
-    options: dict[str, str] = {}
-    for item in items:
-        key = ""
-        for word in item.replace(",", " ").split():
-            name, sep, value = word.partition("=")
-            if sep:
-                if not name:
-                    raise RuleError(f"a rule option is written K=V, not {word!r}")
-                key = name
-                options[key] = value
-            elif key:
-                options[key] = f"{options[key]} {word}".strip()
-            else:
-                raise RuleError(f"a rule option is written K=V, not {item!r}")
-    return options
-
-
-def make_rules(deck: str, options: tuple[str, ...] | list[str]) -> RuleSet:
-    return RuleSet.for_deck(deck, **parse_options(options))
+def make_rules(deck: str | None, rule: tuple[str, ...] | list[str]) -> RuleSet:
+    rules: RuleSet = rules_from(deck or DEFAULT_DECK, rule)
+    return rules
 
 
 @click.group()
@@ -81,35 +48,33 @@ TABLE_HEADER = ("order", "id", "hand", "役", "count", "probability", "percent",
 
 
 @poker.command()
-@rules_options
+@deck_option(None)
+@rule_option
 @click.option(
     "--hand-size",
     type=click.IntRange(5, 7),
     default=None,
     help="Cards per hand; 6 and 7 count the best five. Default 5, or 7 with --game holdem/stud.",
 )
-@click.option(
-    "--game",
-    type=click.Choice(["holdem", "stud", "omaha"]),
-    default=None,
-    help="omaha: exactly two of four hole cards and three of five board cards.",
-)
+@game_option(None)
 @click.option(
     "--compare-options",
     "compare_with",
     multiple=True,
-    metavar="K=V ...",
+    metavar="NAME=VALUE ...",
     help="Show the table under these options beside the default one.",
 )
 @click.option("--samples", type=click.IntRange(1), default=None, help="Omaha: deals to sample.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Omaha: sampling seed.")
+@click.option(
+    "--seed", type=click.IntRange(0), default=0, show_default=True, help="Omaha: sampling seed."
+)
 @format_option("text", "json", "csv")
 @click.argument("more_options", nargs=-1, metavar="")
 def table(
-    deck: str,
-    options: tuple[str, ...],
+    deck: str | None,
+    rule: tuple[str, ...],
     hand_size: int | None,
-    game: str | None,
+    game_name: str | None,
     compare_with: tuple[str, ...],
     samples: int | None,
     seed: int,
@@ -118,19 +83,35 @@ def table(
 ) -> None:
     """Every hand category with its order, exact count, probability and rarity.
 
-    `--compare-options K=V ...` (e.g. `--compare-options compound=base order=classic`)
-    shows the table under the changed options beside the default one.
+    `--game holdem|stud` counts the best five of seven, `--game omaha` two of four hole
+    cards with three of five board cards (a full game name such as fesca60-omaha names
+    the deck too). `--compare-options NAME=VALUE ...` (e.g. `--compare-options
+    compound=base order=classic`) shows the table under the changed options beside the
+    default one.
     """
     if more_options and not compare_with:
         raise RuleError(
-            f"unexpected argument {more_options[0]!r} (options go after -o or --compare-options)"
+            f"unexpected argument {more_options[0]!r} (options go after -r or --compare-options)"
         )
     compare_with = (*compare_with, *more_options)
-    rules = make_rules(deck, options)
+    game: str | None = None
+    if game_name is None:
+        rules = make_rules(deck, rule)
+    else:
+        played = game_from(game_name, rule, deck or (None if "-" in game_name else DEFAULT_DECK))
+        if played.base.key not in ("holdem", "stud", "omaha"):
+            raise GameError(f"poker table --game takes holdem, stud or omaha, not {game_name!r}")
+        rules, game = played.rules, played.base.key
     if game == "omaha" and hand_size is not None:
         raise HandError("--game omaha deals its own cards; leave out --hand-size")
     if hand_size is None:
         hand_size = 7 if game in ("holdem", "stud") else 5
+    need = 9 if game == "omaha" else hand_size
+    if len(rules.deck) < need:
+        raise HandError(
+            f"a table of {need}-card deals needs a deck of at least {need} cards; "
+            f"{rules.deck.name} has {len(rules.deck)}"
+        )
     if hand_size != 5 or game == "omaha":
         if compare_with:
             raise RuleError("--compare-options works with five-card tables only")
@@ -138,8 +119,8 @@ def table(
         return
     default = five_card_table(rules)
     if compare_with:
-        changed = five_card_table(rules.with_options(**parse_options(compare_with)))
-        _emit_comparison(default, changed, parse_options(compare_with), fmt)
+        changed = five_card_table(rules.with_options(**parse_rules(compare_with)))
+        _emit_comparison(default, changed, parse_rules(compare_with), fmt)
         return
     if fmt == "json":
         emit_json(default.as_dict())
@@ -297,13 +278,16 @@ def value_json(value: HandValue, rules: RuleSet) -> dict[str, Any]:
 
 
 @poker.command()
-@rules_options
+@deck_option(None)
+@rule_option
 @click.option("--best", is_flag=True, help="Take the best five of five or more cards.")
 @format_option("text", "json")
 @click.argument("cards", nargs=-1, required=True)
-def rank(deck: str, options: tuple[str, ...], best: bool, fmt: str, cards: tuple[str, ...]) -> None:
+def rank(
+    deck: str | None, rule: tuple[str, ...], best: bool, fmt: str, cards: tuple[str, ...]
+) -> None:
     """The value of five CARDS, e.g. `cardlab poker rank 木7 火7 土7 金2 水9`."""
-    rules = make_rules(deck, options)
+    rules = make_rules(deck, rule)
     text = " ".join(cards)
     value = best_hand(text, rules) if best else evaluate(text, rules)
     if fmt == "json":
@@ -321,13 +305,16 @@ def rank(deck: str, options: tuple[str, ...], best: bool, fmt: str, cards: tuple
 
 
 @poker.command(name="compare")
-@rules_options
+@deck_option(None)
+@rule_option
 @format_option("text", "json")
 @click.argument("hands", nargs=-1, required=True)
-def compare_command(deck: str, options: tuple[str, ...], fmt: str, hands: tuple[str, ...]) -> None:
+def compare_command(
+    deck: str | None, rule: tuple[str, ...], fmt: str, hands: tuple[str, ...]
+) -> None:
     """Compare two or more HANDS (each five cards, quoted): the winner(s) and the
     tie-break step that decided."""
-    rules = make_rules(deck, options)
+    rules = make_rules(deck, rule)
     if len(hands) < 2:
         raise HandError(f"compare needs at least two hands, got {len(hands)}")
     values = [evaluate(h, rules) for h in hands]
@@ -356,12 +343,14 @@ def compare_command(deck: str, options: tuple[str, ...], fmt: str, hands: tuple[
 
 
 @poker.command()
-@rules_options
+@deck_option(None)
+@rule_option
 @format_option("text", "json")
-def rules(deck: str, options: tuple[str, ...], fmt: str) -> None:
+def rules(deck: str | None, rule: tuple[str, ...], fmt: str) -> None:
     """The rule set: every option with its value, default and source, and the order."""
-    ruleset = make_rules(deck, options)
+    ruleset = make_rules(deck, rule)
     order = hand_order(ruleset)
+    defaults = ruleset.defaults()
     if fmt == "json":
         emit_json(
             {
@@ -371,7 +360,7 @@ def rules(deck: str, options: tuple[str, ...], fmt: str) -> None:
                     {
                         "name": info.name,
                         "value": value,
-                        "default": info.default,
+                        "default": defaults[info.name],
                         "source": info.source,
                         "doc": info.doc,
                     }
@@ -383,7 +372,9 @@ def rules(deck: str, options: tuple[str, ...], fmt: str) -> None:
         )
         return
     emit(ruleset.name)
-    rows = [(i.name, v, i.default, escape(i.source), i.doc) for i, v in ruleset.options()]
+    rows = [
+        (i.name, v or "none", defaults[i.name], i.source, i.doc) for i, v in ruleset.options()
+    ]
     render.console().print(
         render.text_table(
             ("option", "value", "default", "source", "meaning"),

@@ -5,39 +5,37 @@ from __future__ import annotations
 import click
 
 from cardlab import render
-from cardlab.cli._common import emit, emit_json, format_option
-from cardlab.errors import RuleError
-from cardlab.poker.games import Game, get_game
+from cardlab.cli._common import (
+    deck_option,
+    emit,
+    emit_json,
+    format_option,
+    game_from,
+    game_option,
+    rule_option,
+)
 from cardlab.poker.showdown import settle
-
-GAME_HELP = "Game: <deck>-<holdem|omaha|stud|draw>, e.g. fesca78-holdem, standard52-holdem."
-
-
-def game_from(name: str, rules: tuple[str, ...]) -> Game:
-    """The game, with ``--rule name=value`` options applied."""
-    options: dict[str, str] = {}
-    for item in rules:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise RuleError(f"a rule option is written name=value, not {item!r}")
-        options[key.strip()] = value.strip()
-    return get_game(name, **options)
 
 
 @click.command()
-@click.option(
-    "--game", "-g", "game_name", default="fesca78-holdem", show_default=True, help=GAME_HELP
-)
+@game_option("fesca78-holdem")
+@deck_option(None)
 @click.option("--board", "-b", default="", help="The board cards (games with a board).")
 @click.option("--dead", default="", help="Cards out of play (checked against the deal).")
-@click.option("--rule", "-r", multiple=True, help="A rule option, name=value (repeatable).")
+@rule_option
 @format_option("text", "json")
 @click.argument("hands", nargs=-1, required=True)
 def showdown(
-    game_name: str, board: str, dead: str, rule: tuple[str, ...], fmt: str, hands: tuple[str, ...]
+    game_name: str,
+    deck: str | None,
+    board: str,
+    dead: str,
+    rule: tuple[str, ...],
+    fmt: str,
+    hands: tuple[str, ...],
 ) -> None:
     """Settle a showdown of 2..10 players: each HAND is a player's cards, quoted."""
-    game = game_from(game_name, rule)
+    game = game_from(game_name, rule, deck)
     result = settle(game, list(hands), board=board, dead=dead)
     if fmt == "json":
         emit_json(result.as_dict())

@@ -134,10 +134,18 @@ class RuleSet:
         """Every option with its current value as text."""
         return [(info, _format(getattr(self, name))) for name, info in OPTIONS.items()]
 
+    def defaults(self) -> dict[str, str]:
+        """Each option's default for this deck, as text ("none" for an empty list):
+        standard52's suit order is its own, not FESCA's."""
+        base = RuleSet.for_deck(self.deck)
+        return {name: _format(getattr(base, name)) or "none" for name in OPTIONS}
+
     def __str__(self) -> str:
         lines = [self.name]
+        defaults = self.defaults()
         for info, value in self.options():
-            lines.append(f"  {info.name} = {value}  ({info.source}; default {info.default})")
+            default = defaults[info.name]
+            lines.append(f"  {info.name} = {value or 'none'}  ({info.source}; default {default})")
         return "\n".join(lines)
 
 
