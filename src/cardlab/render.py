@@ -10,9 +10,11 @@ import csv
 import io
 import json
 import math
+import re
+import sys
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
@@ -55,9 +57,10 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def to_json(value: Any) -> str:
-    """JSON text with fractions as ``"p/q"`` strings and non-ASCII kept readable."""
-    return json.dumps(_jsonable(value), ensure_ascii=False, indent=2)
+def to_json(value: Any, *, ascii: bool = False) -> str:
+    """JSON text with fractions as ``"p/q"`` strings and non-ASCII kept readable
+    (``ascii``: written as ``\\u6728`` escapes instead)."""
+    return json.dumps(_jsonable(value), ensure_ascii=ascii, indent=2)
 
 
 def to_csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
@@ -78,16 +81,60 @@ def text_table(
     justify: Sequence[str] | None = None,
 ) -> Table:
     """A rich table; numbers are right-aligned unless ``justify`` says otherwise."""
+    plain = not can_encode(sys.stdout)
     table = Table(title=title, header_style="bold", title_justify="left")
-    for i, name in enumerate(header):
+    for i, name in enumerate(header if not plain else [ascii_text(h) for h in header]):
         how = justify[i] if justify else "right"
         table.add_column(name, justify=how)  # type: ignore[arg-type]
+    if plain and title is not None:
+        table.title = ascii_text(title)
     for row in rows:
+        cells = (fraction_str(v) if isinstance(v, Fraction) else str(v) for v in row)
         # cells are plain text: "[src]" must print as written, not as rich markup
-        table.add_row(
-            *(escape(fraction_str(v) if isinstance(v, Fraction) else str(v)) for v in row)
-        )
+        table.add_row(*(escape(ascii_text(c) if plain else c) for c in cells))
     return table
+
+
+# Card notation in ASCII, for streams that cannot write kanji or suit symbols
+# (PYTHONIOENCODING=ascii, a Latin-1 terminal): 木7 -> M7, 陰陽3 -> Y3, 太極 -> YZ, 9♠ -> 9s.
+_ASCII_WORDS = {"太極": "YZ", "陰陽": "Y", "空無": "Z"}
+_ASCII_CHARS = str.maketrans(
+    {
+        "木": "M",
+        "火": "K",
+        "土": "D",
+        "金": "G",
+        "水": "S",
+        "♠": "s",
+        "♥": "h",
+        "♦": "d",
+        "♣": "c",
+        "±": "+-",
+        "—": "-",
+        "…": "...",
+        "×": "x",
+        "→": "->",
+        "·": ".",
+    }
+)
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def ascii_text(text: str) -> str:
+    """``text`` with cards in ASCII notation and any other non-ASCII run as ``?``."""
+    for word, plain in _ASCII_WORDS.items():
+        text = text.replace(word, plain)
+    return _NON_ASCII.sub("?", text.translate(_ASCII_CHARS))
+
+
+def can_encode(stream: TextIO | Any, sample: str = "木♠陰陽±—") -> bool:
+    """True when ``stream``'s encoding can write kanji and suit symbols."""
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        sample.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def console(width: int | None = None) -> Console:

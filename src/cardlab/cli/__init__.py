@@ -7,6 +7,7 @@ usage error) print one line on stderr and exit with code 2, never a traceback.
 
 from __future__ import annotations
 
+import codecs
 import importlib
 import importlib.util
 import sys
@@ -14,6 +15,7 @@ from typing import Any
 
 import click
 
+from cardlab import render
 from cardlab.errors import CardlabError
 
 # command name -> "module:attribute"; modules are imported on first use.
@@ -74,8 +76,13 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> Any:
     """Run the command line; user errors end as one line on stderr and exit code 2."""
+    _ascii_fallback()
     try:
         return cli.main(args=argv, prog_name="cardlab", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        # bare `cardlab`, `cardlab poker`: the help, as `--help` shows it
+        click.echo(exc.ctx.get_help())
+        sys.exit(0)
     except CardlabError as exc:
         _fail(str(exc))
     except click.exceptions.Abort:
@@ -92,5 +99,26 @@ def main(argv: list[str] | None = None) -> Any:
 
 def _fail(message: str) -> None:
     one_line = " ".join(message.split())
+    if not render.can_encode(sys.stderr):
+        one_line = render.ascii_text(one_line)
     click.echo(f"cardlab: error: {one_line}", err=True)
     sys.exit(2)
+
+
+def _ascii_notation(exc: UnicodeError) -> tuple[str, int]:
+    """A last resort for text written past :func:`cardlab.render.ascii_text`."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    return render.ascii_text(exc.object[exc.start : exc.end]), exc.end
+
+
+codecs.register_error("cardlab-ascii", _ascii_notation)
+
+
+def _ascii_fallback() -> None:
+    """Let stdout and stderr write cards in ASCII when their encoding cannot say 木♠."""
+    for stream in (sys.stdout, sys.stderr):
+        if not render.can_encode(stream):
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                reconfigure(errors="cardlab-ascii")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -178,9 +179,12 @@ def output_path(path: Path, *, suffixes: tuple[str, ...] = ()) -> Path:
 
 
 def emit(text: str) -> None:
-    """Write command output to stdout, ending with exactly one newline."""
+    """Write command output to stdout, ending with exactly one newline (cards in ASCII
+    notation when stdout cannot write kanji)."""
+    if not render.can_encode(sys.stdout):
+        text = render.ascii_text(text)
     click.echo(text.rstrip("\n"))
 
 
 def emit_json(value: Any) -> None:
-    emit(render.to_json(value))
+    emit(render.to_json(value, ascii=not render.can_encode(sys.stdout)))

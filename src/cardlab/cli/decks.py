@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -65,6 +66,8 @@ def decks(ctx: click.Context, fmt: str) -> None:
 def show(name: str, fmt: str, use_ascii: bool) -> None:
     """Show the cards of deck NAME (a built-in name or a TOML file) as a grid."""
     deck = get_deck(name)
+    plain = not render.can_encode(sys.stdout)
+    use_ascii = use_ascii or plain
 
     def text(card: Any) -> str:
         if card is None:
@@ -90,7 +93,8 @@ def show(name: str, fmt: str, use_ascii: bool) -> None:
     for r in deck.ranks:
         table.add_column(r.key, justify="center")
     for suit, row in grid:
-        table.add_row(f"{suit.symbol} {suit.name}", *(text(c) for c in row))
+        label = f"{suit.symbol} {suit.name}"
+        table.add_row(render.ascii_text(label) if plain else label, *(text(c) for c in row))
     render.console().print(table)
     if deck.description:
         emit(deck.description)

@@ -372,9 +372,7 @@ def rules(deck: str | None, rule: tuple[str, ...], fmt: str) -> None:
         )
         return
     emit(ruleset.name)
-    rows = [
-        (i.name, v or "none", defaults[i.name], i.source, i.doc) for i, v in ruleset.options()
-    ]
+    rows = [(i.name, v or "none", defaults[i.name], i.source, i.doc) for i, v in ruleset.options()]
     render.console().print(
         render.text_table(
             ("option", "value", "default", "source", "meaning"),
