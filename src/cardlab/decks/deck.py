@@ -9,6 +9,9 @@ from dataclasses import dataclass, field
 from cardlab.cards import Card, Rank, Suit, SuitRole, _parse_card, _tokens
 from cardlab.errors import CardError, DeckError
 
+MAX_SUITS = 15  # the evaluators pack suits and ranks into fixed-width keys
+MAX_RANKS = 31
+
 
 class Wrap(enum.Enum):
     """How the ranks connect at the ends, for straights.
@@ -42,6 +45,11 @@ class Deck:
     def __post_init__(self) -> None:
         if not self.cards:
             raise DeckError(f"deck {self.name!r} has no cards")
+        if len(self.suits) > MAX_SUITS or len(self.ranks) > MAX_RANKS:
+            raise DeckError(
+                f"deck {self.name!r}: at most {MAX_RANKS} ranks and {MAX_SUITS} suits, "
+                f"got {len(self.ranks)} ranks and {len(self.suits)} suits"
+            )
         index: dict[Card, int] = {}
         for i, card in enumerate(self.cards):
             if card in index:

@@ -18,13 +18,14 @@ A suit or rank not known to cardlab is given as a table, e.g.
 
 from __future__ import annotations
 
+import stat
 import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from cardlab.cards import Card, Notation, Rank, Suit, SuitRole
-from cardlab.decks.deck import Deck, Wrap
+from cardlab.decks.deck import MAX_RANKS, MAX_SUITS, Deck, Wrap
 from cardlab.errors import CardlabError, DeckError
 
 BUILTIN_DECKS = (
@@ -38,6 +39,7 @@ BUILTIN_DECKS = (
     "TESCA54",
     "standard52",
 )
+MAX_FILE_BYTES = 1 << 20  # a deck file is a few hundred bytes; refuse anything huge
 _FIELDS = {"name", "description", "suits", "ranks", "wrap", "full_suits", "extra_cards", "remove"}
 _cache: dict[str, Deck] = {}
 
@@ -48,7 +50,7 @@ def get_deck(name: str | Deck) -> Deck:
         return name
     key = {n.lower(): n for n in BUILTIN_DECKS}.get(name.strip().lower())
     if key is None:
-        if name.endswith(".toml"):
+        if name.endswith(".toml") or "/" in name:
             return load_deck(name)
         raise DeckError(f"unknown deck {name!r} (built in: {', '.join(BUILTIN_DECKS)})")
     if key not in _cache:
@@ -60,11 +62,26 @@ def get_deck(name: str | Deck) -> Deck:
 def load_deck(path: str | Path) -> Deck:
     """A user deck from a TOML file."""
     p = Path(path)
+    shown = repr(str(p))
     try:
-        text = p.read_text("utf-8")
+        # the type first: reading a FIFO blocks, /dev/zero never ends
+        if not stat.S_ISREG(p.stat().st_mode):
+            raise DeckError(f"deck file {shown} is not a regular file")
+        with p.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise DeckError(f"cannot read deck file {str(p)!r}: {exc.strerror}") from None
-    return deck_from_toml(text, source=f"deck file {str(p)!r}")
+        raise DeckError(f"cannot read deck file {shown}: {exc.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise DeckError(f"deck file {shown} is larger than {MAX_FILE_BYTES >> 10} KiB")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise DeckError(f"deck file {shown} is UTF-16 text; save it as UTF-8")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DeckError(
+            f"deck file {shown} is not UTF-8 text (byte {exc.start}: {data[exc.start]:#04x})"
+        ) from None
+    return deck_from_toml(text, source=f"deck file {shown}")
 
 
 def deck_from_toml(text: str, *, source: str = "deck") -> Deck:
@@ -73,6 +90,8 @@ def deck_from_toml(text: str, *, source: str = "deck") -> Deck:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DeckError(f"{source} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise DeckError(f"{source} is not a deck: its TOML nests too deeply") from None
     try:
         return _deck_from_data(data)
     except CardlabError as exc:
@@ -89,6 +108,18 @@ def _deck_from_data(data: dict[str, Any]) -> Deck:
         if required not in data:
             raise DeckError(f"missing field {required!r}")
     name = _string(data["name"], "name")
+    # limits before any work: the checks below are quadratic in the number of suits
+    for field, most in (("suits", MAX_SUITS), ("ranks", MAX_RANKS)):
+        given = len(_list(data[field], field))
+        if given > most:
+            raise DeckError(
+                f"a deck has at most {MAX_RANKS} ranks and {MAX_SUITS} suits, "
+                f"this one lists {given} {field}"
+            )
+    for field in ("extra_cards", "remove"):
+        given = len(_list(data.get(field, []), field))
+        if given > MAX_SUITS * MAX_RANKS:
+            raise DeckError(f"{field} lists {given} cards, more than a deck can have")
     suits = tuple(_suit(s) for s in _list(data["suits"], "suits"))
     ranks = tuple(_rank(r) for r in _list(data["ranks"], "ranks"))
     if not suits or not ranks:

@@ -133,6 +133,12 @@ class Game:
         is a range, whose hands the caller checks.
         """
         n = len(hands)
+        if self.max_players < 2:
+            need = 2 * self.base.hole_cards + self.base.board_cards
+            raise GameError(
+                f"{self.name} needs at least {need} cards for two players; "
+                f"the {self.deck.name} deck has {len(self.deck)}"
+            )
         if n < 2 or n > self.max_players:
             raise GameError(
                 f"{self.name} takes 2 to {self.max_players} players with this deck, got {n}"

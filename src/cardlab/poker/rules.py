@@ -15,6 +15,7 @@ from typing import Any
 
 from cardlab.cards import Suit
 from cardlab.decks import Deck, Wrap, get_deck
+from cardlab.decks.deck import MAX_RANKS, MAX_SUITS
 from cardlab.errors import RuleError
 
 
@@ -69,8 +70,10 @@ class RuleSet:
                 raise RuleError(f"mixwell suit {s} is not a suit of {self.deck.name}")
         if len(set(self.mixwell_suits)) != len(self.mixwell_suits):
             raise RuleError("mixwell_suits lists a suit twice")
-        if len(self.deck.ranks) > 31 or len(self.deck.suits) > 15:
-            raise RuleError(f"{self.deck.name}: at most 31 ranks and 15 suits are supported")
+        if len(self.deck.ranks) > MAX_RANKS or len(self.deck.suits) > MAX_SUITS:
+            raise RuleError(
+                f"{self.deck.name}: at most {MAX_RANKS} ranks and {MAX_SUITS} suits are supported"
+            )
         object.__setattr__(self, "_straights", _straight_masks(len(self.deck.ranks), self.wrap))
         fields = tuple(getattr(self, name) for name in OPTIONS)
         object.__setattr__(self, "_hash", hash((self.deck, fields)))
