@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,17 +33,18 @@ GAME_HELP = (
 RULE_HELP = "A rule option NAME=VALUE, e.g. compound=base (repeatable; see `cardlab poker rules`)."
 
 
-def format_option(*choices: str) -> Callable[[F], F]:
-    """``--format`` with the given choices (``text`` first, the default)."""
+def format_option(*choices: str, help: str | None = None) -> Callable[[F], F]:
+    """``--format`` with the given choices (``text`` first, the default); the help
+    offers exactly these choices."""
     names = choices or ("text", "json")
-    scripts = "/".join(n.upper() for n in names if n != "text")
+    scripts = " or ".join(n.upper() for n in names if n != "text")
     return click.option(
         "--format",
         "fmt",
         type=click.Choice(names),
         default=names[0],
         show_default=True,
-        help=f"Output format: readable text, or {scripts} for scripts.",
+        help=help or f"Output format: readable text, or {scripts} for scripts.",
     )
 
 
@@ -153,7 +155,7 @@ def output_path(path: Path, *, suffixes: tuple[str, ...] = ()) -> Path:
     regular file; ``suffixes`` (e.g. ``(".png", ".svg")``) are the allowed extensions.
     """
     text = str(path)
-    if not text.strip():
+    if not text.strip() or text == ".":  # click turns '' into Path('.')
         raise CardlabError("the output file name is empty")
     if suffixes and path.suffix.lower() not in suffixes:
         raise CardlabError(
@@ -176,6 +178,43 @@ def output_path(path: Path, *, suffixes: tuple[str, ...] = ()) -> Path:
     if not os.access(target, os.W_OK):
         raise CardlabError(f"cannot write {text!r}: permission denied")
     return path
+
+
+@contextmanager
+def progress_bar(label: str, show: bool | None = None) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr (when it is a terminal), as ``progress(done, total)``;
+    started only once work is under way, so that errors stay one clean line."""
+    if show is None:
+        show = sys.stderr.isatty()
+    if not show:
+        yield lambda done, total: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(
+        TextColumn(label),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(label, total=None)
+    started = False
+
+    def update(done: int, total: int) -> None:
+        nonlocal started
+        if not started:
+            bar.start()
+            started = True
+        bar.update(task, completed=done, total=total)
+
+    try:
+        yield update
+    finally:
+        if started:
+            bar.stop()
 
 
 def emit(text: str) -> None:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from math import factorial
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from cardlab import render
-from cardlab.cli._common import emit, emit_json, format_option
+from cardlab.cli._common import emit, emit_json, format_option, output_path, progress_bar
+from cardlab.errors import CardlabError
 from cardlab.openseven import analysis, models, solver
 from cardlab.openseven.game import (
     Game,
@@ -341,17 +344,31 @@ def odds(cards: int, fmt: str) -> None:
 
 @openseven.command()
 @_cards_option()
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True)
-@format_option("text", "json")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The CSV file to write (N = 11 makes about 4 GB).",
+)
+@format_option(
+    "text", "json", help="How to report what was written: a text line or JSON (the file is CSV)."
+)
 def export(cards: int, out: Path, fmt: str) -> None:
     """One CSV row per arrangement with its counts (N <= 11)."""
+    output_path(out)
     chunks = analysis.export_csv(cards)
     first = next(chunks)  # checks N before the file is created
     rows = -1
-    with out.open("wb") as handle:
-        for chunk in _chain(first, chunks):
-            rows += chunk.count(b"\n")
-            handle.write(chunk)
+    total = factorial(cards)
+    try:
+        with out.open("wb") as handle, progress_bar(f"Open-{cards} export") as progress:
+            for chunk in _chain(first, chunks):
+                rows += chunk.count(b"\n")
+                handle.write(chunk)
+                progress(rows, total)
+    except OSError as exc:
+        raise CardlabError(f"cannot write {str(out)!r}: {exc.strerror}") from None
     if fmt == "json":
         emit_json({"cards": cards, "rows": rows, "out": str(out)})
     else:
@@ -368,7 +385,7 @@ def _chain(first: bytes, rest: Iterable[bytes]) -> Iterable[bytes]:
 
 @openseven.command()
 @_cards_option()
-@click.option("--games", type=int, default=10_000, show_default=True)
+@click.option("--games", type=int, default=10_000, show_default=True, help="Random deals to play.")
 @click.option("--seed", type=int, default=None, help="Seed (same seed, same result).")
 @click.option("--model", type=ModelType(), default="sighted_random", show_default=True)
 @format_option("text", "json")
@@ -409,13 +426,31 @@ def simulate(cards: int, games: int, seed: int | None, model: Model, fmt: str) -
 
 # ---------------------------------------------------------------------------- sweep
 
+PLOT_SUFFIXES = (".png", ".svg", ".pdf", ".jpg", ".jpeg", ".webp", ".eps", ".ps", ".tif", ".tiff")
+
 
 @openseven.command()
-@click.option("--max-cards", type=int, default=13, show_default=True)
-@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option(
+    "--max-cards",
+    type=int,
+    default=13,
+    show_default=True,
+    help="Sweep N = 1..M, this M (at most 60).",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help=f"Also draw the chances to this image file ({', '.join(PLOT_SUFFIXES)}; "
+    "needs matplotlib).",
+)
 @format_option("text", "json", "csv")
 def sweep(max_cards: int, plot: Path | None, fmt: str) -> None:
     """Counts and chances for N = 1..M, as a table and a plot."""
+    if plot is not None:  # before the work: a bad path fails at once
+        output_path(plot, suffixes=PLOT_SUFFIXES)
+        if importlib.util.find_spec("matplotlib") is None:
+            raise CardlabError("--plot needs matplotlib: pip install matplotlib")
     rows = analysis.sweep(max_cards)
     models = list(Model)
     header = ["cards", "arrangements", "winnable", "mean_solutions", "mean_lines"]
@@ -468,5 +503,9 @@ def _plot(rows: Sequence[Any], path: Path) -> None:
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        raise CardlabError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import socket
 
 import click
 
@@ -13,15 +14,37 @@ _NEEDED = ("starlette", "uvicorn", "jinja2")
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on (must be free).",
+)
 def web(host: str, port: int) -> None:
     """Serve Open Seven, Mixwell hands and a showdown at http://HOST:PORT/."""
     missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
     if missing:
         raise CardlabError(f"the web page needs {', '.join(missing)}: pip install 'cardlab[web]'")
+    _check_free(host, port)
     import uvicorn
 
     from cardlab.web import create_app
 
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
     uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+
+
+def _check_free(host: str, port: int) -> None:
+    """Refuse a port in use (or an address not of this machine) before uvicorn starts."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise CardlabError(f"cannot listen on {host!r}: unknown address ({exc})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise CardlabError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
