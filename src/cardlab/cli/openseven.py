@@ -213,13 +213,20 @@ def play(
 
 @openseven.command()
 @click.argument("arrangement")
-@click.option("--limit", type=int, default=60, show_default=True, help="Most lines to list.")
+@click.option(
+    "--limit",
+    type=click.IntRange(0, 10_000),
+    default=60,
+    show_default=True,
+    help="Most winning lines to list (0 for none).",
+)
 @click.option("--with-lines", is_flag=True, help="Also list the lines in JSON output.")
 @format_option("text", "json", "csv")
 def solve(arrangement: str, limit: int, with_lines: bool, fmt: str) -> None:
     """Solutions and winning lines of one row.
 
-    ARRANGEMENT is the values left to right, e.g. "2 3 1 5 7 4 6".
+    ARRANGEMENT is the values left to right, e.g. "2 3 1 5 7 4 6" (at most 1000 cards).
+    Only the first --limit winning lines are listed; the counts are exact.
     """
     solved = solver.solve(arrangement)
     values = solved.arrangement
@@ -251,7 +258,7 @@ def solve(arrangement: str, limit: int, with_lines: bool, fmt: str) -> None:
             order = " ".join(map(str, line))
             emit(f"  {order:<{3 * len(values)}}  {' '.join(solver.calls(values, line))}")
         if solved.lines > limit:
-            emit(f"  ... {solved.lines - limit} more (raise --limit)")
+            emit(f"  ... and {solved.lines - limit:,} more, not listed (--limit {limit})")
 
 
 def _first(values: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:

@@ -57,7 +57,7 @@ def table(arrangement: Sequence[int]) -> list[list[int]]:
 
 
 def _determinant(matrix: list[list[int]]) -> int:
-    """Exact integer determinant (Bareiss fraction-free elimination)."""
+    """Exact integer determinant (Bareiss fraction-free elimination, a row at a time)."""
     m = [row[:] for row in matrix]
     size = len(m)
     if size == 0:
@@ -70,10 +70,19 @@ def _determinant(matrix: list[list[int]]) -> int:
                 return 0
             m[k], m[swap] = m[swap], m[k]
             sign = -sign
+        pivot = m[k][k]
+        tail = m[k][k + 1 :]
         for i in range(k + 1, size):
-            for j in range(k + 1, size):
-                m[i][j] = (m[i][j] * m[k][k] - m[i][k] * m[k][j]) // previous
-        previous = m[k][k]
+            row = m[i]
+            factor = row[k]
+            if factor:
+                row[k + 1 :] = [
+                    (x * pivot - factor * y) // previous
+                    for x, y in zip(row[k + 1 :], tail, strict=True)
+                ]
+            elif pivot != previous:
+                row[k + 1 :] = [x * pivot // previous for x in row[k + 1 :]]
+        previous = pivot
     result: int = sign * m[-1][-1]
     return result
 

@@ -52,9 +52,9 @@ class Solved:
 
 
 def solve(arrangement: str | Iterable[int]) -> Solved:
-    """Counts from every start of ``arrangement`` (values left to right)."""
+    """Counts from every start of ``arrangement`` (values left to right, N <= 1000)."""
     values = parse_arrangement(arrangement)
-    n = len(values)
+    n = check_cards(len(values), what="solve")
     t = eulerian_circuits(values)
     per_start = tuple(StartCount(p, t * solutions_per_line(n, p), t) for p in range(1, n + 1))
     return Solved(values, per_start)
@@ -67,20 +67,22 @@ def _can_finish(values: tuple[int, ...], up: list[bool], current: int) -> bool:
     reached from ``current`` (degrees already balance along a trail).
     """
     n = len(values)
-    down = [p for p in range(1, n + 1) if not up[p]]
+    arcs: dict[int, list[int]] = {}
+    down = 0
+    for p in range(1, n + 1):
+        if not up[p]:
+            down += 1
+            arcs.setdefault(class_of(n, p), []).append(class_of(n, values[p - 1]))
     if not down:
         return True
     reach = {current}
     frontier = [current]
     while frontier:
-        c = frontier.pop()
-        for p in down:
-            if class_of(n, p) == c:
-                nxt = class_of(n, values[p - 1])
-                if nxt not in reach:
-                    reach.add(nxt)
-                    frontier.append(nxt)
-    return all(class_of(n, p) in reach for p in down)
+        for nxt in arcs.get(frontier.pop(), ()):
+            if nxt not in reach:
+                reach.add(nxt)
+                frontier.append(nxt)
+    return all(c in reach for c in arcs)
 
 
 def winning_lines(
@@ -98,20 +100,36 @@ def winning_lines(
 
 
 def _extend(values: tuple[int, ...], up: list[bool], order: list[int]) -> Iterator[tuple[int, ...]]:
+    """The lines that continue ``order``: a depth-first search with its own stack (a
+    thousand cards are a thousand levels, past Python's recursion limit)."""
     n = len(values)
     if len(order) == n:
         yield tuple(order)
         return
-    last = values[order[-1] - 1]
-    for target in sorted({last, n + 1 - last}):
+    base = len(order)
+    stack = [_targets(values, order[-1])]
+    while stack:
+        if len(order) > base + len(stack) - 1:  # leave the target tried last at this depth
+            up[order.pop()] = False
+        if not stack[-1]:
+            stack.pop()
+            continue
+        target = stack[-1].pop(0)
         if up[target]:
             continue
         up[target] = True
         order.append(target)
-        if _can_finish(values, up, class_of(n, values[target - 1])):
-            yield from _extend(values, up, order)
-        order.pop()
-        up[target] = False
+        if not _can_finish(values, up, class_of(n, values[target - 1])):
+            continue  # undone at the top of the loop
+        if len(order) == n:
+            yield tuple(order)
+            continue
+        stack.append(_targets(values, target))
+
+
+def _targets(values: tuple[int, ...], position: int) -> list[int]:
+    last = values[position - 1]
+    return sorted({last, len(values) + 1 - last})
 
 
 def calls(arrangement: str | Iterable[int], line: Iterable[int]) -> list[str]:
