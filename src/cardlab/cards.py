@@ -5,16 +5,18 @@ Every card has a canonical text form and an ASCII form, and both parse back:
 ============  ==============  ==========  ==================================
 card          canonical       ASCII       also accepted
 ============  ==============  ==========  ==================================
-Wood 7        ``木7``         ``M7``
+Wood 7        ``木7``         ``M7``      ``m7``, ``木７``
 Metal void    ``金Z``         ``GZ``      ``金空無``
 Yin-Yang 3    ``陰陽3``       ``Y3``
 Taikyoku      ``太極``        ``YZ``      ``陰陽Z``, ``陰陽空無``
-ace of spades ``As``          ``As``      ``A♠``, ``as``, ``1s``
+ace of spades ``As``          ``As``      ``A♠``, ``as``, ``1s``, ``Ａｓ``
 ten of hearts ``Th``          ``Th``      ``10h``
 ============  ==============  ==========  ==================================
 
 FESCA suit letters are the initials of the traditional readings mo-ka-do-gon-sui
-(``M K D G S``) and ``Y`` for 陰陽. Standard suits are lower-case ``s h d c``.
+(``M K D G S``) and ``Y`` for 陰陽, in either case. Standard suits are lower-case
+``s h d c``; ``1`` is the ace, so ``As 1s`` names one card twice. Full-width letters
+and digits read as their ASCII forms.
 Parsing a card does not need a deck; a :class:`~cardlab.decks.Deck` then checks that
 the card belongs to it (:meth:`~cardlab.decks.Deck.parse_cards`).
 """
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import enum
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -214,19 +217,25 @@ _FESCA_SUIT_TEXT = "|".join(
         ::-1
     ]
 )
-_FESCA_RE = re.compile(rf"^({_FESCA_SUIT_TEXT})(1[0-2]|[1-9]|Z|z|空無)$")
+_FESCA_RE = re.compile(rf"^({_FESCA_SUIT_TEXT}|[mkdgsy])(1[0-2]|[1-9]|Z|z|空無)$")
 _STANDARD_RE = re.compile(r"^(10|[2-9TJQKAtjqka1])([shdc♠♥♦♣])$")
 _SPECIAL = {"太極": Card(YINYANG, FESCA_RANKS[-1])}
 _STANDARD_SUIT = {"s": SPADES, "h": HEARTS, "d": DIAMONDS, "c": CLUBS}
 _STANDARD_SUIT |= {s.symbol: s for s in (SPADES, HEARTS, DIAMONDS, CLUBS)}
 
 
+def normalize(text: str) -> str:
+    """Full-width letters and digits as ASCII (``木７`` -> ``木7``, ``Ａｓ`` -> ``As``)."""
+    return unicodedata.normalize("NFKC", text) if not text.isascii() else text
+
+
 def _parse_card(t: str) -> Card | None:
+    t = normalize(t)
     if t in _SPECIAL:
         return _SPECIAL[t]
     m = _FESCA_RE.match(t)
     if m:
-        suit = _SUITS_BY_TEXT[m.group(1)]
+        suit = _SUITS_BY_TEXT[m.group(1) if len(m.group(1)) > 1 else m.group(1).upper()]
         rank_text = m.group(2).upper() if m.group(2) != "空無" else "Z"
         return Card(suit, _RANKS_BY_TEXT[rank_text])
     m = _STANDARD_RE.match(t)

@@ -6,7 +6,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from cardlab.cards import Card, Rank, Suit, SuitRole, _parse_card, _tokens
+from cardlab.cards import Card, Rank, Suit, SuitRole, _parse_card, _tokens, normalize
 from cardlab.errors import CardError, DeckError
 
 MAX_SUITS = 15  # the evaluators pack suits and ranks into fixed-width keys
@@ -98,7 +98,7 @@ class Deck:
 
     def card(self, text: str) -> Card:
         """One card of this deck from its text."""
-        t = text.strip()
+        t = normalize(text.strip())
         card = self._by_text.get(t)
         if card is None:
             parsed = _parse_card(t)
@@ -117,19 +117,25 @@ class Deck:
         ``count``, if given, is the exact number of cards required.
         """
         cards: list[Card] = []
+        written: list[str] = []
         items: Iterable[str | Card] = [text] if isinstance(text, str | Card) else text
         for item in items:
             if isinstance(item, Card):
                 if item not in self._index:
                     raise CardError(f"card {item} is not in the {self.name} deck")
                 cards.append(item)
+                written.append(str(item))
             else:
-                cards.extend(self.card(tok) for tok in _tokens(item))
-        seen: set[Card] = set()
-        for card in cards:
+                for tok in _tokens(item):
+                    cards.append(self.card(tok))
+                    written.append(tok)
+        seen: dict[Card, str] = {}
+        for card, tok in zip(cards, written, strict=True):
             if card in seen:
-                raise CardError(f"card {card} is given twice")
-            seen.add(card)
+                same = {seen[card], tok} - {str(card)}
+                alias = f" ({', '.join(repr(t) for t in sorted(same))} is {card})" if same else ""
+                raise CardError(f"card {card} is given twice{alias}")
+            seen[card] = tok
         if count is not None and len(cards) != count:
             listed = " ".join(map(str, cards)) or "nothing"
             raise CardError(f"expected {count} cards, got {len(cards)}: {listed!r}")
