@@ -85,8 +85,10 @@ def main(argv: list[str] | None = None) -> Any:
         sys.exit(0)
     except CardlabError as exc:
         _fail(str(exc))
-    except click.exceptions.Abort:
-        click.echo("cardlab: aborted", err=True)
+    except click.exceptions.Abort as exc:
+        # click turns Ctrl-C into Abort; end of input at a prompt is Abort too
+        interrupted = isinstance(exc.__context__, KeyboardInterrupt)
+        click.echo(f"cardlab: {'interrupted' if interrupted else 'aborted'}", err=True)
         sys.exit(130)
     except click.ClickException as exc:
         _fail(exc.format_message())

@@ -358,11 +358,9 @@ def odds(cards: int, fmt: str) -> None:
     required=True,
     help="The CSV file to write (N = 11 makes about 4 GB).",
 )
-@format_option(
-    "text", "json", help="How to report what was written: a text line or JSON (the file is CSV)."
-)
+@format_option("text", "json", help="How to report what was written: a text line or JSON.")
 def export(cards: int, out: Path, fmt: str) -> None:
-    """One CSV row per arrangement with its counts (N <= 11)."""
+    """One CSV row per arrangement with its counts (N <= 11), written to --out."""
     output_path(out)
     chunks = analysis.export_csv(cards)
     first = next(chunks)  # checks N before the file is created
@@ -375,7 +373,11 @@ def export(cards: int, out: Path, fmt: str) -> None:
                 handle.write(chunk)
                 progress(rows, total)
     except OSError as exc:
+        out.unlink(missing_ok=True)
         raise CardlabError(f"cannot write {str(out)!r}: {exc.strerror}") from None
+    except KeyboardInterrupt:
+        out.unlink(missing_ok=True)  # no half-written file left behind
+        raise
     if fmt == "json":
         emit_json({"cards": cards, "rows": rows, "out": str(out)})
     else:
@@ -394,7 +396,13 @@ def _chain(first: bytes, rest: Iterable[bytes]) -> Iterable[bytes]:
 @_cards_option()
 @click.option("--games", type=int, default=10_000, show_default=True, help="Random deals to play.")
 @click.option("--seed", type=int, default=None, help="Seed (same seed, same result).")
-@click.option("--model", type=ModelType(), default="sighted_random", show_default=True)
+@click.option(
+    "--model",
+    type=ModelType(),
+    default="sighted_random",
+    show_default=True,
+    help="How the player chooses (see `cardlab openseven odds`).",
+)
 @format_option("text", "json")
 def simulate(cards: int, games: int, seed: int | None, model: Model, fmt: str) -> None:
     """Monte Carlo play, beside the exact chance."""

@@ -65,12 +65,16 @@ def load_deck(path: str | Path) -> Deck:
     shown = repr(str(p))
     try:
         # the type first: reading a FIFO blocks, /dev/zero never ends
-        if not stat.S_ISREG(p.stat().st_mode):
-            raise DeckError(f"deck file {shown} is not a regular file")
-        with p.open("rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+        regular = stat.S_ISREG(p.stat().st_mode)
+        if regular:
+            with p.open("rb") as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise DeckError(f"cannot read deck file {shown}: {exc.strerror}") from None
+    except ValueError:  # a NUL in the name
+        raise DeckError(f"cannot read deck file {shown}: not a file name") from None
+    if not regular:
+        raise DeckError(f"deck file {shown} is not a regular file")
     if len(data) > MAX_FILE_BYTES:
         raise DeckError(f"deck file {shown} is larger than {MAX_FILE_BYTES >> 10} KiB")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):

@@ -207,6 +207,8 @@ def get_game(name: str | Game, **options: Any) -> Game:
         try:
             deck = get_deck(deck_name)
         except DeckError:
+            if deck_name.endswith(".toml") or "/" in deck_name:
+                raise  # a deck file's own problem: say it
             raise GameError(_unknown(text)) from None
         game = Game(RuleSet.for_deck(deck), base)
         _cache[cache_key] = game
