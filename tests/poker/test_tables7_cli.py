@@ -66,3 +66,18 @@ def test_poker_table_command_error_is_one_line(capsys: pytest.CaptureFixture[str
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("cardlab: error: seed must be a non-negative") and err.count("\n") == 1
+
+
+def test_readme_tells_the_fesca78_inversions_the_command_prints() -> None:
+    """README's sentence on the seven-card table lists exactly the table's inversions."""
+    from math import comb
+    from pathlib import Path
+
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text("utf-8").split())
+    table = count_table(RuleSet.for_deck("FESCA78"), hand_size=7, show_progress=False)
+    assert table.hands == comb(78, 7) and f"{comb(78, 7):,} seven-card hands" in readme
+    words = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
+    assert f"in FESCA78 {words[len(table.inversions)]} inversions" in readme
+    said = readme.split("in FESCA78 ", 1)[1].split(". ", 1)[0]
+    for stronger, weaker in table.inversions:
+        assert stronger.english in said and weaker.english in said, (stronger, weaker, said)

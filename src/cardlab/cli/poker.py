@@ -65,9 +65,7 @@ TABLE_HEADER = ("order", "id", "hand", "役", "count", "probability", "percent",
     help="Show the table under these options beside the default one.",
 )
 @click.option("--samples", type=click.IntRange(1), default=None, help="Omaha: deals to sample.")
-@click.option(
-    "--seed", type=click.IntRange(0), default=0, show_default=True, help="Omaha: sampling seed."
-)
+@click.option("--seed", type=int, default=0, show_default=True, help="Omaha: sampling seed.")
 @format_option("text", "json", "csv")
 @click.argument("more_options", nargs=-1, metavar="")
 def table(
