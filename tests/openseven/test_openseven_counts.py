@@ -110,3 +110,20 @@ def test_compiled_table_kernel_matches_the_plain_enumeration(n: int) -> None:
     histogram = _kernels.circuit_histogram(np.array(graph.class_sizes(n), dtype=np.int64))
     compiled = {int(t): int(a) for t, a in enumerate(histogram) if a}
     assert compiled == graph.plain_circuit_distribution(n)
+
+
+@pytest.mark.parametrize("n", [2, 6, 10])
+def test_kernel_parts_by_first_row_sum_to_the_plain_enumeration(n: int) -> None:
+    """The parts run in turn (for progress and Ctrl-C) add up to the whole count."""
+    import numpy as np
+
+    from cardlab.openseven import _kernels
+
+    sizes = np.array(graph.class_sizes(n), dtype=np.int64)
+    parts = [
+        _kernels.circuit_histogram_part(sizes, c) for c in range(_kernels.first_row_choices(sizes))
+    ]
+    summed = sum(parts[1:], parts[0])
+    assert {int(t): int(a) for t, a in enumerate(summed) if a} == graph.plain_circuit_distribution(
+        n
+    )

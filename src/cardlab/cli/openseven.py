@@ -278,7 +278,8 @@ def _first(values: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
 @format_option("text", "json", "csv")
 def table(cards: int, fmt: str) -> None:
     """Arrangements by number of solutions (exact, N <= 14)."""
-    dist = analysis.distribution(cards)
+    with progress_bar(f"Open-{cards} tables") as progress:
+        dist = analysis.distribution(cards, progress)
     if fmt == "json":
         emit_json(
             {

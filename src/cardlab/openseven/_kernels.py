@@ -58,6 +58,21 @@ def circuit_histogram(sizes: Array) -> Array:  # pragma: no cover - compiled
     columns, or a single 1 for the middle) and weights each by the arrangements
     sharing it: prod(d!)^2 / prod(a_ij!).
     """
+    return circuit_histogram_part(sizes, -1)
+
+
+def first_row_choices(sizes: Array) -> int:
+    """How many choices the first row of a class table has: the parts of
+    :func:`circuit_histogram_part`, which sum to :func:`circuit_histogram`."""
+    k = int(sizes.shape[0])
+    return k + k * (k - 1) // 2 if int(sizes[0]) == 2 else k
+
+
+@njit(cache=True)
+def circuit_histogram_part(sizes: Array, only: int) -> Array:  # pragma: no cover - compiled
+    """The part of :func:`circuit_histogram` whose first row takes choice ``only``
+    (all of it for -1): the caller runs the parts in turn, so that it can show
+    progress and stop on Ctrl-C between them."""
     k = sizes.shape[0]
     most = k + k * (k - 1) // 2
     first = np.full((k, most), -1, np.int64)
@@ -96,6 +111,9 @@ def circuit_histogram(sizes: Array) -> Array:  # pragma: no cover - compiled
                 cap[second[row, c]] += 1
         c += 1
         while c < count[row]:
+            if row == 0 and only >= 0 and c != only:
+                c += 1
+                continue
             f = first[row, c]
             s = second[row, c]
             if s < 0:

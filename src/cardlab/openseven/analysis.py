@@ -45,11 +45,12 @@ class Distribution:
         return self.arrangements - self.winnable
 
 
-def distribution(cards: int) -> Distribution:
-    """The exact distribution for N = ``cards`` (N <= 14), by counting class tables."""
+def distribution(cards: int, progress: Callable[[int, int], None] | None = None) -> Distribution:
+    """The exact distribution for N = ``cards`` (N <= 14), by counting class tables;
+    ``progress(done, total)`` follows the count where it takes a while."""
     check_cards(cards, high=TABLE_MAX_CARDS, what="a distribution")
     factor = solutions_factor(cards)
-    found = circuit_distribution(cards)
+    found = circuit_distribution(cards, progress)
     return Distribution(
         cards, tuple((t * factor, a) for t, a in sorted(found.items(), reverse=True))
     )

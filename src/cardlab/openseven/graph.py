@@ -22,7 +22,8 @@ formula for connected structures.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from functools import cache
 from math import comb, factorial, prod
 
@@ -153,10 +154,22 @@ def total_lines(cards: int) -> int:
     return factorial(cards - 1) << (cards // 2)
 
 
-def circuit_distribution(cards: int) -> dict[int, int]:
-    """t(G) -> number of arrangements, over all N! arrangements (N <= 14)."""
+Progress = Callable[[int, int], None]
+_PROGRESS: ContextVar[Progress | None] = ContextVar("circuit_progress", default=None)
+
+
+def circuit_distribution(cards: int, progress: Progress | None = None) -> dict[int, int]:
+    """t(G) -> number of arrangements, over all N! arrangements (N <= 14).
+
+    ``progress(done, total)`` is called as the compiled count goes (N >= 12), between
+    parts short enough that Ctrl-C stops it at once.
+    """
     check_cards(cards, high=TABLE_MAX_CARDS, what="an exhaustive table")
-    return dict(_circuit_distribution(cards))
+    token = _PROGRESS.set(progress)
+    try:
+        return dict(_circuit_distribution(cards))
+    finally:
+        _PROGRESS.reset(token)
 
 
 @cache
@@ -170,7 +183,7 @@ def _count_circuits(cards: int) -> dict[int, int]:
         # the middle smoothed away, an arrangement of N-1 cards. Each of those arises
         # from N-1 arrangements (which position holds the middle value); the (N-1)!
         # arrangements with the middle card in the middle are a loop: t = 0.
-        smaller = circuit_distribution(cards - 1)
+        smaller = dict(_circuit_distribution(cards - 1))
         found = {t: (cards - 1) * a for t, a in smaller.items()}
         found[0] = found.get(0, 0) + factorial(cards - 1)
         return found
@@ -181,7 +194,13 @@ def _count_circuits(cards: int) -> dict[int, int]:
     from cardlab.openseven import _kernels
 
     sizes = np.array(class_sizes(cards), dtype=np.int64)
-    histogram = _kernels.circuit_histogram(sizes)
+    parts = _kernels.first_row_choices(sizes)
+    progress = _PROGRESS.get()
+    histogram = _kernels.circuit_histogram_part(sizes, 0)
+    for part in range(1, parts):
+        if progress is not None:
+            progress(part, parts)
+        histogram = histogram + _kernels.circuit_histogram_part(sizes, part)
     return {int(t): int(c) for t, c in enumerate(histogram) if c}
 
 
