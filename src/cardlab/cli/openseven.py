@@ -228,7 +228,8 @@ def solve(arrangement: str, limit: int, with_lines: bool, fmt: str) -> None:
     ARRANGEMENT is the values left to right, e.g. "2 3 1 5 7 4 6" (at most 1000 cards).
     Only the first --limit winning lines are listed; the counts are exact.
     """
-    solved = solver.solve(arrangement)
+    with progress_bar("counting lines") as progress:
+        solved = solver.solve(arrangement, progress)
     values = solved.arrangement
     if fmt == "json":
         record: dict[str, Any] = {

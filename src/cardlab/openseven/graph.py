@@ -29,6 +29,8 @@ from math import comb, factorial, prod
 
 from cardlab.openseven.game import check_cards
 
+Progress = Callable[[int, int], None]
+
 TABLE_MAX_CARDS = 14
 PLAIN_MAX_CARDS = 10  # up to here the tables are enumerated in Python (no numba start-up)
 
@@ -57,8 +59,9 @@ def table(arrangement: Sequence[int]) -> list[list[int]]:
     return a
 
 
-def _determinant(matrix: list[list[int]]) -> int:
-    """Exact integer determinant (Bareiss fraction-free elimination, a row at a time)."""
+def _determinant(matrix: list[list[int]], progress: Progress | None = None) -> int:
+    """Exact integer determinant (Bareiss fraction-free elimination, a row at a time);
+    ``progress(done, total)`` after each pivot of a large matrix."""
     m = [row[:] for row in matrix]
     size = len(m)
     if size == 0:
@@ -84,11 +87,13 @@ def _determinant(matrix: list[list[int]]) -> int:
             elif pivot != previous:
                 row[k + 1 :] = [x * pivot // previous for x in row[k + 1 :]]
         previous = pivot
+        if progress is not None and size > 100:
+            progress(k + 1, size - 1)
     result: int = sign * m[-1][-1]
     return result
 
 
-def arborescences(a: Sequence[Sequence[int]]) -> int:
+def arborescences(a: Sequence[Sequence[int]], progress: Progress | None = None) -> int:
     """Spanning arborescences into class 0 of the multigraph with table ``a``.
 
     Matrix-tree theorem on the out-degree Laplacian; in a balanced graph the count is
@@ -96,12 +101,12 @@ def arborescences(a: Sequence[Sequence[int]]) -> int:
     """
     k = len(a)
     laplacian = [[(sum(a[i]) if i == j else 0) - a[i][j] for j in range(k)] for i in range(k)]
-    return _determinant([row[1:] for row in laplacian[1:]])
+    return _determinant([row[1:] for row in laplacian[1:]], progress)
 
 
-def eulerian_circuits(arrangement: Sequence[int]) -> int:
+def eulerian_circuits(arrangement: Sequence[int], progress: Progress | None = None) -> int:
     """t(G): the winning lines from any one start (BEST theorem, out-degrees <= 2)."""
-    return arborescences(table(arrangement))
+    return arborescences(table(arrangement), progress)
 
 
 def solutions_per_line(cards: int, start: int) -> int:
@@ -154,7 +159,6 @@ def total_lines(cards: int) -> int:
     return factorial(cards - 1) << (cards // 2)
 
 
-Progress = Callable[[int, int], None]
 _PROGRESS: ContextVar[Progress | None] = ContextVar("circuit_progress", default=None)
 
 

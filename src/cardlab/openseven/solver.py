@@ -15,7 +15,7 @@ cards left can still all be turned.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from cardlab.openseven.game import Side, check_cards, parse_arrangement
@@ -51,11 +51,14 @@ class Solved:
         return self.lines > 0
 
 
-def solve(arrangement: str | Iterable[int]) -> Solved:
-    """Counts from every start of ``arrangement`` (values left to right, N <= 1000)."""
+def solve(
+    arrangement: str | Iterable[int], progress: Callable[[int, int], None] | None = None
+) -> Solved:
+    """Counts from every start of ``arrangement`` (values left to right, N <= 1000);
+    ``progress(done, total)`` follows the count of a long row."""
     values = parse_arrangement(arrangement)
     n = check_cards(len(values), what="solve")
-    t = eulerian_circuits(values)
+    t = eulerian_circuits(values, progress)
     per_start = tuple(StartCount(p, t * solutions_per_line(n, p), t) for p in range(1, n + 1))
     return Solved(values, per_start)
 
