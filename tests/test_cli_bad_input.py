@@ -8,6 +8,7 @@ hanging. Times are bounded by timeouts, never asserted.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -168,6 +169,15 @@ def test_bad_input_is_one_line_exit_2(
 ) -> None:
     err = run_bad([a.format(**bad) if "{" in a else a for a in args], capsys)
     assert needle.format(**bad) in err
+
+
+def test_deck_alone_plays_the_default_base_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """`showdown -d standard52` is standard52 Hold'em; the same as naming it in --game."""
+    args = ["-b", "2c 7d 9h Js Qd", "As Ad", "Kc Kd", "--format", "json"]
+    main(["showdown", "-d", "standard52", *args])
+    by_deck = capsys.readouterr().out
+    main(["showdown", "-g", "standard52-holdem", *args])
+    assert by_deck == capsys.readouterr().out and json.loads(by_deck)["winners"] == [1]
 
 
 def test_web_port_in_use(capsys: pytest.CaptureFixture[str]) -> None:

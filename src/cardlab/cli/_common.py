@@ -145,6 +145,13 @@ def game_from(
     """The game (a :class:`~cardlab.poker.games.Game`) with ``--rule`` options applied."""
     from cardlab.poker.games import get_game
 
+    ctx = click.get_current_context(silent=True)
+    if (
+        deck is not None
+        and ctx is not None
+        and ctx.get_parameter_source("game_name") is click.core.ParameterSource.DEFAULT
+    ):
+        game_name = game_name.rpartition("-")[2]  # `-d FESCA60` alone: the default base game
     return get_game(game_key(game_name, deck), **parse_rules(rules))
 
 
