@@ -468,7 +468,8 @@ def sweep(max_cards: int, plot: Path | None, fmt: str) -> None:
         output_path(plot, suffixes=PLOT_SUFFIXES)
         if importlib.util.find_spec("matplotlib") is None:
             raise CardlabError("--plot needs matplotlib: pip install matplotlib")
-    rows = analysis.sweep(max_cards)
+    with progress_bar(f"Open-1..{max_cards}") as progress:
+        rows = analysis.sweep(max_cards, progress)
     models = list(Model)
     header = ["cards", "arrangements", "winnable", "mean_solutions", "mean_lines"]
     header += [m.value for m in models]

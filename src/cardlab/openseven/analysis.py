@@ -86,11 +86,17 @@ class SweepRow:
     overall: dict[Model, Fraction]
 
 
-def sweep(max_cards: int) -> list[SweepRow]:
-    """Counts and every model's overall chance for N = 1..``max_cards``."""
+def sweep(max_cards: int, progress: Callable[[int, int], None] | None = None) -> list[SweepRow]:
+    """Counts and every model's overall chance for N = 1..``max_cards``;
+    ``progress(done, total)`` after each N (weighted by N^2, the work of a row)."""
     check_cards(max_cards, high=ODDS_MAX_CARDS, what="a sweep")
     rows = []
+    total = sum(n * n for n in range(1, max_cards + 1))
+    done = 0
     for n in range(1, max_cards + 1):
+        if progress is not None:
+            progress(done, total)
+        done += n * n
         arrangements = factorial(n)
         lines = total_lines(n) * n
         solutions = sum(total_lines(n) * solutions_per_line(n, p) for p in range(1, n + 1))
