@@ -112,6 +112,7 @@ CASES: list[tuple[list[str], str]] = [
     (["equity", "-r", "suit_tiebreak=maybe", "As Ad", "Kc Kd"], "on or off"),
     (["equity", "-d", "{suits}", "-g", "holdem", "As Ad", "Kc Kd"], "at most 31 ranks"),
     (["ties", "-g", "nope"], "unknown game"),
+    (["ties", "-g", "fesca78-holdem", "-g", "nope"], "unknown game"),  # before any sampling
     (["draw", "-g", "nope", "As Kd Qd Jd Td"], "unknown game"),
     # openseven
     (["openseven", "export", "-n", "4", "--out", "{missing}"], "no directory"),

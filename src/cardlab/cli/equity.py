@@ -173,10 +173,11 @@ def ties(
         names = ["holdem"]
     else:
         names = [n for n in game_names() if n.endswith("-holdem")]
+    played = [game_from(name, rule, deck) for name in names]  # every name checked first
     results: list[TieRate] = []
     with _progress(fmt == "text", "sampling") as progress:
-        for i, name in enumerate(names):
-            results.append(tie_rate(game_from(name, rule, deck), samples=samples, rng=seed))
+        for i, game in enumerate(played):
+            results.append(tie_rate(game, samples=samples, rng=seed))
             if progress is not None:
                 progress(i + 1, len(names))
     if fmt == "json":
