@@ -131,6 +131,12 @@ CASES: list[tuple[list[str], str]] = [
     (["openseven", "odds", "-n", "100"], "1..60"),
     (["openseven", "simulate", "--games", "-1"], "-1"),
     (["openseven", "play", "--moves", "9", "--arrangement", "2 3 1"], "9"),
+    # replay and history (hand files and the hand store)
+    (["replay", "{dir}/absent.phh"], "cannot read"),
+    (["replay", "{binary}"], "not UTF-8"),
+    (["replay", "{fifo}"], "not a regular file"),
+    (["history", "--db", "{binary}", "list"], "not a cardlab hand store"),
+    (["history", "--db", "{missing}", "list"], "cannot open"),
     # web
     (["web", "--port", "0"], "0"),
     (["web", "--host", "no-such-host.invalid"], "no-such-host.invalid"),
@@ -219,7 +225,7 @@ def test_export_to_a_full_disk_leaves_no_file(
 # --- the help, rather than an error ---------------------------------------------------
 
 
-@pytest.mark.parametrize("args", [[], ["poker"], ["openseven"]])
+@pytest.mark.parametrize("args", [[], ["poker"], ["openseven"], ["history"]])
 def test_bare_groups_show_help(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(args)

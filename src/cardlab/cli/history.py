@@ -56,7 +56,13 @@ def history(ctx: click.Context, db: str | None) -> None:
 @click.option("--game", "-g", default=None, help="Only hands of this game (e.g. fesca78-holdem).")
 @click.option("--source", default=None, help="Only hands from play, arena, web or import.")
 @click.option("--player", default=None, help="Only hands this player name played.")
-@click.option("--limit", type=click.IntRange(1, 100_000), default=20, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 100_000),
+    default=20,
+    show_default=True,
+    help="Most hands to list, newest first.",
+)
 @format_option("text", "json", "csv")
 @click.pass_context
 def list_hands(
