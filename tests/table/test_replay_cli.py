@@ -90,3 +90,18 @@ def test_replay_of_any_text_is_a_result_or_one_line(text: str) -> None:
         assert code in (0, 2)
         if code == 2:
             assert err.getvalue().count("\n") == 1
+
+
+def test_poker_rules_lists_the_stud_options() -> None:
+    code, out, _ = run("poker", "rules", "--deck", "FESCA78", "--format", "json")
+    assert code == 0
+    names = {o["name"]: o for o in json.loads(out)["table_options"]}
+    assert names["stud_bring_in"]["default"] == "low-card"
+    assert names["stud_opener"]["default"] == "best-showing"
+    # and they are the options TableGame.create takes
+    from cardlab.table import TableGame
+
+    g = TableGame.create(
+        "fesca78-stud", stud_bring_in="high-card", stud_opener="best-showing-suits"
+    )
+    assert g.stud.bring_in.value == "high-card"

@@ -28,6 +28,7 @@ from cardlab.poker.hands import HandValue, best_hand, compare, evaluate
 from cardlab.poker.order import hand_order
 from cardlab.poker.rules import RuleSet
 from cardlab.poker.tables import HandTable, five_card_table
+from cardlab.table.structure import STUD_OPTIONS
 
 DEFAULT_DECK = "FESCA78"
 
@@ -366,6 +367,10 @@ def rules(deck: str | None, rule: tuple[str, ...], fmt: str) -> None:
                 ],
                 "order": [c.value for c in order.categories],
                 "partial_compounds": {a.base.value: a.primary.value for a in order.assignments},
+                "table_options": [
+                    {"name": name, "default": default, "source": f"[{source}]", "doc": doc}
+                    for name, (default, source, doc) in STUD_OPTIONS.items()
+                ],
             }
         )
         return
@@ -379,3 +384,11 @@ def rules(deck: str | None, rule: tuple[str, ...], fmt: str) -> None:
         )
     )
     emit("order (strongest first): " + str(order))
+    render.console().print(
+        render.text_table(
+            ("table option", "default", "source", "meaning"),
+            [(n, d, f"[{src}]", doc) for n, (d, src, doc) in STUD_OPTIONS.items()],
+            title="playing a hand (cardlab.table; docs/table.md)",
+            justify=("left",) * 4,
+        )
+    )
