@@ -29,7 +29,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_import_list_show_export_stats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "hands.sqlite3")
     code, out, _ = run(capsys, "history", "--db", db, "import", str(DATA / "dwan-ivey-2009.phh"))
-    assert code == 0 and "imported 1 hands" in out
+    assert code == 0 and "imported 1 hand " in out
     code, out, _ = run(
         capsys, "history", "--db", db, "import", str(DATA / "abs-nlh-handhq-1-first10.phhs")
     )

@@ -162,7 +162,8 @@ def import_hands(ctx: click.Context, file: str) -> None:
     records = [imported(replay(h, label=f"hand {k + 1}")) for k, h in enumerate(histories)]
     with _open(ctx) as store:
         ids = store.add_hands(records)
-    emit(f"imported {len(ids)} hands into {store.path} (ids {ids[0]}..{ids[-1]})")
+    hands = "1 hand" if len(ids) == 1 else f"{len(ids)} hands"
+    emit(f"imported {hands} into {store.path} (ids {ids[0]}..{ids[-1]})")
 
 
 @history.command()
