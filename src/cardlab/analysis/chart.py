@@ -1,0 +1,391 @@
+"""Starting-hand charts: the all-in equity of every class of hole cards against
+1..9 opponents holding random hands.
+
+**Exact** (heads-up Hold'em-style games): every board is dealt once and, for that
+board, every pair of hole cards from the rest is scored (the batch evaluator), then each
+hand's wins and ties against every other hand sharing no card are counted by ranks
+(:mod:`cardlab.analysis._showdowns`). One pass over the boards answers all classes at
+once. Where the rules do not see the suits apart (the standard deck; FESCA decks with
+``suit_tiebreak=off``), only one board of each orbit under the interchangeable suits is
+dealt, weighted by the orbit: a class's total is the same over every board of an orbit.
+The boards are split by their lowest card into independent tasks.
+
+**Sampled** (more opponents, Omaha, Stud, big decks with suit tie-breaks): each hand of a
+class is played against random opponents by :func:`cardlab.poker.equity.sample_equity`
+with the same number of deals (a stratified mean, so the class figure is the mean over
+its hands), in rounds: each round's tasks are the classes whose standard error is still
+above the target, with as many deals as the last figures say they need. A task's deals
+come from ``SeedSequence((seed, class, round, hand))``: the same seed gives the same
+chart on any number of workers.
+
+>>> from cardlab.poker.games import get_game
+>>> c = chart(get_game("standard52-holdem"), target_se=0.02, exact=False)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from cardlab.analysis.classes import HandClass, hand_classes, suit_permutations
+from cardlab.analysis.runner import Progress, run_tasks, task_rng
+from cardlab.errors import GameError
+from cardlab.poker.games import Game
+
+MAX_OPPONENTS = 9
+EXACT_BUDGET = 1_000_000_000  # five-card-of-seven evaluations an automatic exact chart may take
+_BOARD_BATCH = 256
+_MAX_ROUNDS = 8
+
+
+def game_text(game: Game) -> str:
+    """Everything about a game that decides a result: deck cards, rule options, dealing."""
+    deck = game.deck
+    options = ";".join(f"{info.name}={value}" for info, value in game.rules.options())
+    cards = " ".join(c.ascii for c in deck.cards)
+    return f"{deck.name}[{cards}]|{deck.wrap.value}|{options}|{game.base.key}"
+
+
+# --- results ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClassEquity:
+    """One class's equity: a Fraction (exact, ``se`` None) or a float with its standard
+    error; ``deals`` showdowns counted (exact: over all the class's hands)."""
+
+    hand: HandClass
+    equity: Fraction | float
+    se: float | None
+    deals: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    """Every class of a game's starting hands, strongest first."""
+
+    game: Game
+    opponents: int
+    exact: bool
+    classes: tuple[ClassEquity, ...]
+    seed: int | None = None
+    target_se: float | None = None
+    tasks: int = field(default=0, compare=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``cardlab chart --format json`` shape (exact equities stay Fractions)."""
+        return {
+            "game": self.game.key,
+            "name": self.game.name,
+            "opponents": self.opponents,
+            "exact": self.exact,
+            "seed": self.seed,
+            "target_se": self.target_se,
+            "classes": [
+                {
+                    "hand": c.hand.name,
+                    "combos": c.hand.count,
+                    "equity": c.equity,
+                    "se": c.se if c.se is not None else 0.0,
+                    "deals": c.deals,
+                }
+                for c in self.classes
+            ],
+        }
+
+    def equity_of(self, name: str) -> ClassEquity:
+        for c in self.classes:
+            if c.hand.name == name:
+                return c
+        raise GameError(f"no class {name!r} in the {self.game.name} chart")
+
+
+# --- exact -----------------------------------------------------------------------------
+
+
+def exact_supported(game: Game, opponents: int) -> bool:
+    """Exact charts: one opponent, two hole cards, a five-card board, any five of seven."""
+    b = game.base
+    return opponents == 1 and b.hole_cards == 2 and b.board_cards == 5 and b.hole_used is None
+
+
+def _symmetric(game: Game) -> bool:
+    """The interchangeable suits are a symmetry of the rules (no suit tie-breaks)."""
+    return not game.rules.suit_tiebreak
+
+
+def exact_work(game: Game) -> int:
+    """Evaluations an exact heads-up chart takes: boards (one per orbit when the suits are
+    a symmetry of the rules) times the two-card hands left beside each."""
+    n = len(game.deck)
+    group = len(suit_permutations(game.rules)) if _symmetric(game) else 1
+    return math.comb(n, 5) // group * math.comb(n - 5, 2)
+
+
+@dataclass(frozen=True)
+class ExactBoardsTask:
+    """Every board whose lowest card has code ``first``: wins, ties and showdowns of
+    each pair of hole cards against every other, as flat upper-triangle lists."""
+
+    game: Game
+    first: int
+
+    def key(self) -> str:
+        return f"exact-chart|{game_text(self.game)}|first={self.first}"
+
+    def run(self) -> dict[str, list[int]]:
+        from cardlab.analysis import _showdowns
+        from cardlab.poker.batch import evaluate_batch
+
+        rules = self.game.rules
+        n = len(rules.deck)
+        perms = suit_permutations(rules) if _symmetric(self.game) else np.arange(n)[None, :]
+        rest_of = np.array(list(itertools.combinations(range(self.first + 1, n), 4)), np.int64)
+        boards = np.concatenate([np.full((len(rest_of), 1), self.first), rest_of], axis=1)
+        weight = _orbit_weights(boards, perms, n)
+        keep = weight > 0
+        boards, weight = boards[keep], weight[keep]
+        m = n - 5
+        pairs = np.array(list(itertools.combinations(range(m), 2)), np.int64)
+        pa, pb = pairs[:, 0].copy(), pairs[:, 1].copy()
+        by_card = np.array([np.nonzero((pa == c) | (pb == c))[0] for c in range(m)], np.int64)
+        win = np.zeros((n, n), np.int64)
+        tie = np.zeros((n, n), np.int64)
+        deals = np.zeros((n, n), np.int64)
+        everything = np.arange(n)
+        for lo in range(0, len(boards), _BOARD_BATCH):
+            chunk = boards[lo : lo + _BOARD_BATCH]
+            used = np.zeros((len(chunk), n), bool)
+            np.put_along_axis(used, chunk, True, axis=1)
+            rest = np.array([everything[~u] for u in used], np.int64)
+            rows = np.concatenate(
+                [
+                    rest[:, pa][:, :, None],
+                    rest[:, pb][:, :, None],
+                    np.repeat(chunk[:, None, :], len(pairs), axis=1),
+                ],
+                axis=2,
+            ).reshape(-1, 7)
+            keys = evaluate_batch(rows.astype(np.uint8), rules, check=False)
+            _showdowns.count_boards(
+                keys.reshape(len(chunk), len(pairs)),
+                rest,
+                weight[lo : lo + _BOARD_BATCH],
+                pa,
+                pb,
+                by_card,
+                n,
+                win,
+                tie,
+                deals,
+            )
+        upper = np.triu_indices(n, 1)
+        return {
+            "win": win[upper].tolist(),
+            "tie": tie[upper].tolist(),
+            "deals": deals[upper].tolist(),
+        }
+
+
+def _orbit_weights(
+    boards: np.ndarray[Any, Any], perms: np.ndarray[Any, Any], n: int
+) -> np.ndarray[Any, Any]:
+    """For each (sorted) board: the size of its orbit if it is the smallest board of the
+    orbit, else 0 (another task or row deals that orbit)."""
+    powers = n ** np.arange(4, -1, -1, dtype=np.int64)
+    own = boards @ powers
+    images = np.sort(perms[:, boards], axis=2) @ powers  # (group, boards)
+    smallest = images.min(axis=0)
+    stabilizer = (images == own[None, :]).sum(axis=0)
+    weight: np.ndarray[Any, Any] = np.where(smallest == own, len(perms) // stabilizer, 0)
+    return weight
+
+
+def _exact_chart(
+    game: Game, classes: tuple[HandClass, ...], client: Any, cache: Any, progress: Progress | None
+) -> Chart:
+    n = len(game.deck)
+    tasks = [ExactBoardsTask(game, first) for first in range(n - 4)]
+    results = run_tasks(tasks, client=client, cache=cache, progress=progress)
+    win = np.zeros((n, n), object)
+    tie = np.zeros((n, n), object)
+    deals = np.zeros((n, n), object)
+    upper = np.triu_indices(n, 1)
+    for r in results:
+        win[upper] += np.array(r["win"], object)
+        tie[upper] += np.array(r["tie"], object)
+        deals[upper] += np.array(r["deals"], object)
+    deck = game.deck
+    rows = []
+    for c in classes:
+        w = t = d = 0
+        for x, y in c.combos:
+            a, b = sorted((deck.code(x), deck.code(y)))
+            w, t, d = w + win[a, b], t + tie[a, b], d + deals[a, b]
+        rows.append(ClassEquity(c, Fraction(2 * int(w) + int(t), 2 * int(d)), None, int(d)))
+    rows.sort(key=lambda r: (-r.equity, r.hand.name))
+    return Chart(game, 1, True, tuple(rows), tasks=len(tasks))
+
+
+# --- sampled ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SampledClassTask:
+    """``deals`` random showdowns for each hand of one class against ``opponents``
+    random hands: per hand [deals, sum of equity, sum of squares]."""
+
+    game: Game
+    index: int
+    combos: tuple[str, ...]
+    opponents: int
+    deals: int
+    seed: int
+    round: int
+
+    def key(self) -> str:
+        return (
+            f"sampled-chart|{game_text(self.game)}|class={self.index}:{','.join(self.combos)}"
+            f"|opponents={self.opponents}|deals={self.deals}|seed={self.seed}|round={self.round}"
+        )
+
+    def run(self) -> list[list[float]]:
+        from cardlab.poker.equity import RANDOM, sample_equity
+
+        out = []
+        for j, hand in enumerate(self.combos):
+            r = sample_equity(
+                self.game,
+                [hand] + [RANDOM] * self.opponents,
+                samples=self.deals,
+                rng=task_rng(self.seed, self.index, self.round, j),
+            )
+            p = r.players[0]
+            n, eq, se = r.deals, float(p.equity), float(p.equity_se or 0.0)
+            out.append([n, eq * n, (se * se * n + eq * eq) * n])
+        return out
+
+
+@dataclass
+class _Tally:
+    hands: int
+    n: list[float]
+    total: list[float]
+    squares: list[float]
+
+    def add(self, rows: list[list[float]]) -> None:
+        for j, (n, s, q) in enumerate(rows):
+            self.n[j] += n
+            self.total[j] += s
+            self.squares[j] += q
+
+    def estimate(self) -> tuple[float, float]:
+        means, var = [], 0.0
+        for n, s, q in zip(self.n, self.total, self.squares, strict=True):
+            mean = s / n
+            means.append(mean)
+            var += max(q / n - mean * mean, 0.0) / n
+        return sum(means) / self.hands, math.sqrt(var) / self.hands
+
+
+def _sampled_chart(
+    game: Game,
+    classes: tuple[HandClass, ...],
+    opponents: int,
+    target_se: float,
+    seed: int,
+    client: Any,
+    cache: Any,
+    progress: Progress | None,
+) -> Chart:
+    texts = [tuple(" ".join(c.ascii for c in hand) for hand in k.combos) for k in classes]
+    tally = [_Tally(k.count, [0.0] * k.count, [0.0] * k.count, [0.0] * k.count) for k in classes]
+    # a first round sized for the variance of a typical all-in hand (about 0.15)
+    per_hand = [max(2_000, math.ceil(0.15 / target_se**2 / k.count)) for k in classes]
+    todo = list(range(len(classes)))
+    done_before = total_before = 0
+    n_tasks = 0
+    for rnd in range(_MAX_ROUNDS):
+        tasks = [
+            SampledClassTask(game, i, texts[i], opponents, per_hand[i], seed, rnd) for i in todo
+        ]
+
+        def step(done: int, total: int, base: int = done_before, tb: int = total_before) -> None:
+            if progress is not None:
+                progress(base + done, tb + total)
+
+        results = run_tasks(tasks, client=client, cache=cache, progress=step)
+        n_tasks += len(tasks)
+        done_before += len(tasks)
+        total_before += len(tasks)
+        for i, rows in zip(todo, results, strict=True):
+            tally[i].add(rows)
+        todo = []
+        for i, t in enumerate(tally):
+            _, se = t.estimate()
+            if se > target_se:
+                have = t.n[0]
+                need = math.ceil(have * ((se / target_se) ** 2 * 1.05 - 1))
+                per_hand[i] = max(1_000, need)
+                todo.append(i)
+        if not todo:
+            break
+    rows = []
+    for k, t in zip(classes, tally, strict=True):
+        eq, se = t.estimate()
+        rows.append(ClassEquity(k, eq, se, int(sum(t.n))))
+    rows.sort(key=lambda r: (-r.equity, r.hand.name))
+    return Chart(game, opponents, False, tuple(rows), seed, target_se, n_tasks)
+
+
+# --- the entry point -------------------------------------------------------------------
+
+
+def chart(
+    game: Game,
+    opponents: int = 1,
+    *,
+    exact: bool | None = None,
+    target_se: float = 0.002,
+    seed: int = 0,
+    client: Any = None,
+    cache: Any = None,
+    progress: Progress | None = None,
+    classes: tuple[HandClass, ...] | None = None,
+) -> Chart:
+    """The chart of ``game`` against ``opponents`` random hands.
+
+    ``exact=None``: exact when supported (:func:`exact_supported`) and within
+    :data:`EXACT_BUDGET` evaluations, else sampled to standard error ``target_se``.
+    ``client``/``cache``: see :func:`cardlab.analysis.runner.run_tasks`. ``classes``
+    restricts a sampled chart to some classes (exact charts count all at once).
+    """
+    if isinstance(opponents, bool) or not 1 <= opponents <= MAX_OPPONENTS:
+        raise GameError(f"opponents must be 1 to {MAX_OPPONENTS}, got {opponents!r}")
+    if opponents + 1 > game.max_players:
+        raise GameError(
+            f"{game.name} deals to at most {game.max_players} players, not {opponents + 1}"
+        )
+    if not target_se > 0 or not math.isfinite(target_se):
+        raise GameError(f"the target standard error must be a positive number, got {target_se}")
+    if game.base.hole_cards != 2:
+        raise GameError(
+            f"charts are for games of two hole cards; {game.name} deals {game.base.hole_cards}"
+        )
+    every = hand_classes(game.rules)
+    chosen = classes if classes is not None else every
+    if exact is None:
+        exact = exact_supported(game, opponents) and exact_work(game) <= EXACT_BUDGET
+    if exact:
+        if not exact_supported(game, opponents):
+            raise GameError(
+                "exact charts are heads-up (one opponent) in Hold'em games; "
+                f"{game.name} against {opponents} needs sampling (--se)"
+            )
+        return _exact_chart(game, every, client, cache, progress)
+    return _sampled_chart(game, chosen, opponents, target_se, seed, client, cache, progress)
