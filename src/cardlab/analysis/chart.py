@@ -8,7 +8,7 @@ hand's wins and ties against every other hand sharing no card are counted by ran
 once. Where the rules do not see the suits apart (the standard deck; FESCA decks with
 ``suit_tiebreak=off``), only one board of each orbit under the interchangeable suits is
 dealt, weighted by the orbit: a class's total is the same over every board of an orbit.
-The boards are split by their lowest card into independent tasks.
+The boards are split by their two lowest cards into independent tasks.
 
 **Sampled** (more opponents, Omaha, Stud, big decks with suit tie-breaks): each hand of a
 class is played against random opponents by :func:`cardlab.poker.equity.sample_equity`
@@ -129,14 +129,16 @@ def exact_work(game: Game) -> int:
 
 @dataclass(frozen=True)
 class ExactBoardsTask:
-    """Every board whose lowest card has code ``first``: wins, ties and showdowns of
-    each pair of hole cards against every other, as flat upper-triangle lists."""
+    """Every board whose two lowest cards have codes ``first`` < ``second``: wins, ties
+    and showdowns of each pair of hole cards against every other, as flat
+    upper-triangle lists."""
 
     game: Game
     first: int
+    second: int
 
     def key(self) -> str:
-        return f"exact-chart|{game_text(self.game)}|first={self.first}"
+        return f"exact-chart|{game_text(self.game)}|first={self.first},{self.second}"
 
     def run(self) -> dict[str, list[int]]:
         from cardlab.analysis import _showdowns
@@ -145,15 +147,15 @@ class ExactBoardsTask:
         rules = self.game.rules
         n = len(rules.deck)
         perms = suit_permutations(rules) if _symmetric(self.game) else np.arange(n)[None, :]
-        rest_of = np.array(list(itertools.combinations(range(self.first + 1, n), 4)), np.int64)
-        boards = np.concatenate([np.full((len(rest_of), 1), self.first), rest_of], axis=1)
+        rest_of = np.array(list(itertools.combinations(range(self.second + 1, n), 3)), np.int64)
+        low = np.array([[self.first, self.second]] * len(rest_of), np.int64).reshape(-1, 2)
+        boards = np.concatenate([low, rest_of.reshape(-1, 3)], axis=1)
         weight = _orbit_weights(boards, perms, n)
         keep = weight > 0
         boards, weight = boards[keep], weight[keep]
         m = n - 5
         pairs = np.array(list(itertools.combinations(range(m), 2)), np.int64)
         pa, pb = pairs[:, 0].copy(), pairs[:, 1].copy()
-        by_card = np.array([np.nonzero((pa == c) | (pb == c))[0] for c in range(m)], np.int64)
         win = np.zeros((n, n), np.int64)
         tie = np.zeros((n, n), np.int64)
         deals = np.zeros((n, n), np.int64)
@@ -178,8 +180,6 @@ class ExactBoardsTask:
                 weight[lo : lo + _BOARD_BATCH],
                 pa,
                 pb,
-                by_card,
-                n,
                 win,
                 tie,
                 deals,
@@ -210,7 +210,7 @@ def _exact_chart(
     game: Game, classes: tuple[HandClass, ...], client: Any, cache: Any, progress: Progress | None
 ) -> Chart:
     n = len(game.deck)
-    tasks = [ExactBoardsTask(game, first) for first in range(n - 4)]
+    tasks = [ExactBoardsTask(game, a, b) for a, b in itertools.combinations(range(n - 3), 2)]
     results = run_tasks(tasks, client=client, cache=cache, progress=progress)
     win = np.zeros((n, n), object)
     tie = np.zeros((n, n), object)

@@ -392,3 +392,61 @@ def _table(
         samples=samples,
         seed=seed,
     )
+
+
+# --- exact Omaha in independent parts (for a cluster: cardlab.analysis.omaha) ----------
+
+
+@dataclass(frozen=True, eq=False)
+class OmahaPart:
+    """One share of the canonical rank patterns of an exact Omaha count: part ``index``
+    of ``parts``, the patterns dealt round robin, heaviest first, so parts weigh alike.
+    Counting every part and adding the counts (:func:`omaha_table_from_parts`) gives
+    exactly :func:`omaha_table`'s exact table."""
+
+    rules: RuleSet
+    index: int
+    parts: int
+    patterns: pat.Patterns
+
+    @property
+    def work(self) -> float:
+        """Hands the part stands for before symmetry: its share of the work."""
+        return float(self.patterns.work.sum())
+
+
+def omaha_parts(rules: RuleSet, parts: int) -> tuple[OmahaPart, ...]:
+    """The exact Omaha count split into ``parts`` independent parts."""
+    if parts < 1:
+        raise GameError(f"parts must be at least 1, not {parts!r}")
+    if len(rules.deck) < OMAHA_HOLE + OMAHA_BOARD:
+        raise HandError(f"{rules.deck.name} has {len(rules.deck)} cards; Omaha needs 9")
+    geo = pat.geometry(rules)
+    every = pat.rank_patterns(geo, (OMAHA_HOLE, OMAHA_BOARD))
+    heavy_first = np.argsort(-every.work, kind="stable")
+    out = []
+    for i in range(parts):
+        idx = heavy_first[i::parts]
+        sub = pat.Patterns(every.levels[idx], every.n_levels[idx], every.weight[idx], every.work[idx])
+        out.append(OmahaPart(rules, i, parts, sub))
+    return tuple(out)
+
+
+def count_omaha_part(part: OmahaPart, *, progress: Progress | None = None) -> list[int]:
+    """The counts of one part (opaque: add them up and give them to
+    :func:`omaha_table_from_parts`)."""
+    geo = pat.geometry(part.rules)
+    shapes = pat.run_patterns(
+        geo, part.patterns, (OMAHA_HOLE, OMAHA_BOARD), pat.omaha_subsets(), progress
+    )
+    return [int(x) for x in shapes]
+
+
+def omaha_table_from_parts(rules: RuleSet, counts: Sequence[Sequence[int]]) -> SevenTable:
+    """The exact Omaha table from the counts of every part."""
+    n = len(rules.deck)
+    total = np.zeros(N_SHAPES, dtype=np.int64)
+    for c in counts:
+        total += np.asarray(c, dtype=np.int64)
+    hands = math.comb(n, OMAHA_HOLE) * math.comb(n - OMAHA_HOLE, OMAHA_BOARD)
+    return _table(rules, "omaha", 9, hands, total, "combinatorial")
