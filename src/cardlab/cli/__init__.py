@@ -33,6 +33,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "replay": ("cardlab.cli.replay:replay_command", "Replay PHH hand histories on the engine."),
     "web": ("cardlab.cli.web:web", "Serve the web page to play on."),
+    "chart": ("cardlab.cli.chart:chart", "Equity of every starting hand against random hands."),
+    "report": ("cardlab.cli.report:report", "The designer's report of decks and rules (HTML)."),
 }
 
 

@@ -1,0 +1,232 @@
+"""The designer's report: decks and rule options side by side, as figures.
+
+For each deck (built-in or a TOML file) and each rule variant (the defaults, then one
+variant per ``--compare-options NAME=VALUE``):
+
+- the exact five-card table and the derived order, the exact best-of-seven table and
+  its inversions (categories that are more frequent as the best five than one the order
+  puts below them);
+- the hands grouped by rarity ranges (-log10 P in steps of one: the publisher's
+  comparison), and the share of *no hand*, which the publisher quotes as about 50% with
+  ordinary cards, 45% and 43% as Mixwell is added;
+- the split-pot rates of Hold'em, Omaha and Stud with the suit tie-breaks on and off
+  (sampled);
+- the Omaha table: exact where that is cheap or asked for (``exact_omaha``, counted in
+  parts: :mod:`cardlab.analysis.omaha`), otherwise sampled with standard errors.
+
+Every piece is a task (:mod:`cardlab.analysis.runner`), so the whole report runs on a
+cluster and resumes from its cache. :func:`build_report` returns plain data (fractions
+as ``"p/q"`` strings); :mod:`cardlab.analysis.html` writes the page.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from cardlab import render
+from cardlab.analysis.chart import game_text
+from cardlab.analysis.runner import Progress, run_tasks
+from cardlab.errors import RuleError
+from cardlab.poker.games import BASE_GAMES, Game
+from cardlab.poker.rules import RuleSet
+
+TIE_GAMES = ("holdem", "omaha", "stud")
+
+
+def _plain(value: Any) -> Any:
+    """JSON data: fractions as "p/q" strings."""
+    return json.loads(render.to_json(value))
+
+
+def _text(rules: RuleSet, base: str = "holdem") -> str:
+    return game_text(Game(rules, BASE_GAMES[base]))
+
+
+@dataclass(frozen=True)
+class TablesTask:
+    """The five-card table, the order, and the best-of-seven table of a rule set."""
+
+    rules: RuleSet
+
+    def key(self) -> str:
+        return f"report-tables|{_text(self.rules)}"
+
+    def run(self) -> dict[str, Any]:
+        from cardlab.poker.order import hand_order
+        from cardlab.poker.tables import five_card_table
+        from cardlab.poker.tables7 import best_of_table
+
+        return {
+            "order": str(hand_order(self.rules)),
+            "five": _plain(five_card_table(self.rules).as_dict()),
+            "seven": _plain(best_of_table(self.rules, 7).as_dict()),
+        }
+
+
+@dataclass(frozen=True)
+class OmahaTableTask:
+    """The Omaha table in one task: exact (``exact``) or ``samples`` sampled deals."""
+
+    rules: RuleSet
+    exact: bool
+    samples: int
+    seed: int
+
+    def key(self) -> str:
+        how = "exact" if self.exact else f"samples={self.samples},seed={self.seed}"
+        return f"report-omaha|{_text(self.rules, 'omaha')}|{how}"
+
+    def run(self) -> dict[str, Any]:
+        from cardlab.poker.tables7 import omaha_table
+
+        table = omaha_table(self.rules, exact=self.exact, samples=self.samples, seed=self.seed)
+        return dict(_plain(table.as_dict()))
+
+
+@dataclass(frozen=True)
+class TieTask:
+    """Split-pot rates of one game, suit tie-breaks on and off (sampled)."""
+
+    game: Game
+    samples: int
+    seed: int
+
+    def key(self) -> str:
+        return f"report-ties|{game_text(self.game)}|samples={self.samples},seed={self.seed}"
+
+    def run(self) -> dict[str, Any]:
+        from cardlab.analysis.runner import task_rng
+        from cardlab.poker.equity import tie_rate
+
+        r = tie_rate(self.game, samples=self.samples, rng=task_rng(self.seed, 0))
+        return {
+            "game": self.game.key,
+            "with_suits": r.with_suits,
+            "with_suits_se": r.with_suits_se,
+            "without_suits": r.without_suits,
+            "without_suits_se": r.without_suits_se,
+        }
+
+
+def parse_option(text: str) -> tuple[str, str]:
+    """``NAME=VALUE`` as a pair (checked when applied to a deck's rules)."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip() or not value.strip():
+        raise RuleError(f"a rule option to compare is written NAME=VALUE, not {text!r}")
+    return name.strip(), value.strip()
+
+
+def rarity_ranges(five: dict[str, Any]) -> list[dict[str, Any]]:
+    """The five-card hands grouped by rarity (-log10 P) in ranges of one: each range's
+    hands and their combined share (exact)."""
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for row in five["hands"]:
+        p = Fraction(row["probability"])
+        if p <= 0:
+            continue
+        groups.setdefault(math.floor(render.rarity(p)), []).append(row)
+    out = []
+    for lo in sorted(groups):
+        rows = groups[lo]
+        share = sum((Fraction(r["probability"]) for r in rows), Fraction(0))
+        out.append(
+            {
+                "range": f"{lo}-{lo + 1}",
+                "low": lo,
+                "hands": [r["id"] for r in rows],
+                "share": render.fraction_str(share),
+            }
+        )
+    return out
+
+
+def no_hand_share(table: dict[str, Any]) -> str:
+    """The probability of no hand (high card) in a table's JSON."""
+    for row in table["hands"]:
+        if row["id"] == "high_card":
+            return str(row["probability"])
+    return "0"
+
+
+def build_report(
+    decks: Sequence[str],
+    compare: Sequence[str] = (),
+    *,
+    exact_omaha: bool = False,
+    omaha_samples: int = 400_000,
+    omaha_parts: int = 64,
+    tie_samples: int = 200_000,
+    seed: int = 0,
+    client: Any = None,
+    cache: Any = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Every figure of the report, as plain data (see the module docstring)."""
+    from cardlab.analysis.omaha import exact_omaha as count_exact_omaha
+    from cardlab.poker.tables7 import OMAHA_EXACT_BUDGET, omaha_exact_work
+
+    changes = [parse_option(c) for c in compare]
+    variants: list[tuple[str, str, RuleSet]] = []
+    for name in decks:
+        base = RuleSet.for_deck(name)
+        variants.append((base.deck.name, "defaults", base))
+        for key, value in changes:
+            variants.append((base.deck.name, f"{key}={value}", base.with_options(**{key: value})))
+    tasks: list[Any] = []
+    for _, _, rules in variants:
+        tasks.append(TablesTask(rules))
+        cheap = omaha_exact_work(rules) <= OMAHA_EXACT_BUDGET
+        if not (exact_omaha and not cheap):
+            tasks.append(OmahaTableTask(rules, cheap, omaha_samples, seed))
+        for base_key in TIE_GAMES:
+            tasks.append(TieTask(Game(rules, BASE_GAMES[base_key]), tie_samples, seed))
+    results = run_tasks(tasks, client=client, cache=cache, progress=progress)
+    by_task = dict(zip((id(t) for t in tasks), results, strict=True))
+    out_decks = []
+    for deck_name, label, rules in variants:
+        mine = [t for t in tasks if getattr(t, "rules", None) is rules or _game_rules(t) is rules]
+        tables = next(by_task[id(t)] for t in mine if isinstance(t, TablesTask))
+        omaha = next((by_task[id(t)] for t in mine if isinstance(t, OmahaTableTask)), None)
+        if omaha is None:  # exact asked for and big: the cluster job, in parts
+            omaha = _plain(
+                count_exact_omaha(
+                    rules, parts=omaha_parts, client=client, cache=cache, progress=progress
+                ).as_dict()
+            )
+        ties = [by_task[id(t)] for t in mine if isinstance(t, TieTask)]
+        out_decks.append(
+            {
+                "deck": deck_name,
+                "variant": label,
+                "cards": len(rules.deck),
+                "options": {info.name: value for info, value in rules.options()},
+                "order": tables["order"],
+                "five": tables["five"],
+                "seven": tables["seven"],
+                "omaha": omaha,
+                "rarity_ranges": rarity_ranges(tables["five"]),
+                "no_hand": {
+                    "five": no_hand_share(tables["five"]),
+                    "seven": no_hand_share(tables["seven"]),
+                    "omaha": no_hand_share(omaha),
+                },
+                "ties": ties,
+            }
+        )
+    return {
+        "decks": out_decks,
+        "compare": [f"{k}={v}" for k, v in changes],
+        "seed": seed,
+        "tie_samples": tie_samples,
+        "omaha_samples": omaha_samples,
+    }
+
+
+def _game_rules(task: Any) -> Any:
+    game = getattr(task, "game", None)
+    return game.rules if game is not None else None

@@ -1,0 +1,109 @@
+"""Options and helpers of the commands that run long analyses as tasks (chart, report):
+where the tasks run, the cache of finished ones, a progress bar of tasks done."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def cluster_options(func: F) -> F:
+    """``--scheduler``, ``--workers``, ``--cache``, ``--no-cache``."""
+    options = [
+        click.option(
+            "--scheduler",
+            default=None,
+            metavar="ADDRESS",
+            help="A running Dask scheduler (e.g. tcp://host:8786); default: a local "
+            "cluster of this machine's cores, started and stopped here.",
+        ),
+        click.option(
+            "--workers",
+            type=click.IntRange(min=0),
+            default=None,
+            help="Worker processes of the local cluster (default: the cores); 0 runs "
+            "the tasks in this process without Dask.",
+        ),
+        click.option(
+            "--cache",
+            "cache_dir",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=None,
+            help="Directory of finished tasks (default: the user cache directory); "
+            "an interrupted run resumes from it.",
+        ),
+        click.option("--no-cache", is_flag=True, help="Neither read nor write finished tasks."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def cache_from(cache_dir: Path | None, no_cache: bool) -> Path | None:
+    from cardlab.analysis.runner import default_cache_dir
+
+    if no_cache:
+        return None
+    return cache_dir if cache_dir is not None else default_cache_dir()
+
+
+@contextmanager
+def client_from(scheduler: str | None, workers: int | None) -> Iterator[Any]:
+    """The Dask client the options ask for (None: run in this process)."""
+    from cardlab.analysis.runner import ClusterError, dask_client
+
+    if workers == 0:
+        if scheduler is not None:
+            raise ClusterError("--workers 0 runs in this process: it cannot go with --scheduler")
+        yield None
+        return
+    with dask_client(scheduler, workers) as client:
+        yield client
+
+
+@contextmanager
+def task_bar(show: bool, label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar of tasks done and time left on stderr, as ``progress(done, total)``."""
+    if not show:
+        yield None
+        return
+    bar = Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("tasks"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(label, total=None)
+    started = False
+
+    def update(done: int, total: int) -> None:
+        nonlocal started
+        if not started:
+            bar.start()
+            started = True
+        bar.update(task, completed=done, total=total)
+
+    try:
+        yield update
+    finally:
+        if started:
+            bar.stop()

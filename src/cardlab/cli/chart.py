@@ -1,0 +1,121 @@
+"""``cardlab chart``: the equity of every starting hand against random opponents."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import click
+
+from cardlab import render
+from cardlab.cli._cluster import cache_from, client_from, cluster_options, task_bar
+from cardlab.cli._common import emit_json, format_option
+from cardlab.cli.showdown import GAME_HELP, game_from
+from cardlab.errors import GameError
+
+
+@click.command()
+@click.option(
+    "--game", "-g", "game_name", default="standard52-holdem", show_default=True, help=GAME_HELP
+)
+@click.option(
+    "--opponents",
+    "-n",
+    type=click.IntRange(1, 9),
+    default=1,
+    show_default=True,
+    help="Opponents holding random hands.",
+)
+@click.option(
+    "--exact/--sample",
+    "exact",
+    default=None,
+    help="Enumerate every deal (heads-up Hold'em) or sample; default: exact where it "
+    "takes minutes.",
+)
+@click.option(
+    "--se",
+    "target_se",
+    type=float,
+    default=None,
+    help="Sample until every class's standard error is at most this (default 0.002).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random deals.")
+@click.option("--rule", "-r", multiple=True, help="A rule option, name=value (repeatable).")
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also draw the chart as heat maps into this PNG file.",
+)
+@click.option("--top", type=click.IntRange(min=1), default=None, help="Show only the best N.")
+@cluster_options
+@format_option("text", "json")
+def chart(
+    game_name: str,
+    opponents: int,
+    exact: bool | None,
+    target_se: float | None,
+    seed: int,
+    rule: tuple[str, ...],
+    plot: Path | None,
+    top: int | None,
+    scheduler: str | None,
+    workers: int | None,
+    cache_dir: Path | None,
+    no_cache: bool,
+    fmt: str,
+) -> None:
+    """The all-in equity of every class of starting hands (AKs, AKo, ...) against
+    random opponents, strongest first: exact or sampled with a standard error."""
+    from cardlab.analysis.chart import chart as compute_chart
+
+    game = game_from(game_name, rule)
+    if exact and target_se is not None:
+        raise GameError("--exact enumerates every deal: drop --se")
+    if target_se is not None and exact is None:
+        exact = False
+    with client_from(scheduler, workers) as client, task_bar(fmt == "text", "chart") as bar:
+        result = compute_chart(
+            game,
+            opponents,
+            exact=exact,
+            target_se=target_se if target_se is not None else 0.002,
+            seed=seed,
+            client=client,
+            cache=cache_from(cache_dir, no_cache),
+            progress=bar,
+        )
+    if plot is not None:
+        from cardlab.analysis.plots import chart_png
+
+        plot.write_bytes(chart_png(result))
+    rows_all = result.classes[:top] if top else result.classes
+    if fmt == "json":
+        data = result.as_dict()
+        data["classes"] = data["classes"][: len(rows_all)]
+        emit_json(data)
+        return
+    rows = []
+    for place, c in enumerate(rows_all, 1):
+        rows.append(
+            (
+                place,
+                c.hand.name,
+                c.hand.count,
+                render.percent(c.equity, 3),
+                render.fraction_str(Fraction(c.equity))
+                if result.exact
+                else f"± {render.percent(c.se or 0.0, 3)}",
+            )
+        )
+    who = f"{opponents} random {'hand' if opponents == 1 else 'hands'}"
+    how = "exact" if result.exact else f"sampled, seed {seed}"
+    render.console().print(
+        render.text_table(
+            ("#", "hand", "combos", "equity", "exact" if result.exact else "std. error"),
+            rows,
+            title=f"{game.name}: starting hands against {who} ({how})",
+            justify=("right", "left", "right", "right", "right"),
+        )
+    )
