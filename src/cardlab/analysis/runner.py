@@ -174,7 +174,9 @@ def _plain(value: Any) -> Any:
 
 
 @contextmanager
-def dask_client(scheduler: str | None = None, workers: int | None = None) -> Iterator[Any]:
+def dask_client(
+    scheduler: str | None = None, workers: int | None = None, *, timeout: float = 10.0
+) -> Iterator[Any]:
     """A ``distributed.Client``: connected to ``scheduler`` (an address such as
     ``tcp://10.0.0.5:8786``), or to a local cluster of ``workers`` processes (default:
     this machine's cores), one thread each, closed again on the way out."""
@@ -186,7 +188,7 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
         raise ClusterError(f"workers must be at least 1, got {workers}")
     if scheduler is not None:
         try:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout=f"{timeout}s")
         except (OSError, TimeoutError, ValueError) as exc:
             raise ClusterError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
         try:
@@ -199,7 +201,7 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
         n_workers=n,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=None,
+        dashboard_address=":0",  # any free port: never clash with another cluster
         silence_logs=50,
         # one worker per core: the compiled kernels must not each start a thread per core
         env={"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},

@@ -1,0 +1,85 @@
+"""Starting-hand classes: counts from first principles, names, and real symmetry."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+from cardlab.analysis.classes import class_grid, hand_classes, suit_groups, suit_permutations
+from cardlab.poker import RuleSet
+from cardlab.poker.equity import exact_equity
+from cardlab.poker.games import Game, get_game
+
+DECKS = Path(__file__).resolve().parents[1] / "data" / "decks"
+
+
+def test_standard_deck_has_the_169_classes() -> None:
+    classes = hand_classes(RuleSet.for_deck("standard52"))
+    assert len(classes) == 169
+    counts = {c.name: c.count for c in classes}
+    assert counts["AA"] == 6 and counts["AKs"] == 4 and counts["AKo"] == 12
+    assert sum(n == 6 for n in counts.values()) == 13
+    assert sum(n == 4 for n in counts.values()) == 78
+    assert sum(n == 12 for n in counts.values()) == 78
+    assert sum(counts.values()) == math.comb(52, 2)
+    assert len(suit_permutations(RuleSet.for_deck("standard52"))) == 24
+    grid = class_grid(classes, RuleSet.for_deck("standard52").deck)
+    assert grid["AA"] == (0, 0) and grid["AKs"] == (0, 1) and grid["AKo"] == (1, 0)
+    assert len(set(grid.values())) == 169
+
+
+def test_fesca78_classes_keep_the_yin_yang_suit_apart() -> None:
+    rules = RuleSet.for_deck("FESCA78")
+    groups = suit_groups(rules)
+    assert sorted(len(g) for g in groups) == [1, 5]
+    classes = hand_classes(rules)
+    # 13 ranks: pairs of two elements or with 陰陽 (2 kinds); two ranks: suited element,
+    # offsuit elements, 陰陽 on the high card, on the low card, both 陰陽 (5 kinds)
+    assert len(classes) == 13 * 2 + math.comb(13, 2) * 5
+    counts = {c.name: c.count for c in classes}
+    assert counts["Z-Z"] == 10 and counts["Z-Z陰陽"] == 5
+    assert counts["Z-12s"] == 5 and counts["Z-12o"] == 20
+    assert counts["Z陰陽-12"] == 5 and counts["Z-12陰陽"] == 5 and counts["Z陰陽-12陰陽"] == 1
+    assert sum(counts.values()) == math.comb(78, 2)
+    assert len({c.name for c in classes}) == len(classes)
+
+
+def test_classes_partition_every_deck_and_names_are_unique() -> None:
+    for name in ("TESCA54", "FESCA60", str(DECKS / "lone32.toml")):
+        rules = RuleSet.for_deck(name)
+        classes = hand_classes(rules)
+        hands = [frozenset(h) for c in classes for h in c.combos]
+        assert len(hands) == len(set(hands)) == math.comb(len(rules.deck), 2)
+        assert len({c.name for c in classes}) == len(classes)
+
+
+def test_a_class_is_exactly_equivalent_when_suits_do_not_break_ties() -> None:
+    # without suit tie-breaks the element suits are a symmetry of the rules: every hand
+    # of a class has the same exact equity (checked by the equity engine, hand by hand)
+    rules = RuleSet.for_deck(str(DECKS / "ring25.toml"), suit_tiebreak="off")
+    game = Game(rules, get_game("fesca78-holdem").base)
+    suited = next(c for c in hand_classes(rules) if c.name.endswith("s"))
+    equities = {exact_equity(game, [h, "random"]).players[0].equity for h in suited.combos[:3]}
+    assert len(equities) == 1
+
+
+def test_suit_tie_breaks_make_hands_of_a_class_differ() -> None:
+    rules = RuleSet.for_deck(str(DECKS / "ring25.toml"))
+    game = Game(rules, get_game("fesca78-holdem").base)
+    pair = next(c for c in hand_classes(rules) if c.pair)
+    weakest, strongest = pair.combos[0], pair.combos[-1]
+    a = exact_equity(game, [weakest, "random"]).players[0].equity
+    b = exact_equity(game, [strongest, "random"]).players[0].equity
+    assert a != b
+
+
+def test_permutations_map_the_deck_onto_itself() -> None:
+    rules = RuleSet.for_deck("FESCA78")
+    perms = suit_permutations(rules)
+    assert len(perms) == 120
+    assert (perms[0] == list(range(78))).all()
+    for p in perms[:: 17]:
+        assert sorted(p.tolist()) == list(range(78))
+        for code, image in itertools.islice(enumerate(p), 0, 78, 7):
+            assert rules.deck.cards[int(image)].rank == rules.deck.cards[code].rank
