@@ -40,8 +40,10 @@ def main(argv: list[str]) -> None:
         start = time.perf_counter()
         c = chart(get_game("standard52-holdem"), exact=True)
         wall = time.perf_counter() - start
-        print(f"standard52 heads-up exact chart, {len(c.classes)} classes, {c.tasks} tasks: "
-              f"{wall:.1f} s wall in one process")
+        print(
+            f"standard52 heads-up exact chart, {len(c.classes)} classes, {c.tasks} tasks: "
+            f"{wall:.1f} s wall in one process"
+        )
     if "fesca78" in which:
         game = get_game("fesca78-holdem")
         with dask_client(workers=workers) as client:
@@ -51,8 +53,10 @@ def main(argv: list[str]) -> None:
             wall = time.perf_counter() - start
         deals = sum(r.deals for r in c.classes)
         worst = max(r.se or 0.0 for r in c.classes)
-        print(f"FESCA78 heads-up chart to SE 0.001: {len(c.classes)} classes, {c.tasks} tasks, "
-              f"{deals:,} showdowns, largest SE {worst:.5f}: {wall:.1f} s wall on {n} workers")
+        print(
+            f"FESCA78 heads-up chart to SE 0.001: {len(c.classes)} classes, {c.tasks} tasks, "
+            f"{deals:,} showdowns, largest SE {worst:.5f}: {wall:.1f} s wall on {n} workers"
+        )
         best = c.classes[:5]
         print("  best: " + ", ".join(f"{r.hand.name} {float(r.equity):.4f}" for r in best))
     if "omaha" in which:
@@ -60,10 +64,12 @@ def main(argv: list[str]) -> None:
         print(f"FESCA78 exact Omaha: {omaha_exact_work(rules):.3g} five-card evaluations")
         p = project_time(rules, parts=4096, measure=3)
         cores = os.cpu_count() or 1
-        print(f"  {p.measured} of {p.parts} parts ({p.share:.3%} of the work): {p.seconds:.1f} "
-              f"CPU s -> {p.core_seconds / 3600:.1f} core-hours; "
-              f"{p.wall(cores) / 3600:.1f} h on this machine's {cores} cores, "
-              f"{p.wall(64) / 3600:.2f} h on 64 cores")
+        print(
+            f"  {p.measured} of {p.parts} parts ({p.share:.3%} of the work): {p.seconds:.1f} "
+            f"CPU s -> {p.core_seconds / 3600:.1f} core-hours; "
+            f"{p.wall(cores) / 3600:.1f} h on this machine's {cores} cores, "
+            f"{p.wall(64) / 3600:.2f} h on 64 cores"
+        )
 
 
 if __name__ == "__main__":

@@ -79,7 +79,7 @@ def test_permutations_map_the_deck_onto_itself() -> None:
     perms = suit_permutations(rules)
     assert len(perms) == 120
     assert (perms[0] == list(range(78))).all()
-    for p in perms[:: 17]:
+    for p in perms[::17]:
         assert sorted(p.tolist()) == list(range(78))
         for code, image in itertools.islice(enumerate(p), 0, 78, 7):
             assert rules.deck.cards[int(image)].rank == rules.deck.cards[code].rank

@@ -99,5 +99,8 @@ def test_cluster_options_are_checked() -> None:
         pass
     with pytest.raises(ClusterError, match="scheduler"), dask_client("tcp://127.0.0.1:1", 2):
         pass
-    with pytest.raises(ClusterError, match="cannot reach"), dask_client("tcp://127.0.0.1:9", timeout=1):
+    with (
+        pytest.raises(ClusterError, match="cannot reach"),
+        dask_client("tcp://127.0.0.1:9", timeout=1),
+    ):
         pass

@@ -118,9 +118,7 @@ def _make_class(rules: RuleSet, combos: tuple[tuple[Card, ...], ...]) -> HandCla
         return card.rank.key + (card.suit.symbol if card.suit in alone else "")
 
     name = f"{part(x)}{sep}{part(y)}"
-    if x.suit not in alone and y.suit not in alone and rx != ry:
-        name += "s" if suited else "o"
-    elif classic and rx != ry:  # pragma: no cover - a standard deck has no lone suit
+    if rx != ry and (classic or (x.suit not in alone and y.suit not in alone)):
         name += "s" if suited else "o"
     return HandClass(name, combos, rx == ry, suited, rx, ry)
 

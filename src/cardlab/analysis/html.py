@@ -125,7 +125,10 @@ def _table(headers: list[str], rows: list[list[str]], left: int = 1, marks: Any 
 
 
 def _deck_section(d: dict[str, Any]) -> str:
-    parts = [f"<h2>{html.escape(_label(d))}: {d['cards']} cards</h2>"]
+    parts = [
+        f"<h2>{html.escape(_label(d))}: {d['cards']} cards, "
+        f"{d['five']['combinations']:,} five-card hands</h2>"
+    ]
     parts.append(f"<p><b>Order</b> (strongest first): {html.escape(d['order'])}</p>")
     seven = {r["id"]: r for r in d["seven"]["hands"]}
     omaha = {r["id"]: r for r in d["omaha"]["hands"]}

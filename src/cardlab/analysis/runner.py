@@ -142,8 +142,9 @@ def run_tasks(
             if progress is not None:
                 progress(done, len(tasks))
         return results
-    from distributed import as_completed
+    import distributed
 
+    as_completed: Any = distributed.as_completed  # untyped in distributed
     futures = {}
     for i in todo:
         future = client.submit(_execute, tasks[i], key=f"cardlab-{task_hash(tasks[i])}", pure=False)
@@ -180,8 +181,10 @@ def dask_client(
     """A ``distributed.Client``: connected to ``scheduler`` (an address such as
     ``tcp://10.0.0.5:8786``), or to a local cluster of ``workers`` processes (default:
     this machine's cores), one thread each, closed again on the way out."""
-    from distributed import Client, LocalCluster
+    import distributed
 
+    Client: Any = distributed.Client  # untyped in distributed
+    LocalCluster: Any = distributed.LocalCluster
     if scheduler is not None and workers is not None:
         raise ClusterError("--workers starts a local cluster: it cannot go with --scheduler")
     if workers is not None and workers < 1:

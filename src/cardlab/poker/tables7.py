@@ -427,7 +427,9 @@ def omaha_parts(rules: RuleSet, parts: int) -> tuple[OmahaPart, ...]:
     out = []
     for i in range(parts):
         idx = heavy_first[i::parts]
-        sub = pat.Patterns(every.levels[idx], every.n_levels[idx], every.weight[idx], every.work[idx])
+        sub = pat.Patterns(
+            every.levels[idx], every.n_levels[idx], every.weight[idx], every.work[idx]
+        )
         out.append(OmahaPart(rules, i, parts, sub))
     return tuple(out)
 

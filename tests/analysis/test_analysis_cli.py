@@ -1,0 +1,205 @@
+"""``cardlab chart`` and ``cardlab report``: output shapes, bad input as one line, the
+report in a real headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardlab.cli import main
+
+DECKS = Path(__file__).resolve().parents[1] / "data" / "decks"
+SHORT = f"{DECKS / 'short24.toml'}-holdem"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    main(list(args))
+    return capsys.readouterr().out
+
+
+def fails(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardlab: error: ") and err.count("\n") == 1
+    return err
+
+
+def test_chart_json_and_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    png = tmp_path / "chart.png"
+    out = run(capsys, "chart", "--game", SHORT, "--workers", "0", "--no-cache",
+              "--format", "json", "--plot", str(png))  # fmt: skip
+    data = json.loads(out)
+    assert (data["game"], data["opponents"], data["exact"]) == ("short24-holdem", 1, True)
+    first = data["classes"][0]
+    assert set(first) >= {"hand", "combos", "equity", "se"}
+    assert first["hand"] == "AA" and first["combos"] == 6
+    assert Fraction(first["equity"]) > Fraction(1, 2)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_chart_sampled_text(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = run(capsys, "chart", "--game", SHORT, "--workers", "0", "--se", "0.05",
+              "--top", "3", "--cache", str(tmp_path))  # fmt: skip
+    assert "std. error" in out and "±" in out
+    assert list(tmp_path.glob("*.json"))
+    again = run(capsys, "chart", "--game", SHORT, "--workers", "0", "--se", "0.05",
+                "--top", "3", "--cache", str(tmp_path))  # fmt: skip
+    assert again == out
+
+
+def test_chart_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "heads-up" in fails(capsys, "chart", "--opponents", "2", "--exact", "--workers", "0")
+    assert "--se" in fails(capsys, "chart", "--exact", "--se", "0.01", "--workers", "0")
+    assert "unknown game" in fails(capsys, "chart", "--game", "nope-holdem", "--workers", "0")
+    assert "scheduler" in fails(capsys, "chart", "--workers", "0", "--scheduler", "tcp://x:1")
+    assert "two hole cards" in fails(capsys, "chart", "--game", "fesca42-omaha", "--workers", "0")
+    assert "opponents" in fails(capsys, "chart", "--opponents", "12")
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    game=st.text(max_size=20),
+    se=st.one_of(st.floats(max_value=0.0), st.just(float("nan")), st.just(float("inf"))),
+    opponents=st.integers(-3, 15),
+)
+def test_chart_fuzz_ends_in_one_line(
+    capsys: pytest.CaptureFixture[str], game: str, se: float, opponents: int
+) -> None:
+    for args in (
+        ["chart", "--game", game, "--workers", "0", "--no-cache"],
+        ["chart", "--se", repr(se), "--opponents", str(opponents), "--workers", "0"],
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(args)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("cardlab: error: ") and err.count("\n") == 1
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(decks=st.text(max_size=20), option=st.text(max_size=20))
+def test_report_fuzz_ends_in_one_line(
+    capsys: pytest.CaptureFixture[str], decks: str, option: str
+) -> None:
+    out = Path(tempfile.gettempdir()) / "cardlab-fuzz-report.html"
+    for args in (
+        ["report", "--decks", decks + ",nosuchdeck", "--out", str(out)],
+        ["report", "--decks", "FESCA42", "--compare-options", option + "=", "--out", str(out)],
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(args)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("cardlab: error: ") and err.count("\n") == 1
+
+
+def _open_in_chromium(url: str, screenshot: Path) -> tuple[list[dict[str, Any]], str, int]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="cardlab-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        "--window-size=1400,1000",
+    ):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    try:
+        driver.get(url)
+        images = driver.execute_script(
+            "return Array.from(document.images).filter(i => i.complete && i.naturalWidth > 0)"
+            ".length"
+        )
+        height = driver.execute_script("return document.body.scrollHeight")
+        driver.set_window_size(1400, min(int(height) + 100, 8000))
+        driver.save_screenshot(str(screenshot))
+        return driver.get_log("browser"), driver.title, int(images)
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_report_opens_in_headless_chromium(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    page = tmp_path / "report.html"
+    out = run(capsys, "report", "--decks", f"{DECKS / 'ring25.toml'},standard52",
+              "--compare-options", "mixwell=off", "--workers", "0", "--no-cache",
+              "--tie-samples", "20000", "--omaha-samples", "20000",
+              "--out", str(page))  # fmt: skip
+    assert "wrote" in out
+    text = page.read_text(encoding="utf-8")
+    assert "http://" not in text and "https://" not in text and "<script" not in text
+    assert "ring25 (mixwell=off)" in text and "standard52" in text
+    assert "2,598,960" in text  # the standard five-card hands, counted exactly
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        pytest.skip("headless Chromium is not installed (apt-get install chromium chromium-driver)")
+    pytest.importorskip("selenium")
+    shot = Path(tempfile.gettempdir()) / "cardlab-report.png"
+    logs, title, images = _open_in_chromium(page.as_uri(), shot)
+    assert title == "cardlab designer's report"
+    assert images == 1 + 4  # the side-by-side plot and one per deck and variant
+    assert [e for e in logs if e.get("level") in ("SEVERE", "ERROR")] == []
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_report_json_matches_the_exact_tables(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = run(capsys, "report", "--decks", "standard52", "--workers", "0", "--no-cache",
+              "--tie-samples", "5000", "--omaha-samples", "5000", "--format", "json",
+              "--out", str(tmp_path / "r.html"))  # fmt: skip
+    data = json.loads(out)
+    deck = data["decks"][0]
+    # the classic tables: high card 1,302,540 of 2,598,960; best of seven 23,294,460
+    assert Fraction(deck["no_hand"]["five"]) == Fraction(1_302_540, 2_598_960)
+    assert Fraction(deck["no_hand"]["seven"]) == Fraction(23_294_460, 133_784_560)
+    ranges = deck["rarity_ranges"]
+    assert sum(Fraction(r["share"]) for r in ranges) == 1
+    assert ranges[0]["hands"] == ["one_pair", "high_card"]
+    splits = deck["ties"][0]
+    assert splits["game"] == "standard52-holdem"
+    # suits settle equal ranks, but not two players who both play the board's five
+    assert 0 < splits["with_suits"] < splits["without_suits"]
+
+
+def test_interrupt_is_one_line_and_exit_130() -> None:
+    code = (
+        "import sys\n"
+        "from cardlab.cli import main\n"
+        "import cardlab.analysis.chart as c\n"
+        "def boom(*a, **k):\n    raise KeyboardInterrupt\n"
+        "c.chart = boom\n"
+        "main(['chart', '--workers', '0'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 130
+    assert done.stderr.strip().splitlines()[-1] == "cardlab: interrupted"
