@@ -3,7 +3,7 @@
 A chart is drawn as heat maps of equity over the two ranks, one panel per kind of
 suits: in the standard deck the familiar 13x13 square (pairs on the diagonal, suited
 hands above it, offsuit below); in FESCA decks that square for the element suits, then
-a square for hands with one 陰陽 card (row: the 陰陽 card's rank, column: the other's)
+a square for hands with one 陰陽 card (row: the element card's rank, column: the 陰陽 card's)
 and one for two 陰陽 cards. A user deck with more groups of interchangeable suits gets
 a panel for each pair of groups.
 """
