@@ -14,6 +14,7 @@ from cardlab.analysis.omaha import exact_omaha, project_time
 from cardlab.analysis.runner import ClusterError, dask_client, run_tasks, task_hash
 from cardlab.decks import deck_from_toml
 from cardlab.poker import RuleSet
+from cardlab.poker.categories import Category
 from cardlab.poker.games import Game, get_game
 from cardlab.poker.tables7 import omaha_brute_force_counts
 
@@ -104,3 +105,22 @@ def test_cluster_options_are_checked() -> None:
         dask_client("tcp://127.0.0.1:9", timeout=1),
     ):
         pass
+
+
+def test_report_is_the_same_on_the_cluster_and_counts_omaha_in_parts(
+    client2: Any, tmp_path: Path
+) -> None:
+    from cardlab.analysis.report import build_report
+
+    deck = tmp_path / "omaha15.toml"
+    deck.write_text(OMAHA15)
+    here = build_report([str(deck)], ["compound=base"], exact_omaha=True, omaha_parts=3,
+                        tie_samples=2000, omaha_samples=2000)  # fmt: skip
+    there = build_report([str(deck)], ["compound=base"], exact_omaha=True, omaha_parts=3,
+                         tie_samples=2000, omaha_samples=2000, client=client2)  # fmt: skip
+    assert here == there
+    assert [d["variant"] for d in here["decks"]] == ["defaults", "compound=base"]
+    omaha = here["decks"][0]["omaha"]
+    assert omaha["exact"] and omaha["method"] == "combinatorial"
+    expected = omaha_brute_force_counts(RuleSet.for_deck(deck_from_toml(OMAHA15)))
+    assert {Category(h["id"]): h["count"] for h in omaha["hands"] if h["count"]} == expected

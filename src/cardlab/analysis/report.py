@@ -180,8 +180,8 @@ def build_report(
     tasks: list[Any] = []
     for _, _, rules in variants:
         tasks.append(TablesTask(rules))
-        cheap = omaha_exact_work(rules) <= OMAHA_EXACT_BUDGET
-        if not (exact_omaha and not cheap):
+        if not exact_omaha:  # exact (in one task) where cheap, else sampled
+            cheap = omaha_exact_work(rules) <= OMAHA_EXACT_BUDGET
             tasks.append(OmahaTableTask(rules, cheap, omaha_samples, seed))
         for base_key in TIE_GAMES:
             tasks.append(TieTask(Game(rules, BASE_GAMES[base_key]), tie_samples, seed))
@@ -192,7 +192,7 @@ def build_report(
         mine = [t for t in tasks if getattr(t, "rules", None) is rules or _game_rules(t) is rules]
         tables = next(by_task[id(t)] for t in mine if isinstance(t, TablesTask))
         omaha = next((by_task[id(t)] for t in mine if isinstance(t, OmahaTableTask)), None)
-        if omaha is None:  # exact asked for and big: the cluster job, in parts
+        if omaha is None:  # exact asked for: the cluster job, in parts
             omaha = _plain(
                 count_exact_omaha(
                     rules, parts=omaha_parts, client=client, cache=cache, progress=progress
