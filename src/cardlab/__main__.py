@@ -1,3 +1,4 @@
 from cardlab.cli import main
 
-main()
+if __name__ == "__main__":  # spawned worker processes import this module too
+    main()
