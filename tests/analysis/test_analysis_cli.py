@@ -68,6 +68,8 @@ def test_chart_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "scheduler" in fails(capsys, "chart", "--workers", "0", "--scheduler", "tcp://x:1")
     assert "two hole cards" in fails(capsys, "chart", "--game", "fesca42-omaha", "--workers", "0")
     assert "opponents" in fails(capsys, "chart", "--opponents", "12")
+    assert ".png" in fails(capsys, "chart", "--plot", "chart.txt", "--workers", "0")
+    assert ".html" in fails(capsys, "report", "--out", "report.png", "--workers", "0")
 
 
 @settings(
@@ -163,7 +165,8 @@ def test_report_opens_in_headless_chromium(
     if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
         pytest.skip("headless Chromium is not installed (apt-get install chromium chromium-driver)")
     pytest.importorskip("selenium")
-    shot = Path(tempfile.gettempdir()) / "cardlab-report.png"
+    shot = Path(__file__).resolve().parents[2] / "out" / "screenshots" / "report.png"
+    shot.parent.mkdir(parents=True, exist_ok=True)
     logs, title, images = _open_in_chromium(page.as_uri(), shot)
     assert title == "cardlab designer's report"
     assert images == 1 + 4  # the side-by-side plot and one per deck and variant

@@ -9,15 +9,21 @@ import click
 
 from cardlab import render
 from cardlab.cli._cluster import cache_from, client_from, cluster_options, task_bar
-from cardlab.cli._common import emit_json, format_option
-from cardlab.cli.showdown import GAME_HELP, game_from
+from cardlab.cli._common import (
+    deck_option,
+    emit_json,
+    format_option,
+    game_from,
+    game_option,
+    output_path,
+    rule_option,
+)
 from cardlab.errors import GameError
 
 
 @click.command()
-@click.option(
-    "--game", "-g", "game_name", default="standard52-holdem", show_default=True, help=GAME_HELP
-)
+@game_option("standard52-holdem")
+@deck_option(None)
 @click.option(
     "--opponents",
     "-n",
@@ -41,7 +47,7 @@ from cardlab.errors import GameError
     help="Sample until every class's standard error is at most this (default 0.002).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random deals.")
-@click.option("--rule", "-r", multiple=True, help="A rule option, name=value (repeatable).")
+@rule_option
 @click.option(
     "--plot",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -53,6 +59,7 @@ from cardlab.errors import GameError
 @format_option("text", "json")
 def chart(
     game_name: str,
+    deck: str | None,
     opponents: int,
     exact: bool | None,
     target_se: float | None,
@@ -70,7 +77,9 @@ def chart(
     random opponents, strongest first: exact or sampled with a standard error."""
     from cardlab.analysis.chart import chart as compute_chart
 
-    game = game_from(game_name, rule)
+    game = game_from(game_name, rule, deck)
+    if plot is not None:
+        output_path(plot, suffixes=(".png",))
     if exact and target_se is not None:
         raise GameError("--exact enumerates every deal: drop --se")
     if target_se is not None and exact is None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from cardlab.cli._cluster import cache_from, client_from, cluster_options, task_bar
-from cardlab.cli._common import emit, emit_json, format_option
+from cardlab.cli._common import emit, emit_json, format_option, output_path
 
 
 @click.command()
@@ -74,6 +74,7 @@ def report(
     from cardlab.analysis.report import build_report, parse_option
     from cardlab.poker.rules import RuleSet
 
+    output_path(out, suffixes=(".html", ".htm"))
     names = [d.strip() for d in decks.split(",") if d.strip()]
     if not names:
         from cardlab.errors import DeckError
