@@ -34,10 +34,11 @@ import numpy as np
 
 from cardlab.errors import CardError, HandError
 from cardlab.poker.categories import Category
+from cardlab.poker.keys import PRIMARY_SHIFT
 
 if TYPE_CHECKING:
     from cardlab.poker._kernels.hashed import HashTables
-    from cardlab.poker._kernels.tables import KernelTables
+    from cardlab.poker._kernels.rule_arrays import KernelTables
     from cardlab.poker.rules import RuleSet
 
 Game = Literal["best", "omaha"]
@@ -116,8 +117,8 @@ def evaluate_batch(
         for mix in range(2):
             prefix, category, _ = tables.shapes[base, mix]
             if prefix:
-                lookup[int(prefix) >> 50] = category
-    ids = lookup[keys >> 50] if len(keys) else np.zeros(0, np.int8)
+                lookup[int(prefix) >> PRIMARY_SHIFT] = category
+    ids = lookup[keys >> PRIMARY_SHIFT] if len(keys) else np.zeros(0, np.int8)
     return keys, ids, tuple(Category)
 
 
@@ -163,7 +164,7 @@ def method_for(rules: RuleSet, k: int = 7, game: Game = "best") -> str:
 @lru_cache(maxsize=64)
 def kernel_tables(rules: RuleSet) -> KernelTables:
     """The kernel tables of a rule set, built once per process."""
-    from cardlab.poker._kernels.tables import build_tables
+    from cardlab.poker._kernels.rule_arrays import build_tables
 
     return build_tables(rules)
 
@@ -242,7 +243,7 @@ def _run(
     array: np.ndarray[Any, Any], tables: KernelTables, game: Game, method: str
 ) -> np.ndarray[Any, np.dtype[np.int64]]:
     from cardlab.poker._kernels import five
-    from cardlab.poker._kernels.tables import left_out, subsets
+    from cardlab.poker._kernels.rule_arrays import left_out, subsets
 
     n, k = array.shape
     out = np.empty(n, np.int64)
@@ -265,64 +266,17 @@ def _run(
             tables.mixwell,
             out,
         )
-    elif method == "hashed" and game == "omaha":
-        from cardlab.poker._kernels import omaha
-
-        h = hash_tables(tables.rules, 5)
-        assert h is not None  # _resolve checked it
-        omaha.best_omaha(
-            array,
-            h.per_card,
-            h.lo_index,
-            h.hi_index,
-            h.rank_keys,
-            h.hi_index5,
-            h.mix_keys5,
-            h.n_lo_bits,
-            h.suit_shift,
-            h.flush_test,
-            h.nth_strength,
-            tables.cards,
-            tables.shapes,
-            tables.straights,
-            h.straight_primary,
-            tables.suit_strength,
-            tables.rules.suit_tiebreak,
-            tables.mixwell,
-            out,
-        )
     elif method == "hashed":
-        from cardlab.poker._kernels import hashed
+        from cardlab.poker._kernels import hashed, omaha
+        from cardlab.poker._kernels.bundle import key_tables
 
-        h = hash_tables(tables.rules, k)
+        h = hash_tables(tables.rules, 5 if game == "omaha" else k)
         assert h is not None  # _resolve checked it
-        hashed.best_hashed(
-            array,
-            h.per_card,
-            h.lo_index,
-            h.hi_index,
-            h.rank_keys,
-            h.hi_index5,
-            h.mix_keys5,
-            h.mix_hash,
-            h.n_lo_bits,
-            h.suit_shift,
-            h.flush_test,
-            h.nth_strength,
-            tables.cards,
-            tables.shapes,
-            tables.straights,
-            tables.heights,
-            h.straight_primary,
-            tables.bit_strength,
-            tables.suit_strength,
-            tables.rules.suit_tiebreak,
-            tables.mixwell,
-            int(np.bitwise_or.reduce(tables.cards[:, 4])),
-            choices,
-            left_out(k),
-            out,
-        )
+        bundle = key_tables(tables, h, choices, left_out(5 if game == "omaha" else k))
+        if game == "omaha":
+            omaha.best_omaha(array, bundle, out)
+        else:
+            hashed.best_hashed(array, bundle, out)
     else:
         five.best_of_subsets(
             array, choices, tables.cards, tables.shapes, tables.straights, tables.heights, out

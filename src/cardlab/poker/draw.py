@@ -23,7 +23,7 @@ import numpy as np
 
 from cardlab.cards import Card, format_cards
 from cardlab.errors import GameError, HandError
-from cardlab.poker import _equity_kernels as _k
+from cardlab.poker._kernels import showdowns as _k
 from cardlab.poker.batch import kernel_tables
 from cardlab.poker.categories import Category
 from cardlab.poker.games import Game

@@ -12,7 +12,7 @@ from the cards left in every sample, and enumerated over every hand it could hol
 the exact path. :func:`equity` enumerates when that is cheap (heads-up on the turn or
 the river, say) and samples otherwise.
 
-Both run on the compiled loops of :mod:`cardlab.poker._equity_kernels`, which score
+Both run on the compiled loops of :mod:`cardlab.poker._kernels.showdowns`, which score
 each player with the batch evaluator's kernels (:mod:`cardlab.poker.batch`);
 :func:`reference_equity` is the plain path (the reference evaluator over every deal)
 the tests hold them to.
@@ -36,7 +36,7 @@ import numpy as np
 
 from cardlab.cards import Card, format_cards
 from cardlab.errors import CardError, GameError
-from cardlab.poker import _equity_kernels as _k
+from cardlab.poker._kernels import showdowns as _k
 from cardlab.poker.games import Game
 from cardlab.poker.ranges import parse_range, supports_ranges
 

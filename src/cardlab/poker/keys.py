@@ -26,6 +26,12 @@ PRIMARY_SHIFT = 50
 SECONDARY_SHIFT = 45
 RANK_SHIFTS = (40, 35, 30, 25, 20)
 SUIT_SHIFTS = (16, 12, 8, 4, 0)
+RANK_BITS = 5  # each rank field: rank index + 1, or the straight's height
+SUIT_BITS = 4  # each suit field: a suit strength
+FIELD_MASK = (1 << RANK_BITS) - 1  # primary, secondary and rank fields
+TOP_RANK_SHIFT = RANK_SHIFTS[0]  # r0: the most significant card (a straight's height)
+TOP_SUIT_SHIFT = SUIT_SHIFTS[0]  # s0
+SUITS_MASK = (1 << RANK_SHIFTS[-1]) - 1  # all five suit fields
 
 
 def pack_key(primary: int, secondary: int, ranks: Sequence[int], suits: Sequence[int]) -> int:

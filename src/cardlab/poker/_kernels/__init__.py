@@ -1,12 +1,16 @@
 """Compiled batch evaluation (private; the public API is :mod:`cardlab.poker.batch`).
 
-- :mod:`.tables` turns a rule set into the small integer arrays the kernels read.
+- :mod:`.rule_arrays` turns a rule set into the small integer arrays the kernels read;
+  :mod:`.bundle` gathers them with the hash tables into the one value the key kernels
+  take (:class:`~.bundle.KeyTables`).
 - :mod:`.five` evaluates five cards and takes the best of every five-card subset: the
   plain, checked path (any hand size, Omaha's 2 + 3 choice).
 - :mod:`.direct` finds the best five of six or seven directly from rank and suit masks.
 - :mod:`.hashed` is the fast path: a perfect hash of the rank multiset into a table of
   best keys, then suits, flushes and Mixwells on top (about 35 M seven-card standard52
-  hands a second per core, 10 M FESCA78).
+  hands a second per core, 10 M FESCA78); :mod:`.omaha` scores Omaha's 2 + 3 with it.
+- :mod:`.showdowns` deals boards and settles showdowns (exact and Monte Carlo) for
+  :mod:`cardlab.poker.equity` and :mod:`cardlab.poker.draw`.
 
 numba is imported only here, so ``import cardlab`` stays fast.
 """

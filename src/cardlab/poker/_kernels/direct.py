@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.poker._kernels.five import key5, nibble_sum, nonzero_nibbles
+from cardlab.poker.keys import RANK_BITS, SUIT_BITS, TOP_RANK_SHIFT, TOP_SUIT_SHIFT
 
 Array = Any
 _CHUNK = 4096
@@ -58,7 +59,9 @@ def add_group(
         b = high_bit(suits)
         suits ^= 1 << b
         p = pos + j
-        key |= (rank + 1) << (40 - 5 * p) | bit_strength[b] << (16 - 4 * p)
+        key |= (rank + 1) << (TOP_RANK_SHIFT - RANK_BITS * p) | bit_strength[b] << (
+            TOP_SUIT_SHIFT - SUIT_BITS * p
+        )
     return key
 
 
@@ -133,12 +136,12 @@ def groups_key(
         for h in range(straights.shape[0] - 1, -1, -1):
             mask = straights[h, 0]
             if rank_mask & mask == mask:
-                key = shapes[5, 0, 0] | (h + 1) << 40
+                key = shapes[5, 0, 0] | (h + 1) << TOP_RANK_SHIFT
                 for j in range(5):
                     t = straights[h, 1 + j]
                     for jj in range(nd):
                         if dr[jj] == t:
-                            key |= bs[high_bit(dm[jj])] << (16 - 4 * j)
+                            key |= bs[high_bit(dm[jj])] << (TOP_SUIT_SHIFT - SUIT_BITS * j)
                 best = max(best, key)
                 break
     return best
@@ -154,12 +157,12 @@ def flush_key(
     for h in range(straights.shape[0] - 1, -1, -1):
         mask = straights[h, 0]
         if ranks & mask == mask:
-            return int(shapes[1, 0, 0] | (h + 1) << 40 | suits)
+            return int(shapes[1, 0, 0] | (h + 1) << TOP_RANK_SHIFT | suits)
     key: int = shapes[4, 0, 0] | suits
     for j in range(5):
         b = high_bit(ranks)
         ranks ^= 1 << b
-        key |= (b + 1) << (40 - 5 * j)
+        key |= (b + 1) << (TOP_RANK_SHIFT - RANK_BITS * j)
     return key
 
 

@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from cardlab.poker.keys import RANK_SHIFTS, SUIT_BITS, SUIT_SHIFTS, TOP_RANK_SHIFT, TOP_SUIT_SHIFT
+
 Array = Any
 
 # base hand by the number of equal-rank pairs among five cards (see tables.BASES)
@@ -64,7 +66,7 @@ def _key5(
     key = shapes[base, mix, 0]
     category = shapes[base, mix, 1]
     if shapes[base, mix, 2] != 0:  # ranked as a straight: height, then suits top down
-        key |= (height + 1) << 40
+        key |= (height + 1) << TOP_RANK_SHIFT
         for j in range(5):
             t = straights[height, 1 + j]
             if r0 == t:
@@ -77,7 +79,7 @@ def _key5(
                 st = st3
             else:
                 st = st4
-            key |= st << (16 - 4 * j)
+            key |= st << (TOP_SUIT_SHIFT - SUIT_BITS * j)
         return key, category
     # significance order: bigger groups, higher rank, stronger suit first
     n0 = 1 + e01 + e02 + e03 + e04
@@ -100,11 +102,11 @@ def _key5(
     v1, v4 = _sort2(v1, v4)
     v1, v3 = _sort2(v1, v3)
     v1, v2 = _sort2(v1, v2)
-    key |= (((v0 >> 4) & 31) + 1) << 40 | (v0 & 15) << 16
-    key |= (((v1 >> 4) & 31) + 1) << 35 | (v1 & 15) << 12
-    key |= (((v2 >> 4) & 31) + 1) << 30 | (v2 & 15) << 8
-    key |= (((v3 >> 4) & 31) + 1) << 25 | (v3 & 15) << 4
-    key |= (((v4 >> 4) & 31) + 1) << 20 | (v4 & 15)
+    key |= (((v0 >> 4) & 31) + 1) << RANK_SHIFTS[0] | (v0 & 15) << SUIT_SHIFTS[0]
+    key |= (((v1 >> 4) & 31) + 1) << RANK_SHIFTS[1] | (v1 & 15) << SUIT_SHIFTS[1]
+    key |= (((v2 >> 4) & 31) + 1) << RANK_SHIFTS[2] | (v2 & 15) << SUIT_SHIFTS[2]
+    key |= (((v3 >> 4) & 31) + 1) << RANK_SHIFTS[3] | (v3 & 15) << SUIT_SHIFTS[3]
+    key |= (((v4 >> 4) & 31) + 1) << RANK_SHIFTS[4] | (v4 & 15) << SUIT_SHIFTS[4]
     return key, category
 
 

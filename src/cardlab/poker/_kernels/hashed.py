@@ -27,15 +27,24 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit, prange
 
+from cardlab.poker._kernels.bundle import KeyTables
 from cardlab.poker._kernels.direct import flush_key, groups_key
 from cardlab.poker._kernels.five import key5, nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.tables import HIGH, STRAIGHT
+from cardlab.poker._kernels.rule_arrays import HIGH, STRAIGHT
+from cardlab.poker.keys import (
+    FIELD_MASK,
+    PRIMARY_SHIFT,
+    RANK_BITS,
+    SUIT_BITS,
+    SUITS_MASK,
+    TOP_RANK_SHIFT,
+    TOP_SUIT_SHIFT,
+)
 
 if TYPE_CHECKING:
-    from cardlab.poker._kernels.tables import KernelTables
+    from cardlab.poker._kernels.rule_arrays import KernelTables
 
 Array = Any
-Args = tuple[Any, ...]  # see kernel_args
 _CHUNK = 4096
 MAX_TABLE = 1 << 22  # entries of the lower-half table; beyond this use the direct path
 
@@ -91,174 +100,136 @@ def add_suits(
 ) -> int:  # pragma: no cover - compiled
     """The key with each position's suit: the next strongest suit of its rank, read from
     the rank-by-suit boards ``w0`` (ranks 0-7) and ``w1`` (ranks 8-15)."""
-    if straight_primary[key >> 50]:
-        h = (key >> 40 & 31) - 1
+    if straight_primary[key >> PRIMARY_SHIFT]:
+        h = (key >> TOP_RANK_SHIFT & FIELD_MASK) - 1
         for p in range(5):
             r = straights[h, 1 + p]
             word = w0 ^ ((w0 ^ w1) & -(r >> 3))  # w1 for ranks 8-15, without a branch
             b = word >> (8 * (r & 7)) & 255
-            key |= nth_strength[b << 3] << (16 - 4 * p)
+            key |= nth_strength[b << 3] << (TOP_SUIT_SHIFT - SUIT_BITS * p)
         return key
     previous = -1
     nth = 0
     for p in range(5):
-        r = (key >> (40 - 5 * p) & 31) - 1
+        r = (key >> (TOP_RANK_SHIFT - RANK_BITS * p) & FIELD_MASK) - 1
         nth = (nth + 1) * (r == previous)
         previous = r
         word = w0 ^ ((w0 ^ w1) & -(r >> 3))
         b = word >> (8 * (r & 7)) & 255
-        key |= nth_strength[b << 3 | nth] << (16 - 4 * p)
+        key |= nth_strength[b << 3 | nth] << (TOP_SUIT_SHIFT - SUIT_BITS * p)
     return key
 
 
 @njit(cache=True, inline="always")
 def hand_key(
-    row: Array,
-    k: int,
-    total: int,
-    w0: int,
-    w1: int,
-    mix_of: Array,
-    per_card: Array,
-    lo_index: Array,
-    hi_index: Array,
-    rank_keys: Array,
-    hi_index5: Array,
-    mix_keys5: Array,
-    mix_hash: bool,
-    n_lo_bits: int,
-    suit_shift: int,
-    flush_test: int,
-    nth_strength: Array,
-    cards: Array,
-    shapes: Array,
-    straights: Array,
-    heights: Array,
-    straight_primary: Array,
-    suit_strength: Array,
-    suits_count: bool,
-    mixwell: bool,
-    mix_suits: int,
-    choices: Array,
-    drops: Array,
+    row: Array, k: int, total: int, w0: int, w1: int, mix_of: Array, t: KeyTables
 ) -> int:  # pragma: no cover - compiled
     """The key of the best five of the k cards of ``row``, given their hash-digit sum
-    ``total`` (``per_card[c, 0]`` summed) and, when suits count, their rank-by-suit
-    boards ``w0``/``w1`` (``per_card[c, 1]``/``[c, 2]`` or-ed). ``mix_of``: scratch of
-    at least k entries. The tables are :func:`best_hashed`'s (see :func:`kernel_args`)."""
+    ``total`` (``t.per_card[c, 0]`` summed) and, when suits count, their rank-by-suit
+    boards ``w0``/``w1`` (``t.per_card[c, 1]``/``[c, 2]`` or-ed). ``mix_of``: scratch
+    of at least k entries. ``t``: the tables (:class:`~.bundle.KeyTables`), with the
+    hash tables of k cards."""
+    lo_index = t.lo_index
+    n_lo_bits = t.n_lo_bits
+    suit_shift = t.suit_shift
+    flush_test = t.flush_test
+    suits_count = t.suits_count
+    mix_suits = t.mix_suits
     lo_mask = (1 << n_lo_bits) - 1
     hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
     flush_bits = (flush_test // 3) << 3  # the top bit of each suit's nibble
-    n_drop = drops.shape[1]
-    # with exactly five Mixwell suits the five kept cards sum to mix_suits exactly
-    single_mix = mix_suits if nibble_sum(mix_suits) == 5 else -1
-    key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+    key = t.rank_keys[t.hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
     suits = total >> suit_shift
     if suits_count:
-        key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
+        key = add_suits(key, w0, w1, t.straight_primary, t.straights, t.nth_strength)
     if (suits + flush_test) & flush_bits:
-        for s in range(suit_strength.shape[0]):
+        cards = t.cards
+        for s in range(t.suit_strength.shape[0]):
             if (suits >> (4 * s) & 15) >= 5:
                 ranks = 0
                 for j in range(k):
                     c = row[j]
                     if cards[c, 1] == s:
                         ranks |= 1 << cards[c, 0]
-                key = max(key, flush_key(ranks, suit_strength[s], shapes, straights))
+                key = max(key, flush_key(ranks, t.suit_strength[s], t.shapes, t.straights))
     # five Mixwell suits present: the suit counts tell without another pass
-    if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
-        mix_total = 0
-        for j in range(k):
-            m = per_card[row[j], 3]
-            mix_of[j] = m
-            mix_total += m
-        if k == 7 and single_mix == mix_suits and mix_hash:
-            # leave out two cards so that one card of each Mixwell suit is left;
-            # the five are looked up like the seven, under the Mixwell shapes
-            need = mix_total - mix_suits
-            for a in range(6):
-                want = need - mix_of[a]
-                for b in range(a + 1, 7):
-                    if mix_of[b] == want:
-                        ca = row[a]
-                        cb = row[b]
-                        t5 = total - per_card[ca, 0] - per_card[cb, 0]
-                        mk = mix_keys5[
-                            hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
-                        ]
-                        if suits_count and mk | 0xFFFFF >= key:  # else it loses
-                            v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
-                            v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
-                            mk = add_suits(mk, v0, v1, straight_primary, straights, nth_strength)
-                        key = max(key, mk)
-        else:
-            for j in range(choices.shape[0]):
-                rest = mix_total
-                for d in range(n_drop):
-                    rest -= mix_of[drops[j, d]]
-                # the five kept cards: one card in each of five Mixwell suits
-                if rest & 0x6666666666666666 == 0 and nibble_sum(rest) == 5:
-                    mk, _ = key5(
-                        row[choices[j, 0]],
-                        row[choices[j, 1]],
-                        row[choices[j, 2]],
-                        row[choices[j, 3]],
-                        row[choices[j, 4]],
-                        cards,
-                        shapes,
-                        straights,
-                        heights,
-                    )
-                    key = max(key, mk)
+    if t.mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
+        key = _mixwell_choices(row, k, total, w0, w1, mix_of, t, key)
     return int(key)
 
 
-@njit(cache=True, parallel=True)
-def best_hashed(
-    codes: Array,
-    per_card: Array,
-    lo_index: Array,
-    hi_index: Array,
-    rank_keys: Array,
-    hi_index5: Array,
-    mix_keys5: Array,
-    mix_hash: bool,
-    n_lo_bits: int,
-    suit_shift: int,
-    flush_test: int,
-    nth_strength: Array,
-    cards: Array,
-    shapes: Array,
-    straights: Array,
-    heights: Array,
-    straight_primary: Array,
-    bit_strength: Array,
-    suit_strength: Array,
-    suits_count: bool,
-    mixwell: bool,
-    mix_suits: int,
-    choices: Array,
-    drops: Array,
-    out: Array,
-) -> None:  # pragma: no cover - compiled
-    """out[i] = the key of the best five cards of row i (see the module docstring).
+@njit(cache=True)
+def _mixwell_choices(
+    row: Array, k: int, total: int, w0: int, w1: int, mix_of: Array, t: KeyTables, key: int
+) -> int:  # pragma: no cover - compiled
+    """``key`` raised to the best Mixwell choice of five of ``row`` (rare: not inlined)."""
+    per_card = t.per_card
+    lo_index = t.lo_index
+    n_lo_bits = t.n_lo_bits
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
+    mix_suits = t.mix_suits
+    choices = t.choices
+    drops = t.drops
+    n_drop = drops.shape[1]
+    # with exactly five Mixwell suits the five kept cards sum to mix_suits exactly
+    single_mix = mix_suits if nibble_sum(mix_suits) == 5 else -1
+    mix_total = 0
+    for j in range(k):
+        m = per_card[row[j], 3]
+        mix_of[j] = m
+        mix_total += m
+    if k == 7 and single_mix == mix_suits and t.mix_hash:
+        # leave out two cards so that one card of each Mixwell suit is left;
+        # the five are looked up like the seven, under the Mixwell shapes
+        need = mix_total - mix_suits
+        for a in range(6):
+            want = need - mix_of[a]
+            for b in range(a + 1, 7):
+                if mix_of[b] == want:
+                    ca = row[a]
+                    cb = row[b]
+                    t5 = total - per_card[ca, 0] - per_card[cb, 0]
+                    mk = t.mix_keys5[
+                        t.hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
+                    ]
+                    if t.suits_count and mk | SUITS_MASK >= key:  # else it loses
+                        v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
+                        v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
+                        mk = add_suits(mk, v0, v1, t.straight_primary, t.straights, t.nth_strength)
+                    key = max(key, mk)
+        return key
+    for j in range(choices.shape[0]):
+        rest = mix_total
+        for d in range(n_drop):
+            rest -= mix_of[drops[j, d]]
+        # the five kept cards: one card in each of five Mixwell suits
+        if rest & 0x6666666666666666 == 0 and nibble_sum(rest) == 5:
+            mk, _ = key5(
+                row[choices[j, 0]],
+                row[choices[j, 1]],
+                row[choices[j, 2]],
+                row[choices[j, 3]],
+                row[choices[j, 4]],
+                t.cards,
+                t.shapes,
+                t.straights,
+                t.heights,
+            )
+            key = max(key, mk)
+    return key
 
-    ``per_card[c]``: (its rank's digit in the lower half | in the upper half <<
-    ``n_lo_bits`` | 1 << 4 * suit << ``suit_shift``; its bit in the first and the second
-    rank-by-suit board, 8 bits per rank; 1 << 4 * suit if a Mixwell suit else 0).
-    ``flush_test``: 3 in each suit's nibble, so a nibble reaches 8 exactly when that
-    suit holds five cards or more.
-    ``nth_strength[byte << 3 | j]``: the strength of the j-th strongest suit in a rank's
-    suit byte. ``straight_primary[p]``: 1 if primary p ranks as a straight.
-    ``hi_index5``/``mix_keys5``: the hash tables of five cards under Mixwell shapes, used
-    for the Mixwell choices of seven cards when ``mix_hash``.
-    ``mix_suits``: 1 in the nibble of each Mixwell suit. ``choices``/``drops``: the
-    columns kept and left out by each five-card choice.
-    """
+
+@njit(cache=True, parallel=True)
+def best_hashed(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no cover - compiled
+    """out[i] = the key of the best five cards of row i (see the module docstring); ``t``
+    holds the hash tables of ``codes.shape[1]`` cards (:class:`~.bundle.KeyTables`)."""
     n, k = codes.shape
     n_chunks = (n + _CHUNK - 1) // _CHUNK
+    suits_count = t.suits_count
     for chunk in prange(n_chunks):
         mix_of = np.zeros(16, np.int64)
+        per_card = t.per_card
         for i in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
             w0 = 0
             w1 = 0
@@ -283,36 +254,7 @@ def best_hashed(
                 total = 0
                 for j in range(k):
                     total += per_card[codes[i, j], 0]
-            out[i] = hand_key(
-                codes[i],
-                k,
-                total,
-                w0,
-                w1,
-                mix_of,
-                per_card,
-                lo_index,
-                hi_index,
-                rank_keys,
-                hi_index5,
-                mix_keys5,
-                mix_hash,
-                n_lo_bits,
-                suit_shift,
-                flush_test,
-                nth_strength,
-                cards,
-                shapes,
-                straights,
-                heights,
-                straight_primary,
-                suit_strength,
-                suits_count,
-                mixwell,
-                mix_suits,
-                choices,
-                drops,
-            )
+            out[i] = hand_key(codes[i], k, total, w0, w1, mix_of, t)
 
 
 @dataclass(frozen=True, eq=False)
@@ -332,38 +274,6 @@ class HashTables:
     suit_shift: int
     flush_test: int
     straight_primary: Array
-
-
-def kernel_args(tables: KernelTables, h: HashTables | None, choices: Array, drops: Array) -> Args:
-    """The tables :func:`hand_key` reads, in its order (and :func:`~.omaha.omaha_key`'s
-    from the same tuple): the hash tables ``h`` of five or k cards (zero-size stand-ins
-    when None, for callers taking another path), the kernel tables, and the five-card
-    ``choices`` of a row with the columns each ``drops``."""
-    empty = np.zeros(1, np.int64)
-    return (
-        h.per_card if h else np.zeros((1, 4), np.int64),
-        h.lo_index if h else np.zeros(1, np.int32),
-        h.hi_index if h else empty,
-        h.rank_keys if h else empty,
-        h.hi_index5 if h else empty,
-        h.mix_keys5 if h else empty,
-        h.mix_hash if h else False,
-        h.n_lo_bits if h else 0,
-        h.suit_shift if h else 0,
-        h.flush_test if h else 0,
-        h.nth_strength if h else empty,
-        tables.cards,
-        tables.shapes,
-        tables.straights,
-        tables.heights,
-        h.straight_primary if h else empty,
-        tables.suit_strength,
-        bool(tables.rules.suit_tiebreak),
-        tables.mixwell,
-        int(np.bitwise_or.reduce(tables.cards[:, 4])),
-        choices,
-        drops,
-    )
 
 
 def build_hash(tables: KernelTables, k: int) -> HashTables | None:
@@ -404,7 +314,7 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
         for mix in range(2):
             prefix, _, is_straight = tables.shapes[base_hand, mix]
             if is_straight:
-                straight_primary[int(prefix) >> 50] = 1
+                straight_primary[int(prefix) >> PRIMARY_SHIFT] = 1
     suit_bit = tables.cards[:, 3]
     board = np.left_shift(1, 8 * (ranks % 8) + suit_bit)
     mix_count = tables.cards[:, 4]

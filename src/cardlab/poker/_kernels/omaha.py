@@ -15,9 +15,11 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from cardlab.poker._kernels.bundle import KeyTables
 from cardlab.poker._kernels.direct import flush_key
 from cardlab.poker._kernels.five import nibble_sum
 from cardlab.poker._kernels.hashed import add_suits
+from cardlab.poker.keys import SUITS_MASK
 
 Array = Any
 _CHUNK = 1024
@@ -28,29 +30,19 @@ _BOARD_TRIPLES = np.array(
 
 
 @njit(cache=True, inline="always")
-def omaha_key(
-    row: Array,
-    parts: Array,
-    per_card: Array,
-    lo_index: Array,
-    hi_index: Array,
-    rank_keys: Array,
-    hi_index5: Array,
-    mix_keys5: Array,
-    n_lo_bits: int,
-    suit_shift: int,
-    flush_test: int,
-    nth_strength: Array,
-    cards: Array,
-    shapes: Array,
-    straights: Array,
-    straight_primary: Array,
-    suit_strength: Array,
-    suits_count: bool,
-    mixwell: bool,
-) -> int:  # pragma: no cover - compiled
+def omaha_key(row: Array, parts: Array, t: KeyTables) -> int:  # pragma: no cover - compiled
     """The key of the best Omaha hand of ``row`` (four hole cards, then five board
-    cards); ``parts``: a (16, 5) int64 scratch array. The tables are :func:`best_omaha`'s."""
+    cards); ``parts``: a (16, 5) int64 scratch array; ``t``: the tables
+    (:class:`~.bundle.KeyTables`) with the hash tables of five cards."""
+    per_card = t.per_card
+    cards = t.cards
+    lo_index = t.lo_index
+    hi_index = t.hi_index
+    rank_keys = t.rank_keys
+    n_lo_bits = t.n_lo_bits
+    suit_shift = t.suit_shift
+    flush_test = t.flush_test
+    suits_count = t.suits_count
     lo_mask = (1 << n_lo_bits) - 1
     hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
     flush_bits = (flush_test // 3) << 3
@@ -82,74 +74,34 @@ def omaha_key(
             key = rank_keys[hi + lo_index[total & lo_mask]]
             w0 = parts[p, 1] | parts[q, 1]
             w1 = parts[p, 2] | parts[q, 2]
-            if suits_count and key | 0xFFFFF >= best:  # suits only matter if it can win
-                key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
+            if suits_count and key | SUITS_MASK >= best:  # suits only matter if it can win
+                key = add_suits(key, w0, w1, t.straight_primary, t.straights, t.nth_strength)
             suits = total >> suit_shift
             if (suits + flush_test) & flush_bits:
                 s = 0
                 while (suits >> (4 * s) & 15) < 5:
                     s += 1
                 ranks = parts[p, 4] | parts[q, 4]
-                key = max(key, flush_key(ranks, suit_strength[s], shapes, straights))
-            if mixwell:
+                key = max(key, flush_key(ranks, t.suit_strength[s], t.shapes, t.straights))
+            if t.mixwell:
                 mix = parts[p, 3] + parts[q, 3]
                 if mix & 0x6666666666666666 == 0 and nibble_sum(mix) == 5:
-                    hi5 = hi_index5[total >> n_lo_bits & hi_mask]
-                    mk = mix_keys5[hi5 + lo_index[total & lo_mask]]
+                    hi5 = t.hi_index5[total >> n_lo_bits & hi_mask]
+                    mk = t.mix_keys5[hi5 + lo_index[total & lo_mask]]
                     if suits_count:
-                        mk = add_suits(mk, w0, w1, straight_primary, straights, nth_strength)
+                        mk = add_suits(mk, w0, w1, t.straight_primary, t.straights, t.nth_strength)
                     key = max(key, mk)
             best = max(best, key)
     return int(best)
 
 
 @njit(cache=True, parallel=True)
-def best_omaha(
-    codes: Array,
-    per_card: Array,
-    lo_index: Array,
-    hi_index: Array,
-    rank_keys: Array,
-    hi_index5: Array,
-    mix_keys5: Array,
-    n_lo_bits: int,
-    suit_shift: int,
-    flush_test: int,
-    nth_strength: Array,
-    cards: Array,
-    shapes: Array,
-    straights: Array,
-    straight_primary: Array,
-    suit_strength: Array,
-    suits_count: bool,
-    mixwell: bool,
-    out: Array,
-) -> None:  # pragma: no cover - compiled
-    """out[i] = the key of row i's best Omaha hand (columns 0-3 hole, 4-8 board); the
-    tables are :class:`~.hashed.HashTables` of five cards."""
+def best_omaha(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no cover - compiled
+    """out[i] = the key of row i's best Omaha hand (columns 0-3 hole, 4-8 board); ``t``
+    holds the hash tables of five cards."""
     n = codes.shape[0]
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     for chunk in prange(n_chunks):
         parts = np.zeros((16, 5), np.int64)  # 6 hole pairs, then 10 board triples
         for i in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
-            out[i] = omaha_key(
-                codes[i],
-                parts,
-                per_card,
-                lo_index,
-                hi_index,
-                rank_keys,
-                hi_index5,
-                mix_keys5,
-                n_lo_bits,
-                suit_shift,
-                flush_test,
-                nth_strength,
-                cards,
-                shapes,
-                straights,
-                straight_primary,
-                suit_strength,
-                suits_count,
-                mixwell,
-            )
+            out[i] = omaha_key(codes[i], parts, t)

@@ -2,11 +2,11 @@
 (private).
 
 Each player's key comes from the batch evaluator's per-hand kernels
-(:mod:`cardlab.poker._kernels`): the hashed best five of k (:func:`~._kernels.hashed.hand_key`),
-the hashed Omaha 2 + 3 (:func:`~._kernels.omaha.omaha_key`), or, where those are not
-exact for the rule set, the plain best of every allowed five (:func:`~._kernels.five.key5`)
-- the same choice :func:`cardlab.poker.batch.method_for` makes. :func:`showdown_tables`
-packs what they read into one tuple.
+(:func:`key_of`): the hashed best five of k (:func:`~.hashed.hand_key`), the hashed
+Omaha 2 + 3 (:func:`~.omaha.omaha_key`), or, where those are not exact for the rule
+set, the plain best of every allowed five (:func:`~.five.key5`) - the same choice
+:func:`cardlab.poker.batch.method_for` makes. :func:`showdown_tables` bundles what they
+read (:class:`~.bundle.KeyTables`).
 
 The enumerator walks every remaining board inside the compiled code (no board arrays: 16 M
 boards of FESCA78 would need hundreds of megabytes), split over threads by the board's
@@ -26,23 +26,23 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit, prange
 
+from cardlab.poker._kernels.bundle import KeyTables, key_tables
 from cardlab.poker._kernels.five import key5_inline
-from cardlab.poker._kernels.hashed import hand_key, kernel_args
+from cardlab.poker._kernels.hashed import hand_key
 from cardlab.poker._kernels.omaha import omaha_key
-from cardlab.poker._kernels.tables import left_out
+from cardlab.poker._kernels.rule_arrays import left_out
 
 if TYPE_CHECKING:
     from cardlab.poker.games import Game
 
 Array = Any  # numpy arrays typed loosely: numba-compiled code
-Tables = Any
 
 SHARE_UNIT = 2520  # lcm(1..10): a pot split m ways is SHARE_UNIT // m units each
 SUBSETS, HASHED, OMAHA = 0, 1, 2  # how a player's key is found
 
 
 @lru_cache(maxsize=64)
-def showdown_tables(game: Game) -> tuple[int, Tables]:
+def showdown_tables(game: Game) -> tuple[int, KeyTables]:
     """(method, tables) for the players' keys of a game: the batch evaluator's fastest
     exact kernel (:func:`~cardlab.poker.batch.method_for`) and the arrays it reads."""
     from cardlab.poker.batch import hash_tables, kernel_tables, method_for
@@ -57,165 +57,33 @@ def showdown_tables(game: Game) -> tuple[int, Tables]:
     h = hash_tables(rules, 5 if omaha else k) if fast else None
     method = SUBSETS if h is None else OMAHA if omaha else HASHED
     choices = np.array(base.five_card_choices(base.hole_cards, base.board_cards), np.int64)
-    tables = kernel_args(kt, h, choices, left_out(5 if omaha else k))
+    tables = key_tables(kt, h, choices, left_out(5 if omaha else k))
     return method, tables
 
 
 @njit(cache=True, inline="always")
-def player_key(
-    row: Array, method: int, t: Tables, mix_of: Array, parts: Array
+def key_of(
+    row: Array, method: int, mix_of: Array, parts: Array, t: KeyTables
 ) -> int:  # pragma: no cover - compiled
     """The key of one player's cards ``row`` (hole cards, then the board).
     ``mix_of``: int64 scratch of 16; ``parts``: int64 scratch of (16, 5)."""
-    (
-        per_card,
-        lo_index,
-        hi_index,
-        rank_keys,
-        hi_index5,
-        mix_keys5,
-        mix_hash,
-        n_lo_bits,
-        suit_shift,
-        flush_test,
-        nth_strength,
-        cards,
-        shapes,
-        straights,
-        heights,
-        straight_primary,
-        suit_strength,
-        suits_count,
-        mixwell,
-        mix_suits,
-        choices,
-        drops,
-    ) = t
-    return key_of(
-        row,
-        method,
-        mix_of,
-        parts,
-        per_card,
-        lo_index,
-        hi_index,
-        rank_keys,
-        hi_index5,
-        mix_keys5,
-        mix_hash,
-        n_lo_bits,
-        suit_shift,
-        flush_test,
-        nth_strength,
-        cards,
-        shapes,
-        straights,
-        heights,
-        straight_primary,
-        suit_strength,
-        suits_count,
-        mixwell,
-        mix_suits,
-        choices,
-        drops,
-    )
-
-
-@njit(cache=True, inline="always")
-def key_of(
-    row: Array,
-    method: int,
-    mix_of: Array,
-    parts: Array,
-    per_card: Array,
-    lo_index: Array,
-    hi_index: Array,
-    rank_keys: Array,
-    hi_index5: Array,
-    mix_keys5: Array,
-    mix_hash: Array,
-    n_lo_bits: Array,
-    suit_shift: Array,
-    flush_test: Array,
-    nth_strength: Array,
-    cards: Array,
-    shapes: Array,
-    straights: Array,
-    heights: Array,
-    straight_primary: Array,
-    suit_strength: Array,
-    suits_count: Array,
-    mixwell: Array,
-    mix_suits: Array,
-    choices: Array,
-    drops: Array,
-) -> int:  # pragma: no cover - compiled
-    """:func:`player_key` with the tables as separate arguments: hot loops unpack the
-    tables once (a tuple handed on per key costs about four times the key)."""
     k = row.shape[0]
     if method == HASHED:
+        per_card = t.per_card
         total = 0
         w0 = 0
         w1 = 0
         for j in range(k):
             c = row[j]
             total += per_card[c, 0]
-            if suits_count:
+            if t.suits_count:
                 w0 |= per_card[c, 1]
                 w1 |= per_card[c, 2]
-        return hand_key(
-            row,
-            k,
-            total,
-            w0,
-            w1,
-            mix_of,
-            per_card,
-            lo_index,
-            hi_index,
-            rank_keys,
-            hi_index5,
-            mix_keys5,
-            mix_hash,
-            n_lo_bits,
-            suit_shift,
-            flush_test,
-            nth_strength,
-            cards,
-            shapes,
-            straights,
-            heights,
-            straight_primary,
-            suit_strength,
-            suits_count,
-            mixwell,
-            mix_suits,
-            choices,
-            drops,
-        )
+        return hand_key(row, k, total, w0, w1, mix_of, t)
     if method == OMAHA:
-        return omaha_key(
-            row,
-            parts,
-            per_card,
-            lo_index,
-            hi_index,
-            rank_keys,
-            hi_index5,
-            mix_keys5,
-            n_lo_bits,
-            suit_shift,
-            flush_test,
-            nth_strength,
-            cards,
-            shapes,
-            straights,
-            straight_primary,
-            suit_strength,
-            suits_count,
-            mixwell,
-        )
+        return omaha_key(row, parts, t)
     best = -1
+    choices = t.choices
     for j in range(choices.shape[0]):
         key, _ = key5_inline(
             row[choices[j, 0]],
@@ -223,10 +91,10 @@ def key_of(
             row[choices[j, 2]],
             row[choices[j, 3]],
             row[choices[j, 4]],
-            cards,
-            shapes,
-            straights,
-            heights,
+            t.cards,
+            t.shapes,
+            t.straights,
+            t.heights,
         )
         best = max(best, key)
     return best
@@ -276,7 +144,7 @@ def _walk_task(
     first: int,
     second: int,
     method: int,
-    t: Tables,
+    t: KeyTables,
     out: Array,
 ) -> None:  # pragma: no cover - compiled
     """Adds to ``out`` every board that deals ``rest[first]``, ``rest[second]`` (-1: not
@@ -311,7 +179,7 @@ def _walk_task(
                 for p in range(players):
                     rows[p, h + nb + fixed + j] = c
             for p in range(players):
-                keys[p] = player_key(rows[p], method, t, mix_of, scratch)
+                keys[p] = key_of(rows[p], method, mix_of, scratch, t)
             _tally(keys, out)
         if k == 0:
             break
@@ -328,7 +196,7 @@ def _walk_task(
 
 @njit(cache=True, parallel=True)
 def exact_board(
-    hole: Array, board: Array, rest: Array, deal: int, tasks: Array, method: int, t: Tables
+    hole: Array, board: Array, rest: Array, deal: int, tasks: Array, method: int, t: KeyTables
 ) -> Array:  # pragma: no cover - compiled
     """Tallies over every way to complete the board with ``deal`` cards of ``rest``.
 
@@ -351,7 +219,7 @@ def exact_board(
 
 @njit(cache=True, parallel=True)
 def exact_holes(
-    holes: Array, board: Array, rests: Array, deal: int, tasks: Array, method: int, t: Tables
+    holes: Array, board: Array, rests: Array, deal: int, tasks: Array, method: int, t: KeyTables
 ) -> Array:  # pragma: no cover - compiled
     """:func:`exact_board` summed over many hole-card assignments in one call (threads
     split the assignments): ``holes`` assignments x players x hole cards, ``rests``
@@ -403,7 +271,7 @@ def monte_carlo(
     base_used: Array,
     deck_size: int,
     method: int,
-    t: Tables,
+    t: KeyTables,
     seeds: Array,
     trials: int,
 ) -> Array:  # pragma: no cover - compiled
@@ -418,30 +286,6 @@ def monte_carlo(
     players, _, h = combos.shape
     nb = board.shape[0]
     blocks = seeds.shape[0]
-    (
-        per_card,
-        lo_index,
-        hi_index,
-        rank_keys,
-        hi_index5,
-        mix_keys5,
-        mix_hash,
-        n_lo_bits,
-        suit_shift,
-        flush_test,
-        nth_strength,
-        cards,
-        shapes,
-        straights,
-        heights,
-        straight_primary,
-        suit_strength,
-        suits_count,
-        mixwell,
-        mix_suits,
-        choices,
-        drops,
-    ) = t
     parts = np.zeros((blocks, 5, players), np.int64)
     for b in prange(blocks):
         state = np.empty(1, np.uint64)
@@ -486,34 +330,7 @@ def monte_carlo(
                             c = _below(state, deck_size)
                         used[c] = stamp
                         dealt[p, j] = c
-                keys[p] = key_of(
-                    dealt[p],
-                    method,
-                    mix_of,
-                    scratch,
-                    per_card,
-                    lo_index,
-                    hi_index,
-                    rank_keys,
-                    hi_index5,
-                    mix_keys5,
-                    mix_hash,
-                    n_lo_bits,
-                    suit_shift,
-                    flush_test,
-                    nth_strength,
-                    cards,
-                    shapes,
-                    straights,
-                    heights,
-                    straight_primary,
-                    suit_strength,
-                    suits_count,
-                    mixwell,
-                    mix_suits,
-                    choices,
-                    drops,
-                )
+                keys[p] = key_of(dealt[p], method, mix_of, scratch, t)
             _tally(keys, out)
             done += 1
     total = np.zeros((5, players), np.int64)
@@ -535,7 +352,7 @@ def draw_outcomes(
 ) -> Array:  # pragma: no cover - compiled
     """For ``kept`` cards plus every ``deal``-card draw from ``rest``: how many draws
     give a key >= ``threshold``, and how many there are. ``cards`` ... ``heights``: the
-    batch kernel tables (:class:`~cardlab.poker._kernels.tables.KernelTables`)."""
+    batch kernel tables (:class:`~cardlab.poker._kernels.rule_arrays.KernelTables`)."""
     n = rest.shape[0]
     nk = kept.shape[0]
     if deal == 0:
