@@ -114,11 +114,25 @@ def evaluate(cards: CardsLike, rules: RuleSet) -> HandValue:
 
 
 def best_hand(cards: CardsLike, rules: RuleSet) -> HandValue:
-    """The best five of five or more cards (the strongest of every choice of five)."""
+    """The best five of five to :data:`MAX_BEST_CARDS` cards (the strongest of every
+    choice of five: this is the reference, and it takes about a second at the limit)."""
     hand = _cards(cards, rules)
     if len(hand) < 5:
         raise HandError(f"need at least five cards, got {len(hand)}: {format_cards(hand)!r}")
+    if len(hand) > MAX_BEST_CARDS:
+        raise HandError(
+            f"the best five of at most {MAX_BEST_CARDS} cards is searched (every choice of "
+            f"five is scored), got {len(hand)}: {_short(format_cards(hand))!r}"
+        )
     return max(_evaluate(five, rules) for five in itertools.combinations(hand, 5))
+
+
+MAX_BEST_CARDS = 20
+"""The most cards :func:`best_hand` takes: C(20, 5) = 15,504 fives, about a second."""
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def compare(values: Sequence[HandValue]) -> tuple[list[int], DecidedBy]:
