@@ -20,7 +20,7 @@ the tests hold them to.
 >>> from cardlab.poker.games import get_game
 >>> r = exact_equity(get_game("standard52-holdem"), ["As Ac", "Kd Kh"], board="2c 7d 9h")
 >>> r.players[0].equity
-Fraction(1867, 1980)
+Fraction(907, 990)
 """
 
 from __future__ import annotations
@@ -41,7 +41,12 @@ from cardlab.poker.games import Game
 from cardlab.poker.ranges import parse_range, supports_ranges
 
 Progress = Callable[[int, int], None]
-"""``progress(done, total)``: called as the work advances (for a progress bar)."""
+"""``progress(done, total)``: called with ``done = 0`` once the input is checked and the
+compiled work is about to start, then as it advances (for a progress bar)."""
+
+COMPILE_SECONDS = 60
+"""About how long the first equity computation of an install takes to compile the
+kernels (numba caches them on disk; see :func:`kernels_compiled`)."""
 
 HandLike = str | Sequence[Card]
 CardsLike = str | Sequence[Card]
@@ -55,6 +60,10 @@ RANDOM = "random"
 _MAX_RANDOM_ASSIGNMENTS = 200_000
 _AUTO_EXACT_SHOWDOWNS = 3_000_000
 _AUTO_SAMPLES = 1_000_000
+
+EXACT_LIMIT_SECONDS = 60.0
+"""The longest exact enumeration :func:`exact_equity` starts by default (estimated)."""
+_CHUNK_SECONDS = 0.25  # work per call of the compiled loops: Ctrl-C waits at most this
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +115,15 @@ class EquityResult:
             "deals": self.deals,
             "players": players,
         }
+
+
+def kernels_compiled() -> bool:
+    """Whether the compiled showdown loops are in numba's disk cache already; if not,
+    the first computation compiles them (about :data:`COMPILE_SECONDS`)."""
+    from cardlab.poker._kernels import hashed
+    from cardlab.poker._kernels.warm import in_disk_cache
+
+    return in_disk_cache(hashed.fill_rank_keys, _k.exact_units, _k.monte_carlo)
 
 
 # --- the deal: players' hands (cards or ranges), board, dead cards ---------------------
@@ -233,11 +251,16 @@ def exact_equity(
     dead: CardsLike = (),
     *,
     progress: Progress | None = None,
+    max_seconds: float | None = EXACT_LIMIT_SECONDS,
 ) -> EquityResult:
     """Every remaining board dealt once: exact win/tie/lose/equity per player.
 
     Ranges are enumerated over every combination of their hands that shares no card
     (each such deal and board counted once). Players must hold all their hole cards.
+    The work is estimated first (:func:`exact_cost`): a deal expected to take more than
+    ``max_seconds`` is refused with :class:`ExactTooBig` (None: no limit). The compiled
+    loops run in chunks of a fraction of a second, so Ctrl-C (``KeyboardInterrupt``)
+    stops the work promptly and ``progress`` is called between chunks.
     """
     deal = _parse_deal(game, hands, board, dead)
     if any(deal.random):
@@ -247,40 +270,105 @@ def exact_equity(
                 f"exact equity with random hands would deal {count:,} sets of hole "
                 f"cards (at most {_MAX_RANDOM_ASSIGNMENTS:,}): use sampling"
             )
-        deal = _expand_random(game, deal)
     h = game.base.hole_cards
     for i, cs in enumerate(deal.combos):
-        if len(cs[0]) != h:
+        if not deal.random[i] and len(cs[0]) != h:
             raise GameError(
                 f"exact equity needs every player's {h} cards; player {i + 1} has "
                 f"{len(cs[0])} (use sampling)"
             )
     method, tables = _k.showdown_tables(game)
+    showdowns, seconds = _exact_cost(game, deal, method)
+    if max_seconds is not None and seconds > max_seconds:
+        raise ExactTooBig(showdowns, seconds, max_seconds)
+    deal = _expand_random(game, deal)
     deck = game.deck
     board_codes = np.array(deck.codes(deal.board), np.int64)
     deal_n = game.base.board_cards - len(deal.board)
     assignments = _assignments(deal)
-    total = np.zeros((4, len(deal.combos)), np.int64)
+    players = len(deal.combos)
+    total = np.zeros((4, players), np.int64)
     # every assignment leaves as many cards (the hands never share one), so one set of
-    # board tasks serves all; many assignments go to the compiled code in batches
-    batch = 1 if len(assignments) < 64 else 4096
-    tasks: Any = None
+    # board tasks serves all; the (assignment, task) units go to the compiled code in
+    # chunks of about _CHUNK_SECONDS of work each
+    left = len(deck) - len(deal.board) - len(deal.dead) - players * h
+    if left < deal_n:
+        raise GameError(f"the {deck.name} deck has too few cards left for this deal")
+    tasks = _k.board_tasks(left, deal_n)
+    per_unit = max(math.comb(left, deal_n) // len(tasks), 1) * players  # keys per unit
+    rate = _k.keys_per_second(method) * _cores()
+    chunk_units = max(1, int(rate * _CHUNK_SECONDS / per_unit))
+    n_tasks = len(tasks)
+    units_total = len(assignments) * n_tasks
+    units_done = 0
+    batch = max(1, min(len(assignments), -(-chunk_units // n_tasks), 4096))
+    if progress is not None:
+        progress(0, units_total)  # the work starts (the first call may compile first)
     for lo in range(0, len(assignments), batch):
         chunk = assignments[lo : lo + batch]
         holes = np.array([[deck.codes(c) for c in choice] for choice in chunk], np.int64)
         rests = np.array([_rest(len(deck), x, board_codes, deal.dead, deck) for x in holes])
-        if rests.shape[1] < deal_n:
-            raise GameError(f"the {deck.name} deck has too few cards left for this deal")
-        if tasks is None:
-            tasks = _k.board_tasks(rests.shape[1], deal_n)
-        if batch == 1:
-            total += _k.exact_board(holes[0], board_codes, rests[0], deal_n, tasks, method, tables)
-        else:
-            total += _k.exact_holes(holes, board_codes, rests, deal_n, tasks, method, tables)
-        if progress is not None:
-            progress(lo + len(chunk), len(assignments))
+        units = np.stack(np.divmod(np.arange(len(chunk) * n_tasks, dtype=np.int64), n_tasks), 1)
+        for start in range(0, len(units), chunk_units):
+            part = np.ascontiguousarray(units[start : start + chunk_units])
+            total += _k.exact_units(holes, board_codes, rests, deal_n, tasks, part, method, tables)
+            units_done += len(part)
+            if progress is not None:
+                progress(units_done, units_total)
     deals = int(total[2].sum()) // _k.SHARE_UNIT  # each showdown shares out one pot
     return _exact_result(game, deal, total, deals)
+
+
+class ExactTooBig(GameError):
+    """Exact enumeration would take longer than the caller allows."""
+
+    def __init__(self, showdowns: int, seconds: float, limit: float) -> None:
+        self.showdowns = showdowns
+        self.seconds = seconds
+        self.limit = limit
+        super().__init__(
+            f"exact equity would settle {showdowns:,} showdowns, about "
+            f"{_duration(seconds)} on this machine (the limit is {_duration(limit)}): "
+            "sample instead"
+        )
+
+
+def exact_cost(
+    game: Game, hands: Sequence[HandLike], board: CardsLike = (), dead: CardsLike = ()
+) -> tuple[int, float]:
+    """(showdowns, estimated seconds) of :func:`exact_equity` on this deal, before any
+    work (an upper bound where ranges overlap; the seconds from a conservative rate of
+    the kernel the game uses, on every core)."""
+    deal = _parse_deal(game, hands, board, dead)
+    method, _ = _k.showdown_tables(game)
+    return _exact_cost(game, deal, method)
+
+
+def _exact_cost(game: Game, deal: _Deal, method: int) -> tuple[int, float]:
+    if any(deal.random):
+        _, showdowns = _random_cost(game, deal)
+    else:
+        known = len(deal.board) + len(deal.dead) + len(deal.combos) * game.base.hole_cards
+        boards = math.comb(max(len(game.deck) - known, 0), game.base.board_cards - len(deal.board))
+        showdowns = math.prod(len(c) for c in deal.combos) * boards
+    keys = showdowns * len(deal.combos)
+    return showdowns, keys / (_k.keys_per_second(method) * _cores())
+
+
+def _cores() -> int:
+    import numba
+
+    return int(numba.get_num_threads())
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.0f} h"
+    return f"{seconds / 86400:,.0f} days"
 
 
 def _rest(
@@ -337,7 +425,7 @@ def sample_equity(
         raise GameError(f"samples must be positive, got {samples}")
     if target_se is not None and not target_se > 0:
         raise GameError(f"target standard error must be positive, got {target_se}")
-    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    gen = _generator(rng)
     deal = _parse_deal(game, hands, board, dead)
     if len(deal.combos) > 1:
         _assignments_exist(deal)
@@ -359,6 +447,8 @@ def sample_equity(
     total = np.zeros((5, players), np.int64)
     done = 0
     per_round = _BLOCKS * _BLOCK_TRIALS
+    if progress is not None:
+        progress(0, samples)
     while done < samples:
         trials = min(_BLOCK_TRIALS, -(-(samples - done) // _BLOCKS))
         seeds = gen.integers(1, 2**62, size=_BLOCKS, dtype=np.int64)
@@ -373,6 +463,15 @@ def sample_equity(
             if max(ses) <= target_se:
                 break
     return _sampled_result(game, deal, total, done)
+
+
+def _generator(rng: np.random.Generator | int | None) -> np.random.Generator:
+    """The caller's generator, or a new one from a seed (a non-negative integer)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is not None and (not isinstance(rng, int) or isinstance(rng, bool) or rng < 0):
+        raise GameError(f"a seed is a non-negative integer, got {rng!r}")
+    return np.random.default_rng(rng)
 
 
 def _assignments_exist(deal: _Deal) -> None:
@@ -473,39 +572,60 @@ def tie_rate(
     samples: int = 400_000,
     rng: np.random.Generator | int | None = None,
     players: int = 2,
+    progress: Progress | None = None,
 ) -> TieRate:
-    """Split-pot frequency of random deals, sampled (standard errors given)."""
-    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    """Split-pot frequency of random deals, sampled (standard errors given).
+    ``progress(done, total)`` counts the showdowns of both halves (suits on, off)."""
+    if samples < 1:
+        raise GameError(f"samples must be positive, got {samples}")
+    gen = _generator(rng)
     rates = []
-    for suits in (True, False):
+    for half, suits in enumerate((True, False)):
         g = game.with_options(suit_tiebreak=suits)
-        rates.append(_split_share(g, samples, gen, players))
+        step = None if progress is None else _offset(progress, half * samples, 2 * samples)
+        rates.append(_split_share(g, samples, gen, players, step))
     (a, a_se), (b, b_se) = rates
     return TieRate(game, samples, a, a_se, b, b_se)
 
 
+def _offset(progress: Progress, offset: int, total: int) -> Progress:
+    """``progress`` for one part of a larger piece of work."""
+    return lambda done, _total: progress(offset + done, total)
+
+
 def _split_share(
-    game: Game, samples: int, gen: np.random.Generator, players: int
+    game: Game,
+    samples: int,
+    gen: np.random.Generator,
+    players: int,
+    progress: Progress | None = None,
 ) -> tuple[float, float]:
     deck = game.deck
     h = game.base.hole_cards
     combos = np.full((players, 1, h), -1, np.int64)
     board = np.full(game.base.board_cards, -1, np.int64)
-    trials = -(-samples // _BLOCKS)
-    seeds = gen.integers(1, 2**62, size=_BLOCKS, dtype=np.int64)
     method, tables = _k.showdown_tables(game)
-    total = _k.monte_carlo(
-        combos,
-        np.ones(players, np.int64),
-        board,
-        np.zeros(len(deck), np.int64),
-        len(deck),
-        method,
-        tables,
-        seeds,
-        trials,
-    )
-    n = trials * _BLOCKS
+    total = np.zeros((5, players), np.int64)
+    n = 0
+    if progress is not None:
+        progress(0, samples)
+    while n < samples:  # in rounds, so that Ctrl-C and progress get a turn
+        trials = min(_BLOCK_TRIALS, -(-(samples - n) // _BLOCKS))
+        seeds = gen.integers(1, 2**62, size=_BLOCKS, dtype=np.int64)
+        total += _k.monte_carlo(
+            combos,
+            np.ones(players, np.int64),
+            board,
+            np.zeros(len(deck), np.int64),
+            len(deck),
+            method,
+            tables,
+            seeds,
+            trials,
+        )
+        n += trials * _BLOCKS
+        if progress is not None:
+            progress(min(n, samples), samples)
     # a split showdown hands out SHARE_UNIT over two or more winners
     splits = (int(total[2].sum()) - _k.SHARE_UNIT * int(total[0].sum())) // _k.SHARE_UNIT
     p = splits / n

@@ -158,11 +158,11 @@ def hand_key(
     return int(key)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mixwell_choices(
     row: Array, k: int, total: int, w0: int, w1: int, mix_of: Array, t: KeyTables, key: int
 ) -> int:  # pragma: no cover - compiled
-    """``key`` raised to the best Mixwell choice of five of ``row`` (rare: not inlined)."""
+    """``key`` raised to the best Mixwell choice of five of ``row``."""
     per_card = t.per_card
     lo_index = t.lo_index
     n_lo_bits = t.n_lo_bits

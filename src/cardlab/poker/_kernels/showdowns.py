@@ -27,8 +27,8 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables, key_tables
-from cardlab.poker._kernels.five import key5_inline
-from cardlab.poker._kernels.hashed import hand_key
+from cardlab.poker._kernels.five import key5_inline, nibble_sum, nonzero_nibbles
+from cardlab.poker._kernels.hashed import add_suits, hand_key
 from cardlab.poker._kernels.omaha import omaha_key
 from cardlab.poker._kernels.rule_arrays import left_out
 
@@ -38,7 +38,17 @@ if TYPE_CHECKING:
 Array = Any  # numpy arrays typed loosely: numba-compiled code
 
 SHARE_UNIT = 2520  # lcm(1..10): a pot split m ways is SHARE_UNIT // m units each
+_SHARES = np.array([0] + [SHARE_UNIT // m for m in range(1, 11)], np.int64)  # by winners
 SUBSETS, HASHED, OMAHA = 0, 1, 2  # how a player's key is found
+# keys per second on one core of each method in the exact loops, rounded down from
+# benchmarks/equity.py (the largest decks): for estimates before the work, not promises
+_KEYS_PER_SECOND = (1_000_000, 10_000_000, 2_000_000)
+
+
+def keys_per_second(method: int) -> float:
+    """A conservative rate of :func:`exact_units` for ``method``, in player keys a
+    second on one core (to estimate the work before it starts)."""
+    return float(_KEYS_PER_SECOND[method])
 
 
 @lru_cache(maxsize=64)
@@ -100,25 +110,53 @@ def key_of(
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _dealt_key(
+    rows: Array, p: int, total: int, w0: int, w1: int, mix_of: Array, t: KeyTables
+) -> int:  # pragma: no cover - compiled
+    """The hashed key of player ``p``'s cards ``rows[p]`` from their sums (see
+    :func:`~.hashed.hand_key`): the lookup and the suits here, and only when a flush or a
+    Mixwell may be among them the full :func:`~.hashed.hand_key` (which reads the row;
+    taking the row costs more than the lookup)."""
+    suit_shift = t.suit_shift
+    flush_test = t.flush_test
+    suits = total >> suit_shift
+    if (suits + flush_test) & ((flush_test // 3) << 3) or (
+        t.mixwell and nibble_sum(nonzero_nibbles(suits) & t.mix_suits) >= 5
+    ):
+        return hand_key(rows[p], rows.shape[1], total, w0, w1, mix_of, t)
+    n_lo_bits = t.n_lo_bits
+    hi = t.hi_index[total >> n_lo_bits & ((1 << (suit_shift - n_lo_bits)) - 1)]
+    key = t.rank_keys[hi + t.lo_index[total & ((1 << n_lo_bits) - 1)]]
+    if t.suits_count:
+        key = add_suits(key, w0, w1, t.straight_primary, t.straights, t.nth_strength)
+    return int(key)
+
+
+@njit(cache=True, inline="always")
 def _tally(keys: Array, out: Array) -> None:  # pragma: no cover - compiled
     """Add one showdown to ``out`` rows (wins, ties, shares, shares squared)."""
     n = keys.shape[0]
     top = keys[0]
+    first = 0
+    winners = 1
     for p in range(1, n):
-        if keys[p] > top:
-            top = keys[p]
-    winners = 0
-    for p in range(n):
-        if keys[p] == top:
+        key = keys[p]
+        if key > top:
+            top = key
+            first = p
+            winners = 1
+        elif key == top:
             winners += 1
-    share = SHARE_UNIT // winners
-    for p in range(n):
+    if winners == 1:  # the common case: no split, no division
+        out[0, first] += 1
+        out[2, first] += SHARE_UNIT
+        out[3, first] += SHARE_UNIT * SHARE_UNIT
+        return
+    share = _SHARES[winners]
+    for p in range(first, n):
         if keys[p] == top:
-            if winners == 1:
-                out[0, p] += 1
-            else:
-                out[1, p] += 1
+            out[1, p] += 1
             out[2, p] += share
             out[3, p] += share * share
 
@@ -148,15 +186,24 @@ def _walk_task(
     out: Array,
 ) -> None:  # pragma: no cover - compiled
     """Adds to ``out`` every board that deals ``rest[first]``, ``rest[second]`` (-1: not
-    fixed) and the rest of its ``deal`` cards from the cards of ``rest`` after them."""
+    fixed) and the rest of its ``deal`` cards from the cards of ``rest`` after them.
+
+    The boards come in combination order, so from one board to the next only the cards
+    from some position on change: each player's row and, for the hashed path, the running
+    sums of the dealt cards' hash digits and suit boards are updated from that position
+    only, and a player's total is the sum of its fixed cards plus the board's."""
     players, h = hole.shape
     n = rest.shape[0]
     nb = board.shape[0]
     width = h + nb + deal
+    per_card = t.per_card
+    hashed = method == HASHED
+    suits_count = t.suits_count
     rows = np.empty((players, width), np.int64)
     keys = np.empty(players, np.int64)
     mix_of = np.zeros(16, np.int64)
     scratch = np.zeros((16, 5), np.int64)
+    fixed_sum = np.zeros((players, 3), np.int64)  # hole, known board and fixed cards
     for p in range(players):
         rows[p, :h] = hole[p]
         rows[p, h : h + nb] = board
@@ -168,18 +215,44 @@ def _walk_task(
                 rows[p, h + nb + fixed] = rest[f]
             fixed += 1
             start = f + 1
+    if hashed:
+        for p in range(players):
+            for j in range(h + nb + fixed):
+                c = rows[p, j]
+                fixed_sum[p, 0] += per_card[c, 0]
+                fixed_sum[p, 1] |= per_card[c, 1]
+                fixed_sum[p, 2] |= per_card[c, 2]
     k = deal - fixed  # cards dealt in the loop below
+    pos = h + nb + fixed
     idx = np.empty(max(k, 1), np.int64)
+    run = np.zeros((max(k, 1) + 1, 3), np.int64)  # run[j + 1]: sums of dealt cards 0..j
     for j in range(k):
         idx[j] = start + j
+    changed = 0  # dealt positions from here on are new
     while True:
         if k == 0 or idx[k - 1] < n:
-            for j in range(k):
+            for j in range(changed, k):
                 c = rest[idx[j]]
                 for p in range(players):
-                    rows[p, h + nb + fixed + j] = c
-            for p in range(players):
-                keys[p] = key_of(rows[p], method, mix_of, scratch, t)
+                    rows[p, pos + j] = c
+                run[j + 1, 0] = run[j, 0] + per_card[c, 0]
+                if suits_count:
+                    run[j + 1, 1] = run[j, 1] | per_card[c, 1]
+                    run[j + 1, 2] = run[j, 2] | per_card[c, 2]
+            if hashed:
+                for p in range(players):
+                    keys[p] = _dealt_key(
+                        rows,
+                        p,
+                        fixed_sum[p, 0] + run[k, 0],
+                        fixed_sum[p, 1] | run[k, 1],
+                        fixed_sum[p, 2] | run[k, 2],
+                        mix_of,
+                        t,
+                    )
+            else:
+                for p in range(players):
+                    keys[p] = key_of(rows[p], method, mix_of, scratch, t)
             _tally(keys, out)
         if k == 0:
             break
@@ -192,56 +265,49 @@ def _walk_task(
         idx[j] += 1
         for i in range(j + 1, k):
             idx[i] = idx[i - 1] + 1
+        changed = j
 
 
 @njit(cache=True, parallel=True)
-def exact_board(
-    hole: Array, board: Array, rest: Array, deal: int, tasks: Array, method: int, t: KeyTables
+def exact_units(
+    holes: Array,
+    board: Array,
+    rests: Array,
+    deal: int,
+    tasks: Array,
+    units: Array,
+    method: int,
+    t: KeyTables,
 ) -> Array:  # pragma: no cover - compiled
-    """Tallies over every way to complete the board with ``deal`` cards of ``rest``.
+    """Tallies over every way to complete the board with ``deal`` cards, for the given
+    units of work (split over threads).
 
-    ``hole``: players x hole cards; ``board``: the known board cards; ``tasks``: from
-    :func:`board_tasks`. Returns a 4 x players array: sole wins, shared wins, pot shares
-    (in SHARE_UNIT), shares squared.
+    ``holes``: assignments x players x hole cards; ``rests``: assignments x cards left
+    (as many for each); ``board``: the known board cards; ``tasks``: from
+    :func:`board_tasks`; ``units[u]``: (assignment, task). The caller hands the units over
+    in chunks, so that Ctrl-C and progress get a turn between them. Returns a 4 x players
+    array: sole wins, shared wins, pot shares (in SHARE_UNIT), shares squared.
     """
-    players = hole.shape[0]
-    n_tasks = tasks.shape[0]
-    parts_out = np.zeros((n_tasks, 4, players), np.int64)
-    for task in prange(n_tasks):
+    players = holes.shape[1]
+    n_units = units.shape[0]
+    parts_out = np.zeros((n_units, 4, players), np.int64)
+    for u in prange(n_units):
+        a = units[u, 0]
+        task = units[u, 1]
         _walk_task(
-            hole, board, rest, deal, tasks[task, 0], tasks[task, 1], method, t, parts_out[task]
+            holes[a],
+            board,
+            rests[a],
+            deal,
+            tasks[task, 0],
+            tasks[task, 1],
+            method,
+            t,
+            parts_out[u],
         )
     total = np.zeros((4, players), np.int64)
-    for task in range(n_tasks):
-        total += parts_out[task]
-    return total
-
-
-@njit(cache=True, parallel=True)
-def exact_holes(
-    holes: Array, board: Array, rests: Array, deal: int, tasks: Array, method: int, t: KeyTables
-) -> Array:  # pragma: no cover - compiled
-    """:func:`exact_board` summed over many hole-card assignments in one call (threads
-    split the assignments): ``holes`` assignments x players x hole cards, ``rests``
-    assignments x cards left (as many for each)."""
-    a_n, players, _ = holes.shape
-    parts_out = np.zeros((a_n, 4, players), np.int64)
-    for a in prange(a_n):
-        for task in range(tasks.shape[0]):
-            _walk_task(
-                holes[a],
-                board,
-                rests[a],
-                deal,
-                tasks[task, 0],
-                tasks[task, 1],
-                method,
-                t,
-                parts_out[a],
-            )
-    total = np.zeros((4, players), np.int64)
-    for a in range(a_n):
-        total += parts_out[a]
+    for u in range(n_units):
+        total += parts_out[u]
     return total
 
 
@@ -286,6 +352,8 @@ def monte_carlo(
     players, _, h = combos.shape
     nb = board.shape[0]
     blocks = seeds.shape[0]
+    hashed = method == HASHED
+    per_card = t.per_card
     parts = np.zeros((blocks, 5, players), np.int64)
     for b in prange(blocks):
         state = np.empty(1, np.uint64)
@@ -322,21 +390,41 @@ def monte_carlo(
                     used[c] = stamp
                 for p in range(players):
                     dealt[p, h + j] = c
+            board_sum = 0  # the board's hash digits and suit boards, summed once
+            board_w0 = 0
+            board_w1 = 0
+            if hashed:
+                for j in range(nb):
+                    c = dealt[0, h + j]
+                    board_sum += per_card[c, 0]
+                    board_w0 |= per_card[c, 1]
+                    board_w1 |= per_card[c, 2]
             for p in range(players):
+                total = board_sum
+                w0 = board_w0
+                w1 = board_w1
                 for j in range(h):
-                    if dealt[p, j] < 0:
+                    c = dealt[p, j]
+                    if c < 0:
                         c = _below(state, deck_size)
                         while used[c] == stamp or base_used[c]:
                             c = _below(state, deck_size)
                         used[c] = stamp
                         dealt[p, j] = c
-                keys[p] = key_of(dealt[p], method, mix_of, scratch, t)
+                    if hashed:
+                        total += per_card[c, 0]
+                        w0 |= per_card[c, 1]
+                        w1 |= per_card[c, 2]
+                if hashed:
+                    keys[p] = _dealt_key(dealt, p, total, w0, w1, mix_of, t)
+                else:
+                    keys[p] = key_of(dealt[p], method, mix_of, scratch, t)
             _tally(keys, out)
             done += 1
-    total = np.zeros((5, players), np.int64)
+    tallies = np.zeros((5, players), np.int64)
     for b in range(blocks):
-        total += parts[b]
-    return total
+        tallies += parts[b]
+    return tallies
 
 
 @njit(cache=True, parallel=True)
