@@ -1,12 +1,52 @@
-"""Exact equity: the compiled enumeration against the reference, and the laws."""
+"""Exact equity: the compiled enumeration against the reference, and the laws.
 
+:func:`_brute` counts every player's wins, ties and losses board by board through the
+public showdown (:func:`cardlab.poker.showdown.settle`), independently of the equity
+module's tallies: a loss is counted when it happens, not taken as the remainder.
+"""
+
+import itertools
 from fractions import Fraction
 
 import pytest
 
 from cardlab.errors import CardlabError
-from cardlab.poker.equity import exact_equity, reference_equity
-from cardlab.poker.games import get_game
+from cardlab.poker.equity import EquityResult, exact_equity, reference_equity
+from cardlab.poker.games import Game, get_game
+from cardlab.poker.showdown import settle
+
+
+def _brute(game: Game, hands: list[str], board: str, dead: str = "") -> list[tuple[Fraction, ...]]:
+    """(win, tie, lose, equity) per player over every completion of the board."""
+    deck = game.deck
+    holes = [deck.parse_cards(h) for h in hands]
+    known = deck.parse_cards(board) if board else ()
+    out_of_play = {*known, *(deck.parse_cards(dead) if dead else ()), *itertools.chain(*holes)}
+    rest = [c for c in deck.cards if c not in out_of_play]
+    counts = [[0, 0, 0, Fraction(0)] for _ in hands]
+    deals = 0
+    for extra in itertools.combinations(rest, game.base.board_cards - len(known)):
+        showdown = settle(game, [" ".join(map(str, h)) for h in holes], (*known, *extra))
+        deals += 1
+        for p, player in enumerate(showdown.players):
+            if p not in showdown.winners:
+                counts[p][2] += 1
+            elif len(showdown.winners) == 1:
+                counts[p][0] += 1
+            else:
+                counts[p][1] += 1
+            counts[p][3] += player.share
+    return [
+        (Fraction(w, deals), Fraction(t, deals), Fraction(lo, deals), e / deals)
+        for w, t, lo, e in counts
+    ]
+
+
+def _fields(result: EquityResult) -> list[tuple[Fraction, ...]]:
+    return [
+        (Fraction(p.win), Fraction(p.tie), Fraction(p.lose), Fraction(p.equity))
+        for p in result.players
+    ]
 
 
 @pytest.mark.parametrize(
@@ -25,9 +65,20 @@ def test_exact_equals_reference(game: str, hands: list[str], board: str) -> None
     slow = reference_equity(g, hands, board=board)
     assert fast.players == slow.players
     assert fast.deals == slow.deals
-    assert sum(p.equity for p in fast.players) == 1
-    for p in fast.players:
-        assert p.win + p.tie + p.lose == 1
+
+
+@pytest.mark.parametrize(
+    ("game", "hands", "board"),
+    [
+        ("standard52-holdem", ["As Ac", "Kd Kh"], "2c 7d 9h Ks"),
+        ("standard52-holdem", ["As Ks", "Qh Qd", "7c 8c"], "2c 7d 9h Tc"),
+        ("standard52-holdem", ["Ah Kh", "Qs Qd"], "2h 7h 9c"),  # flush draws, 990 boards
+        ("fesca42-holdem", ["木1 火1", "水2 金2", "陰陽3 太極"], "木5 火6 土Z 金4"),
+    ],
+)
+def test_exact_equals_settled_boards(game: str, hands: list[str], board: str) -> None:
+    g = get_game(game)
+    assert _fields(exact_equity(g, hands, board=board)) == _brute(g, hands, board)
 
 
 def test_swapping_players_swaps_results() -> None:
@@ -42,7 +93,11 @@ def test_dead_cards_leave_the_deck() -> None:
     g = get_game("standard52-holdem")
     r = exact_equity(g, ["As Ac", "Kd Kh"], board="2c 7d 9h", dead="Ks")
     assert r.deals == 44 * 43 // 2  # C(44, 2): the turn and river without the dead king
-    assert r.players[1].equity == Fraction(1, 1) - r.players[0].equity
+    assert _fields(r) == _brute(g, ["As Ac", "Kd Kh"], "2c 7d 9h", dead="Ks")
+    # the kings win only with the last king (Kc: 43 of the 946 boards) and no ace beside
+    # it (a set of aces beats their set): 41 boards; no straight or flush is possible
+    assert r.players[1].win == Fraction(41, 946)
+    assert r.players[0].lose == Fraction(41, 946)
 
 
 @pytest.mark.parametrize(

@@ -124,7 +124,7 @@ def test_best_hand() -> None:
     assert best_hand(["As", "Kd", "Qs", "Jh", "Tc"], std).category is C.STRAIGHT
     with pytest.raises(HandError):
         best_hand("As Kd", std)
-    with pytest.raises(HandError, match="at most 20 cards is searched.*got 78"):
+    with pytest.raises(HandError, match=r"at most 20 cards is searched.*got 78"):
         best_hand(F78.deck.cards, F78)  # C(78, 5) = 21,111,090 fives: minutes, refused
 
 

@@ -22,40 +22,65 @@ from cardlab.cli._common import (
 )
 from cardlab.errors import GameError
 from cardlab.poker.draw import best_draw
-from cardlab.poker.equity import TieRate, tie_rate
+from cardlab.poker.equity import (
+    COMPILE_SECONDS,
+    ExactTooBig,
+    TieRate,
+    kernels_compiled,
+    tie_rate,
+)
 from cardlab.poker.equity import equity as compute_equity
 from cardlab.poker.games import game_names
 
 
 @contextmanager
-def _progress(show: bool, label: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress bar on stderr (text output only), as a ``progress(done, total)``."""
-    if not show:
-        yield None
-        return
+def _progress(show: bool, label: str) -> Iterator[Callable[[int, int], None]]:
+    """A ``progress(done, total)`` for the library: on its first call, a line on stderr
+    if the kernels are about to compile (first run of an install); then a progress bar
+    on stderr when ``show`` (text output) and stderr is a terminal (elsewhere rich would
+    leave an empty line behind)."""
+    console = Console(stderr=True)
     bar = Progress(
         TextColumn(label),
         BarColumn(),
         TextColumn("{task.percentage:>3.0f}%"),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=console,
         transient=True,
     )
     task = bar.add_task(label, total=None)
+    with_bar = show and console.is_terminal
     started = False
+    announced = False
 
     def update(done: int, total: int) -> None:
-        nonlocal started
-        if not started:  # only once work is under way: errors stay one clean line
+        nonlocal started, announced
+        if not announced:  # the input is checked: errors stay one clean line
+            announced = True
+            if not kernels_compiled():
+                click.echo(
+                    f"cardlab: preparing the equity kernels (first run, about "
+                    f"{COMPILE_SECONDS} s)...",
+                    err=True,
+                )
+        if with_bar and not started:
             bar.start()
             started = True
-        bar.update(task, completed=done, total=total)
+        if started:
+            bar.update(task, completed=done, total=total)
 
     try:
         yield update
     finally:
         if started:
             bar.stop()
+
+
+def _part(
+    progress: Callable[[int, int], None], offset: int, total: int
+) -> Callable[[int, int], None]:
+    """``progress`` for one part of the whole work (one game of ``ties``)."""
+    return lambda done, _total: progress(offset + done, total)
 
 
 @click.command()
@@ -67,7 +92,9 @@ def _progress(show: bool, label: str) -> Iterator[Callable[[int, int], None] | N
     "--exact/--sample", "exact", default=None, help="Enumerate every deal (default) or sample."
 )
 @click.option("--samples", type=click.IntRange(min=1), default=None, help="Random deals to sample.")
-@click.option("--seed", type=int, default=None, help="Seed of the random deals.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=None, help="Seed of the random deals (0 or more)."
+)
 @click.option("--target-se", type=float, default=None, help="Stop sampling at this standard error.")
 @rule_option
 @format_option("text", "json")
@@ -94,17 +121,20 @@ def equity(
     if exact is False and samples is None and target_se is None:
         samples = 1_000_000
     with _progress(fmt == "text", "dealing") as progress:
-        result = compute_equity(
-            game,
-            list(hands),
-            board=board,
-            dead=dead,
-            exact=exact,
-            samples=samples,
-            rng=seed,
-            target_se=target_se,
-            progress=progress,
-        )
+        try:
+            result = compute_equity(
+                game,
+                list(hands),
+                board=board,
+                dead=dead,
+                exact=exact,
+                samples=samples,
+                rng=seed,
+                target_se=target_se,
+                progress=progress,
+            )
+        except ExactTooBig as exc:
+            raise GameError(f"{exc} with --samples 1000000 (or --target-se 0.001)") from None
     if fmt == "json":
         emit_json(result.as_dict())
         return
@@ -155,7 +185,13 @@ def equity(
     show_default=True,
     help="Random deals per row.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random deals.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seed of the random deals (0 or more).",
+)
 @format_option("text", "json")
 def ties(
     game_name: tuple[str, ...],
@@ -177,9 +213,8 @@ def ties(
     results: list[TieRate] = []
     with _progress(fmt == "text", "sampling") as progress:
         for i, game in enumerate(played):
-            results.append(tie_rate(game, samples=samples, rng=seed))
-            if progress is not None:
-                progress(i + 1, len(names))
+            part = _part(progress, i * 2 * samples, len(played) * 2 * samples)
+            results.append(tie_rate(game, samples=samples, rng=seed, progress=part))
     if fmt == "json":
         emit_json(
             {
