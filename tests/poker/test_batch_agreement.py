@@ -158,3 +158,35 @@ def test_orders_the_fast_paths_do_not_cover_fall_back_to_subsets() -> None:
         evaluate_batch(random_rows(78, 7, 3, seed=1), rules, method="hashed")
     assert method_for(rules_for("FESCA78"), 7) == "hashed"
     assert method_for(rules_for("standard52"), 5) == "hashed"
+
+
+def _fast_equals_plain(deck: str, k: int, game: str, n: int) -> None:
+    """The fastest kernel ("auto") against the plain subset kernel, which scores every
+    five-card choice the reference's way (and equals the reference above)."""
+    rules = rules_for(deck)
+    for start in range(0, n, 100_000):  # in parts: the shuffles take memory
+        seed = hash((deck, k, start)) % 2**32
+        rows = random_rows(len(rules.deck), k, min(100_000, n - start), seed).astype(np.uint8)
+        fast = evaluate_batch(rows, rules, game=game, check=False)  # type: ignore[arg-type]
+        plain = evaluate_batch(
+            rows,
+            rules,
+            game=game,  # type: ignore[arg-type]
+            method="subsets",
+            check=False,
+        )
+        bad = np.flatnonzero(fast != plain)
+        assert not len(bad), (deck, k, rows[bad[:3]].tolist())
+
+
+@pytest.mark.parametrize("deck", BUILTIN_DECKS)
+@pytest.mark.parametrize(("k", "game"), [(7, "best"), (9, "omaha")])
+def test_fast_path_equals_plain_kernel(deck: str, k: int, game: str) -> None:
+    _fast_equals_plain(deck, k, game, 20_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("deck", BUILTIN_DECKS)
+@pytest.mark.parametrize(("k", "game"), [(5, "best"), (6, "best"), (7, "best"), (9, "omaha")])
+def test_fast_path_equals_plain_kernel_on_a_million_hands(deck: str, k: int, game: str) -> None:
+    _fast_equals_plain(deck, k, game, 1_000_000)

@@ -64,6 +64,7 @@ _AUTO_SAMPLES = 1_000_000
 EXACT_LIMIT_SECONDS = 60.0
 """The longest exact enumeration :func:`exact_equity` starts by default (estimated)."""
 _CHUNK_SECONDS = 0.25  # work per call of the compiled loops: Ctrl-C waits at most this
+_SPLIT_BELOW = 64  # fewer hole-card assignments than this: split their boards into tasks
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,7 +295,10 @@ def exact_equity(
     left = len(deck) - len(deal.board) - len(deal.dead) - players * h
     if left < deal_n:
         raise GameError(f"the {deck.name} deck has too few cards left for this deal")
-    tasks = _k.board_tasks(left, deal_n)
+    # many assignments: one unit walks all of an assignment's boards (units of a board or
+    # two would cost more in setting up than in scoring); few: split the boards too
+    many = len(assignments) >= _SPLIT_BELOW
+    tasks = np.full((1, 2), -1, np.int64) if many else _k.board_tasks(left, deal_n)
     per_unit = max(math.comb(left, deal_n) // len(tasks), 1) * players  # keys per unit
     rate = _k.keys_per_second(method) * _cores()
     chunk_units = max(1, int(rate * _CHUNK_SECONDS / per_unit))

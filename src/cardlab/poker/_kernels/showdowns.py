@@ -42,7 +42,7 @@ _SHARES = np.array([0] + [SHARE_UNIT // m for m in range(1, 11)], np.int64)  # b
 SUBSETS, HASHED, OMAHA = 0, 1, 2  # how a player's key is found
 # keys per second on one core of each method in the exact loops, rounded down from
 # benchmarks/equity.py (the largest decks): for estimates before the work, not promises
-_KEYS_PER_SECOND = (1_000_000, 10_000_000, 2_000_000)
+_KEYS_PER_SECOND = (1_000_000, 20_000_000, 2_000_000)
 
 
 def keys_per_second(method: int) -> float:
