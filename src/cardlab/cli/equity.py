@@ -26,6 +26,7 @@ from cardlab.poker.equity import (
     COMPILE_SECONDS,
     ExactTooBig,
     TieRate,
+    enumerates,
     kernels_compiled,
     tie_rate,
 )
@@ -34,11 +35,14 @@ from cardlab.poker.games import game_names
 
 
 @contextmanager
-def _progress(show: bool, label: str) -> Iterator[Callable[[int, int], None]]:
+def _progress(
+    show: bool, label: str, compiled: Callable[[], bool]
+) -> Iterator[Callable[[int, int], None]]:
     """A ``progress(done, total)`` for the library: on its first call, a line on stderr
     if the kernels are about to compile (first run of an install); then a progress bar
     on stderr when ``show`` (text output) and stderr is a terminal (elsewhere rich would
-    leave an empty line behind)."""
+    leave an empty line behind). ``compiled()``: whether the kernels about to run are in
+    numba's cache."""
     console = Console(stderr=True)
     bar = Progress(
         TextColumn(label),
@@ -57,7 +61,7 @@ def _progress(show: bool, label: str) -> Iterator[Callable[[int, int], None]]:
         nonlocal started, announced
         if not announced:  # the input is checked: errors stay one clean line
             announced = True
-            if not kernels_compiled():
+            if not compiled():
                 click.echo(
                     f"cardlab: preparing the equity kernels (first run, about "
                     f"{COMPILE_SECONDS} s)...",
@@ -120,7 +124,14 @@ def equity(
         raise GameError("--exact enumerates every deal: drop --samples/--target-se")
     if exact is False and samples is None and target_se is None:
         samples = 1_000_000
-    with _progress(fmt == "text", "dealing") as progress:
+
+    def compiled() -> bool:
+        if exact is not None:
+            return kernels_compiled(exact)
+        how = enumerates(game, list(hands), board, dead, samples=samples, target_se=target_se)
+        return kernels_compiled(how)
+
+    with _progress(fmt == "text", "dealing", compiled) as progress:
         try:
             result = compute_equity(
                 game,
@@ -211,7 +222,7 @@ def ties(
         names = [n for n in game_names() if n.endswith("-holdem")]
     played = [game_from(name, rule, deck) for name in names]  # every name checked first
     results: list[TieRate] = []
-    with _progress(fmt == "text", "sampling") as progress:
+    with _progress(fmt == "text", "sampling", lambda: kernels_compiled(False)) as progress:
         for i, game in enumerate(played):
             part = _part(progress, i * 2 * samples, len(played) * 2 * samples)
             results.append(tie_rate(game, samples=samples, rng=seed, progress=part))

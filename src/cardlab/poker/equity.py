@@ -118,13 +118,14 @@ class EquityResult:
         }
 
 
-def kernels_compiled() -> bool:
-    """Whether the compiled showdown loops are in numba's disk cache already; if not,
-    the first computation compiles them (about :data:`COMPILE_SECONDS`)."""
+def kernels_compiled(exact: bool) -> bool:
+    """Whether the compiled loops of exact enumeration (or of sampling) are in numba's
+    disk cache already; if not, their first use compiles them (about
+    :data:`COMPILE_SECONDS`). :func:`enumerates` tells which one :func:`equity` uses."""
     from cardlab.poker._kernels import hashed
     from cardlab.poker._kernels.warm import in_disk_cache
 
-    return in_disk_cache(hashed.fill_rank_keys, _k.exact_units, _k.monte_carlo)
+    return in_disk_cache(hashed.fill_rank_keys, _k.exact_units if exact else _k.monte_carlo)
 
 
 # --- the deal: players' hands (cards or ranges), board, dead cards ---------------------
@@ -517,6 +518,24 @@ def _sampled_result(
     return EquityResult(game, deal.board, deal.dead, False, n, tuple(players))
 
 
+def enumerates(
+    game: Game,
+    hands: Sequence[HandLike],
+    board: CardsLike = (),
+    dead: CardsLike = (),
+    *,
+    samples: int | None = None,
+    target_se: float | None = None,
+) -> bool:
+    """Whether :func:`equity` without ``exact`` enumerates this deal (else it samples)."""
+    if samples is not None or target_se is not None:
+        return False
+    if not any(is_random(h) for h in hands):
+        return True
+    assignments, showdowns = _random_cost(game, _parse_deal(game, hands, board, dead))
+    return assignments <= _MAX_RANDOM_ASSIGNMENTS and showdowns <= _AUTO_EXACT_SHOWDOWNS
+
+
 def equity(
     game: Game,
     hands: Sequence[HandLike],
@@ -532,12 +551,9 @@ def equity(
     """Exact when asked, or by default when no sampling option is given; with random
     hands, by default exact only when that is cheap (else ``_AUTO_SAMPLES`` samples)."""
     if exact is None:
-        exact = samples is None and target_se is None
-        if exact and any(is_random(h) for h in hands):
-            deal = _parse_deal(game, hands, board, dead)
-            assignments, showdowns = _random_cost(game, deal)
-            exact = assignments <= _MAX_RANDOM_ASSIGNMENTS and showdowns <= _AUTO_EXACT_SHOWDOWNS
-            samples = None if exact else _AUTO_SAMPLES
+        exact = enumerates(game, hands, board, dead, samples=samples, target_se=target_se)
+        if not exact and samples is None and target_se is None:
+            samples = _AUTO_SAMPLES
     if exact:
         if samples is not None or target_se is not None:
             raise GameError("choose exact enumeration or sampling (samples/target_se), not both")
