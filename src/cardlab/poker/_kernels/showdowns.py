@@ -347,7 +347,7 @@ def monte_carlo(
     ``combos``: players x combos x hole cards, -1 for a hole card dealt at random;
     each trial picks one combo per player uniformly (again if cards collide). ``board``:
     the board, -1 for a card dealt at random. ``base_used``: 1 for cards out of play
-    (dead cards, known board cards). Returns 4 x players (see :func:`exact_board`) and
+    (dead cards, known board cards). Returns 4 x players (see :func:`exact_units`) and
     a trailing count of rejected combo picks in ``[4, 0]``.
     """
     players, _, h = combos.shape
