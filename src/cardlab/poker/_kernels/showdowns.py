@@ -112,12 +112,22 @@ def key_of(
 
 @njit(cache=True, inline="always")
 def _dealt_key(
-    rows: Array, p: int, total: int, w0: int, w1: int, mix_of: Array, t: KeyTables
+    rows: Array,
+    p: int,
+    total: int,
+    w0: int,
+    w1: int,
+    mix_of: Array,
+    t: KeyTables,
+    lookup: tuple[Array, Array, Array, Array, Array, Array],
 ) -> int:  # pragma: no cover - compiled
     """The hashed key of player ``p``'s cards ``rows[p]`` from their sums (see
     :func:`~.hashed.hand_key`): the lookup and the suits here, and only when a flush or a
     Mixwell may be among them the full :func:`~.hashed.hand_key` (which reads the row;
-    taking the row costs more than the lookup)."""
+    taking the row costs more than the lookup). ``lookup``: :func:`_lookup_arrays` of
+    ``t``, taken out once per loop: reading an array out of ``t`` counts a reference on
+    it, and threads counting on the same arrays slow each other down many times over."""
+    rank_keys, hi_index, lo_index, straight_primary, straights, nth = lookup
     suit_shift = t.suit_shift
     flush_test = t.flush_test
     suits = total >> suit_shift
@@ -126,11 +136,17 @@ def _dealt_key(
     ):
         return hand_key(rows[p], rows.shape[1], total, w0, w1, mix_of, t)
     n_lo_bits = t.n_lo_bits
-    hi = t.hi_index[total >> n_lo_bits & ((1 << (suit_shift - n_lo_bits)) - 1)]
-    key = t.rank_keys[hi + t.lo_index[total & ((1 << n_lo_bits) - 1)]]
+    hi = hi_index[total >> n_lo_bits & ((1 << (suit_shift - n_lo_bits)) - 1)]
+    key = rank_keys[hi + lo_index[total & ((1 << n_lo_bits) - 1)]]
     if t.suits_count:
-        key = add_suits(key, w0, w1, t.straight_primary, t.straights, t.nth_strength)
+        key = add_suits(key, w0, w1, straight_primary, straights, nth)
     return int(key)
+
+
+@njit(cache=True, inline="always")
+def _lookup_arrays(t: KeyTables) -> tuple[Array, Array, Array, Array, Array, Array]:
+    """The arrays :func:`_dealt_key` reads on every key."""
+    return (t.rank_keys, t.hi_index, t.lo_index, t.straight_primary, t.straights, t.nth_strength)
 
 
 @njit(cache=True, inline="always")
@@ -199,6 +215,7 @@ def _walk_task(
     per_card = t.per_card
     hashed = method == HASHED
     suits_count = t.suits_count
+    lookup = _lookup_arrays(t)
     rows = np.empty((players, width), np.int64)
     keys = np.empty(players, np.int64)
     mix_of = np.zeros(16, np.int64)
@@ -249,6 +266,7 @@ def _walk_task(
                         fixed_sum[p, 2] | run[k, 2],
                         mix_of,
                         t,
+                        lookup,
                     )
             else:
                 for p in range(players):
@@ -355,6 +373,7 @@ def monte_carlo(
     blocks = seeds.shape[0]
     hashed = method == HASHED
     per_card = t.per_card
+    lookup = _lookup_arrays(t)
     parts = np.zeros((blocks, 5, players), np.int64)
     for b in prange(blocks):
         state = np.empty(1, np.uint64)
@@ -417,7 +436,7 @@ def monte_carlo(
                         w0 |= per_card[c, 1]
                         w1 |= per_card[c, 2]
                 if hashed:
-                    keys[p] = _dealt_key(dealt, p, total, w0, w1, mix_of, t)
+                    keys[p] = _dealt_key(dealt, p, total, w0, w1, mix_of, t, lookup)
                 else:
                     keys[p] = key_of(dealt[p], method, mix_of, scratch, t)
             _tally(keys, out)
