@@ -4,9 +4,11 @@ push/fold bot (:mod:`cardlab.bots.pushfold`) solves its equilibrium on.
 Each pair of classes is sampled with cardlab's Monte Carlo (``sample_equity`` of two
 ranges, combos that share no card), ``--samples`` showdowns per pair (standard error
 about 0.5 / sqrt(samples)), and the combo-pair counts (card removal) are counted
-exactly. Writes ``src/cardlab/bots/data/preflop169.json``.
+exactly. Writes ``src/cardlab/bots/data/preflop169.json``; with ``--equilibria`` it writes the
+push/fold equilibria solved on it, ``data/pushfold.json``.
 
-    NUMBA_NUM_THREADS=1 python benchmarks/preflop_matrix.py [--samples 4000]
+    NUMBA_NUM_THREADS=1 python benchmarks/preflop_matrix.py --samples 20000
+    python benchmarks/preflop_matrix.py --equilibria
 """
 
 from __future__ import annotations
@@ -38,7 +40,16 @@ def classes() -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--samples", type=int, default=4000)
+    parser.add_argument(
+        "--equilibria", action="store_true", help="only (re)write data/pushfold.json"
+    )
     args = parser.parse_args()
+    data_dir = Path(__file__).parent.parent / "src/cardlab/bots/data"
+    if args.equilibria:
+        from cardlab.bots.pushfold import equilibria_json
+
+        (data_dir / "pushfold.json").write_text(equilibria_json())
+        return
     game = get_game("standard52-holdem")
     names = classes()
     combos = [parse_range(n, game).combos for n in names]
@@ -57,7 +68,7 @@ def main() -> None:
             e = float(r.players[0].equity)
             eq[i][j], eq[j][i] = e, 1 - e
         print(f"{i + 1}/{n} {time.perf_counter() - start:.0f}s", flush=True)
-    out = Path(__file__).parent.parent / "src/cardlab/bots/data/preflop169.json"
+    out = data_dir / "preflop169.json"
     data = {
         "classes": names,
         "samples": args.samples,
