@@ -105,7 +105,9 @@ def arena(
 def _keep(result: ArenaResult, db: str | None) -> None:
     try:
         from cardlab.store import Store
-    except ImportError:  # pragma: no cover - until the store lands
+    except ModuleNotFoundError as exc:  # pragma: no cover - until the store lands
+        if exc.name != "cardlab.store":
+            raise
         return
     with Store.open(db) as store:
         store.add_arena_run(result.config.as_dict(), result.as_dict())

@@ -20,7 +20,11 @@ from cardlab.bots.base import Bot, get_bot
 from cardlab.cards import format_cards
 from cardlab.cli.arena import bot_names, parse_blinds, stack_value
 from cardlab.errors import ActionError, GameError
+from cardlab.table import events as ev
+from cardlab.table import phh
 from cardlab.table.actions import Action, apply
+from cardlab.table.history import to_history
+from cardlab.table.narrate import describe
 from cardlab.table.session import Session
 from cardlab.table.state import HandState, Legal, Phase
 from cardlab.table.structure import MAX_SEATS
@@ -83,7 +87,9 @@ def play(
 def _open_store(db: str | None) -> Any:
     try:
         from cardlab.store import Store
-    except ImportError:  # pragma: no cover - until the store lands
+    except ModuleNotFoundError as exc:  # pragma: no cover - until the store lands
+        if exc.name != "cardlab.store":
+            raise
         return None
     return Store.open(db)
 
@@ -141,15 +147,22 @@ class TerminalTable:
         self._announce(hand, shown)
 
     def _announce(self, hand: HandState, shown: int) -> int:
-        """Print the events since ``shown`` that others did (bots' actions, new cards)."""
+        """Print what happened since event ``shown`` as you may see it."""
         names = self.session.names()
-        for e in seat_view(hand, self._me(hand)).history[shown:]:
-            text = str(e)
-            player = getattr(e, "player", None)
-            if isinstance(player, int) and 0 <= player < len(names):
-                text = text.replace(f"p{player + 1} ", f"{names[player]} ", 1)
-            self.console.print(f"  {text}")
-        return len(hand.history)
+        history = seat_view(hand, self._me(hand)).history
+        for e in history[shown:]:
+            if isinstance(e, ev.DealBoard):
+                text: str | None = f"board: {format_cards(e.cards)}"
+            elif isinstance(e, ev.DealHole):
+                cards = " ".join("??" if c is None else str(c) for c in e.cards)
+                text = f"{names[e.player]}: {cards}" if any(e.cards) else None
+            elif isinstance(e, ev.NewStreet):
+                text = f"[bold]{e.name}[/bold]"
+            else:
+                text = describe(e, names)
+            if text:
+                self.console.print(f"  {text}")
+        return len(history)
 
     def _me(self, hand: HandState) -> int | None:
         return self.session.position_of(0)
@@ -248,63 +261,25 @@ def menu(legal: Legal) -> str:
     return ", ".join(items)
 
 
-_VARIANTS = {"holdem": "T", "omaha": "O", "stud": "7S", "draw": "5CD"}
-_BETTING = {"no-limit": "N", "pot-limit": "P", "fixed-limit": "F"}
-
-
 def hand_record(hand: HandState, players: list[str], source: str) -> Any:
-    """The store's record of a finished hand (``cardlab.table.history.record`` when the
-    library has it; else a PHH text built here from the engine's PHH lines)."""
+    """The store's record of a finished hand, its PHH text from
+    :func:`cardlab.table.history.to_history`."""
     from cardlab.store import HandRecord
 
-    try:
-        from cardlab.table import history  # type: ignore[attr-defined]
-
-        record: Any = history.record(hand, players=players, source=source)
-        return record
-    except (ImportError, AttributeError):
-        pass
     result = hand.result
     if result is None:
         raise ActionError("only a finished hand can be kept")
-    game = hand.game
-    variant = _BETTING[game.stakes.betting.value] + _VARIANTS[game.game.base.key]
-    blinds = game.stakes.blinds_for(hand.players)
-    actions = [str(e) for e in hand.history if _is_action(str(e))]
-    phh = "\n".join(
-        [
-            f"variant = {_q(variant)}",
-            f"antes = {list(game.stakes.antes_for(hand.players))}",
-            f"blinds_or_straddles = {list(blinds)}",
-            f"min_bet = {game.stakes.small_bet}",
-            f"starting_stacks = {list(hand.starting_stacks)}",
-            "actions = [" + ", ".join(_q(a) for a in actions) + "]",
-            "players = [" + ", ".join(_q(p) for p in players) + "]",
-            f"finishing_stacks = {list(result.finishing_stacks)}",
-            f"cardlab_game = {_q(game.game.key)}",
-            f"seed = {hand.seed}",
-            "",
-        ]
-    )
+    history = to_history(hand, players=players)
     return HandRecord(
-        game=game.game.key,
-        variant=variant,
-        phh=phh,
+        game=hand.game.game.key,
+        variant=history.variant,
+        phh=phh.dumps(history),
         players=tuple(players),
         starting_stacks=tuple(hand.starting_stacks),
         finishing_stacks=tuple(result.finishing_stacks),
         board=format_cards(result.board),
-        actions=sum(1 for a in actions if not a.startswith("d ")),
+        actions=sum(1 for e in hand.history if e.phh is not None and not e.phh.startswith("d ")),
         showdown=result.showdown,
         decided_by=result.decided_by,
         source=source,
     )
-
-
-def _is_action(line: str) -> bool:
-    head = line.split(" ", 1)[0]
-    return head == "d" or (head.startswith("p") and head[1:].isdigit() and " posts " not in line)
-
-
-def _q(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
