@@ -1,0 +1,135 @@
+"""Arena speed and bot strength: hands per second, decision times, and who beats whom.
+
+1. Decision time of every bot in every base game on standard52 and FESCA78 (max and
+   95th percentile over the decisions of a few hands, after one warm-up hand): the
+   budget is 200 ms.
+2. Arena throughput in hands per second, random against random and equity bots, on
+   standard52 and FESCA78 Hold'em, in one process (one core) and on a local Dask
+   cluster with a worker per core.
+3. Strength: heads-up duplicate matches of ``equity`` against ``random`` and against
+   ``station`` in every base game and both decks, and ``pushfold`` against ``equity``
+   ten big blinds deep; big blinds per 100 hands with 95% intervals.
+
+    python benchmarks/arena.py [--part times|speed|strength|pushfold] [--hands N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+
+from cardlab.bots import get_bot
+from cardlab.bots.arena import ArenaConfig, run_arena, table_game
+from cardlab.table.actions import apply
+from cardlab.table.state import HandState
+from cardlab.table.view import seat_view
+
+GAMES = [f"{deck}-{base}" for base in ("holdem", "omaha", "stud", "draw") for deck in ("standard52", "fesca78")]
+
+
+def decision_times(game: str, bot: str, hands: int) -> list[float]:
+    g = table_game(game)
+    seats = 6 if "stud" not in game else 6
+    b = get_bot(bot)
+    others = get_bot("station")
+    times: list[float] = []
+    for h in range(hands + 1):
+        hand = HandState(g, [200] * seats, seed=h)
+        k = 0
+        while not hand.is_over:
+            p = hand.actor
+            assert p is not None
+            view = seat_view(hand, p)
+            rng = random.Random(k)
+            k += 1
+            if p % 2 == 0:
+                start = time.perf_counter()
+                action = b.act(view, rng)
+                if h > 0:  # hand 0 warms up (numba caches, the push/fold tables)
+                    times.append(time.perf_counter() - start)
+            else:
+                action = others.act(view, rng)
+            apply(hand, action)
+    return times
+
+
+def part_times(hands: int) -> None:
+    print("decision time (ms), 6 seats, the bot in positions 1, 3, 5 against stations")
+    print(f"{'game':22} {'bot':9} {'n':>5} {'p95':>8} {'max':>8}")
+    for game in GAMES:
+        for bot in ("random", "station", "equity", "pushfold"):
+            if bot == "pushfold" and game != "standard52-holdem":
+                continue
+            ts = decision_times(game, bot, hands)
+            ts.sort()
+            p95 = ts[int(0.95 * (len(ts) - 1))] * 1000
+            print(f"{game:22} {bot:9} {len(ts):5d} {p95:8.2f} {ts[-1] * 1000:8.2f}", flush=True)
+
+
+def part_speed(hands: int) -> None:
+    cores = os.cpu_count() or 1
+    print(f"arena throughput (hands/s), {cores} cores")
+    for game in ("standard52-holdem", "fesca78-holdem"):
+        for bots, n in ((("random", "random"), hands * 10), (("equity", "equity"), hands)):
+            row = []
+            for workers in (1, cores):
+                cfg = ArenaConfig(game, bots, n, seed=1, seats=6)
+                start = time.perf_counter()
+                run_arena(cfg, workers=workers, scheduler=None)
+                row.append(n / (time.perf_counter() - start))
+            print(
+                f"{game:20} {','.join(bots):14} 1 core {row[0]:8.1f}  {cores} workers {row[1]:8.1f}"
+                f"  ratio {row[1] / row[0]:.2f}",
+                flush=True,
+            )
+
+
+def show(cfg: ArenaConfig, workers: int) -> None:
+    start = time.perf_counter()
+    r = run_arena(cfg, workers=workers)
+    b = r.bots[0]
+    print(
+        f"{cfg.game:20} {b.name:8} vs {r.bots[1].name:8} {b.bb_per_100:+9.1f} bb/100 "
+        f"[{b.ci95[0]:+.1f}, {b.ci95[1]:+.1f}]  ({r.hands} hands, duplicate, "
+        f"{time.perf_counter() - start:.0f} s)",
+        flush=True,
+    )
+
+
+def part_strength(hands: int, workers: int) -> None:
+    print("heads-up duplicate matches, stacks 100 big blinds")
+    for game in GAMES:
+        for rival in ("random", "station"):
+            show(ArenaConfig(game, ("equity", rival), hands, seed=7, duplicate=True), workers)
+
+
+def part_pushfold(hands: int, workers: int) -> None:
+    print("push/fold against equity, heads-up standard52 Hold'em, duplicate")
+    for stack in (10, 20, 30):
+        cfg = ArenaConfig(
+            "standard52-holdem", ("pushfold", "equity"), hands, seed=11, duplicate=True, stack=stack
+        )
+        print(f"stacks {stack // 2} big blinds:", end=" ")
+        show(cfg, workers)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--part", choices=["times", "speed", "strength", "pushfold", "all"], default="all")
+    parser.add_argument("--hands", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    if args.part in ("times", "all"):
+        part_times(max(3, args.hands // 100))
+    if args.part in ("speed", "all"):
+        part_speed(max(20, args.hands // 10))
+    if args.part in ("strength", "all"):
+        part_strength(args.hands, args.workers)
+    if args.part in ("pushfold", "all"):
+        part_pushfold(args.hands, args.workers)
+
+
+if __name__ == "__main__":
+    main()
