@@ -26,17 +26,23 @@ from cardlab.table.actions import apply
 from cardlab.table.state import HandState
 from cardlab.table.view import seat_view
 
-GAMES = [f"{deck}-{base}" for base in ("holdem", "omaha", "stud", "draw") for deck in ("standard52", "fesca78")]
+GAMES = [
+    f"{deck}-{base}"
+    for base in ("holdem", "omaha", "stud", "draw")
+    for deck in ("standard52", "fesca78")
+]
 
 
 def decision_times(game: str, bot: str, hands: int) -> list[float]:
+    """The bot's decision times; push/fold plays heads-up 10 big blinds deep, where its
+    equilibrium is used, the others six-handed."""
     g = table_game(game)
-    seats = 6 if "stud" not in game else 6
+    seats, stack = (2, 20) if bot == "pushfold" else (6, 200)
     b = get_bot(bot)
     others = get_bot("station")
     times: list[float] = []
     for h in range(hands + 1):
-        hand = HandState(g, [200] * seats, seed=h)
+        hand = HandState(g, [stack] * seats, seed=h)
         k = 0
         while not hand.is_over:
             p = hand.actor
@@ -117,7 +123,9 @@ def part_pushfold(hands: int, workers: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--part", choices=["times", "speed", "strength", "pushfold", "all"], default="all")
+    parser.add_argument(
+        "--part", choices=["times", "speed", "strength", "pushfold", "all"], default="all"
+    )
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()

@@ -56,15 +56,15 @@ def table_game(game: str, blinds: tuple[int, int] = (1, 2)) -> TableGame:
 
 
 def _blinds(blinds: object) -> tuple[int, int]:
-    ok = isinstance(blinds, tuple | list) and len(blinds) == 2
-    if ok:
-        ok = all(isinstance(b, int) and not isinstance(b, bool) and b > 0 for b in blinds)  # type: ignore[union-attr]
-    if not ok:
+    values = list(blinds) if isinstance(blinds, tuple | list) else []
+    if len(values) != 2 or not all(
+        isinstance(b, int) and not isinstance(b, bool) and b > 0 for b in values
+    ):
         raise GameError(f"blinds must be two positive whole numbers like 1/2, got {blinds!r}")
-    small, big = blinds  # type: ignore[misc]
+    small, big = int(values[0]), int(values[1])
     if small > big:
         raise GameError(f"the small blind must not exceed the big blind, got {small}/{big}")
-    return int(small), int(big)
+    return small, big
 
 
 def big_blind(game: TableGame) -> int:

@@ -9,6 +9,7 @@ the compiled kernels inside are told to use one thread too) and closes it afterw
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -41,17 +42,18 @@ def map_chunks(
     cluster: Any = None
     try:
         if scheduler is None:
-            cluster = LocalCluster(
+            cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=workers or default_workers(),
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",
+                silence_logs=logging.ERROR,
                 env={"NUMBA_NUM_THREADS": "1"},
             )
-            client = Client(cluster)
+            client = Client(cluster)  # type: ignore[no-untyped-call]
         else:
             try:
-                client = Client(scheduler, timeout="10s")
+                client = Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
             except (OSError, TimeoutError, ValueError) as exc:
                 raise ClusterError(
                     f"cannot reach the Dask scheduler {scheduler!r}: {exc}"
@@ -60,13 +62,13 @@ def map_chunks(
             futures = client.map(fn, [arg] * len(indices), list(indices), pure=False)
             position = {f.key: k for k, f in enumerate(futures)}
             out: list[Any] = [None] * len(futures)
-            for future in as_completed(futures):
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 out[position[future.key]] = future.result()
                 if step is not None:
                     step()
             return out
         finally:
-            client.close()
+            client.close()  # type: ignore[no-untyped-call]
     finally:
         if cluster is not None:
             cluster.close()

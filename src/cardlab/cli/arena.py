@@ -56,9 +56,7 @@ def stack_value(text: str) -> int:
 @click.option("--stack", default="200", show_default=True, help="Starting stack of every hand.")
 @click.option("--blinds", default="1/2", show_default=True, help="SMALL/BIG (Stud: bring-in/bet).")
 @click.option("--scheduler", default=None, help="Address of a Dask scheduler to run on.")
-@click.option(
-    "--workers", type=click.IntRange(min=1), default=None, help="Local worker processes."
-)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Local worker processes.")
 @click.option("--db", type=click.Path(dir_okay=False), default=None, help="The hand store file.")
 @click.option("--no-store", is_flag=True, help="Do not keep the results in the store.")
 @format_option("text", "json")
@@ -116,9 +114,8 @@ def _keep(result: ArenaResult, db: str | None) -> None:
 def _print(result: ArenaResult) -> None:
     console = Console(highlight=False)
     d = result.as_dict()
-    title = (
-        f"{d['game']}: {d['hands']} hands, {d['seats']} seats, seed {d['seed']}"
-        + (", duplicate" if d["duplicate"] else "")
+    title = f"{d['game']}: {d['hands']} hands, {d['seats']} seats, seed {d['seed']}" + (
+        ", duplicate" if d["duplicate"] else ""
     )
     table = Table(title=title)
     for col in ("bot", "bb/100", "95% CI", "showdowns"):

@@ -10,6 +10,7 @@ store at once, so quitting (``q``, Ctrl-D, Ctrl-C) mid-hand loses only the hand 
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any, TextIO
 
 import click
@@ -72,7 +73,7 @@ def play(
         seed = random.SystemRandom().getrandbits(32)
     store = _open_store(db)
     session = Session(game, names, chips, seed=seed)
-    table = TerminalTable(session, seat_bots, hints, store, click.get_text_stream("stdin"))
+    table = TerminalTable(session, seat_bots, hints, store, sys.stdin)
     try:
         table.run(hands)
     finally:
