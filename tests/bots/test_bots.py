@@ -13,7 +13,9 @@ from cardlab.bots.arena import play_hand, table_game
 from cardlab.bots.equity import EquityBot, known_cards
 from cardlab.errors import GameError
 from cardlab.poker.draw import best_draw
+from cardlab.poker.categories import Category
 from cardlab.poker.games import get_game
+from cardlab.poker.hands import evaluate
 from cardlab.table.actions import Action, Kind
 from cardlab.table.state import HandState, Legal, Phase
 from cardlab.table.view import seat_view
@@ -69,19 +71,25 @@ def test_stud_up_cards_are_the_opponents_known_cards() -> None:
     assert dead == []
 
 
+@pytest.mark.slow  # best_draw enumerates 1.5 million draws a hand
 def test_draw_keeps_what_the_exact_best_keep_keeps() -> None:
     game = table_game("standard52-draw")
     g = get_game("standard52-draw")
-    for seed in range(40):
+    checked = 0
+    for seed in range(60):
         hand = HandState(game, [100, 100], seed=seed)
         while hand.phase is not Phase.DRAW and not hand.is_over:
             hand.check_or_call()
         if hand.is_over:
             continue
         view = seat_view(hand, hand.actor)
-        value = best_draw(g, view.hole)
-        if "two pair" not in value.goal:  # hands holding exactly one pair
+        if evaluate(view.hole, g.rules).category is not Category.ONE_PAIR:
             continue
+        exact = best_draw(g, view.hole).best  # by exact enumeration of every draw
         action = EquityBot(draw_samples=2000).act(view, random.Random(1))
         kept = set(view.hole) - set(action.cards)
-        assert set(value.best.kept) <= kept  # the pair is kept (a kicker may be too)
+        assert set(exact.kept) <= kept  # the pair is kept (a kicker may be too)
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
