@@ -12,8 +12,8 @@ from cardlab.bots import get_bot
 from cardlab.bots.arena import play_hand, table_game
 from cardlab.bots.equity import EquityBot, known_cards
 from cardlab.errors import GameError
-from cardlab.poker.draw import best_draw
 from cardlab.poker.categories import Category
+from cardlab.poker.draw import best_draw
 from cardlab.poker.games import get_game
 from cardlab.poker.hands import evaluate
 from cardlab.table.actions import Action, Kind
