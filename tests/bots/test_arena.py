@@ -61,6 +61,18 @@ def test_local_dask_cluster_gives_the_in_process_result() -> None:
     assert here.as_dict() == cluster.as_dict()
 
 
+@pytest.mark.slow
+def test_scheduler_address_gives_the_in_process_result() -> None:
+    distributed = pytest.importorskip("distributed")
+    config = ArenaConfig("standard52-holdem", ("random", "station"), 120, seed=2, duplicate=True)
+    here = run_arena(config)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster:
+        there = run_arena(config, scheduler=cluster.scheduler_address)
+    assert here.as_dict() == there.as_dict()
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
