@@ -93,3 +93,11 @@ def test_draw_keeps_what_the_exact_best_keep_keeps() -> None:
         if checked == 2:
             break
     assert checked == 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_equity_bots_fill_the_largest_table(game: str) -> None:
+    # eight Stud players on 52 cards need a shared card; the estimate must still deal
+    g = table_game(game)
+    hand = play_hand(g, [get_bot("equity")] * g.max_seats, [100] * g.max_seats, 5)
+    assert hand.result is not None

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from cardlab.cards import Card
 from cardlab.errors import GameError
 from cardlab.poker.equity import HandLike, sample_equity
+from cardlab.poker.games import Game
 from cardlab.table import events as ev
 from cardlab.table.actions import Action
 from cardlab.table.state import Legal, Phase
@@ -94,11 +95,25 @@ def hand_equity(
         hands[0] = list(hole) if hole else "random"
     if len(hands) == 1:
         return 1.0
-    result = sample_equity(
-        view.game.game, hands, board=view.board, dead=dead, samples=samples,
-        rng=rng.getrandbits(62),
-    )  # fmt: skip
+    game = view.game.game
+    seed = rng.getrandbits(62)
+    # a full table can need more cards than the deck has (eight Stud players on 52
+    # cards, a Draw table after the discards): the engine then deals a shared card or
+    # reshuffles; the estimate drops the dead cards, then the opponents it knows least
+    hands = hands[: game.max_players]
+    if _cards_needed(game, hands, view.board, dead) > len(game.deck):
+        dead = []
+    while len(hands) > 2 and _cards_needed(game, hands, view.board, dead) > len(game.deck):
+        unknown = [i for i in range(1, len(hands)) if isinstance(hands[i], str)]
+        hands.pop(unknown[-1] if unknown else -1)
+    result = sample_equity(game, hands, board=view.board, dead=dead, samples=samples, rng=seed)
     return float(result.players[0].equity)
+
+
+def _cards_needed(
+    game: Game, hands: Sequence[HandLike], board: Sequence[Card], dead: Sequence[Card]
+) -> int:
+    return len(hands) * game.base.hole_cards + game.base.board_cards + len(dead)
 
 
 @dataclass
