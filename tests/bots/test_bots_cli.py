@@ -6,6 +6,8 @@ import contextlib
 import io
 import json
 import re
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,12 @@ from cardlab.cli import cli, main
 def run_main(*args: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    stdin = sys.stdin
+    sys.stdin = io.StringIO("")  # play: the input ends at once (as Ctrl-D)
+    with contextlib.ExitStack() as stack:
+        stack.callback(setattr, sys, "stdin", stdin)
+        stack.enter_context(contextlib.redirect_stdout(out))
+        stack.enter_context(contextlib.redirect_stderr(err))
         try:
             main(list(args))
         except SystemExit as exc:
@@ -90,13 +97,15 @@ def test_bad_input_is_one_line_exit_2(command: str, args: list[str]) -> None:
     ).map(",".join),
 )
 def test_fuzzed_arena_options(seats: str, stack: str, blinds: str, bots: str) -> None:
-    code, _, err = run_main(
+    code, out, err = run_main(
         "arena", "--hands", "2", "--no-store", "--format", "json",
         f"--seats={seats}", f"--stack={stack}", f"--blinds={blinds}", f"--bots={bots}",
     )  # fmt: skip
-    assert code in (0, 2)
+    assert code in (0, 2), err
     if code == 2:
         assert err.startswith("cardlab: error: ") and err.count("\n") == 1
+    else:
+        assert json.loads(out)["hands"] == 2
     assert "Traceback" not in err
 
 
@@ -132,3 +141,29 @@ def test_play_shows_the_showdown(tmp_path: Path) -> None:
     output, played = _play(tmp_path, "c\n" * 40, "--hands", "3")
     assert played == 3
     assert "best five" in output and "decided by" in output
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seats=st.one_of(st.integers(-3, 14).map(str), st.text(max_size=4)),
+    stack=st.one_of(st.integers(-10, 10**6).map(str), st.text(max_size=6)),
+    blinds=st.one_of(
+        st.tuples(st.integers(-1, 4), st.integers(-1, 4)).map(lambda t: f"{t[0]}/{t[1]}"),
+        st.text(alphabet="0123/x-", max_size=6),
+    ),
+    bots=st.lists(st.sampled_from(["equity", "station", "x", ""]), min_size=1, max_size=3).map(
+        ",".join
+    ),
+)
+def test_fuzzed_play_options(seats: str, stack: str, blinds: str, bots: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        code, out, err = run_main(
+            "play", "--hands", "1", "--db", str(Path(tmp) / "h.sqlite3"),
+            f"--seats={seats}", f"--stack={stack}", f"--blinds={blinds}", f"--bots={bots}",
+        )  # fmt: skip
+    assert code in (0, 2), err
+    if code == 2:
+        assert err.startswith("cardlab: error: ") and err.count("\n") == 1
+    else:
+        assert "hand(s) played" in out
+    assert "Traceback" not in err
