@@ -101,12 +101,8 @@ def arena(
 
 
 def _keep(result: ArenaResult, db: str | None) -> None:
-    try:
-        from cardlab.store import Store
-    except ModuleNotFoundError as exc:  # pragma: no cover - until the store lands
-        if exc.name != "cardlab.store":
-            raise
-        return
+    from cardlab.store import Store
+
     with Store.open(db) as store:
         store.add_arena_run(result.config.as_dict(), result.as_dict())
 

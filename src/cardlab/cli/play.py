@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
 import click
 from rich.console import Console
@@ -20,11 +20,11 @@ from cardlab.bots.arena import table_game
 from cardlab.bots.base import Bot, get_bot
 from cardlab.cards import format_cards
 from cardlab.cli.arena import bot_names, parse_blinds, stack_value
-from cardlab.errors import ActionError, GameError
+from cardlab.errors import GameError
+from cardlab.store import Store
 from cardlab.table import events as ev
-from cardlab.table import phh
 from cardlab.table.actions import Action, apply
-from cardlab.table.history import to_history
+from cardlab.table.history import record
 from cardlab.table.narrate import describe
 from cardlab.table.session import Session
 from cardlab.table.state import HandState, Legal, Phase
@@ -79,19 +79,12 @@ def play(
     finally:
         table.console.print(
             f"{session.hands_played} hand(s) played; seed {seed}"
-            + (f"; hands kept in {store.path}" if store is not None and store.path else "")
+            + (f"; hands kept in {store.path}" if store.path else "")
         )
-        if store is not None:
-            store.close()
+        store.close()
 
 
-def _open_store(db: str | None) -> Any:
-    try:
-        from cardlab.store import Store
-    except ModuleNotFoundError as exc:  # pragma: no cover - until the store lands
-        if exc.name != "cardlab.store":
-            raise
-        return None
+def _open_store(db: str | None) -> Store:
     return Store.open(db)
 
 
@@ -99,7 +92,7 @@ class TerminalTable:
     """The loop of hands: bots act, you are asked, hands are kept."""
 
     def __init__(
-        self, session: Session, bots: list[Bot], hints: bool, store: Any, stdin: TextIO
+        self, session: Session, bots: list[Bot], hints: bool, store: Store, stdin: TextIO
     ) -> None:
         self.session = session
         self.bots = bots
@@ -235,9 +228,7 @@ class TerminalTable:
             )
 
     def keep(self, hand: HandState) -> None:
-        if self.store is None:
-            return
-        self.store.add_hand(hand_record(hand, self.session.names(), "play"))
+        self.store.add_hand(record(hand, players=self.session.names(), source="play"))
 
 
 def menu(legal: Legal) -> str:
@@ -260,27 +251,3 @@ def menu(legal: Legal) -> str:
         else:
             items.append(f"r {legal.raise_min}..{legal.raise_max} {word} to")
     return ", ".join(items)
-
-
-def hand_record(hand: HandState, players: list[str], source: str) -> Any:
-    """The store's record of a finished hand, its PHH text from
-    :func:`cardlab.table.history.to_history`."""
-    from cardlab.store import HandRecord
-
-    result = hand.result
-    if result is None:
-        raise ActionError("only a finished hand can be kept")
-    history = to_history(hand, players=players)
-    return HandRecord(
-        game=hand.game.game.key,
-        variant=history.variant,
-        phh=phh.dumps(history),
-        players=tuple(players),
-        starting_stacks=tuple(hand.starting_stacks),
-        finishing_stacks=tuple(result.finishing_stacks),
-        board=format_cards(result.board),
-        actions=sum(1 for e in hand.history if e.phh is not None and not e.phh.startswith("d ")),
-        showdown=result.showdown,
-        decided_by=result.decided_by,
-        source=source,
-    )
