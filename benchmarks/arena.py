@@ -104,9 +104,9 @@ def show(cfg: ArenaConfig, workers: int) -> None:
     )
 
 
-def part_strength(hands: int, workers: int) -> None:
+def part_strength(hands: int, workers: int, games: list[str]) -> None:
     print("heads-up duplicate matches, stacks 100 big blinds")
-    for game in GAMES:
+    for game in games:
         for rival in ("random", "station"):
             show(ArenaConfig(game, ("equity", rival), hands, seed=7, duplicate=True), workers)
 
@@ -128,13 +128,14 @@ def main() -> None:
     )
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--games", default=",".join(GAMES), help="games of the strength part")
     args = parser.parse_args()
     if args.part in ("times", "all"):
         part_times(max(3, args.hands // 100))
     if args.part in ("speed", "all"):
         part_speed(max(20, args.hands // 10))
     if args.part in ("strength", "all"):
-        part_strength(args.hands, args.workers)
+        part_strength(args.hands, args.workers, args.games.split(","))
     if args.part in ("pushfold", "all"):
         part_pushfold(args.hands, args.workers)
 
