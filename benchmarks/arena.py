@@ -75,21 +75,37 @@ def part_times(hands: int) -> None:
 
 
 def part_speed(hands: int) -> None:
+    """In this process, then on a local Dask cluster with a worker per core (started
+    once and warmed up first: its start-up time is printed apart)."""
+    from distributed import LocalCluster
+
     cores = os.cpu_count() or 1
-    print(f"arena throughput (hands/s), {cores} cores")
-    for game in ("standard52-holdem", "fesca78-holdem"):
-        for bots, n in ((("random", "random"), hands * 10), (("equity", "equity"), hands)):
-            row = []
-            for workers in (1, cores):
+    print(f"arena throughput (hands/s), 6 seats, {cores} cores")
+    start = time.perf_counter()
+    with LocalCluster(
+        n_workers=cores,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        env={"NUMBA_NUM_THREADS": "1"},
+    ) as cluster:
+        address = cluster.scheduler_address
+        print(f"cluster start-up {time.perf_counter() - start:.1f} s")
+        for game in ("standard52-holdem", "fesca78-holdem"):  # warm-up: imports, kernels
+            run_arena(ArenaConfig(game, ("equity",), 200, seats=6), scheduler=address)
+        for game in ("standard52-holdem", "fesca78-holdem"):
+            for bots, n in ((("random",), hands * 10), (("equity",), hands)):
                 cfg = ArenaConfig(game, bots, n, seed=1, seats=6)
-                start = time.perf_counter()
-                run_arena(cfg, workers=workers, scheduler=None)
-                row.append(n / (time.perf_counter() - start))
-            print(
-                f"{game:20} {','.join(bots):14} 1 core {row[0]:8.1f}  {cores} workers {row[1]:8.1f}"
-                f"  ratio {row[1] / row[0]:.2f}",
-                flush=True,
-            )
+                rates = []
+                for scheduler in (None, address):
+                    start = time.perf_counter()
+                    run_arena(cfg, workers=1, scheduler=scheduler)
+                    rates.append(n / (time.perf_counter() - start))
+                print(
+                    f"{game:20} {bots[0]:8} x6  1 core {rates[0]:8.1f}  "
+                    f"{cores} workers {rates[1]:8.1f}  ratio {rates[1] / rates[0]:.2f}",
+                    flush=True,
+                )
 
 
 def show(cfg: ArenaConfig, workers: int) -> None:
@@ -133,7 +149,7 @@ def main() -> None:
     if args.part in ("times", "all"):
         part_times(max(3, args.hands // 100))
     if args.part in ("speed", "all"):
-        part_speed(max(20, args.hands // 10))
+        part_speed(max(20, args.hands // 2))
     if args.part in ("strength", "all"):
         part_strength(args.hands, args.workers, args.games.split(","))
     if args.part in ("pushfold", "all"):
