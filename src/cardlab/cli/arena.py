@@ -43,12 +43,32 @@ def stack_value(text: str) -> int:
 
 
 @click.command()
-@click.option("--game", "-g", "game_name", default="fesca78-holdem", show_default=True)
+@click.option(
+    "--game",
+    "-g",
+    "game_name",
+    default="fesca78-holdem",
+    show_default=True,
+    help="The game: <deck>-<holdem|omaha|stud|draw>.",
+)
 @click.option(
     "--bots", default="equity,station,random", show_default=True, help="Bot names, comma-separated."
 )
-@click.option("--hands", "-n", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0, show_default=True)
+@click.option(
+    "--hands",
+    "-n",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Hands to play (duplicate: rounded up to whole blocks).",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of the cards and the bots' choices.",
+)
 @click.option("--duplicate", is_flag=True, help="Replay each deal with the seats rotated.")
 @click.option(
     "--seats", type=click.IntRange(2, MAX_SEATS), default=None, help="Seats (default: one a bot)."

@@ -39,13 +39,31 @@ class Quit(Exception):
 
 
 @click.command()
-@click.option("--game", "-g", "game_name", default="fesca78-holdem", show_default=True)
-@click.option("--seats", type=click.IntRange(2, MAX_SEATS), default=6, show_default=True)
+@click.option(
+    "--game",
+    "-g",
+    "game_name",
+    default="fesca78-holdem",
+    show_default=True,
+    help="The game: <deck>-<holdem|omaha|stud|draw>.",
+)
+@click.option(
+    "--seats",
+    type=click.IntRange(2, MAX_SEATS),
+    default=6,
+    show_default=True,
+    help="Seats at the table, yours included.",
+)
 @click.option("--bots", default="equity", show_default=True, help="Bot names, comma-separated.")
 @click.option("--stack", default="200", show_default=True, help="Everyone's starting stack.")
 @click.option("--blinds", default="1/2", show_default=True, help="SMALL/BIG (Stud: bring-in/bet).")
 @click.option("--hints", is_flag=True, help="Show your equity and the pot odds.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=None)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=2**63 - 1),
+    default=None,
+    help="Seed of the table (default: a new one, printed at the end).",
+)
 @click.option("--hands", type=click.IntRange(min=1), default=None, help="Stop after this many.")
 @click.option("--name", default="you", show_default=True, help="Your name in the hand store.")
 @click.option("--db", type=click.Path(dir_okay=False), default=None, help="The hand store file.")
