@@ -8,6 +8,7 @@ among the legal ones (``view.legal``). Any object with ``name`` and ``act`` is a
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Protocol, runtime_checkable
 
@@ -69,13 +70,22 @@ class StationBot:
         return Action.bring_in()
 
 
-BOTS: dict[str, type] = {"random": RandomBot, "station": StationBot}
+BOTS: dict[str, str] = {
+    "random": "cardlab.bots.base:RandomBot",
+    "station": "cardlab.bots.base:StationBot",
+    "equity": "cardlab.bots.equity:EquityBot",
+    "pushfold": "cardlab.bots.pushfold:PushFoldBot",
+}
+"""Bot name -> "module:class" (imported when first asked for)."""
 
 
 def get_bot(name: str) -> Bot:
-    """A bot by name."""
-    cls = BOTS.get(name.strip().lower())
-    if cls is None:
+    """A new bot by name (``random``, ``station``, ``equity``, ``pushfold``)."""
+    if not isinstance(name, str):
+        raise GameError(f"a bot name is text, got {name!r}")
+    target = BOTS.get(name.strip().lower())
+    if target is None:
         raise GameError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
-    bot: Bot = cls()
+    module, attr = target.split(":")
+    bot: Bot = getattr(importlib.import_module(module), attr)()
     return bot

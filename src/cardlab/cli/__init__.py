@@ -35,6 +35,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "web": ("cardlab.cli.web:web", "Serve the web page to play on."),
     "chart": ("cardlab.cli.chart:chart", "Equity of every starting hand against random hands."),
     "report": ("cardlab.cli.report:report", "The designer's report of decks and rules (HTML)."),
+    "play": ("cardlab.cli.play:play", "Play poker in the terminal against bots."),
+    "arena": ("cardlab.cli.arena:arena", "Bots against bots: bb/100 with confidence intervals."),
 }
 
 

@@ -1,0 +1,150 @@
+"""``cardlab arena``: bots against bots, results in big blinds per 100 hands."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from cardlab.bots.arena import ArenaConfig, ArenaResult, run_arena
+from cardlab.cli._common import emit_json, format_option
+from cardlab.cli.equity import _progress
+from cardlab.errors import GameError
+from cardlab.table.structure import MAX_SEATS
+
+SMALL_RUN = 400  # hands: fewer are played in this process, with no cluster to start
+
+
+def parse_blinds(text: str) -> tuple[int, int]:
+    """``"1/2"`` -> (1, 2): two positive whole numbers, the small blind not above the big."""
+    parts = text.strip().split("/")
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+        raise GameError(f"blinds are written SMALL/BIG with whole numbers, like 1/2, got {text!r}")
+    small, big = (int(p) for p in parts)
+    if small < 1 or big < 1 or big > 10**12:
+        raise GameError(f"blinds must be positive whole numbers, got {text!r}")
+    if small > big:
+        raise GameError(f"the small blind must not exceed the big blind, got {text!r}")
+    return small, big
+
+
+def bot_names(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip().lower() for n in text.split(","))
+    if not names or any(not n for n in names):
+        raise GameError(f"bots are names separated by commas, like equity,station, got {text!r}")
+    return names
+
+
+def stack_value(text: str) -> int:
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()) or int(t) < 1 or int(t) > 10**15:
+        raise GameError(f"the stack must be a positive whole number of chips, got {text!r}")
+    return int(t)
+
+
+@click.command()
+@click.option(
+    "--game",
+    "-g",
+    "game_name",
+    default="fesca78-holdem",
+    show_default=True,
+    help="The game: <deck>-<holdem|omaha|stud|draw>.",
+)
+@click.option(
+    "--bots", default="equity,station,random", show_default=True, help="Bot names, comma-separated."
+)
+@click.option(
+    "--hands",
+    "-n",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Hands to play (duplicate: rounded up to whole blocks).",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of the cards and the bots' choices.",
+)
+@click.option("--duplicate", is_flag=True, help="Replay each deal with the seats rotated.")
+@click.option(
+    "--seats", type=click.IntRange(2, MAX_SEATS), default=None, help="Seats (default: one a bot)."
+)
+@click.option("--stack", default="200", show_default=True, help="Starting stack of every hand.")
+@click.option("--blinds", default="1/2", show_default=True, help="SMALL/BIG (Stud: bring-in/bet).")
+@click.option("--scheduler", default=None, help="Address of a Dask scheduler to run on.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Local worker processes.")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, help="The hand store file.")
+@click.option("--no-store", is_flag=True, help="Do not keep the results in the store.")
+@format_option("text", "json")
+def arena(
+    game_name: str,
+    bots: str,
+    hands: int,
+    seed: int,
+    duplicate: bool,
+    seats: int | None,
+    stack: str,
+    blinds: str,
+    scheduler: str | None,
+    workers: int | None,
+    db: str | None,
+    no_store: bool,
+    fmt: str,
+) -> None:
+    """Play HANDS hands between bots and report big blinds won per 100 hands (95% CI)."""
+    config = ArenaConfig(
+        game=game_name,
+        bots=bot_names(bots),
+        hands=hands,
+        seed=seed,
+        seats=seats,
+        duplicate=duplicate,
+        stack=stack_value(stack),
+        blinds=parse_blinds(blinds),
+    )
+    if workers is None:
+        import os
+
+        workers = 1 if hands < SMALL_RUN else (os.cpu_count() or 1)
+    with _progress(fmt == "text", "hands") as progress:
+        result = run_arena(config, workers=workers, scheduler=scheduler, progress=progress)
+    if not no_store:
+        _keep(result, db)
+    if fmt == "json":
+        emit_json(result.as_dict())
+    else:
+        _print(result)
+
+
+def _keep(result: ArenaResult, db: str | None) -> None:
+    from cardlab.store import Store
+
+    with Store.open(db) as store:
+        store.add_arena_run(result.config.as_dict(), result.as_dict())
+
+
+def _print(result: ArenaResult) -> None:
+    console = Console(highlight=False)
+    d = result.as_dict()
+    title = f"{d['game']}: {d['hands']} hands, {d['seats']} seats, seed {d['seed']}" + (
+        ", duplicate" if d["duplicate"] else ""
+    )
+    table = Table(title=title)
+    for col in ("bot", "bb/100", "95% CI", "showdowns"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for b in result.bots:
+        lo, hi = b.ci95
+        table.add_row(
+            b.name, f"{b.bb_per_100:+.1f}", f"{lo:+.1f} .. {hi:+.1f}", f"{b.showdown_share:.1%}"
+        )
+    console.print(table)
+    console.print(f"hands to showdown: {d['showdown_share']:.1%}")
+    pots = sum(d["decided_by"].values())
+    if pots:
+        parts = ", ".join(f"{k} {v / pots:.1%}" for k, v in d["decided_by"].items())
+        console.print(f"pots decided by: {parts}")
+    console.print(f"CI: {d['ci_method']}")

@@ -1,0 +1,271 @@
+"""``cardlab play``: a table in the terminal, you against bots, hand after hand.
+
+You sit in seat 1; the bots fill the other seats. Each time it is your turn the
+table is drawn (your cards, the board, every stack and bet, the pot, whose turn) with
+the legal actions and their amounts; type ``f``, ``c``, ``r 20``, ``b``, ``d 木7 火2``
+(``d`` alone stands pat) or ``q`` to quit. Every finished hand is written to the hand
+store at once, so quitting (``q``, Ctrl-D, Ctrl-C) mid-hand loses only the hand in play.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import TextIO
+
+import click
+from rich.console import Console
+
+from cardlab.bots.arena import table_game
+from cardlab.bots.base import Bot, get_bot
+from cardlab.cards import format_cards
+from cardlab.cli.arena import bot_names, parse_blinds, stack_value
+from cardlab.errors import GameError
+from cardlab.store import Store
+from cardlab.table import events as ev
+from cardlab.table.actions import Action, apply
+from cardlab.table.history import record
+from cardlab.table.narrate import describe
+from cardlab.table.session import Session
+from cardlab.table.state import HandState, Legal, Phase
+from cardlab.table.structure import MAX_SEATS
+from cardlab.table.view import SeatView, seat_view
+
+QUIT = {"q", "quit", "exit"}
+
+
+class Quit(Exception):
+    """The player asked to leave."""
+
+
+@click.command()
+@click.option(
+    "--game",
+    "-g",
+    "game_name",
+    default="fesca78-holdem",
+    show_default=True,
+    help="The game: <deck>-<holdem|omaha|stud|draw>.",
+)
+@click.option(
+    "--seats",
+    type=click.IntRange(2, MAX_SEATS),
+    default=6,
+    show_default=True,
+    help="Seats at the table, yours included.",
+)
+@click.option("--bots", default="equity", show_default=True, help="Bot names, comma-separated.")
+@click.option("--stack", default="200", show_default=True, help="Everyone's starting stack.")
+@click.option("--blinds", default="1/2", show_default=True, help="SMALL/BIG (Stud: bring-in/bet).")
+@click.option("--hints", is_flag=True, help="Show your equity and the pot odds.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=2**63 - 1),
+    default=None,
+    help="Seed of the table (default: a new one, printed at the end).",
+)
+@click.option("--hands", type=click.IntRange(min=1), default=None, help="Stop after this many.")
+@click.option("--name", default="you", show_default=True, help="Your name in the hand store.")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, help="The hand store file.")
+def play(
+    game_name: str,
+    seats: int,
+    bots: str,
+    stack: str,
+    blinds: str,
+    hints: bool,
+    seed: int | None,
+    hands: int | None,
+    name: str,
+    db: str | None,
+) -> None:
+    """Play poker at a table of bots in the terminal."""
+    game = table_game(game_name, parse_blinds(blinds))
+    game.check_seats(seats)
+    chips = stack_value(stack)
+    lineup = bot_names(bots)
+    players: list[Bot] = [get_bot(n) for n in lineup]
+    seat_bots = [players[(s - 1) % len(players)] for s in range(1, seats)]
+    names = [name] + [f"{b.name}-{s + 1}" for s, b in enumerate(seat_bots, start=1)]
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(32)
+    store = _open_store(db)
+    session = Session(game, names, chips, seed=seed)
+    table = TerminalTable(session, seat_bots, hints, store, sys.stdin)
+    try:
+        table.run(hands)
+    finally:
+        table.console.print(
+            f"{session.hands_played} hand(s) played; seed {seed}"
+            + (f"; hands kept in {store.path}" if store.path else "")
+        )
+        store.close()
+
+
+def _open_store(db: str | None) -> Store:
+    return Store.open(db)
+
+
+class TerminalTable:
+    """The loop of hands: bots act, you are asked, hands are kept."""
+
+    def __init__(
+        self, session: Session, bots: list[Bot], hints: bool, store: Store, stdin: TextIO
+    ) -> None:
+        self.session = session
+        self.bots = bots
+        self.hints = hints
+        self.store = store
+        self.stdin = stdin
+        self.console = Console(highlight=False)
+
+    def run(self, limit: int | None) -> None:
+        s = self.session
+        while s.can_deal() and s.seats[0].stack > 0 and (limit is None or s.hands_played < limit):
+            hand = s.new_hand()
+            self.console.rule(f"hand {s.hands_played + 1} · {s.game.game.name}")
+            try:
+                self.play_hand(hand)
+            except (Quit, KeyboardInterrupt, EOFError):
+                self.console.print("quit: the hand in play is not kept")
+                return
+            self.show_result(hand)
+            self.keep(hand)
+            s.end_hand()
+        if s.seats[0].stack == 0:
+            self.console.print("you have no chips left")
+        elif not s.can_deal():
+            self.console.print("you won every chip at the table")
+
+    def play_hand(self, hand: HandState) -> None:
+        s = self.session
+        decisions: dict[int, int] = {}
+        shown = 0
+        while not hand.is_over:
+            shown = self._announce(hand, shown)
+            p = hand.actor
+            if p is None:  # pragma: no cover - automatic dealing never waits
+                raise GameError("the hand waits for nobody")
+            seat = s.seat_of(p)
+            assert seat is not None
+            if seat == 0:
+                self._your_turn(hand, p)
+                continue
+            k = decisions.get(p, 0)
+            decisions[p] = k + 1
+            rng = random.Random(f"{hand.seed} {p} {k}")
+            action = self.bots[seat - 1].act(seat_view(hand, p), rng)
+            apply(hand, action)
+        self._announce(hand, shown)
+
+    def _announce(self, hand: HandState, shown: int) -> int:
+        """Print what happened since event ``shown`` as you may see it."""
+        names = self.session.names()
+        history = seat_view(hand, self._me(hand)).history
+        for e in history[shown:]:
+            if isinstance(e, ev.DealBoard):
+                text: str | None = f"board: {format_cards(e.cards)}"
+            elif isinstance(e, ev.DealHole):
+                cards = " ".join("??" if c is None else str(c) for c in e.cards)
+                text = f"{names[e.player]}: {cards}" if any(e.cards) else None
+            elif isinstance(e, ev.NewStreet):
+                text = f"[bold]{e.name}[/bold]"
+            else:
+                text = describe(e, names)
+            if text:
+                self.console.print(f"  {text}")
+        return len(history)
+
+    def _me(self, hand: HandState) -> int | None:
+        return self.session.position_of(0)
+
+    def _your_turn(self, hand: HandState, p: int) -> None:
+        view = seat_view(hand, p)
+        legal = view.legal
+        assert legal is not None
+        self.console.print(self.render(view))
+        if self.hints and legal.phase is Phase.BET:
+            self.console.print(self._hint(view, legal))
+        self.console.print(f"[bold]your move[/bold] ({menu(legal)}; q quits): ", end="")
+        while True:
+            line = self.stdin.readline()
+            if not line:
+                raise EOFError
+            text = line.strip()
+            if text.lower() in QUIT:
+                raise Quit
+            try:
+                action = Action.parse(text, hand.game.game.deck)
+                apply(hand, action)
+                return
+            except GameError as exc:  # ActionError and card errors: say why, ask again
+                self.console.print(f"[red]{exc}[/red]; try again: ", end="")
+            except ValueError as exc:
+                self.console.print(f"[red]{exc}[/red]; try again: ", end="")
+
+    def _hint(self, view: SeatView, legal: Legal) -> str:
+        from cardlab.bots.equity import hand_equity, one_thread
+
+        with one_thread():
+            eq = hand_equity(view, random.Random(view.total_pot), 4000)
+        call = legal.call or 0
+        odds = call / (view.total_pot + call) if call else 0.0
+        return f"hint: your equity ≈ {eq:.1%} against random hands; pot odds {odds:.1%}"
+
+    def render(self, view: SeatView) -> str:
+        names = self.session.names()
+        lines = [f"[bold]{view.street}[/bold]  pot {view.total_pot}"]
+        if view.board:
+            lines.append(f"board: {format_cards(view.board)}")
+        for pl in view.players:
+            cards = " ".join("??" if c is None else str(c) for c in pl.cards)
+            mark = "→ " if pl.position == view.actor else "  "
+            state = "" if pl.in_hand else " (folded)"
+            lines.append(
+                f"{mark}{names[pl.position]:<12} stack {pl.stack:>6}  bet {pl.bet:>5}  "
+                f"{cards}{state}"
+            )
+        return "\n".join(lines)
+
+    def show_result(self, hand: HandState) -> None:
+        result = hand.result
+        assert result is not None
+        names = self.session.names()
+        best = result.best_hands()
+        for p, cards in sorted(result.shown.items()):
+            value = best[p]
+            self.console.print(
+                f"  {names[p]} shows {format_cards(cards)}: {value.describe()} "
+                f"(best five {format_cards(value.cards)})"
+            )
+        for a in result.awards:
+            who = ", ".join(names[p] for p in a.players)
+            label = "main pot" if a.pot == 0 else f"side pot {a.pot}"
+            self.console.print(
+                f"[bold]{label}: {who} win(s) {sum(a.amounts)}[/bold] (decided by {a.decided_by})"
+            )
+
+    def keep(self, hand: HandState) -> None:
+        self.store.add_hand(record(hand, players=self.session.names(), source="play"))
+
+
+def menu(legal: Legal) -> str:
+    """The legal actions with their amounts, as typed."""
+    if legal.phase is Phase.DRAW:
+        return f"d CARDS to discard up to {legal.discard}, d to stand pat"
+    if legal.phase is Phase.SHOWDOWN:
+        return "s show, m muck"
+    items = []
+    if legal.fold:
+        items.append("f fold")
+    if legal.call is not None:
+        items.append("c check" if legal.call == 0 else f"c call {legal.call}")
+    if legal.bring_in is not None:
+        items.append(f"b bring in {legal.bring_in}")
+    if legal.raise_min is not None:
+        word = "complete" if legal.complete else "raise"
+        if legal.raise_min == legal.raise_max:
+            items.append(f"r {legal.raise_min} {word}")
+        else:
+            items.append(f"r {legal.raise_min}..{legal.raise_max} {word} to")
+    return ", ".join(items)
