@@ -325,7 +325,9 @@ class Room:
             return
         if self._can_deal():
             with contextlib.suppress(RuntimeError):  # no running loop: wake() deals later
-                self._schedule(self._deal_soon(0.0))
+                # a restored table waits its pause too, so people can come back first
+                delay = self.config.pause if self.session.hands_played else 0.0
+                self._schedule(self._deal_soon(delay))
 
     async def _deal_soon(self, delay: float) -> None:
         await asyncio.sleep(delay)
