@@ -150,7 +150,7 @@ def test_clock_plays_the_default_action(client: TestClient) -> None:
     # heads-up pre-flop the button (small blind) faces the big blind: the clock folds
     tid = new_table(client, clock=0.05)
     _, c1 = join(client, tid, "ann")
-    _, c2 = join(client, tid, "bob")
+    join(client, tid, "bob")
     with client.websocket_connect(f"/api/tables/{tid}/ws", headers={"cookie": c1}) as ws:
         done = until(ws, lambda m: m["last"] is not None)
     assert done["last"]["hand"] == 1
@@ -179,7 +179,9 @@ def test_presets_stay_in_the_legal_range() -> None:
 
 
 def test_bots_play_hands_and_every_chip_stays(client: TestClient, store: MemoryTableStore) -> None:
-    tid = new_table(client, seats=4, bots={"1": "random", "2": "station", "3": "random", "4": "station"})
+    tid = new_table(
+        client, seats=4, bots={"1": "random", "2": "station", "3": "random", "4": "station"}
+    )
     with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
         m = until(ws, lambda m: m["table"]["hand_number"] >= 4 and m["last"] is not None)
     assert m["last"]["hand"] >= 3

@@ -29,22 +29,47 @@ JSON = st.recursive(
     | st.integers(min_value=-(2**70), max_value=2**70)
     | st.floats(allow_nan=False)
     | st.text(max_size=30),
-    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=10), kids, max_size=4),
+    lambda kids: (
+        st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=10), kids, max_size=4)
+    ),
     max_leaves=12,
 )
 FIELDS = st.sampled_from(
-    ["game", "seats", "stack", "betting", "blinds", "ante", "bring_in", "small_bet",
-     "big_bet", "bots", "clock", "bot_delay", "pause", "name", "seed", "name", "seat"]
+    [
+        "game",
+        "seats",
+        "stack",
+        "betting",
+        "blinds",
+        "ante",
+        "bring_in",
+        "small_bet",
+        "big_bet",
+        "bots",
+        "clock",
+        "bot_delay",
+        "pause",
+        "name",
+        "seed",
+        "name",
+        "seat",
+    ]
 )
 VALUES = (
     JSON
     | st.sampled_from(["fesca78-draw", "standard52-stud", "fesca42-omaha", "random", "nl", "pl"])
     | st.integers(min_value=-3, max_value=12)
     | st.lists(st.integers(min_value=-2, max_value=300), max_size=4)
-    | st.dictionaries(st.sampled_from(["1", "2", "3", "11", "x"]), st.sampled_from(["random", "station", "nope", ""]), max_size=3)
+    | st.dictionaries(
+        st.sampled_from(["1", "2", "3", "11", "x"]),
+        st.sampled_from(["random", "station", "nope", ""]),
+        max_size=3,
+    )
 )
 BODIES = st.dictionaries(FIELDS, VALUES, max_size=6) | JSON
-ACTIONS = st.sampled_from(["f", "c", "r 4", "r 99999999999999999999", "b", "d", "s", "m", "x"]) | st.text(max_size=20)
+ACTIONS = st.sampled_from(
+    ["f", "c", "r 4", "r 99999999999999999999", "b", "d", "s", "m", "x"]
+) | st.text(max_size=20)
 MESSAGES = (
     st.fixed_dictionaries(
         {"type": st.sampled_from(["action", "start", "ping", "nope"])},
@@ -103,7 +128,10 @@ def test_join_answers_200_or_400(client: TestClient, body: Any, table: str) -> N
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(messages=st.lists(MESSAGES | st.binary(max_size=10), min_size=1, max_size=8), seated=st.booleans())
+@given(
+    messages=st.lists(MESSAGES | st.binary(max_size=10), min_size=1, max_size=8),
+    seated=st.booleans(),
+)
 def test_websocket_messages_never_crash(
     client: TestClient, messages: list[Any], seated: bool
 ) -> None:

@@ -29,9 +29,9 @@ DEFAULT_PAUSE = 3.0
 @dataclass(frozen=True)
 class TableConfig:
     """A table's set-up. ``bots``: seat number (from 1) to bot name; the other seats
-    are for people. ``clock``: seconds per decision (0: no clock); ``bot_delay``:
-    seconds a bot waits before acting; ``pause``: seconds between hands. ``seed``
-    decides every card of every hand (kept on the server, never sent)."""
+    are for people. ``stacks``: each seat's starting stack (None: ``stack`` for all).
+    ``clock``: seconds per decision (0: no clock); ``bot_delay``: seconds a bot waits
+    before acting; ``pause``: seconds between hands. ``seed`` decides every card of every hand (kept on the server, never sent)."""
 
     game: str
     seats: int
@@ -43,6 +43,7 @@ class TableConfig:
     small_bet: int | None = None
     big_bet: int | None = None
     bots: dict[int, str] = field(default_factory=dict)
+    stacks: tuple[int, ...] | None = None
     clock: float = DEFAULT_CLOCK
     bot_delay: float = DEFAULT_BOT_DELAY
     pause: float = DEFAULT_PAUSE
@@ -64,7 +65,12 @@ class TableConfig:
         out = asdict(self)
         out["blinds"] = None if self.blinds is None else list(self.blinds)
         out["bots"] = {str(k): v for k, v in self.bots.items()}
+        out["stacks"] = None if self.stacks is None else list(self.stacks)
         return out
+
+    def stack_of(self, seat: int) -> int:
+        """The starting stack of ``seat`` (from 0)."""
+        return self.stack if self.stacks is None else self.stacks[seat]
 
     def public(self) -> dict[str, Any]:
         """What anybody may know of the set-up (not the seed)."""
@@ -100,6 +106,14 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
                 f"{_shown(blinds_raw)}"
             )
         blinds = tuple(_number(v, "blinds", 0, MAX_CHIPS) for v in blinds_raw)
+    stacks_raw = data.get("stacks")
+    stacks: tuple[int, ...] | None = None
+    if stacks_raw is not None:
+        if not isinstance(stacks_raw, list) or len(stacks_raw) != seats:
+            raise RequestError(
+                f"field 'stacks' must be a list of {seats} whole numbers: {_shown(stacks_raw)}"
+            )
+        stacks = tuple(_number(v, "stacks", 1, MAX_CHIPS) for v in stacks_raw)
     optional: dict[str, int | None] = {}
     for name in ("ante", "bring_in", "small_bet", "big_bet"):
         optional[name] = None if data.get(name) is None else _whole(data, name, 0, 0, MAX_CHIPS)
@@ -122,6 +136,7 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
         betting=betting,
         blinds=blinds,
         bots=bots,
+        stacks=stacks,
         clock=clock,
         bot_delay=bot_delay,
         pause=pause,

@@ -131,7 +131,7 @@ class Room:
                 for i in range(n)
             ]
         if stacks is None:
-            stacks = [config.stack if s.kind != "open" else 0 for s in seats]
+            stacks = [config.stack_of(i) if s.kind != "open" else 0 for i, s in enumerate(seats)]
         if len(seats) != n or len(stacks) != n:
             raise GameError(f"a saved table of {n} seats has {len(seats)} seats")
         self.seats = seats
@@ -230,7 +230,7 @@ class Room:
         token = secrets.token_urlsafe(32)
         self.seats[seat] = SeatInfo("human", text, token_sha256=digest(token))
         self.session.seats[seat].name = text
-        self.session.seats[seat].stack = self.config.stack
+        self.session.seats[seat].stack = self.config.stack_of(seat)
         self.notify()
         self._maybe_deal()
         return seat, token
