@@ -31,7 +31,8 @@ class TableConfig:
     """A table's set-up. ``bots``: seat number (from 1) to bot name; the other seats
     are for people. ``stacks``: each seat's starting stack (None: ``stack`` for all).
     ``clock``: seconds per decision (0: no clock); ``bot_delay``: seconds a bot waits
-    before acting; ``pause``: seconds between hands. ``seed`` decides every card of every hand (kept on the server, never sent)."""
+    before acting; ``pause``: seconds between hands. ``seed`` decides
+    every card of every hand (kept on the server, never sent)."""
 
     game: str
     seats: int
