@@ -175,7 +175,7 @@ def test_presets_stay_in_the_legal_range() -> None:
     # pot 3 + call 1 = 4 behind the top bet 2: pot raise to 6, half pot to 4 (the minimum)
     assert got == {"min": 4, "pot": 6, "all-in": 50}
     short = Legal(0, Phase.BET, fold=True, call=2, raise_min=7, raise_max=7)
-    assert presets(short, pot=100, top_bet=5, to_call=2) == [{"label": "min", "amount": 7}]
+    assert presets(short, pot=100, top_bet=5, to_call=2) == [{"label": "all-in", "amount": 7}]
 
 
 def test_bots_play_hands_and_every_chip_stays(client: TestClient, store: MemoryTableStore) -> None:

@@ -98,6 +98,8 @@ def presets(legal: Legal, pot: int, top_bet: int, to_call: int) -> list[dict[str
     seen: set[int] = set()
     for label, amount in wanted:
         amount = max(lo, min(hi, amount))
+        if amount == hi and label != "all-in":
+            continue  # the all-in button says it best
         if amount not in seen:
             seen.add(amount)
             out.append({"label": label, "amount": amount})
@@ -442,6 +444,8 @@ class Room:
             return "the table is over: fewer than two players have chips"
         if not self.started:
             return f"waiting for players ({self.open_seats} open seats) or a start"
+        if self.last is not None:
+            return f"hand {self.last['hand']} is over: the next one comes shortly"
         return "the next hand is being dealt"
 
     def payload(self, seat: int | None) -> dict[str, Any]:
