@@ -1,12 +1,13 @@
 """Load test of the web tables on loopback: bot tables and human clients at once.
 
 Starts ``cardlab``'s web app under uvicorn in a child process on 127.0.0.1, creates
-``--bot-tables`` tables of six bots (random and station, no delay, no pause between
-hands: as fast as the server deals) and ``--humans`` human clients (two per table with
-two random bots), each a WebSocket client that answers every turn with a random legal
-action. Runs for ``--seconds`` (bounded), then reports hands per second, the latency
-from sending an action to receiving the state it caused (p50 / p95 / max), and the
-server's resident memory sampled every second. Only loopback is ever contacted.
+``--bot-tables`` tables of six bots (random and station, fixed-limit so that they last,
+no delay, no pause between hands: as fast as the server deals) and ``--humans`` human
+clients (two per table with two random bots), each a WebSocket client that answers
+every turn with a random legal action. Runs for ``--seconds`` (bounded), then reports
+hands per second, the latency from sending an action to receiving the state it caused
+(p50 / p95 / max), and the server's resident memory sampled every second. Only
+loopback is ever contacted.
 
     python benchmarks/web_tables.py [--bot-tables 50] [--humans 20] [--seconds 30]
 """
@@ -129,7 +130,9 @@ async def run(args: argparse.Namespace) -> None:
             games = ["fesca78-holdem", "fesca78-omaha", "fesca78-stud", "fesca78-draw"]
             for k in range(args.bot_tables):
                 bots = {str(s): ("random" if s % 2 else "station") for s in range(1, 7)}
+                # fixed-limit, so that random bots do not bust each other in a few hands
                 body = {"game": games[k % 4], "seats": 6, "bots": bots, "stack": 10_000}
+                body["betting"] = "fixed-limit"
                 body |= {"bot_delay": 0, "pause": 0, "clock": 30, "seed": k}
                 (await client.post("/api/tables", json=body)).raise_for_status()
             human_tables = []

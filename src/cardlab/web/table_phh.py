@@ -134,16 +134,19 @@ def phhs(hands: Sequence[str]) -> str:
     return "\n".join(f"[{k}]\n{text}" for k, text in enumerate(hands, 1))
 
 
-def showdown_summary(hand: HandState, names: Sequence[str]) -> dict[str, Any]:
+def showdown_summary(
+    hand: HandState, names: Sequence[str], *, best_five: bool = True
+) -> dict[str, Any]:
     """How the finished ``hand`` ended, for everyone: each pot with who could win it,
     the winners and the tie-break step that decided it; each shown hand with its best
-    five; each player's chips won or lost."""
+    five (``best_five=False``: without, which is quicker); each player's chips won or
+    lost."""
     result = hand.result
     if result is None:
         raise ValueError("the hand is not over")
     shown = sorted(result.shown)
     keys = showdown_keys(hand, shown) if len(shown) > 1 else {}
-    best = result.best_hands() if result.showdown else {}
+    best = result.best_hands() if result.showdown and best_five else {}
     pots = []
     if not result.showdown:
         for a in result.awards:

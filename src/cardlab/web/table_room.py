@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 
 KEEP_HANDS = 200  # finished hands kept in memory per table for the PHH download
 LOG_LINES = 200
+QUICK_BOTS = frozenset({"random", "station"})  # act at once, in the event loop
 _ACTIONS = (ev.Fold, ev.CheckCall, ev.BetRaise, ev.BringIn, ev.Discard, ev.ShowMuck)
 
 
@@ -150,7 +151,8 @@ class Room:
         self.started = started or all(s.kind == "bot" for s in seats)
         self.turn = 0  # counts changes of the live hand; a client may echo it
         self.finished: deque[FinishedHand] = deque(maxlen=KEEP_HANDS)
-        self.last: dict[str, Any] | None = None
+        self._last: tuple[int, HandState, list[str]] | None = None
+        self._last_summary: dict[str, Any] | None = None
         self.deadline: float | None = None
         self.closed = False
         self.on_hand = on_hand
@@ -377,8 +379,12 @@ class Room:
         rng = random.Random(
             f"cardlab web table {self.config.seed} hand {self.session.hands_played} turn {turn}"
         )
+        bot = get_bot(self.seats[seat].bot)
         try:
-            action = await asyncio.to_thread(get_bot(self.seats[seat].bot).act, view, rng)
+            if bot.name in QUICK_BOTS:
+                action = bot.act(view, rng)
+            else:  # a bot that thinks (equity...) must not stall the other tables
+                action = await asyncio.to_thread(bot.act, view, rng)
         except Exception:  # a broken bot must not stop the table
             log.exception("bot %s failed at table %s", self.seats[seat].bot, self.id)
             action = default_action(hand.legal())
@@ -399,8 +405,9 @@ class Room:
         number = self.session.hands_played + 1
         record = finished(hand, number, seats, names)
         self.finished.append(record)
-        summary = showdown_summary(hand, names)
-        self.last = {"hand": number, **summary}
+        summary = showdown_summary(hand, names, best_five=False)
+        self._last = (number, hand, names)
+        self._last_summary = None
         self.session.end_hand()
         self.notify()
         if self.on_hand is not None:
@@ -431,6 +438,17 @@ class Room:
 
     # --- what clients see ------------------------------------------------------------
 
+    @property
+    def last(self) -> dict[str, Any] | None:
+        """The showdown summary of the last finished hand (worked out when first asked:
+        a table nobody watches never pays for the best fives)."""
+        if self._last is None:
+            return None
+        if self._last_summary is None:
+            number, hand, names = self._last
+            self._last_summary = {"hand": number, **showdown_summary(hand, names)}
+        return self._last_summary
+
     def status(self) -> str:
         if self.live():
             hand = self.session.hand
@@ -444,8 +462,8 @@ class Room:
             return "the table is over: fewer than two players have chips"
         if not self.started:
             return f"waiting for players ({self.open_seats} open seats) or a start"
-        if self.last is not None:
-            return f"hand {self.last['hand']} is over: the next one comes shortly"
+        if self._last is not None:
+            return f"hand {self._last[0]} is over: the next one comes shortly"
         return "the next hand is being dealt"
 
     def payload(self, seat: int | None) -> dict[str, Any]:

@@ -87,11 +87,14 @@ def open_table_store(path: str | None) -> TableStore:
 
 class MemoryTableStore:
     """Tables and hands in memory, behind the store's method names. Values are copied
-    through JSON on the way in, as the SQLite store does, so nothing is shared."""
+    through JSON on the way in, as the SQLite store does, so nothing is shared; only the
+    last ``max_hands`` hands are kept, so a long-running server stays bounded."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_hands: int = 5000) -> None:
+        self.max_hands = max_hands  # the oldest hands are forgotten past this
         self._tables: dict[str, SavedTable] = {}
         self._hands: list[Any] = []
+        self._count = 0
         self._lock = threading.Lock()
 
     def save_table(self, table_id: str, config: dict[str, Any], state: dict[str, Any]) -> None:
@@ -116,7 +119,9 @@ class MemoryTableStore:
     def add_hand(self, record: Any) -> int:
         with self._lock:
             self._hands.append(record)
-            return len(self._hands)
+            self._count += 1
+            del self._hands[: -self.max_hands]
+            return self._count
 
     def hands(self, *, table_id: str | None = None, limit: int | None = None) -> list[Any]:
         """Newest first, like the SQLite store."""
