@@ -15,21 +15,21 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient
 
+from cardlab.store import Store
 from cardlab.table import Legal, Phase, TableGame
 from cardlab.web import create_app
 from cardlab.web.table_room import default_action, presets
-from cardlab.web.table_store import MemoryTableStore
 
 Message = dict[str, Any]
 
 
 @pytest.fixture
-def store() -> MemoryTableStore:
-    return MemoryTableStore()
+def store() -> Store:
+    return Store.in_memory()
 
 
 @pytest.fixture
-def client(store: MemoryTableStore) -> Iterator[TestClient]:
+def client(store: Store) -> Iterator[TestClient]:
     with TestClient(create_app(table_store=store)) as c:
         yield c
 
@@ -178,7 +178,7 @@ def test_presets_stay_in_the_legal_range() -> None:
     assert presets(short, pot=100, top_bet=5, to_call=2) == [{"label": "all-in", "amount": 7}]
 
 
-def test_bots_play_hands_and_every_chip_stays(client: TestClient, store: MemoryTableStore) -> None:
+def test_bots_play_hands_and_every_chip_stays(client: TestClient, store: Store) -> None:
     tid = new_table(
         client, seats=4, bots={"1": "random", "2": "station", "3": "random", "4": "station"}
     )
@@ -244,7 +244,7 @@ def test_draw_and_stud_tables(client: TestClient) -> None:
             assert "'p1 sd ??'" in phh or "'p2 sd ??'" in phh
 
 
-def test_restart_resumes_between_hands(store: MemoryTableStore) -> None:
+def test_restart_resumes_between_hands(store: Store) -> None:
     with TestClient(create_app(table_store=store)) as client:
         tid = new_table(client, seats=3, bots={"3": "station"}, pause=30)
         _, c1 = join(client, tid, "ann")

@@ -54,11 +54,11 @@ def _free_port() -> int:
 def base_url() -> Iterator[str]:
     import uvicorn
 
+    from cardlab.store import Store
     from cardlab.web import create_app
-    from cardlab.web.table_store import MemoryTableStore
 
     port = _free_port()
-    app = create_app(table_store=MemoryTableStore())
+    app = create_app(table_store=Store.in_memory())
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     )

@@ -20,8 +20,8 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient
 
+from cardlab.store import Store
 from cardlab.web import create_app
-from cardlab.web.table_store import MemoryTableStore
 
 JSON = st.recursive(
     st.none()
@@ -83,7 +83,7 @@ FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(Heal
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    app = create_app(table_store=MemoryTableStore())
+    app = create_app(table_store=Store.in_memory())
     with TestClient(app) as c:
         yield c
 

@@ -1,19 +1,15 @@
 """A web table's finished hands as text: PHH histories, the showdown, the hand log.
 
-Until the shared ``cardlab.table.history.to_phh`` helper lands, :func:`hand_phh` writes
-the PHH text itself: the header fields of docs/phh.md (``variant``, ``antes``,
-``blinds_or_straddles`` or ``bring_in``, the bet sizes, ``starting_stacks``), the
-action lines (``str(event)`` of each history event PHH has a line for), then
-``players``, ``finishing_stacks`` and cardlab's ``_deck``/``_game`` fields.
-
-A history is written for one viewer: cards dealt face down to anybody else are ``??``
-unless shown at the showdown, as at the table (:func:`cardlab.table.view.masked` has
-the same rule); the store keeps the full history (``viewer="all"``).
+A finished hand keeps its PHH history from the shared writer
+(:func:`cardlab.table.history.to_history`), and is written for one viewer: cards dealt
+face down to anybody else are ``??`` unless shown at the showdown, as at the table
+(:func:`cardlab.table.view.masked` has the same rule), and others' discards are hidden.
+The hand store keeps the full history (:func:`cardlab.table.history.record`).
 """
 
 from __future__ import annotations
 
-import json
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -21,13 +17,10 @@ from typing import Any
 from cardlab.cards import format_cards
 from cardlab.poker.hands import deciding_step
 from cardlab.table import events as ev
+from cardlab.table import phh
+from cardlab.table.history import to_history
 from cardlab.table.showdown import showdown_keys
 from cardlab.table.state import HandState
-from cardlab.table.structure import Betting
-
-_BASE_CODE = {"holdem": "T", "omaha": "O", "stud": "7S", "draw": "5CD"}
-_BETTING_CODE = {Betting.NO_LIMIT: "N", Betting.POT_LIMIT: "P", Betting.FIXED_LIMIT: "F"}
-ALL = -2  # the viewer who sees every card (the store)
 
 
 @dataclass(frozen=True)
@@ -35,27 +28,20 @@ class FinishedHand:
     """What a table keeps of a finished hand to write its history for any viewer."""
 
     number: int
-    header: tuple[tuple[str, Any], ...]
-    footer: tuple[tuple[str, Any], ...]
+    history: phh.HandHistory
     events: tuple[ev.Event, ...]
     seats: tuple[int, ...]  # the seat at each position
     shown: frozenset[int]  # positions whose cards were shown
 
-    def phh(self, viewer_seat: int | str | None = "all") -> str:
-        """The PHH text as the seat ``viewer_seat`` may see it ("all": everything)."""
-        if viewer_seat == "all":
-            position: int | None = ALL
-        elif isinstance(viewer_seat, int) and viewer_seat in self.seats:
-            position = self.seats.index(viewer_seat)
-        else:
-            position = None
+    def for_seat(self, viewer_seat: int | None) -> phh.HandHistory:
+        """The history as the seat ``viewer_seat`` (None: a spectator) may see it."""
+        position = self.seats.index(viewer_seat) if viewer_seat in self.seats else None
         lines = [
             e.phh
             for e in (_mask(e, position, self.shown) for e in self.events)
             if e.phh is not None
         ]
-        fields = [*self.header, ("actions", lines), *self.footer]
-        return "".join(f"{key} = {_toml(value)}\n" for key, value in fields)
+        return dataclasses.replace(self.history, actions=tuple(lines))  # type: ignore[arg-type]
 
 
 def finished(
@@ -65,50 +51,12 @@ def finished(
     result = hand.result
     if result is None:
         raise ValueError("the hand is not over")
-    game = hand.game
-    stakes = game.stakes
-    n = hand.players
-    base = game.game.base.key
-    header: list[tuple[str, Any]] = [
-        ("variant", _BETTING_CODE[stakes.betting] + _BASE_CODE[base]),
-        ("ante_trimming_status", stakes.ante_trimming),
-        ("antes", _unreversed(stakes.antes, n, stakes.ante)),
-    ]
-    if base == "stud":
-        header.append(("bring_in", stakes.bring_in))
-    else:
-        header.append(("blinds_or_straddles", _unreversed(stakes.blinds, n, 0)))
-    if stakes.betting is Betting.FIXED_LIMIT:
-        header += [("small_bet", stakes.small_bet), ("big_bet", stakes.big)]
-    else:
-        header.append(("min_bet", stakes.small_bet))
-    header.append(("starting_stacks", list(hand.starting_stacks)))
-    footer: list[tuple[str, Any]] = [
-        ("hand", number),
-        ("players", list(names)),
-        ("finishing_stacks", list(result.finishing_stacks)),
-        ("_deck", game.game.deck.name),
-        ("_game", game.game.key),
-    ]
-    return FinishedHand(
-        number,
-        tuple(header),
-        tuple(footer),
-        tuple(hand.history),
-        tuple(seats),
-        frozenset(result.shown),
-    )
-
-
-def _unreversed(values: tuple[int, ...], n: int, every: int) -> list[int]:
-    # PHH (like pokerkit) lists the forced bets as configured; heads-up the engine
-    # swaps who posts which, as pokerkit does when it reads them
-    return [every + v for v in (list(values[:n]) + [0] * max(0, n - len(values)))]
+    history = to_history(hand, players=tuple(names))
+    history = dataclasses.replace(history, hand=number)
+    return FinishedHand(number, history, tuple(hand.history), tuple(seats), frozenset(result.shown))
 
 
 def _mask(event: ev.Event, viewer: int | None, shown: frozenset[int]) -> ev.Event:
-    if viewer == ALL:
-        return event
     if isinstance(event, ev.DealHole) and event.player != viewer and event.player not in shown:
         cards = tuple(c if up else None for c, up in zip(event.cards, event.up, strict=True))
         return replace(event, cards=cards)
@@ -117,21 +65,9 @@ def _mask(event: ev.Event, viewer: int | None, shown: frozenset[int]) -> ev.Even
     return event
 
 
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        if "'" not in value and value.isprintable():
-            return f"'{value}'"
-        return json.dumps(value, ensure_ascii=False)
-    return "[" + ", ".join(_toml(v) for v in value) + "]"
-
-
-def phhs(hands: Sequence[str]) -> str:
-    """Several histories as one ``.phhs`` file: ``[1]``, ``[2]``, ... tables."""
-    return "\n".join(f"[{k}]\n{text}" for k, text in enumerate(hands, 1))
+def phhs(hands: Sequence[FinishedHand], viewer_seat: int | None) -> str:
+    """The hands as one ``.phhs`` file, as ``viewer_seat`` may see them."""
+    return phh.dumps_all(h.for_seat(viewer_seat) for h in hands)
 
 
 def showdown_summary(

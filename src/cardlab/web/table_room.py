@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -31,20 +32,18 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from cardlab.bots import get_bot
-from cardlab.cards import format_cards
 from cardlab.errors import ActionError, CardlabError, GameError
 from cardlab.table import Action, HandState, Legal, Phase, Session, apply, seat_view
 from cardlab.table import events as ev
+from cardlab.table.history import record
 from cardlab.web.table_config import TableConfig, check_name, parse_config
 from cardlab.web.table_phh import FinishedHand, describe, finished, showdown_summary
-from cardlab.web.table_store import hand_record
 
 log = logging.getLogger(__name__)
 
 KEEP_HANDS = 200  # finished hands kept in memory per table for the PHH download
 LOG_LINES = 200
 QUICK_BOTS = frozenset({"random", "station"})  # act at once, in the event loop
-_ACTIONS = (ev.Fold, ev.CheckCall, ev.BetRaise, ev.BringIn, ev.Discard, ev.ShowMuck)
 
 
 class TableFull(GameError):
@@ -403,28 +402,18 @@ class Room:
         names = self.session.names()
         seats = [self.session.seat_of(p) or 0 for p in range(hand.players)]
         number = self.session.hands_played + 1
-        record = finished(hand, number, seats, names)
-        self.finished.append(record)
+        self.finished.append(finished(hand, number, seats, names))
         summary = showdown_summary(hand, names, best_five=False)
         self._last = (number, hand, names)
         self._last_summary = None
         self.session.end_hand()
         self.notify()
         if self.on_hand is not None:
-            stored = hand_record(
-                game=self.config.game,
-                variant=str(record.header[0][1]),
-                phh=record.phh("all"),
-                players=tuple(names),
-                starting_stacks=tuple(hand.starting_stacks),
-                finishing_stacks=tuple(hand.result.finishing_stacks),
-                board=format_cards(hand.board),
-                actions=sum(isinstance(e, _ACTIONS) for e in hand.history),
-                showdown=hand.result.showdown,
-                decided_by=summary["pots"][0]["decided_by"] if summary["pots"] else None,
-                source="web",
-                table_id=self.id,
-            )
+            stored = record(hand, players=names, source="web", table_id=self.id)
+            # the engine names the main pot's step after hand-killing ("uncontested"
+            # when losers are out); the summary compares the hands that contested it
+            if summary["pots"]:
+                stored = dataclasses.replace(stored, decided_by=summary["pots"][0]["decided_by"])
             try:
                 await self.on_hand(self, stored)
             except Exception:

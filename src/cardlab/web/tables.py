@@ -49,7 +49,7 @@ from cardlab.web.table_config import (
 )
 from cardlab.web.table_phh import phhs
 from cardlab.web.table_room import Room
-from cardlab.web.table_store import MemoryTableStore, TableStore
+from cardlab.web.table_store import TableStore, open_table_store
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ class TableManager:
     """Every live table by id, saved in ``store`` after every hand."""
 
     def __init__(self, store: TableStore | None = None, *, max_tables: int = 500) -> None:
-        self.store: TableStore = store if store is not None else MemoryTableStore()
+        self.store: TableStore = store if store is not None else open_table_store(None)
         self.max_tables = max_tables
         self.rooms: dict[str, Room] = {}
         for saved in self.store.tables():
@@ -278,7 +278,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         except CardlabError as exc:
             return _error(exc)
         seat = seat_of(room, request)
-        text = phhs([h.phh(seat) for h in room.finished])
+        text = phhs(list(room.finished), seat)
         return PlainTextResponse(
             text,
             headers={"content-disposition": f'attachment; filename="table-{room.id}.phhs"'},
