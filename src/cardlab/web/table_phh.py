@@ -19,6 +19,7 @@ from cardlab.poker.hands import deciding_step
 from cardlab.table import events as ev
 from cardlab.table import phh
 from cardlab.table.history import to_history
+from cardlab.table.pots import Pot, layer_pots
 from cardlab.table.showdown import showdown_keys
 from cardlab.table.state import HandState
 
@@ -70,6 +71,35 @@ def phhs(hands: Sequence[FinishedHand], viewer_seat: int | None) -> str:
     return phh.dumps_all(h.for_seat(viewer_seat) for h in hands)
 
 
+def _layers(hand: HandState) -> list[Pot]:
+    """The main pot and side pots as they stood before they were paid (the engine
+    empties them when it pays): what each player put in is what they started with
+    less what they ended with, plus what they won; the antes are in the history."""
+    result = hand.result
+    assert result is not None
+    won = [0] * hand.players
+    for award in result.awards:
+        for p, amount in zip(award.players, award.amounts, strict=True):
+            won[p] += amount
+    paid = [
+        start - (end - gain)
+        for start, end, gain in zip(
+            result.starting_stacks, result.finishing_stacks, won, strict=True
+        )
+    ]
+    antes = [0] * hand.players
+    for event in hand.history:
+        if isinstance(event, ev.PostAnte):
+            antes[event.player] += event.amount
+    return layer_pots(
+        paid,
+        [0] * hand.players,
+        antes,
+        hand.alive,
+        ante_trimming=hand.stakes.ante_trimming,
+    )
+
+
 def showdown_summary(
     hand: HandState, names: Sequence[str], *, best_five: bool = True
 ) -> dict[str, Any]:
@@ -95,7 +125,7 @@ def showdown_summary(
                     "decided_by": "uncontested",
                 }
             )
-    for k, pot in enumerate(hand.pots() if result.showdown else []):
+    for k, pot in enumerate(_layers(hand) if result.showdown else []):
         contenders = [p for p in pot.players if p in keys]
         if len(contenders) < 2:
             winners = list(pot.players) if len(pot.players) == 1 else contenders
