@@ -41,7 +41,7 @@ from cardlab.web.table_phh import FinishedHand, describe, finished, showdown_sum
 
 log = logging.getLogger(__name__)
 
-KEEP_HANDS = 200  # finished hands kept in memory per table for the PHH download
+KEEP_HANDS = 100  # finished hands kept in memory per table for the PHH download
 LOG_LINES = 200
 QUICK_BOTS = frozenset({"random", "station"})  # act at once, in the event loop
 
