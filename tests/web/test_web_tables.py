@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -244,7 +245,10 @@ def test_draw_and_stud_tables(client: TestClient) -> None:
             assert "'p1 sd ??'" in phh or "'p2 sd ??'" in phh
 
 
-def test_restart_resumes_between_hands(store: Store) -> None:
+@pytest.mark.parametrize("where", ["memory", "file"])
+def test_restart_resumes_between_hands(tmp_path: Path, where: str) -> None:
+    path = tmp_path / "hands.sqlite3"
+    store = Store.in_memory() if where == "memory" else Store.open(path)
     with TestClient(create_app(table_store=store)) as client:
         tid = new_table(client, seats=3, bots={"3": "station"}, pause=30)
         _, c1 = join(client, tid, "ann")
@@ -261,7 +265,11 @@ def test_restart_resumes_between_hands(store: Store) -> None:
     expected = dict(zip(records[0].players, records[0].finishing_stacks, strict=True))
     assert before == expected
     assert sorted(expected.values()) != [100, 100, 100]
-    # a new server on the same store: the table, the seats and every chip are back
+    # a new server on the same store (the file opened again): the table, the seats and
+    # every chip are back
+    if where == "file":
+        store.close()
+        store = Store.open(path)
     with TestClient(create_app(table_store=store)) as client:
         again = client.get(f"/api/tables/{tid}", headers={"cookie": c2}).json()
         assert again["you"] == {"seat": 2, "name": "bob"}

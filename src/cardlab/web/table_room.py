@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import hashlib
 import hmac
 import json
@@ -403,21 +402,17 @@ class Room:
         seats = [self.session.seat_of(p) or 0 for p in range(hand.players)]
         number = self.session.hands_played + 1
         self.finished.append(finished(hand, number, seats, names))
-        summary = showdown_summary(hand, names, best_five=False)
-        self._last = (number, hand, names)
-        self._last_summary = None
         self.session.end_hand()
-        self.notify()
         if self.on_hand is not None:
+            # saved before anyone is told the hand is over: what they see is on disk
             stored = record(hand, players=names, source="web", table_id=self.id)
-            # the engine names the main pot's step after hand-killing ("uncontested"
-            # when losers are out); the summary compares the hands that contested it
-            if summary["pots"]:
-                stored = dataclasses.replace(stored, decided_by=summary["pots"][0]["decided_by"])
             try:
                 await self.on_hand(self, stored)
             except Exception:
                 log.exception("saving hand %d of table %s failed", number, self.id)
+        self._last = (number, hand, names)
+        self._last_summary = None
+        self.notify()
         await asyncio.sleep(self.config.pause)
         if self._can_deal():
             self.session.new_hand()
