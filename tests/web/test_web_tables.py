@@ -149,7 +149,7 @@ def test_views_hide_other_hole_cards(client: TestClient) -> None:
 
 def test_clock_plays_the_default_action(client: TestClient) -> None:
     # heads-up pre-flop the button (small blind) faces the big blind: the clock folds
-    tid = new_table(client, clock=0.05)
+    tid = new_table(client, clock=0.05, pause=2)
     _, c1 = join(client, tid, "ann")
     join(client, tid, "bob")
     with client.websocket_connect(f"/api/tables/{tid}/ws", headers={"cookie": c1}) as ws:
