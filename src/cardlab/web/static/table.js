@@ -140,7 +140,7 @@
       if (s.hand) {
         s.hand.board.forEach((c) => board.append(card(c)));
         const texts = s.hand.pots.map((p, i) => `${i ? "side pot " + i : "pot"} ${p.amount}`);
-        pots.textContent = (texts.length ? texts.join(" · ") + " · " : "") + `total ${s.hand.total_pot}`;
+        pots.textContent = s.hand.over ? "" : (texts.length ? texts.join(" · ") + " · " : "") + `total ${s.hand.total_pot}`;
       }
       renderActions();
       renderLast();
