@@ -9,7 +9,7 @@ import click
 
 from cardlab.errors import CardlabError
 
-_NEEDED = ("starlette", "uvicorn", "jinja2")
+_NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
 
 
 @click.command()
@@ -21,8 +21,16 @@ _NEEDED = ("starlette", "uvicorn", "jinja2")
     show_default=True,
     help="Port to listen on (must be free).",
 )
-def web(host: str, port: int) -> None:
-    """Serve Open Seven, Mixwell hands and a showdown at http://HOST:PORT/."""
+@click.option(
+    "--db",
+    "db",
+    default=None,
+    help="The hand store (SQLite) keeping the poker tables and their hands "
+    "(default: in memory, gone when the server stops).",
+)
+def web(host: str, port: int, db: str | None) -> None:
+    """Serve Open Seven, Mixwell hands, a showdown, the rules and poker tables at
+    http://HOST:PORT/."""
     missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
     if missing:
         raise CardlabError(f"the web page needs {', '.join(missing)}: pip install 'cardlab[web]'")
@@ -30,9 +38,11 @@ def web(host: str, port: int) -> None:
     import uvicorn
 
     from cardlab.web import create_app
+    from cardlab.web.table_store import open_table_store
 
+    store = open_table_store(db)
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(table_store=store), host=host, port=port, log_level="warning")
 
 
 def _check_free(host: str, port: int) -> None:

@@ -50,16 +50,22 @@ from cardlab.web import hands, openseven, rules, showdown
 from cardlab.web.payload import RequestError, field, whole_number
 from cardlab.web.payload import shown as payload_shown
 from cardlab.web.store import Store
+from cardlab.web.table_store import TableStore
+from cardlab.web.tables import TableManager, table_routes
 
 HERE = Path(__file__).resolve().parent
 Handler = Callable[[Request], Awaitable[Response]]
 
 
 def create_app(
-    *, max_games: int = 1000, equity_samples: int = showdown.DEFAULT_SAMPLES
+    *,
+    max_games: int = 1000,
+    equity_samples: int = showdown.DEFAULT_SAMPLES,
+    table_store: TableStore | None = None,
 ) -> Starlette:
     """The web app. ``max_games``: games (and deals) kept in memory before the oldest
-    are forgotten; ``equity_samples``: Monte Carlo showdowns per street."""
+    are forgotten; ``equity_samples``: Monte Carlo showdowns per street; ``table_store``:
+    where the poker tables are saved (None: in memory)."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     games: Store[State] = Store("game", max_games)
     deals: Store[showdown.Deal] = Store("deal", max_games)
@@ -165,8 +171,14 @@ def create_app(
         Route("/api/rules", rules_data),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
+    tables = TableManager(table_store)
+    routes += table_routes(tables, templates)
     handlers = {CardlabError: _user_error, HTTPException: _http_error}
-    return Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
+    return Starlette(
+        routes=routes,
+        exception_handlers=handlers,  # type: ignore[arg-type]
+        lifespan=tables.lifespan,
+    )
 
 
 MAX_BODY = 64 * 1024  # bytes: the largest request body read (a compare of 10 hands is < 1 KiB)

@@ -1,0 +1,250 @@
+/* the poker tables: the lobby's form and list, the live table over a WebSocket */
+(function () {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, attrs, ...kids) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v);
+    }
+    for (const kid of kids) if (kid != null) e.append(kid);
+    return e;
+  };
+  const SUITS = { "木": "wood", "火": "fire", "土": "earth", "金": "metal", "水": "water", "陰": "yinyang", "太": "yinyang", "♥": "red", "♦": "red" };
+  function card(text, small) {
+    const hidden = text === "??";
+    const cls = "pt-card" + (small ? " sm" : "") + (hidden ? " back" : "");
+    const suit = hidden ? "" : (SUITS[text[0]] || SUITS[text[text.length - 1]] || "");
+    return el("span", { class: cls + (suit ? " " + suit : ""), text: hidden ? "?" : text, "aria-label": hidden ? "hidden card" : text });
+  }
+  function showError(id, message) {
+    const box = $(id);
+    box.textContent = message;
+    box.hidden = !message;
+  }
+  async function api(method, url, body) {
+    const r = await fetch(url, { method, headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined, credentials: "same-origin" });
+    const data = await r.json().catch(() => ({ error: "the server answered " + r.status }));
+    if (!r.ok) throw new Error(data.error || "the server answered " + r.status);
+    return data;
+  }
+
+  // --- the lobby ---------------------------------------------------------------
+  async function lobby() {
+    const opts = await api("GET", "/api/tables/options");
+    const game = $("t-game");
+    for (const g of opts.games) game.append(el("option", { value: g.key, text: `${g.name} (${g.stakes})` }));
+    game.value = opts.defaults.game;
+    const seatsInput = $("t-seats");
+    function botSeats() {
+      const box = $("t-bot-seats");
+      const old = [...box.querySelectorAll("select")].map((s) => s.value);
+      box.textContent = "";
+      const n = Math.max(2, Math.min(10, Number(seatsInput.value) || 2));
+      for (let i = 0; i < n; i++) {
+        const sel = el("select", { id: `t-bot-${i + 1}` }, el("option", { value: "", text: "person" }), ...opts.bots.map((b) => el("option", { value: b, text: b + " bot" })));
+        sel.value = old[i] !== undefined ? old[i] : (i === 0 ? "" : opts.bots[0]);
+        box.append(el("label", { text: `Seat ${i + 1} ` }, sel));
+      }
+    }
+    seatsInput.addEventListener("input", botSeats);
+    botSeats();
+    $("t-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const body = { game: game.value, seats: Number(seatsInput.value), stack: Number($("t-stack").value), clock: Number($("t-clock").value), bots: {} };
+      if ($("t-betting").value) body.betting = $("t-betting").value;
+      if ($("t-blinds").value.trim()) body.blinds = $("t-blinds").value.split(/[\/ ,]+/).filter(Boolean).map(Number);
+      if ($("t-ante").value !== "") body.ante = Number($("t-ante").value);
+      $("t-bot-seats").querySelectorAll("select").forEach((s, i) => { if (s.value) body.bots[i + 1] = s.value; });
+      try {
+        const t = await api("POST", "/api/tables", body);
+        location.href = t.url;
+      } catch (e) { showError("t-error", e.message); }
+    });
+    const list = await api("GET", "/api/tables");
+    const box = $("t-list");
+    box.textContent = "";
+    if (!list.tables.length) { box.textContent = "No tables yet: create one below."; return; }
+    const rows = list.tables.map((t) => el("tr", {}, el("td", {}, el("a", { href: t.url, text: t.name || t.game_name })), el("td", { text: t.stakes }), el("td", { text: `${t.open_seats} of ${t.seats} seats free` }), el("td", { text: t.status })));
+    box.append(el("table", {}, el("thead", {}, el("tr", {}, ...["Table", "Stakes", "Seats", "Status"].map((h) => el("th", { text: h })))), el("tbody", {}, ...rows)));
+  }
+
+  // --- a table -----------------------------------------------------------------
+  function table(root) {
+    const id = root.dataset.table;
+    let state = null;
+    let ws = null;
+    let clockTimer = null;
+    const selected = new Set();
+    $("pt-link").value = location.origin + "/tables/" + id;
+    $("pt-link").addEventListener("focus", (e) => e.target.select());
+    $("pt-download").href = `/api/tables/${id}/hands.phhs`;
+
+    function send(message) {
+      if (ws && ws.readyState === 1) ws.send(JSON.stringify(message));
+    }
+    function act(action) {
+      showError("pt-error", "");
+      send({ type: "action", action, turn: state ? state.turn : undefined });
+    }
+    function connect() {
+      const proto = location.protocol === "https:" ? "wss" : "ws";
+      ws = new WebSocket(`${proto}://${location.host}/api/tables/${id}/ws`);
+      ws.onmessage = (m) => {
+        const msg = JSON.parse(m.data);
+        if (msg.type === "error") showError("pt-error", msg.message);
+        else if (msg.type === "state") { state = msg; render(); }
+      };
+      ws.onclose = () => { $("pt-status").textContent = "Reconnecting…"; setTimeout(connect, 1000); };
+    }
+    $("pt-join-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await api("POST", `/api/tables/${id}/join`, { name: $("pt-name").value });
+        showError("pt-error", "");
+        if (ws) { ws.onclose = null; ws.close(); }
+        connect();  // the new cookie makes this connection the seat's
+      } catch (e) { showError("pt-error", e.message); }
+    });
+    $("pt-start").addEventListener("click", () => send({ type: "start" }));
+
+    function render() {
+      const s = state;
+      $("pt-title").textContent = s.table.name || s.table.game_name;
+      $("pt-stakes").textContent = `${s.table.game_name} · ${s.table.stakes} · hand ${s.table.hand_number}`;
+      $("pt-status").textContent = s.table.status + (s.you ? ` · you are ${s.you.name} (seat ${s.you.seat})` : " · watching");
+      $("pt-join").hidden = !!s.you || s.table.open_seats === 0;
+      $("pt-start").hidden = !s.you || s.table.started;
+      // seats
+      const seats = $("pt-seats");
+      seats.textContent = "";
+      for (const p of s.seats) {
+        const badges = [];
+        if (p.button) badges.push(el("span", { class: "badge", text: "D", title: "button" }));
+        if (p.actor) badges.push(el("span", { class: "badge", text: "to act" }));
+        if (p.all_in) badges.push(el("span", { class: "badge", text: "all-in" }));
+        if (p.kind === "bot") badges.push(el("span", { class: "badge", text: "bot" }));
+        const folded = s.hand && p.cards.length && !p.in_hand;
+        const cls = "pt-seat" + (p.actor ? " actor" : "") + (p.you ? " you" : "") + (folded || p.kind === "open" ? " out" : "");
+        const meta = p.kind === "open" ? "open seat" : `stack ${p.stack}` + (p.bet ? ` · bet ${p.bet}` : "") + (folded ? " · folded" : "");
+        seats.append(el("div", { class: cls, "data-seat": p.seat }, el("div", { class: "nm", text: `${p.seat}. ${p.name}` }), el("div", {}, ...badges), el("div", { class: "meta", text: meta }), el("div", { class: "pt-cards" }, ...p.cards.map((c) => card(c, true)))));
+      }
+      // board and pots
+      const board = $("pt-board");
+      board.textContent = "";
+      const pots = $("pt-pots");
+      pots.textContent = "";
+      if (s.hand) {
+        s.hand.board.forEach((c) => board.append(card(c)));
+        const texts = s.hand.pots.map((p, i) => `${i ? "side pot " + i : "pot"} ${p.amount}`);
+        pots.textContent = s.hand.over ? "" : (texts.length ? texts.join(" · ") + " · " : "") + `total ${s.hand.total_pot}`;
+      }
+      renderActions();
+      renderLast();
+      const logBox = $("pt-log");
+      logBox.textContent = "";
+      s.log.forEach((line) => logBox.append(el("li", { text: line })));
+      logBox.scrollTop = logBox.scrollHeight;
+    }
+
+    function renderActions() {
+      const s = state;
+      const legal = s.legal;
+      const panel = $("pt-actions");
+      const me = s.you ? s.seats[s.you.seat - 1] : null;
+      panel.hidden = !me || !s.hand || s.hand.over || !me.cards.length;
+      const hole = $("pt-hole");
+      hole.textContent = "";
+      const buttons = $("pt-buttons");
+      buttons.textContent = "";
+      $("pt-raise").hidden = true;
+      if (panel.hidden) return;
+      if (!legal) {
+        me.cards.forEach((c) => hole.append(card(c)));
+        buttons.append(el("span", { class: "note", text: "Waiting for the others…" }));
+      } else if (legal.phase === "draw") {
+        for (const c of legal.hole) {
+          const b = el("button", { type: "button", class: "pt-card", "aria-pressed": selected.has(c) ? "true" : "false", "aria-label": `discard ${c}`, text: c });
+          b.addEventListener("click", () => { if (selected.has(c)) selected.delete(c); else selected.add(c); b.setAttribute("aria-pressed", selected.has(c) ? "true" : "false"); update(); });
+          hole.append(b);
+        }
+        const draw = el("button", { type: "button", id: "pt-act-discard", class: "primary" });
+        const update = () => { draw.textContent = selected.size ? `Discard ${selected.size}` : "Stand pat"; };
+        update();
+        draw.addEventListener("click", () => { const cards = [...selected].join(" "); selected.clear(); act(cards ? "d " + cards : "d"); });
+        buttons.append(draw);
+      } else if (legal.phase === "showdown") {
+        me.cards.forEach((c) => hole.append(card(c)));
+        buttons.append(el("button", { type: "button", id: "pt-act-show", class: "primary", text: "Show", onclick: () => act("s") }));
+        buttons.append(el("button", { type: "button", id: "pt-act-muck", text: "Muck", onclick: () => act("m") }));
+      } else {
+        me.cards.forEach((c) => hole.append(card(c)));
+        if (legal.fold) buttons.append(el("button", { type: "button", id: "pt-act-fold", text: "Fold", onclick: () => act("f") }));
+        if (legal.call !== null) buttons.append(el("button", { type: "button", id: "pt-act-call", class: legal.check ? "primary" : "", text: legal.check ? "Check" : `Call ${legal.call}`, onclick: () => act("c") }));
+        if (legal.bring_in !== null) buttons.append(el("button", { type: "button", id: "pt-act-bring-in", text: `Bring in ${legal.bring_in}`, onclick: () => act("b") }));
+        if (legal.raise_min !== null) {
+          const word = legal.complete ? "Complete to" : legal.bet ? "Bet" : "Raise to";
+          $("pt-raise").hidden = false;
+          $("pt-amount-label").textContent = word;
+          const range = $("pt-amount");
+          const num = $("pt-amount-n");
+          for (const input of [range, num]) { input.min = legal.raise_min; input.max = legal.raise_max; input.step = 1; }
+          const keep = Number(num.value);
+          const start = keep >= legal.raise_min && keep <= legal.raise_max && num.dataset.turn === String(state.turn) ? keep : legal.raise_min;
+          range.value = num.value = start;
+          num.dataset.turn = String(state.turn);
+          const btn = $("pt-raise-btn");
+          const label = () => { btn.textContent = `${word} ${num.value}`; };
+          range.oninput = () => { num.value = range.value; label(); };
+          num.oninput = () => { range.value = num.value; label(); };
+          label();
+          btn.onclick = () => act("r " + num.value);
+          const presets = $("pt-presets");
+          presets.textContent = "";
+          for (const p of legal.presets) {
+            presets.append(el("button", { type: "button", "data-amount": p.amount, "aria-label": `${p.label}: ${p.amount}`, text: `${p.label} ${p.amount}`, onclick: () => { range.value = num.value = p.amount; label(); } }));
+          }
+        }
+      }
+      // the clock
+      clearInterval(clockTimer);
+      const bar = $("pt-clock");
+      if (s.clock && legal) {
+        const end = performance.now() + s.clock.remaining * 1000;
+        const tick = () => {
+          const left = Math.max(0, end - performance.now()) / 1000;
+          bar.style.width = `${(100 * left) / s.clock.total}%`;
+          bar.setAttribute("aria-label", `${Math.ceil(left)} seconds left (then: ${legal.default === "f" ? "fold" : legal.default === "c" ? "check" : "default action"})`);
+        };
+        tick();
+        clockTimer = setInterval(tick, 250);
+      } else { bar.style.width = "0"; }
+    }
+
+    function renderLast() {
+      const last = state.last;
+      const box = $("pt-last");
+      box.hidden = !last;
+      if (!last) return;
+      box.textContent = "";
+      box.append(el("h2", { text: `Hand ${last.hand}` + (last.board ? `: board ${last.board}` : "") }));
+      const potRows = last.pots.map((p) => el("tr", {}, el("td", { text: `${p.name} ${p.amount}` }), el("td", { text: p.winners.join(", ") }), el("td", { text: p.decided_by })));
+      box.append(el("table", { id: "pt-last-pots" }, el("thead", {}, el("tr", {}, el("th", { text: "Pot" }), el("th", { text: "Won by" }), el("th", { text: "Decided by" }))), el("tbody", {}, ...potRows)));
+      if (last.hands.length) {
+        const handRows = last.hands.map((h) => el("tr", {}, el("td", { text: h.name }), el("td", { text: h.cards }), el("td", { text: h.description })));
+        box.append(el("table", { id: "pt-last-hands" }, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Cards" }), el("th", { text: "Best five" }))), el("tbody", {}, ...handRows)));
+      }
+      box.append(el("p", { class: "note", text: last.results.map((r) => `${r.name} ${r.won > 0 ? "+" : ""}${r.won}`).join(" · ") }));
+    }
+    connect();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const root = $("pt");
+    if (root) table(root);
+    else if ($("t-form")) lobby().catch((e) => showError("t-error", e.message));
+  });
+})();

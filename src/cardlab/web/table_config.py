@@ -1,0 +1,236 @@
+"""How a web table is set up: the game, its stakes, the seats and the bots, the clock.
+
+:func:`parse_config` reads the JSON a person sends to create a table and checks every
+field (a :class:`~cardlab.web.payload.RequestError` or the engine's
+:class:`~cardlab.errors.GameError` says what was wrong); :class:`TableConfig` is the
+checked value, saved with the table so a restarted server deals the same game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import secrets
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from cardlab.bots import BOTS, get_bot
+from cardlab.poker.games import game_names
+from cardlab.table import TableGame
+from cardlab.web.payload import RequestError
+
+MAX_CHIPS = 10**9
+MAX_NAME = 24
+DEFAULT_CLOCK = 30.0
+DEFAULT_BOT_DELAY = 0.8
+DEFAULT_PAUSE = 3.0
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """A table's set-up. ``bots``: seat number (from 1) to bot name; the other seats
+    are for people. ``stacks``: each seat's starting stack (None: ``stack`` for all).
+    ``clock``: seconds per decision (0: no clock); ``bot_delay``: seconds a bot waits
+    before acting; ``pause``: seconds between hands. ``seed`` decides
+    every card of every hand (kept on the server, never sent)."""
+
+    game: str
+    seats: int
+    stack: int
+    betting: str | None = None
+    blinds: tuple[int, ...] | None = None
+    ante: int | None = None
+    bring_in: int | None = None
+    small_bet: int | None = None
+    big_bet: int | None = None
+    bots: dict[int, str] = field(default_factory=dict)
+    stacks: tuple[int, ...] | None = None
+    clock: float = DEFAULT_CLOCK
+    bot_delay: float = DEFAULT_BOT_DELAY
+    pause: float = DEFAULT_PAUSE
+    name: str = ""
+    seed: int = 0
+
+    def table_game(self) -> TableGame:
+        return TableGame.create(
+            self.game,
+            betting=self.betting,
+            blinds=self.blinds,
+            antes=self.ante,
+            bring_in=self.bring_in,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["blinds"] = None if self.blinds is None else list(self.blinds)
+        out["bots"] = {str(k): v for k, v in self.bots.items()}
+        out["stacks"] = None if self.stacks is None else list(self.stacks)
+        return out
+
+    def stack_of(self, seat: int) -> int:
+        """The starting stack of ``seat`` (from 0)."""
+        return self.stack if self.stacks is None else self.stacks[seat]
+
+    def public(self) -> dict[str, Any]:
+        """What anybody may know of the set-up (not the seed)."""
+        out = self.as_dict()
+        del out["seed"]
+        return out
+
+
+def parse_config(data: dict[str, Any]) -> TableConfig:
+    """A checked :class:`TableConfig` from JSON (a create request or a saved table)."""
+    known = set(TableConfig.__dataclass_fields__)
+    unknown = sorted(str(k)[:40] for k in data if k not in known)
+    if unknown:
+        raise RequestError(
+            f"unknown table field(s) {unknown!r} (known: {', '.join(sorted(known))})"
+        )
+    game = _text(data, "game", "fesca78-holdem").strip().lower()
+    if game not in game_names():
+        raise RequestError(f"unknown game {game[:60]!r} (known: {', '.join(game_names())})")
+    seats = _whole(data, "seats", 6, 2, 10)
+    stack = _whole(data, "stack", 200, 1, MAX_CHIPS)
+    betting = data.get("betting")
+    if betting is not None:
+        betting = _text(data, "betting", "")
+        if not betting.strip():
+            betting = None
+    blinds_raw = data.get("blinds")
+    blinds: tuple[int, ...] | None = None
+    if blinds_raw is not None:
+        if not isinstance(blinds_raw, list) or len(blinds_raw) > seats:
+            raise RequestError(
+                f"field 'blinds' must be a list of at most {seats} whole numbers: "
+                f"{_shown(blinds_raw)}"
+            )
+        blinds = tuple(_number(v, "blinds", 0, MAX_CHIPS) for v in blinds_raw)
+    stacks_raw = data.get("stacks")
+    stacks: tuple[int, ...] | None = None
+    if stacks_raw is not None:
+        if not isinstance(stacks_raw, list) or len(stacks_raw) != seats:
+            raise RequestError(
+                f"field 'stacks' must be a list of {seats} whole numbers: {_shown(stacks_raw)}"
+            )
+        stacks = tuple(_number(v, "stacks", 1, MAX_CHIPS) for v in stacks_raw)
+    optional: dict[str, int | None] = {}
+    for name in ("ante", "bring_in", "small_bet", "big_bet"):
+        optional[name] = None if data.get(name) is None else _whole(data, name, 0, 0, MAX_CHIPS)
+    bots = _bots(data.get("bots"), seats)
+    clock = _seconds(data, "clock", DEFAULT_CLOCK, 3600.0)
+    bot_delay = _seconds(data, "bot_delay", DEFAULT_BOT_DELAY, 10.0)
+    pause = _seconds(data, "pause", DEFAULT_PAUSE, 60.0)
+    name = _text(data, "name", "").strip()[:60]
+    seed = data.get("seed")
+    if seed is None:
+        seed = secrets.randbits(63)
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise RequestError(
+            f"field 'seed' must be a whole number from 0 to 2**63 - 1: {_shown(seed)}"
+        )
+    config = TableConfig(
+        game=game,
+        seats=seats,
+        stack=stack,
+        betting=betting,
+        blinds=blinds,
+        bots=bots,
+        stacks=stacks,
+        clock=clock,
+        bot_delay=bot_delay,
+        pause=pause,
+        name=name,
+        seed=seed,
+        ante=optional["ante"],
+        bring_in=optional["bring_in"],
+        small_bet=optional["small_bet"],
+        big_bet=optional["big_bet"],
+    )
+    table_game = config.table_game()  # GameError on stakes the engine refuses
+    table_game.check_seats(seats)
+    return config
+
+
+def check_name(name: object) -> str:
+    """A player's display name: 1 to 24 printable characters."""
+    if not isinstance(name, str):
+        raise RequestError(f"field 'name' must be a string: {_shown(name)}")
+    text = " ".join(name.split())
+    if not text or len(text) > MAX_NAME or not text.isprintable():
+        raise RequestError(f"a name has 1 to {MAX_NAME} printable characters: {_shown(name)}")
+    return text
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _text(data: dict[str, Any], name: str, default: str) -> str:
+    value = data.get(name)
+    if value is None:
+        return default
+    if not isinstance(value, str) or len(value) > 200:
+        raise RequestError(f"field {name!r} must be a short string: {_shown(value)}")
+    return value
+
+
+def _number(value: object, name: str, lo: int, hi: int) -> int:
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        value = int(value.strip()) if len(value.strip()) < 19 else value
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise RequestError(
+            f"field {name!r} must be a whole number from {lo} to {hi}: {_shown(value)}"
+        )
+    return value
+
+
+def _whole(data: dict[str, Any], name: str, default: int, lo: int, hi: int) -> int:
+    value = data.get(name)
+    return default if value is None else _number(value, name, lo, hi)
+
+
+def _seconds(data: dict[str, Any], name: str, default: float, hi: float) -> float:
+    value = data.get(name)
+    if value is None:
+        return default
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            value = float(value)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not 0 <= value <= hi
+    ):
+        raise RequestError(f"field {name!r} must be seconds from 0 to {hi:g}: {_shown(value)}")
+    return float(value)
+
+
+def _bots(raw: object, seats: int) -> dict[int, str]:
+    """``{"2": "random"}`` or ``["", "random", ...]`` (one entry per seat)."""
+    if raw is None:
+        return {}
+    items: list[tuple[object, object]]
+    if isinstance(raw, dict):
+        items = list(raw.items())
+    elif isinstance(raw, list):
+        items = [(i + 1, v) for i, v in enumerate(raw)]
+    else:
+        raise RequestError(f"field 'bots' must map seats to bot names: {_shown(raw)}")
+    out: dict[int, str] = {}
+    for key, value in items:
+        if value is None or value == "":
+            continue
+        seat = _number(key, "bots (seat)", 1, seats)
+        if not isinstance(value, str):
+            raise RequestError(f"a bot is named by a string: {_shown(value)}")
+        get_bot(value)  # GameError names the known bots
+        out[seat] = value.strip().lower()
+    return dict(sorted(out.items()))
+
+
+def bot_names() -> list[str]:
+    return list(BOTS)

@@ -1,0 +1,207 @@
+"""A web table's finished hands as text: PHH histories, the showdown, the hand log.
+
+A finished hand keeps its PHH history from the shared writer
+(:func:`cardlab.table.history.to_history`), and is written for one viewer: cards dealt
+face down to anybody else are ``??`` unless shown at the showdown, as at the table
+(:func:`cardlab.table.view.masked` has the same rule), and others' discards are hidden.
+The hand store keeps the full history (:func:`cardlab.table.history.record`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cardlab.cards import format_cards
+from cardlab.poker.hands import deciding_step
+from cardlab.table import events as ev
+from cardlab.table import phh
+from cardlab.table.history import to_history
+from cardlab.table.pots import Pot, layer_pots
+from cardlab.table.showdown import showdown_keys
+from cardlab.table.state import HandState
+
+
+@dataclass(frozen=True)
+class FinishedHand:
+    """What a table keeps of a finished hand to write its history for any viewer."""
+
+    number: int
+    history: phh.HandHistory
+    events: tuple[ev.Event, ...]
+    seats: tuple[int, ...]  # the seat at each position
+    shown: frozenset[int]  # positions whose cards were shown
+
+    def for_seat(self, viewer_seat: int | None) -> phh.HandHistory:
+        """The history as the seat ``viewer_seat`` (None: a spectator) may see it."""
+        position = self.seats.index(viewer_seat) if viewer_seat in self.seats else None
+        lines = [
+            e.phh
+            for e in (_mask(e, position, self.shown) for e in self.events)
+            if e.phh is not None
+        ]
+        return dataclasses.replace(self.history, actions=tuple(lines))  # type: ignore[arg-type]
+
+
+def finished(
+    hand: HandState, number: int, seats: Sequence[int], names: Sequence[str]
+) -> FinishedHand:
+    """The record of the finished ``hand`` (positions to ``seats``, players ``names``)."""
+    result = hand.result
+    if result is None:
+        raise ValueError("the hand is not over")
+    history = to_history(hand, players=tuple(names))
+    history = dataclasses.replace(history, hand=number)
+    return FinishedHand(number, history, tuple(hand.history), tuple(seats), frozenset(result.shown))
+
+
+def _mask(event: ev.Event, viewer: int | None, shown: frozenset[int]) -> ev.Event:
+    if isinstance(event, ev.DealHole) and event.player != viewer and event.player not in shown:
+        cards = tuple(c if up else None for c, up in zip(event.cards, event.up, strict=True))
+        return replace(event, cards=cards)
+    if isinstance(event, ev.Discard) and event.player != viewer:
+        return ev.Discard(event.player, (None,) * len(event.cards))
+    return event
+
+
+def phhs(hands: Sequence[FinishedHand], viewer_seat: int | None) -> str:
+    """The hands as one ``.phhs`` file, as ``viewer_seat`` may see them."""
+    return phh.dumps_all(h.for_seat(viewer_seat) for h in hands)
+
+
+def _layers(hand: HandState) -> list[Pot]:
+    """The main pot and side pots as they stood before they were paid (the engine
+    empties them when it pays): what each player put in is what they started with
+    less what they ended with, plus what they won; the antes are in the history."""
+    result = hand.result
+    assert result is not None
+    won = [0] * hand.players
+    for award in result.awards:
+        for p, amount in zip(award.players, award.amounts, strict=True):
+            won[p] += amount
+    paid = [
+        start - (end - gain)
+        for start, end, gain in zip(
+            result.starting_stacks, result.finishing_stacks, won, strict=True
+        )
+    ]
+    antes = [0] * hand.players
+    for event in hand.history:
+        if isinstance(event, ev.PostAnte):
+            antes[event.player] += event.amount
+    return layer_pots(
+        paid,
+        [0] * hand.players,
+        antes,
+        hand.alive,
+        ante_trimming=hand.stakes.ante_trimming,
+    )
+
+
+def showdown_summary(
+    hand: HandState, names: Sequence[str], *, best_five: bool = True
+) -> dict[str, Any]:
+    """How the finished ``hand`` ended, for everyone: each pot with who could win it,
+    the winners and the tie-break step that decided it; each shown hand with its best
+    five (``best_five=False``: without, which is quicker); each player's chips won or
+    lost."""
+    result = hand.result
+    if result is None:
+        raise ValueError("the hand is not over")
+    shown = sorted(result.shown)
+    keys = showdown_keys(hand, shown) if len(shown) > 1 else {}
+    best = result.best_hands() if result.showdown and best_five else {}
+    pots = []
+    if not result.showdown:
+        for a in result.awards:
+            pots.append(
+                {
+                    "name": "main pot" if a.pot == 0 else f"side pot {a.pot}",
+                    "amount": sum(a.amounts),
+                    "players": [names[p] for p in a.players],
+                    "winners": [names[p] for p in a.players],
+                    "decided_by": "uncontested",
+                }
+            )
+    for k, pot in enumerate(_layers(hand) if result.showdown else []):
+        contenders = [p for p in pot.players if p in keys]
+        if len(contenders) < 2:
+            winners = list(pot.players) if len(pot.players) == 1 else contenders
+            decided = "uncontested"
+        else:
+            top = max(keys[p] for p in contenders)
+            winners = [p for p in contenders if keys[p] == top]
+            others = [keys[p] for p in contenders if keys[p] != top]
+            decided = "tie" if len(winners) > 1 or not others else deciding_step(top, max(others))
+        pots.append(
+            {
+                "name": "main pot" if k == 0 else f"side pot {k}",
+                "amount": pot.amount,
+                "players": [names[p] for p in pot.players],
+                "winners": [names[p] for p in winners],
+                "decided_by": decided,
+            }
+        )
+    return {
+        "showdown": result.showdown,
+        "board": format_cards(result.board),
+        "pots": pots,
+        "hands": [
+            {
+                "name": names[p],
+                "cards": format_cards(result.shown[p]),
+                "best_five": format_cards(best[p].cards) if p in best else "",
+                "description": best[p].describe() if p in best else "",
+            }
+            for p in shown
+        ],
+        "results": [{"name": names[p], "won": w} for p, w in enumerate(result.winnings) if w != 0],
+    }
+
+
+def describe(event: ev.Event, names: Sequence[str]) -> str:
+    """One line of the hand log in words, with the players' names."""
+
+    def who(p: int) -> str:
+        return names[p] if 0 <= p < len(names) else f"p{p + 1}"
+
+    def cards(cs: Sequence[Any]) -> str:
+        return " ".join("??" if c is None else str(c) for c in cs)
+
+    if isinstance(event, ev.PostAnte):
+        return f"{who(event.player)} posts an ante of {event.amount}"
+    if isinstance(event, ev.PostBlind):
+        return f"{who(event.player)} posts a blind of {event.amount}"
+    if isinstance(event, ev.DealHole):
+        return f"{who(event.player)} is dealt {cards(event.cards)}"
+    if isinstance(event, ev.DealBoard):
+        return f"board: {cards(event.cards)}"
+    if isinstance(event, ev.Fold):
+        return f"{who(event.player)} folds"
+    if isinstance(event, ev.CheckCall):
+        p = who(event.player)
+        return f"{p} checks" if event.amount == 0 else f"{p} calls {event.amount}"
+    if isinstance(event, ev.BetRaise):
+        return f"{who(event.player)} bets/raises to {event.amount}"
+    if isinstance(event, ev.BringIn):
+        return f"{who(event.player)} brings in for {event.amount}"
+    if isinstance(event, ev.Discard):
+        n = len(event.cards)
+        if n == 0:
+            return f"{who(event.player)} stands pat"
+        if all(c is None for c in event.cards):
+            return f"{who(event.player)} draws {n}"
+        return f"{who(event.player)} discards {cards(event.cards)}"
+    if isinstance(event, ev.ShowMuck):
+        if event.cards is None:
+            return f"{who(event.player)} mucks"
+        return f"{who(event.player)} shows {cards(event.cards)}"
+    if isinstance(event, ev.ReturnBet):
+        return f"{event.amount} uncalled returned to {who(event.player)}"
+    if isinstance(event, ev.Award):
+        pot = "main pot" if event.pot == 0 else f"side pot {event.pot}"
+        paid = ", ".join(f"{who(p)} {a}" for p, a in zip(event.players, event.amounts, strict=True))
+        return f"{pot}: {paid}"
+    return str(event)

@@ -1,0 +1,249 @@
+"""Three people in three separate headless Chromiums, plus two bots, play one hand of
+hold'em: a fold, an all-in that leaves a side pot, and a showdown. Screenshots at desktop
+and phone size go to out/screenshots/ (gitignored).
+
+Needs Debian's chromium and chromium-driver and selenium (the README's test command
+installs them).
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("selenium")
+pytest.importorskip("uvicorn")
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+DESKTOP = (1280, 900)
+PHONE = (390, 844)
+WAIT = 60.0
+
+pytestmark = pytest.mark.slow
+WIDE = (  # what sticks out on a phone, if anything
+    "return [...document.querySelectorAll('body *')]"
+    ".filter(e => e.scrollWidth > e.clientWidth + 1)"
+    ".map(e => e.tagName + '#' + e.id + ' ' + e.clientWidth + '/' + e.scrollWidth)"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    import uvicorn
+
+    from cardlab.store import Store
+    from cardlab.web import create_app
+
+    port = _free_port()
+    app = create_app(table_store=Store.in_memory())
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("uvicorn did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def _browser() -> tuple[WebDriver, str]:
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not Path(path).exists():
+            pytest.fail(f"{path} is missing (apt-get install -y chromium chromium-driver)")
+    profile = tempfile.mkdtemp(prefix="cardlab-table-")
+    options = Options()
+    options.binary_location = CHROMIUM
+    for arg in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        f"--window-size={DESKTOP[0]},{DESKTOP[1]}",
+    ):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
+    return driver, profile
+
+
+@pytest.fixture(scope="module")
+def players() -> Iterator[list[WebDriver]]:
+    """Three browsers: three separate profiles, so three separate cookie jars."""
+    made = [_browser() for _ in range(3)]
+    try:
+        yield [d for d, _ in made]
+    finally:
+        for driver, profile in made:
+            driver.quit()
+            shutil.rmtree(profile, ignore_errors=True)
+
+
+def wait(driver: WebDriver, condition: Callable[[], Any], what: str) -> Any:
+    return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(
+        lambda _: condition(), message=what
+    )
+
+
+# the page redraws on every change: read and click in one script, never a stale element
+def visible(driver: WebDriver, element_id: str) -> bool:
+    script = "const e = document.getElementById(arguments[0]); return !!e && !!e.offsetParent"
+    return bool(driver.execute_script(script, element_id))
+
+
+def text(driver: WebDriver, selector: str) -> str:
+    script = "const e = document.querySelector(arguments[0]); return e ? e.innerText : ''"
+    return str(driver.execute_script(script, selector))
+
+
+def click(driver: WebDriver, selector: str) -> None:
+    driver.execute_script("document.querySelector(arguments[0]).click()", selector)
+
+
+def click_when_ready(driver: WebDriver, element_id: str, what: str) -> None:
+    wait(driver, lambda: visible(driver, element_id), what)
+    click(driver, "#" + element_id)
+
+
+def size(driver: WebDriver, dims: tuple[int, int]) -> None:
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": dims[0], "height": dims[1], "deviceScaleFactor": 1, "mobile": dims[0] < 600},
+    )
+
+
+def screenshot(driver: WebDriver, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    width = int(driver.execute_script("return window.innerWidth"))
+    height = int(driver.execute_script("return document.documentElement.scrollHeight"))
+    size(driver, (width, min(height, 5000)))
+    path = SCREENSHOTS / f"{name}-{'phone' if width < 600 else 'desktop'}.png"
+    driver.save_screenshot(str(path))
+    return path
+
+
+def test_three_people_and_two_bots_play_a_hand(base_url: str, players: list[WebDriver]) -> None:
+    import httpx
+
+    # seats 1-3 people, 4-5 station bots (always call); the button starts at seat 5, so
+    # ann posts the small blind, bob the big blind and cy (50 chips) acts first
+    config = {
+        "game": "fesca78-holdem",
+        "seats": 5,
+        "stacks": [200, 200, 50, 200, 200],
+        "bots": {"4": "station", "5": "station"},
+        "clock": 0,
+        "bot_delay": 0.3,
+        "pause": 60,
+        "seed": 2026,
+        "name": "browser test",
+    }
+    created = httpx.post(base_url + "/api/tables", json=config).json()
+    url = base_url + created["url"]
+    ann, bob, cy = players
+    for driver, name in ((ann, "ann"), (bob, "bob"), (cy, "cy")):
+        size(driver, DESKTOP)
+        driver.get(url)
+        wait(driver, lambda d=driver: visible(d, "pt-join"), "the join form")
+        driver.find_element(By.ID, "pt-name").send_keys(name)
+        driver.find_element(By.ID, "pt-join-btn").click()
+        wait(
+            driver,
+            lambda d=driver, n=name: f"you are {n}" in text(d, "#pt-status"),
+            f"{name} seated",
+        )
+    # cy: all-in with the preset, then the raise button
+    wait(cy, lambda: visible(cy, "pt-raise"), "cy's bet controls")
+    click(cy, "#pt-presets button[aria-label^='all-in']")
+    assert cy.execute_script("return document.getElementById('pt-amount-n').value") == "50"
+    click(cy, "#pt-raise-btn")
+    # the bots call; ann folds her small blind
+    click_when_ready(ann, "pt-act-fold", "ann's fold button")
+    # bob raises to 100: the bots call, cy's 50 is the main pot, the rest a side pot
+    wait(bob, lambda: visible(bob, "pt-raise"), "bob's raise controls")
+    bob.execute_script(
+        "const n = document.getElementById('pt-amount-n'); n.value = 100;"
+        "n.dispatchEvent(new Event('input'));"
+    )
+    assert "100" in text(bob, "#pt-raise-btn")
+    screenshot(bob, "table-bob-to-act")
+    size(bob, DESKTOP)
+    click(bob, "#pt-raise-btn")
+    # flop, turn, river: bob checks, the bots check behind
+    for street in ("flop", "turn", "river"):
+        wait(
+            bob,
+            lambda s=street: (
+                f"{s}: bob to act" in text(bob, "#pt-status")
+                and text(bob, "#pt-act-call") == "Check"
+            ),
+            f"bob's check on the {street}",
+        )
+        click(bob, "#pt-act-call")
+    # the showdown, as all three see it
+    for driver in players:
+        wait(driver, lambda d=driver: visible(d, "pt-last-hands"), "the showdown")
+    pots = text(ann, "#pt-last-pots")
+    assert "main pot 201" in pots  # 4 x 50 and ann's small blind
+    assert "side pot 1 150" in pots  # 3 x 50 more from bob and the bots
+    assert any(step in pots for step in ("category", "secondary", "ranks", "suits", "tie"))
+    shown = text(ann, "#pt-last-hands")
+    for name in ("bob", "cy", "station bot 4", "station bot 5"):
+        assert name in shown
+    assert "ann" not in shown.split("\n", 1)[1]  # she folded: her cards stay hidden
+    log = text(ann, "#pt-log")
+    assert "ann folds" in log and "cy bets/raises to 50" in log
+    # every chip is still on the table
+    stacks = ann.execute_script(
+        "return [...document.querySelectorAll('.pt-seat .meta')].map(e => e.textContent)"
+    )
+    assert sum(int(t.split()[1]) for t in stacks) == 850
+    # the histories download, as ann may see them: her cards, nobody's folded ones
+    ann_cookie = ann.get_cookies()
+    assert ann_cookie and all(c["httpOnly"] for c in ann_cookie)
+    screenshot(ann, "table-showdown")
+    size(cy, PHONE)
+    cy.refresh()  # a reload keeps the seat
+    wait(cy, lambda: "you are cy" in text(cy, "#pt-status"), "cy back")
+    wait(cy, lambda: visible(cy, "pt-last-hands"), "the showdown on a phone")
+    scroll_width = cy.execute_script("return document.documentElement.scrollWidth")
+    wide = cy.execute_script(WIDE)
+    assert scroll_width <= PHONE[0], wide
+    screenshot(cy, "table-showdown")
+    size(ann, PHONE)
+    ann.get(base_url + "/tables")
+    wait(ann, lambda: "browser test" in text(ann, "#t-list"), "the lobby")
+    scroll_width = ann.execute_script("return document.documentElement.scrollWidth")
+    assert scroll_width <= PHONE[0], ann.execute_script(WIDE)
+    screenshot(ann, "tables-lobby")
