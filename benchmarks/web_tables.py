@@ -31,8 +31,11 @@ from websockets.asyncio.client import connect
 
 SERVER = """
 import sys, uvicorn
+from cardlab.store import Store
 from cardlab.web import create_app
-uvicorn.run(create_app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+store = Store.open(sys.argv[2], synchronous="NORMAL") if len(sys.argv) > 2 else Store.in_memory()
+app = create_app(table_store=store)
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
 """
 
 
@@ -117,7 +120,8 @@ async def hands_played(client: httpx.AsyncClient) -> int:
 async def run(args: argparse.Namespace) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port)])
+    extra = [args.db] if args.db else []
+    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port), *extra])
     try:
         async with httpx.AsyncClient(base_url=base, timeout=30) as client:
             for _ in range(300):
@@ -182,6 +186,9 @@ def main() -> None:
     parser.add_argument("--bot-tables", type=int, default=50)
     parser.add_argument("--humans", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument(
+        "--db", default=None, help="Serve with this SQLite store file (default: in memory)."
+    )
     args = parser.parse_args()
     if not 0 < args.seconds <= 600:
         parser.error("--seconds must be in (0, 600]")

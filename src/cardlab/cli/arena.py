@@ -110,7 +110,7 @@ def arena(
         import os
 
         workers = 1 if hands < SMALL_RUN else (os.cpu_count() or 1)
-    with _progress(fmt == "text", "hands") as progress:
+    with _progress(fmt == "text", "hands", lambda: True) as progress:
         result = run_arena(config, workers=workers, scheduler=scheduler, progress=progress)
     if not no_store:
         _keep(result, db)

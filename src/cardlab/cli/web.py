@@ -26,9 +26,14 @@ _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
     "db",
     default=None,
     help="The hand store (SQLite) keeping the poker tables and their hands "
-    "(default: in memory, gone when the server stops).",
+    "(default: $CARDLAB_DB or cardlab.sqlite3 in your data folder, as `cardlab history`).",
 )
-def web(host: str, port: int, db: str | None) -> None:
+@click.option(
+    "--memory",
+    is_flag=True,
+    help="Keep tables and hands in memory only (gone when the server stops).",
+)
+def web(host: str, port: int, db: str | None, memory: bool) -> None:
     """Serve Open Seven, Mixwell hands, a showdown, the rules and poker tables at
     http://HOST:PORT/."""
     missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
@@ -37,10 +42,12 @@ def web(host: str, port: int, db: str | None) -> None:
     _check_free(host, port)
     import uvicorn
 
+    from cardlab.store import Store
     from cardlab.web import create_app
-    from cardlab.web.table_store import open_table_store
 
-    store = open_table_store(db)
+    if memory and db is not None:
+        raise CardlabError("--memory and --db exclude each other")
+    store = Store.in_memory() if memory else Store.open(db)
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
     uvicorn.run(create_app(table_store=store), host=host, port=port, log_level="warning")
 
