@@ -9,15 +9,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+
+from cardlab.cli._common import progress_bar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -82,28 +75,5 @@ def task_bar(show: bool, label: str) -> Iterator[Callable[[int, int], None] | No
     if not show:
         yield None
         return
-    bar = Progress(
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("tasks"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    task = bar.add_task(label, total=None)
-    started = False
-
-    def update(done: int, total: int) -> None:
-        nonlocal started
-        if not started:
-            bar.start()
-            started = True
-        bar.update(task, completed=done, total=total)
-
-    try:
-        yield update
-    finally:
-        if started:
-            bar.stop()
+    with progress_bar(label, True, tasks=True) as progress:
+        yield progress

@@ -188,21 +188,37 @@ def output_path(path: Path, *, suffixes: tuple[str, ...] = ()) -> Path:
 
 
 @contextmanager
-def progress_bar(label: str, show: bool | None = None) -> Iterator[Callable[[int, int], None]]:
+def progress_bar(
+    label: str, show: bool | None = None, *, tasks: bool = False
+) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on stderr (when it is a terminal), as ``progress(done, total)``;
-    started only once work is under way, so that errors stay one clean line."""
+    started only once work is under way, so that errors stay one clean line.
+    ``tasks``: count tasks done of all and show the time taken as well as left."""
     if show is None:
         show = sys.stderr.isatty()
     if not show:
         yield lambda done, total: None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
+    columns: tuple[ProgressColumn, ...] = (
+        (MofNCompleteColumn(), TextColumn("tasks"), TimeElapsedColumn())
+        if tasks
+        else (TextColumn("{task.percentage:>3.0f}%"),)
+    )
     bar = Progress(
         TextColumn(label),
         BarColumn(),
-        TextColumn("{task.percentage:>3.0f}%"),
+        *columns,
         TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
