@@ -16,11 +16,26 @@ from cardlab.table import events as ev
 from cardlab.table.state import HandState
 
 
-def describe(event: ev.Event, names: Sequence[str]) -> str | None:
-    """One event as words, or None for events that go without saying."""
+def describe(event: ev.Event, names: Sequence[str], *, deals: bool = False) -> str | None:
+    """One event as words, or None for events that go without saying (antes and the
+    cards dealt; with ``deals`` those too, and the cards of a discard when known, for a
+    hand log)."""
 
     def who(p: int) -> str:
-        return names[p] if p < len(names) else f"p{p + 1}"
+        return names[p] if 0 <= p < len(names) else f"p{p + 1}"
+
+    def cards(cs: Sequence[object]) -> str:
+        return " ".join("??" if c is None else str(c) for c in cs)
+
+    if deals:
+        if isinstance(event, ev.PostAnte):
+            return f"{who(event.player)} posts an ante of {event.amount}"
+        if isinstance(event, ev.DealHole):
+            return f"{who(event.player)} is dealt {cards(event.cards)}"
+        if isinstance(event, ev.DealBoard):
+            return f"board: {cards(event.cards)}"
+        if isinstance(event, ev.Discard) and event.cards and None not in event.cards:
+            return f"{who(event.player)} discards {cards(event.cards)}"
 
     if isinstance(event, ev.Fold):
         return f"{who(event.player)} folds"

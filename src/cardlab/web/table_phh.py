@@ -17,7 +17,7 @@ from typing import Any
 from cardlab.cards import format_cards
 from cardlab.poker.hands import deciding_step
 from cardlab.table import events as ev
-from cardlab.table import phh
+from cardlab.table import narrate, phh
 from cardlab.table.history import to_history
 from cardlab.table.pots import Pot, layer_pots
 from cardlab.table.showdown import showdown_keys
@@ -163,45 +163,4 @@ def showdown_summary(
 
 def describe(event: ev.Event, names: Sequence[str]) -> str:
     """One line of the hand log in words, with the players' names."""
-
-    def who(p: int) -> str:
-        return names[p] if 0 <= p < len(names) else f"p{p + 1}"
-
-    def cards(cs: Sequence[Any]) -> str:
-        return " ".join("??" if c is None else str(c) for c in cs)
-
-    if isinstance(event, ev.PostAnte):
-        return f"{who(event.player)} posts an ante of {event.amount}"
-    if isinstance(event, ev.PostBlind):
-        return f"{who(event.player)} posts a blind of {event.amount}"
-    if isinstance(event, ev.DealHole):
-        return f"{who(event.player)} is dealt {cards(event.cards)}"
-    if isinstance(event, ev.DealBoard):
-        return f"board: {cards(event.cards)}"
-    if isinstance(event, ev.Fold):
-        return f"{who(event.player)} folds"
-    if isinstance(event, ev.CheckCall):
-        p = who(event.player)
-        return f"{p} checks" if event.amount == 0 else f"{p} calls {event.amount}"
-    if isinstance(event, ev.BetRaise):
-        return f"{who(event.player)} bets/raises to {event.amount}"
-    if isinstance(event, ev.BringIn):
-        return f"{who(event.player)} brings in for {event.amount}"
-    if isinstance(event, ev.Discard):
-        n = len(event.cards)
-        if n == 0:
-            return f"{who(event.player)} stands pat"
-        if all(c is None for c in event.cards):
-            return f"{who(event.player)} draws {n}"
-        return f"{who(event.player)} discards {cards(event.cards)}"
-    if isinstance(event, ev.ShowMuck):
-        if event.cards is None:
-            return f"{who(event.player)} mucks"
-        return f"{who(event.player)} shows {cards(event.cards)}"
-    if isinstance(event, ev.ReturnBet):
-        return f"{event.amount} uncalled returned to {who(event.player)}"
-    if isinstance(event, ev.Award):
-        pot = "main pot" if event.pot == 0 else f"side pot {event.pot}"
-        paid = ", ".join(f"{who(p)} {a}" for p, a in zip(event.players, event.amounts, strict=True))
-        return f"{pot}: {paid}"
-    return str(event)
+    return narrate.describe(event, names, deals=True) or str(event)
