@@ -21,8 +21,9 @@ Then it compares the equity with what the pot asks:
 In Draw it keeps the cards whose draw gives the best equity: all 32 keeps are scored
 by the same Monte Carlo (the kept cards plus the cards drawn, against a random hand,
 with the discards dead). :func:`cardlab.poker.draw.best_draw` finds the exact best keep
-for a category goal, but takes 0.5 s (standard52) to 4 s (FESCA78) a hand, over the
-bot's time budget; ``EquityBot(exact_draw=True)`` uses it anyway.
+for a category goal, in 0.07 s (standard52) to 0.6 s (FESCA78) a hand on a quiet
+machine and several times that under load, over the bot's time budget on the big decks;
+``EquityBot(exact_draw=True)`` uses it anyway.
 
 The compiled Monte Carlo runs on one thread here: a decision needs only about a thousand
 showdowns, and starting the parallel threads costs more than that on a busy machine.
