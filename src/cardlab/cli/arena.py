@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlab.bots.arena import ArenaConfig, ArenaResult, run_arena
-from cardlab.cli._common import emit_json, format_option
+from cardlab.cli._common import deck_option, emit_json, format_option, game_key, game_option
 from cardlab.cli.equity import _progress
 from cardlab.errors import GameError
 from cardlab.table.structure import MAX_SEATS
@@ -43,14 +43,8 @@ def stack_value(text: str) -> int:
 
 
 @click.command()
-@click.option(
-    "--game",
-    "-g",
-    "game_name",
-    default="fesca78-holdem",
-    show_default=True,
-    help="The game: <deck>-<holdem|omaha|stud|draw>.",
-)
+@game_option("fesca78-holdem")
+@deck_option(None)
 @click.option(
     "--bots", default="equity,station,random", show_default=True, help="Bot names, comma-separated."
 )
@@ -82,6 +76,7 @@ def stack_value(text: str) -> int:
 @format_option("text", "json")
 def arena(
     game_name: str,
+    deck: str | None,
     bots: str,
     hands: int,
     seed: int,
@@ -97,7 +92,7 @@ def arena(
 ) -> None:
     """Play HANDS hands between bots and report big blinds won per 100 hands (95% CI)."""
     config = ArenaConfig(
-        game=game_name,
+        game=game_key(game_name, deck),
         bots=bot_names(bots),
         hands=hands,
         seed=seed,

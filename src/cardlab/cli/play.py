@@ -19,6 +19,7 @@ from rich.console import Console
 from cardlab.bots.arena import table_game
 from cardlab.bots.base import Bot, get_bot
 from cardlab.cards import format_cards
+from cardlab.cli._common import deck_option, game_key, game_option
 from cardlab.cli.arena import bot_names, parse_blinds, stack_value
 from cardlab.errors import GameError
 from cardlab.store import Store
@@ -39,14 +40,8 @@ class Quit(Exception):
 
 
 @click.command()
-@click.option(
-    "--game",
-    "-g",
-    "game_name",
-    default="fesca78-holdem",
-    show_default=True,
-    help="The game: <deck>-<holdem|omaha|stud|draw>.",
-)
+@game_option("fesca78-holdem")
+@deck_option(None)
 @click.option(
     "--seats",
     type=click.IntRange(2, MAX_SEATS),
@@ -69,6 +64,7 @@ class Quit(Exception):
 @click.option("--db", type=click.Path(dir_okay=False), default=None, help="The hand store file.")
 def play(
     game_name: str,
+    deck: str | None,
     seats: int,
     bots: str,
     stack: str,
@@ -80,7 +76,7 @@ def play(
     db: str | None,
 ) -> None:
     """Play poker at a table of bots in the terminal."""
-    game = table_game(game_name, parse_blinds(blinds))
+    game = table_game(game_key(game_name, deck), parse_blinds(blinds))
     game.check_seats(seats)
     chips = stack_value(stack)
     lineup = bot_names(bots)

@@ -50,7 +50,13 @@ from cardlab.cli._common import emit, emit_json, format_option, output_path
     show_default=True,
     help="Random deals per split-pot figure.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled figures.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seed of the sampled figures (0 or more).",
+)
 @cluster_options
 @format_option("text", "json")
 def report(
