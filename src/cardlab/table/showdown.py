@@ -27,6 +27,18 @@ if TYPE_CHECKING:
     from cardlab.table.state import HandState
 
 
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """A pot as it stood before it was paid: its chips, who could win it, who had the
+    best hand for it, and the tie-break step that decided it ("uncontested" when one
+    player was left, "tie" when it split)."""
+
+    amount: int
+    players: tuple[int, ...]
+    winners: tuple[int, ...]
+    decided_by: str
+
+
 @dataclass(frozen=True)
 class HandResult:
     """How a hand ended: the awards, the stacks, and the hands that were shown."""
@@ -37,6 +49,7 @@ class HandResult:
     showdown: bool
     shown: dict[int, tuple[Card, ...]]  # position -> hole cards, for those at showdown
     board: tuple[Card, ...]
+    pots: tuple[PotResult, ...]  # the main pot and side pots, each decided on its own
     _state: HandState = field(repr=False, compare=False)
 
     @property
@@ -125,10 +138,12 @@ def settle_pots(state: HandState) -> HandResult:
     alive = state.in_hand()
     pots = state.pots()
     awards: list[Award] = []
+    layers: list[PotResult] = []
     shown: dict[int, tuple[Card, ...]] = {}
     if len(alive) == 1:
         for k, pot in enumerate(pots):
             awards.append(Award(k, (alive[0],), (pot.amount,), "uncontested"))
+            layers.append(PotResult(pot.amount, pot.players, (alive[0],), "uncontested"))
     else:
         keys = showdown_keys(state, alive)
         shown = {p: _own_and_board(state, p)[0] for p in alive}
@@ -140,11 +155,13 @@ def settle_pots(state: HandState) -> HandResult:
             winners = tuple(p for p in rivals if keys[p] == best)
             others = [keys[p] for p in rivals if keys[p] != best]
             if len(rivals) == 1:
-                steps.append((winners, "uncontested"))
+                step = "uncontested"
             elif len(winners) > 1:
-                steps.append((winners, "tie"))
+                step = "tie"
             else:
-                steps.append((winners, deciding_step(best, max(others))))
+                step = deciding_step(best, max(others))
+            steps.append((winners, step))
+            layers.append(PotResult(pot.amount, pot.players, winners, step))
         # hands that can win no pot are out (pokerkit's "hand killing"); the layers of
         # the players left merge, so odd chips are split once per merged pot
         can_win = {p for winners, _ in steps for p in winners}
@@ -173,5 +190,6 @@ def settle_pots(state: HandState) -> HandResult:
         showdown=len(alive) > 1,
         shown=shown,
         board=tuple(state.board),
+        pots=tuple(layers),
         _state=state,
     )

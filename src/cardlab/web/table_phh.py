@@ -15,12 +15,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cardlab.cards import format_cards
-from cardlab.poker.hands import deciding_step
 from cardlab.table import events as ev
 from cardlab.table import narrate, phh
 from cardlab.table.history import to_history
-from cardlab.table.pots import Pot, layer_pots
-from cardlab.table.showdown import showdown_keys
 from cardlab.table.state import HandState
 
 
@@ -71,35 +68,6 @@ def phhs(hands: Sequence[FinishedHand], viewer_seat: int | None) -> str:
     return phh.dumps_all(h.for_seat(viewer_seat) for h in hands)
 
 
-def _layers(hand: HandState) -> list[Pot]:
-    """The main pot and side pots as they stood before they were paid (the engine
-    empties them when it pays): what each player put in is what they started with
-    less what they ended with, plus what they won; the antes are in the history."""
-    result = hand.result
-    assert result is not None
-    won = [0] * hand.players
-    for award in result.awards:
-        for p, amount in zip(award.players, award.amounts, strict=True):
-            won[p] += amount
-    paid = [
-        start - (end - gain)
-        for start, end, gain in zip(
-            result.starting_stacks, result.finishing_stacks, won, strict=True
-        )
-    ]
-    antes = [0] * hand.players
-    for event in hand.history:
-        if isinstance(event, ev.PostAnte):
-            antes[event.player] += event.amount
-    return layer_pots(
-        paid,
-        [0] * hand.players,
-        antes,
-        hand.alive,
-        ante_trimming=hand.stakes.ante_trimming,
-    )
-
-
 def showdown_summary(
     hand: HandState, names: Sequence[str], *, best_five: bool = True
 ) -> dict[str, Any]:
@@ -111,39 +79,17 @@ def showdown_summary(
     if result is None:
         raise ValueError("the hand is not over")
     shown = sorted(result.shown)
-    keys = showdown_keys(hand, shown) if len(shown) > 1 else {}
     best = result.best_hands() if result.showdown and best_five else {}
-    pots = []
-    if not result.showdown:
-        for a in result.awards:
-            pots.append(
-                {
-                    "name": "main pot" if a.pot == 0 else f"side pot {a.pot}",
-                    "amount": sum(a.amounts),
-                    "players": [names[p] for p in a.players],
-                    "winners": [names[p] for p in a.players],
-                    "decided_by": "uncontested",
-                }
-            )
-    for k, pot in enumerate(_layers(hand) if result.showdown else []):
-        contenders = [p for p in pot.players if p in keys]
-        if len(contenders) < 2:
-            winners = list(pot.players) if len(pot.players) == 1 else contenders
-            decided = "uncontested"
-        else:
-            top = max(keys[p] for p in contenders)
-            winners = [p for p in contenders if keys[p] == top]
-            others = [keys[p] for p in contenders if keys[p] != top]
-            decided = "tie" if len(winners) > 1 or not others else deciding_step(top, max(others))
-        pots.append(
-            {
-                "name": "main pot" if k == 0 else f"side pot {k}",
-                "amount": pot.amount,
-                "players": [names[p] for p in pot.players],
-                "winners": [names[p] for p in winners],
-                "decided_by": decided,
-            }
-        )
+    pots = [
+        {
+            "name": "main pot" if k == 0 else f"side pot {k}",
+            "amount": pot.amount,
+            "players": [names[p] for p in pot.players],
+            "winners": [names[p] for p in pot.winners],
+            "decided_by": pot.decided_by,
+        }
+        for k, pot in enumerate(result.pots)
+    ]
     return {
         "showdown": result.showdown,
         "board": format_cards(result.board),
