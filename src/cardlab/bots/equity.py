@@ -18,12 +18,13 @@ Then it compares the equity with what the pot asks:
 * bet sizes are a fraction of the pot within the legal range; when the stack behind is
   small against the pot (stack depth) a strong hand moves all in instead.
 
-In Draw it keeps the cards whose draw gives the best equity: all 32 keeps are scored
-by the same Monte Carlo (the kept cards plus the cards drawn, against a random hand,
-with the discards dead). :func:`cardlab.poker.draw.best_draw` finds the exact best keep
-for a category goal, in 0.07 s (standard52) to 0.6 s (FESCA78) a hand on a quiet
-machine and several times that under load, over the bot's time budget on the big decks;
-``EquityBot(exact_draw=True)`` uses it anyway.
+In Draw it keeps the cards with the exact best draw: all 32 keeps scored by the mean
+strength of the final hand (its chance to beat another five-card hand of the deck) over
+every draw from the cards it has not seen, its own earlier discards dead
+(:func:`cardlab.poker.draw_strength.keep_strengths`: subset sums built once per deck
+and kept on disk, then 243 look-ups a hand). On a deck too big for that table (over 60
+million five-card hands) it scores the keeps by Monte Carlo equity against a random
+hand instead (``draw="sampled"`` asks for that everywhere).
 
 The compiled Monte Carlo runs on one thread here: a decision needs only about a thousand
 showdowns, and starting the parallel threads costs more than that on a busy machine.
@@ -81,7 +82,9 @@ def known_cards(view: SeatView) -> tuple[list[HandLike], list[Card]]:
     for e in view.history:
         if isinstance(e, ev.Discard) and e.player == me:
             dead.extend(c for c in e.cards if c is not None)
-    return hands, dead
+    # after a reshuffle a discard can come back into play: it is then not dead
+    live = {c for h in hands if not isinstance(h, str) for c in h} | set(view.board)
+    return hands, [c for c in dict.fromkeys(dead) if c not in live]
 
 
 def hand_equity(
@@ -120,13 +123,13 @@ def _cards_needed(
 @dataclass
 class EquityBot:
     """See the module documentation. ``samples``: showdowns per equity estimate;
-    ``draw_samples``: per keep in Draw; ``margin``: how much equity above the pot odds
-    a call needs."""
+    ``margin``: how much equity above the pot odds a call needs; ``draw``: ``"exact"``
+    (the exact best keep) or ``"sampled"`` (Monte Carlo, ``draw_samples`` per keep)."""
 
     samples: int = 800
     draw_samples: int = 160
     margin: float = 0.03
-    exact_draw: bool = False
+    draw: str = "exact"
     name: str = "equity"
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
@@ -187,14 +190,16 @@ class EquityBot:
 
     def _draw(self, view: SeatView, rng: random.Random) -> Action:
         hole = tuple(view.hole)
-        if self.exact_draw:
-            from cardlab.poker.draw import best_draw
+        if self.draw == "exact" and len(hole) == 5:
+            from cardlab.poker.draw_strength import keep_strengths
 
+            _, dead = known_cards(view)
             try:
-                keep = best_draw(view.game.game, hole).best
-            except GameError:  # a hand that cannot improve: stand pat
-                return Action.discard()
-            return Action.discard(keep.discarded)
+                keep = keep_strengths(view.game.game, hole, dead=dead)[0]
+            except GameError:  # a deck too big for the exact table
+                pass
+            else:
+                return Action.discard(keep.discarded)
         seed = rng.getrandbits(62)
         best: tuple[float, int, tuple[Card, ...]] | None = None
         for size in range(len(hole), -1, -1):

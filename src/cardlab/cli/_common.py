@@ -250,3 +250,25 @@ def emit(text: str) -> None:
 
 def emit_json(value: Any) -> None:
     emit(render.to_json(value, ascii=not render.can_encode(sys.stdout)))
+
+
+def prepare_draw_table(game: Any, bots: tuple[str, ...] | list[str]) -> None:
+    """Before bots play Draw with the exact keep: build (or load) the deck's draw table
+    now, with a line saying so when it is built, rather than stall the first hand."""
+    if game.base.draws < 1 or "equity" not in bots:
+        return
+    from cardlab.poker import draw_strength
+
+    if draw_strength.cache_path(game.rules).exists():
+        return
+    try:
+        hands = draw_strength.table_size(game.rules)
+    except GameError:
+        return  # too big: the bots sample their keeps instead
+    seconds = max(1, round(hands / 2_000_000))
+    click.echo(
+        f"cardlab: preparing the exact draw table of {game.deck.name} "
+        f"({hands:,} five-card hands, once, about {seconds} s)...",
+        err=True,
+    )
+    draw_strength.draw_table(game.rules)

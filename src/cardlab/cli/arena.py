@@ -7,9 +7,17 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlab.bots.arena import ArenaConfig, ArenaResult, run_arena
-from cardlab.cli._common import deck_option, emit_json, format_option, game_key, game_option
+from cardlab.cli._common import (
+    deck_option,
+    emit_json,
+    format_option,
+    game_key,
+    game_option,
+    prepare_draw_table,
+)
 from cardlab.cli.equity import _progress
 from cardlab.errors import GameError
+from cardlab.poker.games import get_game
 from cardlab.table.structure import MAX_SEATS
 
 SMALL_RUN = 400  # hands: fewer are played in this process, with no cluster to start
@@ -101,6 +109,7 @@ def arena(
         stack=stack_value(stack),
         blinds=parse_blinds(blinds),
     )
+    prepare_draw_table(get_game(config.game), config.bots)
     if workers is None:
         import os
 
