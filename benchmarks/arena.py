@@ -9,8 +9,11 @@
 3. Strength: heads-up duplicate matches of ``equity`` against ``random`` and against
    ``station`` in every base game and both decks, and ``pushfold`` against ``equity``
    ten big blinds deep; big blinds per 100 hands with 95% intervals.
+4. Draw keeps: ``equity`` (the exact best keep) against the same bot keeping by Monte
+   Carlo (``draw="sampled"``), heads-up duplicate in Draw on three decks, and the time
+   of one exact keep.
 
-    python benchmarks/arena.py [--part times|speed|strength|pushfold] [--hands N]
+    python benchmarks/arena.py [--part times|speed|strength|pushfold|draw] [--hands N]
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import time
 
 from cardlab.bots import get_bot
 from cardlab.bots.arena import ArenaConfig, run_arena, table_game
+from cardlab.bots.equity import EquityBot
 from cardlab.table.actions import apply
 from cardlab.table.state import HandState
 from cardlab.table.view import seat_view
@@ -137,10 +141,47 @@ def part_pushfold(hands: int, workers: int) -> None:
         show(cfg, workers)
 
 
+class SampledDrawBot(EquityBot):
+    """The equity bot keeping by Monte Carlo equity (the old way), for part 4."""
+
+    def __init__(self) -> None:
+        super().__init__(draw="sampled", name="sampled")
+
+
+def part_draw(hands: int) -> None:
+    from cardlab.bots.base import BOTS
+    from cardlab.poker.draw_strength import draw_table, keep_strengths
+    from cardlab.poker.games import get_game
+
+    BOTS["sampled"] = "__main__:SampledDrawBot"
+    print("the exact keep: time of one decision (all 32 keeps), table build / load")
+    for game in ("standard52-draw", "tesca54-draw", "fesca78-draw"):
+        g = get_game(game)
+        start = time.perf_counter()
+        draw_table(g.rules)
+        ready = time.perf_counter() - start
+        rng = random.Random(3)
+        times = []
+        for _ in range(200):
+            hand = rng.sample(list(g.deck.cards), 5)
+            start = time.perf_counter()
+            keep_strengths(g, hand)
+            times.append(time.perf_counter() - start)
+        times.sort()
+        print(
+            f"{game:20} table {ready:6.2f} s   keep p50 {times[100] * 1000:6.2f} ms  "
+            f"max {times[-1] * 1000:6.2f} ms",
+            flush=True,
+        )
+    print("exact keep against Monte Carlo keep, heads-up duplicate, 100 big blinds")
+    for game in ("standard52-draw", "tesca54-draw", "fesca78-draw"):
+        show(ArenaConfig(game, ("equity", "sampled"), hands, seed=5, duplicate=True), 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument(
-        "--part", choices=["times", "speed", "strength", "pushfold", "all"], default="all"
+        "--part", choices=["times", "speed", "strength", "pushfold", "draw", "all"], default="all"
     )
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -154,6 +195,8 @@ def main() -> None:
         part_strength(args.hands, args.workers, args.games.split(","))
     if args.part in ("pushfold", "all"):
         part_pushfold(args.hands, args.workers)
+    if args.part in ("draw", "all"):
+        part_draw(args.hands)
 
 
 if __name__ == "__main__":

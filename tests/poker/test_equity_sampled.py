@@ -140,6 +140,11 @@ def test_cli_showdown_draw_ties() -> None:
     assert show.returncode == 0 and "seat 2 wins" in show.stdout
     draw = run("draw", "--game", "tesca54-draw", "木7 火7 水2 陰陽9 木11", "--format", "json")
     assert json.loads(draw.stdout)["keeps"][0]["keep"] == "木7 火7"
+    strong = run(
+        "draw", "-g", "standard52-draw", "--strength", "Ah Ad 7c 4s 2h", "--format", "json"
+    )
+    best = json.loads(strong.stdout)["keeps"][0]
+    assert best["keep"] == "Ah Ad" and 0 < Fraction(best["strength"]) < 1
     ties = run("ties", "--game", "fesca42-holdem", "--samples", "2000", "--format", "json")
     assert json.loads(ties.stdout)["games"][0]["key"] == "fesca42-holdem"
 
@@ -153,6 +158,9 @@ def test_cli_showdown_draw_ties() -> None:
         ("showdown", "--game", "fesca99-holdem", "As Ac", "Kd Kh"),
         ("showdown", "--board", "木1 火1 土1", "木2 火2", "木3 火3"),
         ("draw", "木7 火7 水2 陰陽9"),
+        ("draw", "--strength", "木7 火7 水2 陰陽9"),
+        ("draw", "--strength", "--goal", "flush", "木7 火7 水2 陰陽9 木11"),
+        ("draw", "--strength", "--dead", "木7", "木7 火7 水2 陰陽9 木11"),
     ],
 )
 def test_cli_bad_input_one_line_exit_2(args: tuple[str, ...]) -> None:

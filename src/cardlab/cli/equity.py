@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cardlab import render
+from cardlab.cards import format_cards
 from cardlab.cli._common import (
     deck_option,
     emit,
@@ -31,7 +32,7 @@ from cardlab.poker.equity import (
     tie_rate,
 )
 from cardlab.poker.equity import equity as compute_equity
-from cardlab.poker.games import game_names
+from cardlab.poker.games import Game, game_names
 
 
 @contextmanager
@@ -268,6 +269,12 @@ def ties(
 @deck_option(None)
 @click.option("--goal", default=None, help="Reach this hand or better (id or name, e.g. flush).")
 @click.option("--beat", default=None, help="Instead: beat this five-card hand.")
+@click.option(
+    "--strength",
+    is_flag=True,
+    help="Instead: the highest mean strength of the final hand (its chance to beat "
+    "another five-card hand of the deck; the bots' keep).",
+)
 @click.option("--dead", default="", help="Cards out of play.")
 @click.option(
     "--top", type=click.IntRange(min=1), default=8, show_default=True, help="Keeps to list."
@@ -280,6 +287,7 @@ def draw(
     deck: str | None,
     goal: str | None,
     beat: str | None,
+    strength: bool,
     dead: str,
     top: int,
     rule: tuple[str, ...],
@@ -287,8 +295,13 @@ def draw(
     hand: str,
 ) -> None:
     """The best cards of HAND to keep, by the exact chance of reaching the goal
-    (default: the next hand up)."""
+    (default: the next hand up), or by the exact mean strength after the draw."""
     game = game_from(game_name, rule, deck)
+    if strength:
+        if goal is not None or beat is not None:
+            raise GameError("give one of --goal, --beat and --strength")
+        _draw_strength(game, hand, dead, top, fmt)
+        return
     advice = best_draw(game, hand, goal=goal, beat=beat, dead=dead)
     if fmt == "json":
         emit_json(advice.as_dict(top))
@@ -314,4 +327,53 @@ def draw(
     emit(
         f"best: keep {' '.join(map(str, best.kept)) or 'nothing'}, "
         f"{render.percent(best.probability, 3)} ({render.fraction_str(best.probability)})"
+    )
+
+
+def _draw_strength(game: Game, hand: str, dead: str, top: int, fmt: str) -> None:
+    from cardlab.cli._common import prepare_draw_table
+    from cardlab.poker.draw_strength import keep_strengths
+
+    cards = game.deck.parse_cards(hand, count=5)
+    prepare_draw_table(game, ("equity",))
+    keeps = keep_strengths(game, cards, dead=dead)
+    if fmt == "json":
+        emit_json(
+            {
+                "game": game.name,
+                "hand": format_cards(cards),
+                "goal": "strength",
+                "keeps": [
+                    {
+                        "keep": format_cards(k.kept),
+                        "discard": format_cards(k.discarded),
+                        "strength": k.strength,
+                        "draws": k.draws,
+                    }
+                    for k in keeps[:top]
+                ],
+            }
+        )
+        return
+    rows = [
+        (
+            " ".join(map(str, k.kept)) or "(draw five)",
+            " ".join(map(str, k.discarded)) or "(stand pat)",
+            render.percent(k.strength, 3),
+            f"{k.draws:,}",
+        )
+        for k in keeps[:top]
+    ]
+    render.console().print(
+        render.text_table(
+            ("keep", "discard", "strength", "draws"),
+            rows,
+            title=f"{game.name}: {format_cards(cards)} — mean strength after the draw",
+            justify=("left", "left", "right", "right"),
+        )
+    )
+    best = keeps[0]
+    emit(
+        f"best: keep {' '.join(map(str, best.kept)) or 'nothing'}, "
+        f"{render.percent(best.strength, 3)} ({render.fraction_str(best.strength)})"
     )
