@@ -302,4 +302,7 @@ def _straight_masks(n_ranks: int, wrap: Wrap) -> tuple[int, ...]:
         seq = ranks[-1:] + ranks
     else:
         seq = ranks
-    return tuple(sum(1 << r for r in seq[i : i + 5]) for i in range(len(seq) - 4))
+    masks = [sum(1 << r for r in seq[i : i + 5]) for i in range(len(seq) - 4)]
+    # a ring of exactly five ranks reads its one straight five ways (ace-low over five
+    # ranks two): it is one straight, at its highest reading
+    return tuple(m for i, m in enumerate(masks) if m not in masks[i + 1 :])

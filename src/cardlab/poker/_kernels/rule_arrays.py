@@ -106,10 +106,10 @@ def build_tables(rules: RuleSet) -> KernelTables:
         seq = seq[-1:] + seq
     straights = np.zeros((max(len(rules.straights), 1), 6), np.int64)
     straights[0, 0] = -1  # no straights: a mask no hand matches
-    for h, mask in enumerate(rules.straights):
-        run = seq[h : h + 5]
-        if sum(1 << r for r in run) != mask:  # rules.straights is the source of truth
-            raise AssertionError(f"straight {h} of {rules.name} does not match its ranks")
+    windows = [seq[i : i + 5] for i in range(len(seq) - 4)]
+    for h, mask in enumerate(rules.straights):  # rules.straights is the source of truth
+        # the highest reading of the ranks (a ring of five ranks reads them five ways)
+        run = [w for w in windows if sum(1 << r for r in w) == mask][-1]
         straights[h] = (mask, *run[::-1])
 
     heights = np.zeros(1 << n if n <= 16 else 1, np.int64)
