@@ -44,6 +44,10 @@ def decision_times(game: str, bot: str, hands: int) -> list[float]:
     seats, stack = (2, 20) if bot == "pushfold" else (6, 200)
     b = get_bot(bot)
     others = get_bot("station")
+    if g.game.base.draws:  # as cardlab play and arena do before the first hand
+        from cardlab.poker.draw_strength import warm
+
+        warm(g.game)
     times: list[float] = []
     for h in range(hands + 1):
         hand = HandState(g, [stack] * seats, seed=h)

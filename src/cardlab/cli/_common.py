@@ -259,16 +259,15 @@ def prepare_draw_table(game: Any, bots: tuple[str, ...] | list[str]) -> None:
         return
     from cardlab.poker import draw_strength
 
-    if draw_strength.cache_path(game.rules).exists():
-        return
-    try:
-        hands = draw_strength.table_size(game.rules)
-    except GameError:
-        return  # too big: the bots sample their keeps instead
-    seconds = max(1, round(hands / 2_000_000))
-    click.echo(
-        f"cardlab: preparing the exact draw table of {game.deck.name} "
-        f"({hands:,} five-card hands, once, about {seconds} s)...",
-        err=True,
-    )
-    draw_strength.draw_table(game.rules)
+    if not draw_strength.cache_path(game.rules).is_dir():
+        try:
+            hands = draw_strength.table_size(game.rules)
+        except GameError:
+            return  # too big: the bots sample their keeps instead
+        seconds = max(1, round(hands / 2_000_000))
+        click.echo(
+            f"cardlab: preparing the exact draw table of {game.deck.name} "
+            f"({hands:,} five-card hands, once, about {seconds} s)...",
+            err=True,
+        )
+    draw_strength.warm(game)

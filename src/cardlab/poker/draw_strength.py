@@ -36,10 +36,12 @@ True
 from __future__ import annotations
 
 import bisect
+import contextlib
 import hashlib
 import itertools
 import math
 import os
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -83,25 +85,32 @@ class StrengthKeep:
 
 @dataclass(frozen=True, eq=False)
 class DrawTable:
-    """For one rule set: the strength of every distinct key and the subset sums
-    ``sums[j]`` (indexed by the colex rank of a j-card set of deck positions)."""
+    """For one rule set: the key of every five-card hand, sorted (for the strength of
+    one hand), and the subset sums ``sums[j]`` (indexed by the colex rank of a j-card
+    set of deck positions). Loaded from the disk cache the arrays are memory-mapped: a
+    decision reads a few pages of them."""
 
     rules: RuleSet
-    keys: Array  # distinct five-card keys, ascending
-    scores: Array  # 2 * below + equal - 1 for each key
+    keys: Array  # every five-card key, ascending (equal keys repeated)
     sums: tuple[Array, ...]  # sums[0] .. sums[4]
-    hands: int  # N, the deck's five-card hands
+
+    @property
+    def hands(self) -> int:
+        """N, the deck's five-card hands."""
+        return len(self.keys)
 
     @property
     def scale(self) -> int:
         return 2 * (self.hands - 1)
 
     def score(self, key: int) -> int:
-        """The strength of a five-card key, times :attr:`scale`."""
-        i = int(np.searchsorted(self.keys, key))
-        if i >= len(self.keys) or int(self.keys[i]) != key:
+        """The strength of a five-card key, times :attr:`scale`: ``2 * below + equal``
+        over the other hands."""
+        below = int(np.searchsorted(self.keys, key, "left"))
+        upto = int(np.searchsorted(self.keys, key, "right"))
+        if upto == below:
             raise HandError(f"key {key} is not a five-card hand of {self.rules.deck.name}")
-        return int(self.scores[i])
+        return 2 * below + (upto - below) - 1
 
 
 # --- building the table -----------------------------------------------------------------
@@ -127,7 +136,7 @@ def cache_path(rules: RuleSet) -> Path:
     """Where the table of ``rules`` is kept between processes."""
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("cardlab")) / "draw" / f"{_fingerprint(rules)}.npz"
+    return Path(platformdirs.user_cache_dir("cardlab")) / "draw" / _fingerprint(rules)
 
 
 def table_size(rules: RuleSet) -> int:
@@ -147,7 +156,7 @@ def table_size(rules: RuleSet) -> int:
 
 def build_table(rules: RuleSet) -> DrawTable:
     """Evaluate every five-card hand of the deck and spread the strengths to subsets."""
-    hands = table_size(rules)
+    table_size(rules)
     n = len(rules.deck)
     k = _kernels()
     codes = np.array([rules.deck.code(c) for c in rules.deck.cards], np.int64)
@@ -155,29 +164,44 @@ def build_table(rules: RuleSet) -> DrawTable:
     rows = k.colex_hands(n, codes.astype(np.uint8) if codes.max() < 256 else codes, binom)
     keys = evaluate_batch(rows, rules, check=False)
     del rows
-    distinct, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
-    below = np.cumsum(counts) - counts
-    scores = 2 * below + counts - 1
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    below = np.searchsorted(ordered, keys, "left")
+    upto = np.searchsorted(ordered, keys, "right")
+    upper = 2 * below + (upto - below) - 1  # each hand's score, by colex rank
+    del below, upto, order, keys
     sums: list[Array] = [np.zeros(0, np.int64)] * 5
-    upper = scores[inverse].astype(np.int64)
-    del inverse, keys
     for size in range(4, -1, -1):
-        spread = k.spread(upper, n, size + 1, binom)
-        sums[size] = spread // (5 - size)
+        sums[size] = k.spread(upper, n, size + 1, binom) // (5 - size)
         upper = sums[size]
-    return DrawTable(rules, distinct.astype(np.int64), scores.astype(np.int64), tuple(sums), hands)
+    return DrawTable(rules, ordered, tuple(sums))
+
+
+_FILES = ("keys", "s0", "s1", "s2", "s3", "s4")
 
 
 def _load(path: Path, rules: RuleSet) -> DrawTable | None:
     try:
-        with np.load(path) as data:
-            sums = tuple(np.asarray(data[f"s{j}"], np.int64) for j in range(5))
-            n = len(rules.deck)
-            if any(len(sums[j]) != math.comb(n, j) for j in range(5)):
-                return None
-            return DrawTable(rules, data["keys"], data["scores"], sums, int(data["hands"]))
-    except (OSError, ValueError, KeyError):
+        arrays = [np.load(path / f"{name}.npy", mmap_mode="r") for name in _FILES]
+    except (OSError, ValueError):
         return None
+    n = len(rules.deck)
+    sizes = [math.comb(n, 5), *(math.comb(n, j) for j in range(5))]
+    if [len(a) for a in arrays] != sizes or any(a.dtype != np.int64 for a in arrays):
+        return None
+    return DrawTable(rules, arrays[0], tuple(arrays[1:]))
+
+
+def _save(path: Path, table: DrawTable) -> None:
+    """Write the arrays to a new directory, then move it into place in one step."""
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    partial.mkdir(parents=True, exist_ok=True)
+    for name, array in zip(_FILES, (table.keys, *table.sums), strict=True):
+        np.save(partial / f"{name}.npy", np.ascontiguousarray(array, np.int64))
+    try:
+        partial.rename(path)
+    except OSError:  # another process got there first
+        shutil.rmtree(partial, ignore_errors=True)
 
 
 @lru_cache(maxsize=8)
@@ -185,21 +209,14 @@ def draw_table(rules: RuleSet, *, cache: bool = True) -> DrawTable:
     """The table of ``rules``: from this process, from the disk cache, or built (and
     then saved; a cache that cannot be written is skipped)."""
     path = cache_path(rules) if cache else None
-    if path is not None and path.exists():
+    if path is not None and path.is_dir():
         loaded = _load(path, rules)
         if loaded is not None:
             return loaded
     table = build_table(rules)
     if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_suffix(f".{os.getpid()}.tmp.npz")
-            arrays: dict[str, Any] = {f"s{j}": table.sums[j] for j in range(5)}
-            arrays |= {"keys": table.keys, "scores": table.scores, "hands": np.array(table.hands)}
-            np.savez(partial, **arrays)
-            partial.replace(path)
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):  # a cache that cannot be written: skipped
+            _save(path, table)
     return table
 
 
@@ -268,6 +285,12 @@ def keep_strengths(
             )
     keeps.sort(key=lambda k: (-k.strength, len(k.discarded)))
     return tuple(keeps)
+
+
+def warm(game: Game) -> None:
+    """Load the table of ``game`` and score one hand, so that the next decision pays
+    neither (the evaluator's tables for five cards are built on first use)."""
+    keep_strengths(game, game.deck.cards[:5])
 
 
 def best_keep(game: Game, hand: CardsLike, *, dead: CardsLike = ()) -> StrengthKeep:
