@@ -36,6 +36,7 @@ import numpy as np
 
 from cardlab.cards import Card, format_cards
 from cardlab.errors import CardError, GameError
+from cardlab.poker._kernels import by_rank as _by_rank
 from cardlab.poker._kernels import showdowns as _k
 from cardlab.poker.games import Game
 from cardlab.poker.ranges import parse_range, supports_ranges
@@ -125,7 +126,9 @@ def kernels_compiled(exact: bool) -> bool:
     from cardlab.poker._kernels import hashed
     from cardlab.poker._kernels.warm import in_disk_cache
 
-    return in_disk_cache(hashed.fill_rank_keys, _k.exact_units if exact else _k.monte_carlo)
+    if exact:
+        return in_disk_cache(hashed.fill_rank_keys, _k.exact_units, _by_rank.exact_by_rank)
+    return in_disk_cache(hashed.fill_rank_keys, _k.monte_carlo)
 
 
 # --- the deal: players' hands (cards or ranges), board, dead cards ---------------------
@@ -298,6 +301,8 @@ def exact_equity(
         raise GameError(f"the {deck.name} deck has too few cards left for this deal")
     # many assignments: one unit walks all of an assignment's boards (units of a board or
     # two would cost more in setting up than in scoring); few: split the boards too
+    if method == _k.HASHED and deal_n > 0:
+        return _exact_by_rank(game, deal, assignments, board_codes, deal_n, progress)
     many = len(assignments) >= _SPLIT_BELOW
     tasks = np.full((1, 2), -1, np.int64) if many else _k.board_tasks(left, deal_n)
     per_unit = max(math.comb(left, deal_n) // len(tasks), 1) * players  # keys per unit
@@ -321,6 +326,33 @@ def exact_equity(
             if progress is not None:
                 progress(units_done, units_total)
     deals = int(total[2].sum()) // _k.SHARE_UNIT  # each showdown shares out one pot
+    return _exact_result(game, deal, total, deals)
+
+
+def _exact_by_rank(
+    game: Game,
+    deal: _Deal,
+    assignments: list[tuple[tuple[Card, ...], ...]],
+    board_codes: np.ndarray[Any, Any],
+    deal_n: int,
+    progress: Progress | None,
+) -> EquityResult:
+    """Exact tallies on the hash path: most boards counted by their rank multiset
+    (:mod:`cardlab.poker._kernels.by_rank`), one compiled call per hole-card assignment."""
+    deck = game.deck
+    _, tables = _k.showdown_tables(game)
+    flush = _by_rank.flush_table(game)
+    total = np.zeros((4, len(deal.combos)), np.int64)
+    step = max(1, len(assignments) // 100)
+    if progress is not None:
+        progress(0, len(assignments))
+    for i, choice in enumerate(assignments):
+        holes = np.array([deck.codes(c) for c in choice], np.int64)
+        rest = np.array(_rest(len(deck), holes, board_codes, deal.dead, deck), np.int64)
+        total += _by_rank.exact_by_rank(holes, board_codes, rest, deal_n, tables, flush)
+        if progress is not None and ((i + 1) % step == 0 or i + 1 == len(assignments)):
+            progress(i + 1, len(assignments))
+    deals = int(total[2].sum()) // _k.SHARE_UNIT
     return _exact_result(game, deal, total, deals)
 
 
