@@ -10,12 +10,17 @@ optionally stopping once every equity's standard error is below ``target_se``.
 A hand given as ``"random"`` (or ``"??"``) is an unknown opponent: dealt uniformly
 from the cards left in every sample, and enumerated over every hand it could hold by
 the exact path. :func:`equity` enumerates when that is cheap (heads-up on the turn or
-the river, say) and samples otherwise.
+the river, say, or one hand against one random hand in Hold'em where suits only make
+flushes: that is counted by classes in a fraction of a second even preflop) and
+samples otherwise.
 
 Both run on the compiled loops of :mod:`cardlab.poker._kernels.showdowns`, which score
-each player with the batch evaluator's kernels (:mod:`cardlab.poker.batch`);
-:func:`reference_equity` is the plain path (the reference evaluator over every deal)
-the tests hold them to.
+each player with the batch evaluator's kernels (:mod:`cardlab.poker.batch`). Exact
+enumeration on the hash path counts most boards by their rank multiset and deals only
+those where suits can matter (:mod:`~cardlab.poker._kernels.by_rank`); one hand against
+a random hand is counted by classes of boards and opponent hands
+(:mod:`~cardlab.poker._kernels.vs_random`). :func:`reference_equity` is the plain path
+(the reference evaluator over every deal) the tests hold them to.
 
 >>> from cardlab.poker.games import get_game
 >>> r = exact_equity(get_game("standard52-holdem"), ["As Ac", "Kd Kh"], board="2c 7d 9h")
@@ -38,6 +43,7 @@ from cardlab.cards import Card, format_cards
 from cardlab.errors import CardError, GameError
 from cardlab.poker._kernels import by_rank as _by_rank
 from cardlab.poker._kernels import showdowns as _k
+from cardlab.poker._kernels import vs_random as _vs_random
 from cardlab.poker.games import Game
 from cardlab.poker.ranges import parse_range, supports_ranges
 
@@ -61,6 +67,9 @@ RANDOM = "random"
 _MAX_RANDOM_ASSIGNMENTS = 200_000
 _AUTO_EXACT_SHOWDOWNS = 3_000_000
 _AUTO_SAMPLES = 1_000_000
+
+_COUNT_BY_CLASS = True  # False: every board dealt and scored (the tests compare the two)
+_VS_RANDOM_RATE = 1e9  # showdowns a second of the hand-against-random counter (>4e9 here)
 
 EXACT_LIMIT_SECONDS = 60.0
 """The longest exact enumeration :func:`exact_equity` starts by default (estimated)."""
@@ -127,7 +136,8 @@ def kernels_compiled(exact: bool) -> bool:
     from cardlab.poker._kernels.warm import in_disk_cache
 
     if exact:
-        return in_disk_cache(hashed.fill_rank_keys, _k.exact_units, _by_rank.exact_by_rank)
+        kernels = (_k.exact_units, _by_rank.exact_by_rank, _vs_random.hand_vs_random)
+        return in_disk_cache(hashed.fill_rank_keys, *kernels)
     return in_disk_cache(hashed.fill_rank_keys, _k.monte_carlo)
 
 
@@ -268,6 +278,9 @@ def exact_equity(
     stops the work promptly and ``progress`` is called between chunks.
     """
     deal = _parse_deal(game, hands, board, dead)
+    hero = _vs_random_hero(game, deal) if _COUNT_BY_CLASS else None
+    if hero is not None:
+        return _exact_vs_random(game, deal, hero, progress)
     if any(deal.random):
         count, _ = _random_cost(game, deal)
         if count > _MAX_RANDOM_ASSIGNMENTS:
@@ -301,7 +314,7 @@ def exact_equity(
         raise GameError(f"the {deck.name} deck has too few cards left for this deal")
     # many assignments: one unit walks all of an assignment's boards (units of a board or
     # two would cost more in setting up than in scoring); few: split the boards too
-    if method == _k.HASHED and deal_n > 0:
+    if method == _k.HASHED and deal_n > 0 and _COUNT_BY_CLASS:
         return _exact_by_rank(game, deal, assignments, board_codes, deal_n, progress)
     many = len(assignments) >= _SPLIT_BELOW
     tasks = np.full((1, 2), -1, np.int64) if many else _k.board_tasks(left, deal_n)
@@ -326,6 +339,38 @@ def exact_equity(
             if progress is not None:
                 progress(units_done, units_total)
     deals = int(total[2].sum()) // _k.SHARE_UNIT  # each showdown shares out one pot
+    return _exact_result(game, deal, total, deals)
+
+
+def _vs_random_hero(game: Game, deal: _Deal) -> int | None:
+    """The known hand's player when the deal is one hand against one random hand and
+    the class counter of :mod:`cardlab.poker._kernels.vs_random` applies, else None."""
+    if len(deal.combos) != 2 or sum(deal.random) != 1:
+        return None
+    hero = deal.random.index(False)
+    known = deal.combos[hero]
+    if len(known) != 1 or len(known[0]) != game.base.hole_cards or not _vs_random.applies(game):
+        return None
+    return hero
+
+
+def _exact_vs_random(game: Game, deal: _Deal, hero: int, progress: Progress | None) -> EquityResult:
+    """One hand against a random hand, every board and every opponent hand counted."""
+    deck = game.deck
+    hole = np.array(deck.codes(deal.combos[hero][0]), np.int64)
+    board_codes = np.array(deck.codes(deal.board), np.int64)
+    rest = np.array(_rest(len(deck), hole, board_codes, deal.dead, deck), np.int64)
+    if len(rest) < game.base.board_cards - len(deal.board) + game.base.hole_cards:
+        raise GameError(f"the {deck.name} deck has too few cards left for this deal")
+    _, tables = _k.showdown_tables(game)
+    if progress is not None:
+        progress(0, 1)
+    total = _vs_random.hand_vs_random(hole, board_codes, rest, tables, _by_rank.flush_table(game))
+    if hero == 1:
+        total = total[:, ::-1]
+    if progress is not None:
+        progress(1, 1)
+    deals = int(total[2].sum()) // _k.SHARE_UNIT
     return _exact_result(game, deal, total, deals)
 
 
@@ -382,6 +427,9 @@ def exact_cost(
 
 
 def _exact_cost(game: Game, deal: _Deal, method: int) -> tuple[int, float]:
+    if _vs_random_hero(game, deal) is not None:  # counted by classes: a fraction of a second
+        _, showdowns = _random_cost(game, deal)
+        return showdowns, showdowns / _VS_RANDOM_RATE
     if any(deal.random):
         _, showdowns = _random_cost(game, deal)
     else:
@@ -564,7 +612,10 @@ def enumerates(
         return False
     if not any(is_random(h) for h in hands):
         return True
-    assignments, showdowns = _random_cost(game, _parse_deal(game, hands, board, dead))
+    deal = _parse_deal(game, hands, board, dead)
+    if _vs_random_hero(game, deal) is not None:
+        return True
+    assignments, showdowns = _random_cost(game, deal)
     return assignments <= _MAX_RANDOM_ASSIGNMENTS and showdowns <= _AUTO_EXACT_SHOWDOWNS
 
 
