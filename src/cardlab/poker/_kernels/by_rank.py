@@ -303,6 +303,9 @@ def exact_by_rank(
     keys = np.empty(players, np.int64)
     mix_of = np.zeros(16, np.int64)
     ints = (suit_shift, mix_suits, n_lo_bits, suits_count, t.mix_hash)
+    mix_fast = width == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash
+    hi_index5 = t.hi_index5
+    mix_keys5 = t.mix_keys5
     flush_bits = (flush_test // 3) << 3
     straight_primary = t.straight_primary
     straights = t.straights
@@ -462,9 +465,34 @@ def exact_by_rank(
                                 ranks = fixed_mask[p, s] | dealt_mask[s]
                                 key = max(key, flush_keys[ranks] | suit_strength[s] * 0x11111)
                     if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
-                        key = _mixwell_key(
-                            rows[p], width, total, w0, w1, key, mix_of, ints, mix_arrays
-                        )
+                        if mix_fast:  # as _mixwell_key's first branch, here to save a call
+                            mix_total = 0
+                            for j in range(7):
+                                m = per_card[rows[p, j], 3]
+                                mix_of[j] = m
+                                mix_total += m
+                            need = mix_total - mix_suits
+                            for a in range(6):
+                                want = need - mix_of[a]
+                                for b in range(a + 1, 7):
+                                    if mix_of[b] == want:
+                                        ca = rows[p, a]
+                                        cb = rows[p, b]
+                                        t5 = total - per_card[ca, 0] - per_card[cb, 0]
+                                        mk = mix_keys5[
+                                            hi_index5[t5 >> n_lo_bits & hi_mask]
+                                            + lo_index[t5 & lo_mask]
+                                        ]
+                                        if suits_count and mk | SUITS_MASK >= key:
+                                            v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
+                                            v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
+                                            sp = straight_primary
+                                            mk = add_suits(mk, v0, v1, sp, straights, nth_strength)
+                                        key = max(key, mk)
+                        else:
+                            key = _mixwell_key(
+                                rows[p], width, total, w0, w1, key, mix_of, ints, mix_arrays
+                            )
                     keys[p] = key
                 _tally(keys, 1, out)
                 if not suits_count or not _top_shared(rank_keys_b):
