@@ -303,6 +303,7 @@ def exact_by_rank(
     keys = np.empty(players, np.int64)
     mix_of = np.zeros(16, np.int64)
     ints = (suit_shift, mix_suits, n_lo_bits, suits_count, t.mix_hash)
+    plain_ints = (suit_shift, mix_suits, n_lo_bits, False, t.mix_hash)  # no suits added
     mix_fast = width == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash
     hi_index5 = t.hi_index5
     mix_keys5 = t.mix_keys5
@@ -449,51 +450,65 @@ def exact_by_rank(
                     dealt_mask[s] = 0
                 for j in range(slots):
                     dealt_mask[group[j]] |= 1 << cards[by_suit[starts[group[j]] + idx[j]], 0]
-                for p in range(players):
-                    total = fixed[p, 0] + run[slots, 0]
-                    tot = total & rank_mask
-                    key = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
-                    rank_keys_b[p] = key
-                    w0 = fixed[p, 1] | run[slots, 1]
-                    w1 = fixed[p, 2] | run[slots, 2]
-                    if suits_count:
-                        key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
-                    suits = total >> suit_shift
-                    if (suits + flush_test) & flush_bits:
-                        for s in range(n_suits):
-                            if (suits >> (4 * s) & 15) >= 5:
-                                ranks = fixed_mask[p, s] | dealt_mask[s]
-                                key = max(key, flush_keys[ranks] | suit_strength[s] * 0x11111)
-                    if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
-                        if mix_fast:  # as _mixwell_key's first branch, here to save a call
-                            mix_total = 0
-                            for j in range(7):
-                                m = per_card[rows[p, j], 3]
-                                mix_of[j] = m
-                                mix_total += m
-                            need = mix_total - mix_suits
-                            for a in range(6):
-                                want = need - mix_of[a]
-                                for b in range(a + 1, 7):
-                                    if mix_of[b] == want:
-                                        ca = rows[p, a]
-                                        cb = rows[p, b]
-                                        t5 = total - per_card[ca, 0] - per_card[cb, 0]
-                                        mk = mix_keys5[
-                                            hi_index5[t5 >> n_lo_bits & hi_mask]
-                                            + lo_index[t5 & lo_mask]
-                                        ]
-                                        if suits_count and mk | SUITS_MASK >= key:
-                                            v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
-                                            v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
-                                            sp = straight_primary
-                                            mk = add_suits(mk, v0, v1, sp, straights, nth_strength)
-                                        key = max(key, mk)
-                        else:
-                            key = _mixwell_key(
-                                rows[p], width, total, w0, w1, key, mix_of, ints, mix_arrays
-                            )
-                    keys[p] = key
+                # first without the suits' tie-break (keys of rank fields only): that
+                # decides unless the top is shared; then again with the suits
+                for adding in (False, suits_count):
+                    for p in range(players):
+                        total = fixed[p, 0] + run[slots, 0]
+                        tot = total & rank_mask
+                        key = rank_keys[
+                            hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]
+                        ]
+                        rank_keys_b[p] = key
+                        w0 = fixed[p, 1] | run[slots, 1]
+                        w1 = fixed[p, 2] | run[slots, 2]
+                        if adding:
+                            key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
+                        suits = total >> suit_shift
+                        if (suits + flush_test) & flush_bits:
+                            for s in range(n_suits):
+                                if (suits >> (4 * s) & 15) >= 5:
+                                    ranks = fixed_mask[p, s] | dealt_mask[s]
+                                    strength = suit_strength[s] * 0x11111 if adding else 0
+                                    key = max(key, flush_keys[ranks] | strength)
+                        if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
+                            if mix_fast:  # as _mixwell_key's first branch, here to save a call
+                                mix_total = 0
+                                for j in range(7):
+                                    m = per_card[rows[p, j], 3]
+                                    mix_of[j] = m
+                                    mix_total += m
+                                need = mix_total - mix_suits
+                                for a in range(6):
+                                    want = need - mix_of[a]
+                                    for b in range(a + 1, 7):
+                                        if mix_of[b] == want:
+                                            ca = rows[p, a]
+                                            cb = rows[p, b]
+                                            t5 = total - per_card[ca, 0] - per_card[cb, 0]
+                                            mk = mix_keys5[
+                                                hi_index5[t5 >> n_lo_bits & hi_mask]
+                                                + lo_index[t5 & lo_mask]
+                                            ]
+                                            if adding and mk | SUITS_MASK >= key:
+                                                v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
+                                                v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
+                                                sp = straight_primary
+                                                mk = add_suits(
+                                                    mk, v0, v1, sp, straights, nth_strength
+                                                )
+                                            key = max(key, mk)
+                            else:
+                                how = ints if adding else plain_ints
+                                row = rows[p]
+                                key = _mixwell_key(
+                                    row, width, total, w0, w1, key, mix_of, how, mix_arrays
+                                )
+                                if not adding:  # key5 writes the suits whatever they count
+                                    key &= ~SUITS_MASK
+                        keys[p] = key
+                    if not adding and (not suits_count or not _top_shared(keys)):
+                        break
                 _tally(keys, 1, out)
                 if not suits_count or not _top_shared(rank_keys_b):
                     _tally(rank_keys_b, -1, out)  # part A counted it by its ranks
