@@ -6,6 +6,9 @@ The plain path (``equity._COUNT_BY_CLASS = False``: the compiled loops of
 the independent value: the class counters share only the hash tables with it.
 """
 
+import json
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -121,3 +124,30 @@ def test_random_deals_by_class_equal_plain(data: st.DataObject) -> None:
     fast = exact_equity(g, hands, board=board)
     assert fast == _plain(g, hands, board)
     assert sum(Fraction(p.equity) for p in fast.players) == 1
+
+
+def test_cli_counts_a_hand_against_a_random_hand_exactly() -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cardlab",
+            "equity",
+            "As Ac",
+            "random",
+            "--exact",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["exact"] and out["deals"] == 2_097_572_400
+    aces, rival = out["players"]
+    assert rival["cards"] == "random"
+    assert Fraction(aces["equity"]) + Fraction(rival["equity"]) == 1
+    assert round(float(Fraction(aces["equity"])), 4) == 0.8520
