@@ -437,6 +437,10 @@ def exact_by_rank(
                 starts[s] = suit_start[s]
             slots = _set_slots(counts, sizes, n_suits, group, last)
             _slots_first(group, slots, idx)
+            may_flush = False  # some player's suit counts allow a flush (fixed by the vector)
+            for p in range(players):
+                suits = (fixed[p, 0] >> suit_shift) + suits_dealt
+                may_flush = may_flush or (suits + flush_test) & flush_bits != 0
             changed = 0
             while changed >= 0:
                 for j in range(changed, slots):
@@ -446,10 +450,11 @@ def exact_by_rank(
                     run[j + 1, 0] = run[j, 0] + per_card[c, 0]
                     run[j + 1, 1] = run[j, 1] | per_card[c, 1]
                     run[j + 1, 2] = run[j, 2] | per_card[c, 2]
-                for s in range(n_suits):
-                    dealt_mask[s] = 0
-                for j in range(slots):
-                    dealt_mask[group[j]] |= 1 << cards[by_suit[starts[group[j]] + idx[j]], 0]
+                if may_flush:  # the rank mask of the dealt cards of each suit
+                    for s in range(n_suits):
+                        dealt_mask[s] = 0
+                    for j in range(slots):
+                        dealt_mask[group[j]] |= 1 << cards[by_suit[starts[group[j]] + idx[j]], 0]
                 # first without the suits' tie-break (keys of rank fields only): that
                 # decides unless the top is shared; then again with the suits
                 for adding in (False, suits_count):
