@@ -76,6 +76,32 @@ def _tally(keys: Array, weight: int, out: Array) -> bool:  # pragma: no cover - 
 
 
 @njit(cache=True, inline="always")
+def _top_mask(keys: Array) -> int:  # pragma: no cover - compiled
+    """The players holding the highest key, as bits."""
+    top = keys[0]
+    mask = 1
+    for p in range(1, keys.shape[0]):
+        if keys[p] > top:
+            top = keys[p]
+            mask = 1 << p
+        elif keys[p] == top:
+            mask |= 1 << p
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _tally_mask(winners: int, weight: int, out: Array) -> None:  # pragma: no cover - compiled
+    """:func:`_tally` of a showdown won by the players of the bit mask ``winners``."""
+    n = popcount(winners)
+    share = _SHARES[n]
+    for p in range(out.shape[1]):
+        if winners >> p & 1:
+            out[0 if n == 1 else 1, p] += weight
+            out[2, p] += weight * share
+            out[3, p] += weight * share * share
+
+
+@njit(cache=True, inline="always")
 def _top_shared(keys: Array) -> bool:  # pragma: no cover - compiled
     """Whether two players or more hold the highest key."""
     top = keys[0]
@@ -514,9 +540,15 @@ def exact_by_rank(
                         keys[p] = key
                     if not adding and (not suits_count or not _top_shared(keys)):
                         break
-                _tally(keys, 1, out)
-                if not suits_count or not _top_shared(rank_keys_b):
-                    _tally(rank_keys_b, -1, out)  # part A counted it by its ranks
+                # add the true showdown and take back the one part A counted by the
+                # ranks (none where it dealt the multiset); the same winners: no change
+                full_top = _top_mask(keys)
+                rank_top = _top_mask(rank_keys_b)
+                if suits_count and rank_top & (rank_top - 1):
+                    _tally_mask(full_top, 1, out)
+                elif full_top != rank_top:
+                    _tally_mask(full_top, 1, out)
+                    _tally_mask(rank_top, -1, out)
                 changed = _slots_next(group, last, slots, idx)
         # next vector: each count 0 .. min(deal, cards of the suit)
         s = 0
