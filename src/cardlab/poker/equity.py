@@ -312,10 +312,10 @@ def exact_equity(
     left = len(deck) - len(deal.board) - len(deal.dead) - players * h
     if left < deal_n:
         raise GameError(f"the {deck.name} deck has too few cards left for this deal")
+    if method == _k.HASHED and deal_n > 0 and _COUNT_BY_CLASS:  # boards counted by class
+        return _exact_by_rank(game, deal, assignments, board_codes, deal_n, progress)
     # many assignments: one unit walks all of an assignment's boards (units of a board or
     # two would cost more in setting up than in scoring); few: split the boards too
-    if method == _k.HASHED and deal_n > 0 and _COUNT_BY_CLASS:
-        return _exact_by_rank(game, deal, assignments, board_codes, deal_n, progress)
     many = len(assignments) >= _SPLIT_BELOW
     tasks = np.full((1, 2), -1, np.int64) if many else _k.board_tasks(left, deal_n)
     per_unit = max(math.comb(left, deal_n) // len(tasks), 1) * players  # keys per unit
