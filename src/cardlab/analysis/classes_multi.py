@@ -13,12 +13,12 @@ groups are lettered ``a``, ``b``, ``c``... in the order they first appear, readi
 cards from the highest rank down (a second group of interchangeable suits takes the
 letters after the first group's: TESCA54's 木火水 ``a``-``c``, 土金 ``d``-``e``); a card
 of a suit that stands alone (陰陽) carries the suit's own symbol. Among cards of equal
-rank the order giving the smallest name is taken, so every hand of a class gets the same
-name and different classes different names: ``AaKaAbKb`` is the "double-suited" aces and kings (A♠K♠A♥K♥), ``AaAbAcKa`` three
-aces with a king suited to one of them, ``Za-12a-9b-9陰陽`` a FESCA78 hand (cards joined
-by ``-`` where a rank takes two characters). Where the letters of several groups of
-interchangeable suits could still give two classes one name (a user deck whose suits
-would need more than 26 letters), each of them is named by its first hand instead.
+rank the order giving the smallest name is taken, so every hand of a class gets the
+same name and different classes different names: ``AaKaAbKb`` is the "double-suited"
+aces and kings (A♠K♠A♥K♥), ``AaAbAcKa`` three aces with a king suited to one of them,
+``Za-12a-9b-9陰陽`` a FESCA78 hand (cards joined by ``-`` where a rank takes two
+characters). Should two classes still share a name (a user deck whose suits would need
+more than 26 letters), each of them is named by its first hand instead.
 """
 
 from __future__ import annotations
