@@ -10,13 +10,14 @@ once. Where the rules do not see the suits apart (the standard deck; FESCA decks
 dealt, weighted by the orbit: a class's total is the same over every board of an orbit.
 The boards are split by their two lowest cards into independent tasks.
 
-**Sampled** (more opponents, Omaha, Stud, big decks with suit tie-breaks): each hand of a
-class is played against random opponents by :func:`cardlab.poker.equity.sample_equity`
-with the same number of deals (a stratified mean, so the class figure is the mean over
-its hands), in rounds: each round's tasks are the classes whose standard error is still
-above the target, with as many deals as the last figures say they need. A task's deals
-come from ``SeedSequence((seed, class, round, hand))``: the same seed gives the same
-chart on any number of workers.
+**Sampled** (more opponents, big decks with suit tie-breaks; Omaha and Stud charts are
+in :mod:`cardlab.analysis.chart_multi`): each hand of a class is played against random
+opponents by :func:`cardlab.poker.equity.sample_equity` with the same number of deals
+(a stratified mean, so the class figure is the mean over its hands), in rounds: each
+round's tasks are the classes whose standard error is still above the target, with as
+many deals as the last figures say they need. A task's deals come from
+``SeedSequence((seed, class, round, hand))``: the same seed gives the same chart on any
+number of workers.
 
 >>> from cardlab.poker.games import get_game
 >>> c = chart(get_game("standard52-holdem"), target_se=0.02, exact=False)  # doctest: +SKIP
@@ -351,7 +352,7 @@ def chart(
     opponents: int = 1,
     *,
     exact: bool | None = None,
-    target_se: float = 0.002,
+    target_se: float | None = None,
     seed: int = 0,
     client: Any = None,
     cache: Any = None,
@@ -361,7 +362,9 @@ def chart(
     """The chart of ``game`` against ``opponents`` random hands.
 
     ``exact=None``: exact when supported (:func:`exact_supported`) and within
-    :data:`EXACT_BUDGET` evaluations, else sampled to standard error ``target_se``.
+    :data:`EXACT_BUDGET` evaluations, else sampled to standard error ``target_se``
+    (default :func:`~cardlab.analysis.chart_multi.default_target_se`). Omaha and Stud
+    games are charted by :mod:`cardlab.analysis.chart_multi`.
     ``client``/``cache``: see :func:`cardlab.analysis.runner.run_tasks`. ``classes``
     restricts a sampled chart to some classes (exact charts count all at once).
     """
@@ -371,11 +374,23 @@ def chart(
         raise GameError(
             f"{game.name} deals to at most {game.max_players} players, not {opponents + 1}"
         )
+    from cardlab.analysis import chart_multi
+
+    if target_se is None:
+        target_se = chart_multi.default_target_se(game)
     if not target_se > 0 or not math.isfinite(target_se):
         raise GameError(f"the target standard error must be a positive number, got {target_se}")
-    if game.base.hole_cards != 2:
-        raise GameError(
-            f"charts are for games of two hole cards; {game.name} deals {game.base.hole_cards}"
+    if chart_multi.chart_cards(game) != 2:
+        return chart_multi.multi_chart(
+            game,
+            opponents,
+            exact=exact,
+            target_se=target_se,
+            seed=seed,
+            client=client,
+            cache=cache,
+            progress=progress,
+            classes=classes,
         )
     every = hand_classes(game.rules)
     chosen = classes if classes is not None else every
