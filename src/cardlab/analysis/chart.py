@@ -25,6 +25,7 @@ number of workers.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -366,7 +367,8 @@ def chart(
     (default :func:`~cardlab.analysis.chart_multi.default_target_se`). Omaha and Stud
     games are charted by :mod:`cardlab.analysis.chart_multi`.
     ``client``/``cache``: see :func:`cardlab.analysis.runner.run_tasks`. ``classes``
-    restricts a sampled chart to some classes (exact charts count all at once).
+    restricts the chart to some classes (exact Hold'em charts count all at once and
+    keep those).
     """
     if isinstance(opponents, bool) or not 1 <= opponents <= MAX_OPPONENTS:
         raise GameError(f"opponents must be 1 to {MAX_OPPONENTS}, got {opponents!r}")
@@ -402,5 +404,10 @@ def chart(
                 "exact charts are heads-up (one opponent) in Hold'em games; "
                 f"{game.name} against {opponents} needs sampling (--se)"
             )
-        return _exact_chart(game, every, client, cache, progress)
+        full = _exact_chart(game, every, client, cache, progress)
+        if classes is None:
+            return full
+        names = {c.name for c in classes}
+        kept = tuple(r for r in full.classes if r.hand.name in names)
+        return dataclasses.replace(full, classes=kept)
     return _sampled_chart(game, chosen, opponents, target_se, seed, client, cache, progress)

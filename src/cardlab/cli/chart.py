@@ -44,7 +44,7 @@ from cardlab.errors import GameError
     "target_se",
     type=float,
     default=None,
-    help="Sample until every class's standard error is at most this (default 0.002).",
+    help="Sample until every class's standard error is at most this (default 0.002; Omaha 0.005).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random deals.")
 @rule_option
@@ -55,6 +55,18 @@ from cardlab.errors import GameError
     help="Also draw the chart as heat maps into this PNG file.",
 )
 @click.option("--top", type=click.IntRange(min=1), default=None, help="Show only the best N.")
+@click.option(
+    "--classes",
+    "first",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Chart only the first N classes of the game's list (highest ranks first).",
+)
+@click.option(
+    "--hands",
+    default=None,
+    help="Chart only these classes, comma-separated names (AKs,QQ; Omaha AaKaAbKb).",
+)
 @cluster_options
 @format_option("text", "json")
 def chart(
@@ -67,17 +79,31 @@ def chart(
     rule: tuple[str, ...],
     plot: Path | None,
     top: int | None,
+    first: int | None,
+    hands: str | None,
     scheduler: str | None,
     workers: int | None,
     cache_dir: Path | None,
     no_cache: bool,
     fmt: str,
 ) -> None:
-    """The all-in equity of every class of starting hands (AKs, AKo, ...) against
-    random opponents, strongest first: exact or sampled with a standard error."""
+    """The all-in equity of every class of starting hands (AKs, AKo, ...; Omaha's four
+    cards, Stud's first three) against random opponents, strongest first: exact or
+    sampled with a standard error."""
     from cardlab.analysis.chart import chart as compute_chart
+    from cardlab.analysis.chart_multi import game_classes
 
     game = game_from(game_name, rule, deck)
+    every = game_classes(game)
+    chosen = None
+    if first is not None and hands is not None:
+        raise GameError("--classes takes the first classes, --hands names them: give one")
+    if first is not None:
+        chosen = every[:first]
+    if hands is not None:
+        from cardlab.analysis.classes_multi import class_by_name
+
+        chosen = class_by_name(every, [h.strip() for h in hands.split(",")])
     if plot is not None:
         output_path(plot, suffixes=(".png",))
     if exact and target_se is not None:
@@ -89,11 +115,12 @@ def chart(
             game,
             opponents,
             exact=exact,
-            target_se=target_se if target_se is not None else 0.002,
+            target_se=target_se,
             seed=seed,
             client=client,
             cache=cache_from(cache_dir, no_cache),
             progress=bar,
+            classes=chosen,
         )
     if plot is not None:
         from cardlab.analysis.plots import chart_png
