@@ -57,7 +57,9 @@ def pyplot() -> Any:
 
 
 def chart_png(chart: Chart, *, dpi: int = 110) -> bytes:
-    """The chart's heat maps as one PNG image."""
+    """The chart's heat maps as one PNG image (Omaha and Stud: :func:`curve_png`)."""
+    if len(chart.classes[0].hand.combos[0]) != 2:
+        return curve_png(chart, dpi=dpi)
     plt = pyplot()
 
     deck = chart.game.deck
@@ -95,6 +97,55 @@ def chart_png(chart: Chart, *, dpi: int = 110) -> bytes:
     )
     if image is not None:
         fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.6, label="equity")
+    out = io.BytesIO()
+    fig.savefig(out, format="png", dpi=dpi)
+    plt.close(fig)
+    return out.getvalue()
+
+
+def _title(chart: Chart) -> str:
+    how = "exact" if chart.exact else f"sampled, standard error <= {chart.target_se}"
+    who = "hand" if chart.opponents == 1 else "hands"
+    return f"{chart.game.name}: equity against {chart.opponents} random {who} ({how})"
+
+
+def curve_png(chart: Chart, *, dpi: int = 110, listed: int = 20) -> bytes:
+    """A chart of many classes (Omaha, Stud) as one PNG: the equities sorted, strongest
+    first, with a band of two standard errors either side (sampled charts) and the share
+    of hands at or above each place; beside it the ``listed`` best classes and the
+    ``listed // 2`` worst, by name with their equity."""
+    plt = pyplot()
+
+    rows = chart.classes
+    eq = np.array([float(r.equity) for r in rows])
+    se = np.array([r.se or 0.0 for r in rows])
+    combos = np.array([r.hand.count for r in rows], float)
+    share = np.cumsum(combos) / combos.sum() * 100  # hands at or above each class
+    fig, (ax, text) = plt.subplots(
+        1, 2, figsize=(12, 6), gridspec_kw={"width_ratios": [2, 1]}, constrained_layout=True
+    )
+    ax.plot(share, eq * 100, color="tab:blue", lw=1.2, label="class equity")
+    if not chart.exact:
+        ax.fill_between(
+            share, (eq - 2 * se) * 100, (eq + 2 * se) * 100, color="tab:blue", alpha=0.25,
+            label="± 2 standard errors",
+        )  # fmt: skip
+    ax.set_xlabel("share of starting hands at or above the class (%)")
+    ax.set_ylabel("equity (%)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper right", fontsize=8)
+    ax.set_title(f"{len(rows):,} classes, {int(combos.sum()):,} hands", fontsize=9)
+    best = [f"{i:>5}  {r.hand.name:<18} {float(r.equity) * 100:6.2f}" for i, r in
+            enumerate(rows[:listed], 1)]  # fmt: skip
+    worst_from = max(len(rows) - listed // 2, listed)
+    worst = [f"{i:>5}  {r.hand.name:<18} {float(r.equity) * 100:6.2f}" for i, r in
+             enumerate(rows[worst_from:], worst_from + 1)]  # fmt: skip
+    lines = ["    #  class               equity %", *best]
+    if worst:
+        lines += ["  ...", *worst]
+    text.axis("off")
+    text.text(0, 1, "\n".join(lines), va="top", ha="left", family="monospace", fontsize=7.5)
+    fig.suptitle(_title(chart), fontsize=11)
     out = io.BytesIO()
     fig.savefig(out, format="png", dpi=dpi)
     plt.close(fig)
