@@ -14,7 +14,7 @@ cards from the highest rank down (a second group of interchangeable suits takes 
 letters after the first group's: TESCA54's 木火水 ``a``-``c``, 土金 ``d``-``e``); a card
 of a suit that stands alone (陰陽) carries the suit's own symbol. Among cards of equal
 rank the order giving the smallest name is taken, so every hand of a class gets the
-same name and different classes different names: ``AaKaAbKb`` is the "double-suited"
+same name and different classes different names: ``AaAbKaKb`` is the "double-suited"
 aces and kings (A♠K♠A♥K♥), ``AaAbAcKa`` three aces with a king suited to one of them,
 ``Za-12a-9b-9陰陽`` a FESCA78 hand (cards joined by ``-`` where a rank takes two
 characters). Should two classes still share a name (a user deck whose suits would need

@@ -65,7 +65,7 @@ from cardlab.errors import GameError
 @click.option(
     "--hands",
     default=None,
-    help="Chart only these classes, comma-separated names (AKs,QQ; Omaha AaKaAbKb).",
+    help="Chart only these classes, comma-separated names (AKs,QQ; Omaha AaAbKaKb).",
 )
 @cluster_options
 @format_option("text", "json")
