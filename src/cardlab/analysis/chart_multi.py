@@ -16,9 +16,10 @@ about :data:`TASK_DEALS` showdowns; class ``i``'s deals in round ``r`` come from
 classes, so a class gets the same figure in a restricted chart and on any number of
 workers.
 
-**Exact** (small decks): each hand's equity by :func:`cardlab.poker.equity.exact_equity`
-(Stud: the mean over every way to deal the player's four other cards), as a Fraction,
-when the showdowns fit in :data:`EXACT_BUDGET`.
+**Exact** (small decks): each hand's equity as a Fraction, when the showdowns fit in
+:data:`EXACT_BUDGET`: Omaha by :func:`cardlab.poker.equity.exact_equity`; Stud (heads-up)
+by scoring every seven-card set of the cards left once with the batch evaluator and
+pairing every completion of the player's hand with every opponent hand sharing no card.
 """
 
 from __future__ import annotations
@@ -161,25 +162,43 @@ class ExactClassesTask:
 
 
 def _exact_hand(game: Game, hand: str, opponents: int) -> tuple[Fraction, int]:
-    """One starting hand's exact equity and showdowns (Stud: the mean over every way
-    to deal the player's other cards, each dealt against every opponent hand)."""
+    """One starting hand's exact equity and showdowns."""
     from cardlab.poker.equity import RANDOM, exact_equity
 
+    cards = game.deck.parse_cards(hand)
+    if game.base.board_cards == 0:
+        return _stud_exact(game, cards)
+    r = exact_equity(game, [cards, *[RANDOM] * opponents], max_seconds=None)
+    return Fraction(r.players[0].equity), r.deals
+
+
+def _stud_exact(game: Game, cards: tuple[Any, ...]) -> tuple[Fraction, int]:
+    """Stud, heads-up: every way to deal the player's other cards against every seven
+    cards of the opponent from the rest. Each seven-card set of the cards left is scored
+    once by the batch evaluator; a deal pairs two sets sharing no card."""
+    import numpy as np
+
+    from cardlab.poker.batch import evaluate_batch
+
     deck = game.deck
-    cards = deck.parse_cards(hand)
-    others = [RANDOM] * opponents
-    missing = game.base.hole_cards - len(cards)
-    if missing == 0:
-        r = exact_equity(game, [cards, *others], max_seconds=None)
-        return Fraction(r.players[0].equity), r.deals
-    rest = [c for c in deck.cards if c not in cards]
-    total, deals, ways = Fraction(0), 0, 0
-    for extra in itertools.combinations(rest, missing):
-        r = exact_equity(game, [(*cards, *extra), *others], max_seconds=None)
-        total += Fraction(r.players[0].equity)
-        deals += r.deals
-        ways += 1
-    return total / ways, deals
+    if len(deck) > 62:  # cards as bits of an int64; such decks are far beyond the budget
+        raise GameError(f"exact Stud charts take decks of at most 62 cards, not {len(deck)}")
+    h = game.base.hole_cards
+    held = set(deck.codes(cards))
+    rest = [c for c in range(len(deck)) if c not in held]
+    sets = np.array(list(itertools.combinations(rest, h)), np.int64)
+    bits = (np.int64(1) << sets).sum(axis=1)
+    theirs = evaluate_batch(sets.astype(np.uint8), game.rules, check=False)
+    extra = np.array(list(itertools.combinations(rest, h - len(cards))), np.int64)
+    mine_rows = np.concatenate([np.repeat([sorted(held)], len(extra), axis=0), extra], axis=1)
+    mine = evaluate_batch(mine_rows.astype(np.uint8), game.rules, check=False)
+    extra_bits = (np.int64(1) << extra).sum(axis=1)
+    twice = deals = 0
+    for key, used in zip(mine.tolist(), extra_bits.tolist(), strict=True):
+        free = (bits & used) == 0
+        twice += 2 * int((key > theirs[free]).sum()) + int((key == theirs[free]).sum())
+        deals += int(free.sum())
+    return Fraction(twice, 2 * deals), deals
 
 
 # --- the charts --------------------------------------------------------------------------
@@ -214,7 +233,8 @@ def multi_chart(
     every = game_classes(game)
     chosen = classes if classes is not None else every
     if exact is None:
-        exact = exact_showdowns(game, opponents, chosen) <= EXACT_BUDGET
+        heads_up = opponents == 1 or game.base.board_cards > 0
+        exact = heads_up and exact_showdowns(game, opponents, chosen) <= EXACT_BUDGET
     elif exact and exact_showdowns(game, opponents, chosen) > EXACT_LIMIT:
         raise GameError(
             f"an exact {game.name} chart would deal "
@@ -222,6 +242,8 @@ def multi_chart(
             "sample it (--se)"
         )
     if exact:
+        if game.base.board_cards == 0 and opponents != 1:
+            raise GameError(f"exact Stud charts are heads-up; against {opponents}: sample (--se)")
         return _exact(game, opponents, chosen, client, cache, progress)
     place = {c.name: i for i, c in enumerate(every)}
     return _sampled(game, opponents, chosen, place, target_se, seed, client, cache, progress)
