@@ -20,6 +20,7 @@ from cardlab.cli import main
 
 DECKS = Path(__file__).resolve().parents[1] / "data" / "decks"
 SHORT = f"{DECKS / 'short24.toml'}-holdem"
+DUO14 = DECKS / "duo14.toml"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 
@@ -61,12 +62,33 @@ def test_chart_sampled_text(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert again == out
 
 
+def test_omaha_and_stud_charts(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    png = tmp_path / "omaha.png"
+    out = run(capsys, "chart", "--game", f"{DUO14}-omaha", "--workers", "0", "--no-cache",
+              "--format", "json", "--plot", str(png), "--classes", "5")  # fmt: skip
+    data = json.loads(out)
+    assert (data["game"], data["opponents"], data["exact"]) == ("duo14-omaha", 1, True)
+    assert len(data["classes"]) == 5
+    assert {"hand", "combos", "equity", "se"} <= set(data["classes"][0])
+    assert all(0 <= Fraction(c["equity"]) <= 1 for c in data["classes"])
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    out = run(capsys, "chart", "--game", "standard52-stud", "--workers", "0", "--no-cache",
+              "--se", "0.02", "--hands", "AaAbAc, 7a3b2c")  # fmt: skip
+    assert "AaAbAc" in out and "7a3b2c" in out and "±" in out
+    assert out.index("AaAbAc") < out.index("7a3b2c")
+
+
 def test_chart_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "heads-up" in fails(capsys, "chart", "--opponents", "2", "--exact", "--workers", "0")
     assert "--se" in fails(capsys, "chart", "--exact", "--se", "0.01", "--workers", "0")
     assert "unknown game" in fails(capsys, "chart", "--game", "nope-holdem", "--workers", "0")
     assert "scheduler" in fails(capsys, "chart", "--workers", "0", "--scheduler", "tcp://x:1")
-    assert "two hole cards" in fails(capsys, "chart", "--game", "fesca42-omaha", "--workers", "0")
+    assert "Omaha and Stud" in fails(capsys, "chart", "--game", "fesca42-draw", "--workers", "0")
+    assert "--hands" in fails(capsys, "chart", "--classes", "2", "--hands", "AA", "--workers", "0")
+    assert "'AKQ'" in fails(capsys, "chart", "--game", "standard52-stud", "--hands", "AKQ")
+    assert "heads-up" in fails(capsys, "chart", "--game", "standard52-stud", "--exact", "-n", "2")
+    assert "sample it" in fails(capsys, "chart", "--game", "standard52-omaha", "--exact",
+                                "--classes", "1", "--workers", "0")  # fmt: skip
     assert "opponents" in fails(capsys, "chart", "--opponents", "12")
     assert ".png" in fails(capsys, "chart", "--plot", "chart.txt", "--workers", "0")
     assert ".html" in fails(capsys, "report", "--out", "report.png", "--workers", "0")
@@ -86,6 +108,29 @@ def test_chart_fuzz_ends_in_one_line(
     for args in (
         ["chart", "--game", game, "--workers", "0", "--no-cache"],
         ["chart", "--se", repr(se), "--opponents", str(opponents), "--workers", "0"],
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(args)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("cardlab: error: ") and err.count("\n") == 1
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    game=st.sampled_from(["standard52-stud", "standard52-omaha", f"{DUO14}-omaha", "fesca60-stud"]),
+    hands=st.text(max_size=30),
+    classes=st.one_of(st.integers(-5, 0).map(str), st.text(max_size=6)),
+)
+def test_chart_class_options_fuzz_ends_in_one_line(
+    capsys: pytest.CaptureFixture[str], game: str, hands: str, classes: str
+) -> None:
+    for args in (
+        ["chart", "--game", game, "--hands", hands + ",no-such-hand", "--workers", "0"],
+        ["chart", "--game", game, "--classes", classes + "x", "--workers", "0"],
+        ["chart", "--game", game, "--classes", "1", "--hands", hands, "--workers", "0"],
     ):
         with pytest.raises(SystemExit) as exc:
             main(args)

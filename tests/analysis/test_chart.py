@@ -110,8 +110,8 @@ def test_more_opponents_and_omaha_are_sampled() -> None:
     assert exact_work(game) < exact_work(get_game("fesca78-holdem"))
     with pytest.raises(GameError, match="heads-up"):
         chart(game, 2, exact=True)
-    with pytest.raises(GameError, match="two hole cards"):
-        chart(get_game("fesca78-omaha"))
+    with pytest.raises(GameError, match="Hold'em, Omaha and Stud"):
+        chart(get_game("fesca78-draw"))
     with pytest.raises(GameError, match="opponents"):
         chart(game, 0)
     with pytest.raises(GameError, match="standard error"):

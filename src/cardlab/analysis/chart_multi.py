@@ -40,7 +40,7 @@ from cardlab.poker.games import Game
 TASK_DEALS = 200_000  # showdowns a sampled task deals (about 0.3 s of Omaha on one core)
 TASK_CLASSES = 256  # classes a task deals for, at most
 EXACT_BUDGET = 50_000_000  # showdowns an automatic exact Omaha/Stud chart may take
-EXACT_LIMIT = 10**12  # showdowns a forced exact chart (--exact) may take
+EXACT_LIMIT = 10**11  # showdowns a forced exact chart (--exact) may take
 _MAX_ROUNDS = 8
 _VARIANCE = 0.2  # a typical all-in hand's variance of its share, to size the first round
 _MIN_DEALS = 64
@@ -232,9 +232,11 @@ def multi_chart(
     """The chart of an Omaha or Stud game (see :func:`cardlab.analysis.chart.chart`)."""
     every = game_classes(game)
     chosen = classes if classes is not None else every
+    heads_up = opponents == 1 or game.base.board_cards > 0
     if exact is None:
-        heads_up = opponents == 1 or game.base.board_cards > 0
         exact = heads_up and exact_showdowns(game, opponents, chosen) <= EXACT_BUDGET
+    elif exact and not heads_up:
+        raise GameError(f"exact Stud charts are heads-up; against {opponents}: sample (--se)")
     elif exact and exact_showdowns(game, opponents, chosen) > EXACT_LIMIT:
         raise GameError(
             f"an exact {game.name} chart would deal "
@@ -242,8 +244,6 @@ def multi_chart(
             "sample it (--se)"
         )
     if exact:
-        if game.base.board_cards == 0 and opponents != 1:
-            raise GameError(f"exact Stud charts are heads-up; against {opponents}: sample (--se)")
         return _exact(game, opponents, chosen, client, cache, progress)
     place = {c.name: i for i, c in enumerate(every)}
     return _sampled(game, opponents, chosen, place, target_se, seed, client, cache, progress)

@@ -76,11 +76,12 @@ def suit_permutations(rules: RuleSet) -> np.ndarray[tuple[int, int], np.dtype[np
 
 
 def hand_classes(rules: RuleSet, hole_cards: int = 2) -> tuple[HandClass, ...]:
-    """Every class of two hole cards, strongest-looking first (pairs, then by ranks)."""
+    """Every class of two hole cards, strongest-looking first (pairs, then by ranks);
+    of three or four (Stud, Omaha): :func:`.classes_multi.multi_hand_classes`."""
     if hole_cards != 2:
-        from cardlab.errors import GameError
+        from cardlab.analysis.classes_multi import multi_hand_classes
 
-        raise GameError(f"charts group two hole cards into classes, not {hole_cards}")
+        return multi_hand_classes(rules, hole_cards)
     deck = rules.deck
     perms = suit_permutations(rules)
     n = len(deck)
