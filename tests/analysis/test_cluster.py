@@ -43,6 +43,17 @@ def test_sampled_chart_is_identical_on_one_and_two_workers(client2: Any) -> None
     assert one.classes == two.classes == here.classes
 
 
+def test_omaha_and_stud_charts_are_identical_on_two_workers(client2: Any) -> None:
+    for base in ("omaha", "stud"):
+        game = get_game(f"{DECKS / 'duo14.toml'}-{base}")
+        here = chart(game, target_se=0.02, exact=False, seed=4)
+        there = chart(game, target_se=0.02, exact=False, seed=4, client=client2)
+        assert there.classes == here.classes and there.tasks == here.tasks
+        exact_here = chart(game, exact=True)
+        exact_there = chart(game, exact=True, client=client2)
+        assert exact_there.classes == exact_here.classes
+
+
 def test_omaha_in_parts_on_the_cluster_agrees_with_every_deal(client2: Any) -> None:
     rules = RuleSet.for_deck(deck_from_toml(OMAHA15))
     table = exact_omaha(rules, parts=5, client=client2)
