@@ -120,3 +120,12 @@ def test_suit_letters_follow_the_cards_from_the_highest_rank() -> None:
     codes = rng.choice(52, 4, replace=False)
     images = {namer.name(tuple(deck.cards[int(p[c])] for c in codes)) for p in perms}
     assert len(images) == 1
+
+
+def test_decks_too_big_to_enumerate_are_refused() -> None:
+    from cardlab.decks import deck_from_toml
+
+    suits = ", ".join(f'{{key = "S{i}"}}' for i in range(9))
+    wide = deck_from_toml(f'name = "wide"\nsuits = [{suits}]\nranks = ["1", "2", "3", "4"]')
+    with pytest.raises(GameError, match="suit permutations"):
+        multi_hand_classes(RuleSet.for_deck(wide), 4)

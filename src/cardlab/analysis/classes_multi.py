@@ -37,6 +37,7 @@ from cardlab.errors import GameError
 from cardlab.poker.rules import RuleSet
 
 MAX_HANDS = 3_000_000  # hands a class enumeration may walk (FESCA78, four cards: 1,426,425)
+MAX_IMAGES = 400_000_000  # hands times suit permutations (FESCA78, four cards: 1.7e8)
 _CHUNK = 200_000
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -81,6 +82,12 @@ def multi_hand_classes(rules: RuleSet, cards: int) -> tuple[HandClass, ...]:
         raise GameError(
             f"the {deck.name} deck has {math.comb(len(deck), cards):,} hands of {cards} cards, "
             f"more than the {MAX_HANDS:,} a chart enumerates"
+        )
+    group = math.prod(math.factorial(len(g)) for g in suit_groups(rules))
+    if math.comb(len(deck), cards) * group > MAX_IMAGES:
+        raise GameError(
+            f"the {deck.name} deck's {math.comb(len(deck), cards):,} hands of {cards} cards "
+            f"under its {group:,} suit permutations are more than a chart enumerates"
         )
     hands, smallest = _canonical(rules, cards)
     order = np.argsort(smallest, kind="stable")
