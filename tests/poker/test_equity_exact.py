@@ -137,3 +137,16 @@ def test_every_kernel_path_equals_reference(
     g = get_game(game, **options)
     fast = exact_equity(g, hands, board=board)
     assert fast == reference_equity(g, hands, board=board)
+
+
+def test_a_random_hand_that_takes_the_rest_of_the_deck() -> None:
+    """Stud on a 14-card deck: a random opponent gets exactly the 7 cards left, so the
+    equity equals the one against those cards (the empty remainder once crashed)."""
+    from pathlib import Path
+
+    game = get_game(f"{Path(__file__).parent.parent / 'data' / 'decks' / 'duo14.toml'}-stud")
+    cards = list(game.deck.cards)
+    mine, theirs = cards[::2], cards[1::2]
+    against_random = exact_equity(game, [mine, "random"])
+    against_rest = exact_equity(game, [mine, theirs])
+    assert against_random.players[0].equity == against_rest.players[0].equity

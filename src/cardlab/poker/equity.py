@@ -330,7 +330,9 @@ def exact_equity(
     for lo in range(0, len(assignments), batch):
         chunk = assignments[lo : lo + batch]
         holes = np.array([[deck.codes(c) for c in choice] for choice in chunk], np.int64)
-        rests = np.array([_rest(len(deck), x, board_codes, deal.dead, deck) for x in holes])
+        rests = np.array(
+            [_rest(len(deck), x, board_codes, deal.dead, deck) for x in holes], np.int64
+        )
         units = np.stack(np.divmod(np.arange(len(chunk) * n_tasks, dtype=np.int64), n_tasks), 1)
         for start in range(0, len(units), chunk_units):
             part = np.ascontiguousarray(units[start : start + chunk_units])
