@@ -49,25 +49,70 @@ _CHUNK = 4096
 MAX_TABLE = 1 << 22  # entries of the lower-half table; beyond this use the direct path
 
 
-def split(n_ranks: int, base: int) -> int | None:
-    """How many of the lowest ranks form the lower half, or None if too big a table."""
-    n_lo = (n_ranks + 1) // 2
-    if base**n_lo > MAX_TABLE:
-        return None
-    return n_lo
+def split(n_ranks: int) -> int:
+    """How many of the lowest ranks form the lower half."""
+    return (n_ranks + 1) // 2
 
 
-def halves(caps: list[int], base: int, k: int) -> tuple[Array, Array, list[int]]:
+def halves(caps: list[int], weights: Array, k: int) -> tuple[Array, Array, list[int]]:
     """Every count vector over ranks with the given caps and at most k cards.
 
-    Returns the vectors (rows), their base-``base`` values and, per vector, its size.
+    Returns the vectors (rows), their weighted sums (their hash digits) and, per vector,
+    its size.
     """
     vectors: list[tuple[int, ...]] = [()]
     for cap in caps:  # extend rank by rank, never past k cards
         vectors = [(*v, c) for v in vectors for c in range(min(cap, k - sum(v)) + 1)]
     rows = np.array(vectors, np.int64).reshape(len(vectors), len(caps))
-    weights = base ** np.arange(len(caps), dtype=np.int64)
     return rows, rows @ weights, rows.sum(axis=1).tolist()
+
+
+def rank_weights(caps: list[int], k: int) -> Array:
+    """Per rank, the number a card of that rank adds to its half's hash digits: the
+    smallest weights, rank by rank, that keep every count vector of at most k cards
+    (within the caps) a different sum. Denser than base-(cap + 1) digits, so the
+    tables fit the cache (FESCA78's lower half: 81,374 entries instead of 823,543)."""
+    sums = np.zeros(1, np.int64)
+    sizes = np.zeros(1, np.int64)
+    weights = []
+    for cap in caps:
+        top = min(cap, k)
+        w = 1 if not weights else _next_weight(sums, sizes, top, k, weights[-1] + 1)
+        weights.append(w)
+        grown = [(sums + c * w)[sizes + c <= k] for c in range(top + 1)]
+        sizes = np.concatenate([(sizes + c)[sizes + c <= k] for c in range(top + 1)])
+        sums = np.concatenate(grown)
+    return np.array(weights, np.int64)
+
+
+@njit(cache=True)
+def _next_weight(
+    sums: Array, sizes: Array, top: int, k: int, start: int
+) -> int:  # pragma: no cover - compiled
+    """The smallest w >= start with ``sums[v] + c * w`` all different over the vectors v
+    and counts c <= min(top, k - sizes[v]).
+
+    Two of them, c1 < c2, collide exactly when some vector of at most k - d cards
+    (d = c2 - c1) plus d * w is the sum of a vector: the test reads a bitmap of the sums.
+    """
+    present = np.zeros(sums.max() + 1, np.bool_)
+    for v in range(sums.shape[0]):
+        present[sums[v]] = True
+    w = start
+    while True:
+        ok = True
+        for d in range(1, top + 1):
+            for v in range(sums.shape[0]):
+                if sizes[v] <= k - d:
+                    s = sums[v] + d * w
+                    if s < present.shape[0] and present[s]:
+                        ok = False
+                        break
+            if not ok:
+                break
+        if ok:
+            return w
+        w += 1
 
 
 @njit(cache=True)
@@ -220,16 +265,43 @@ def _mixwell_choices(
     return key
 
 
+@njit(cache=True, inline="always")
+def rare(suits: int, flush_test: int, mixwell: bool, mix_suits: int) -> bool:  # pragma: no cover
+    """Whether the suit counts ``suits`` allow a flush or a Mixwell (then the full
+    :func:`hand_key` is needed; otherwise the rank lookup and the suits are the key)."""
+    if (suits + flush_test) & ((flush_test // 3) << 3):
+        return True
+    return mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5
+
+
 @njit(cache=True, parallel=True)
 def best_hashed(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no cover - compiled
     """out[i] = the key of the best five cards of row i (see the module docstring); ``t``
-    holds the hash tables of ``codes.shape[1]`` cards (:class:`~.bundle.KeyTables`)."""
+    holds the hash tables of ``codes.shape[1]`` cards (:class:`~.bundle.KeyTables`).
+
+    The arrays of the common case (no flush or Mixwell possible) are taken out of ``t``
+    once, before the loop: reading one out of ``t`` counts a reference on it, and
+    threads counting on the same arrays slow each other down."""
     n, k = codes.shape
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     suits_count = t.suits_count
+    digits = np.ascontiguousarray(t.per_card[:, 0])
+    boards = np.ascontiguousarray(t.per_card[:, 1:3])
+    lo_index = t.lo_index
+    hi_index = t.hi_index
+    rank_keys = t.rank_keys
+    straight_primary = t.straight_primary
+    straights = t.straights
+    nth_strength = t.nth_strength
+    n_lo_bits = t.n_lo_bits
+    suit_shift = t.suit_shift
+    flush_test = t.flush_test
+    mixwell = t.mixwell
+    mix_suits = t.mix_suits
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
     for chunk in prange(n_chunks):
         mix_of = np.zeros(16, np.int64)
-        per_card = t.per_card
         for i in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
             w0 = 0
             w1 = 0
@@ -237,24 +309,30 @@ def best_hashed(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no c
                 total = 0
                 for j in range(k):
                     c = codes[i, j]
-                    total += per_card[c, 0]
-                    w0 |= per_card[c, 1]
-                    w1 |= per_card[c, 2]
+                    total += digits[c]
+                    w0 |= boards[c, 0]
+                    w1 |= boards[c, 1]
             elif k == 7:  # the common case, unrolled
                 total = (
-                    per_card[codes[i, 0], 0]
-                    + per_card[codes[i, 1], 0]
-                    + per_card[codes[i, 2], 0]
-                    + per_card[codes[i, 3], 0]
-                    + per_card[codes[i, 4], 0]
-                    + per_card[codes[i, 5], 0]
-                    + per_card[codes[i, 6], 0]
+                    digits[codes[i, 0]]
+                    + digits[codes[i, 1]]
+                    + digits[codes[i, 2]]
+                    + digits[codes[i, 3]]
+                    + digits[codes[i, 4]]
+                    + digits[codes[i, 5]]
+                    + digits[codes[i, 6]]
                 )
             else:
                 total = 0
                 for j in range(k):
-                    total += per_card[codes[i, j], 0]
-            out[i] = hand_key(codes[i], k, total, w0, w1, mix_of, t)
+                    total += digits[codes[i, j]]
+            if rare(total >> suit_shift, flush_test, mixwell, mix_suits):
+                out[i] = hand_key(codes[i], k, total, w0, w1, mix_of, t)
+                continue
+            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+            if suits_count:
+                key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
+            out[i] = key
 
 
 @dataclass(frozen=True, eq=False)
@@ -282,33 +360,41 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
     n_ranks = len(deck.ranks)
     held = np.bincount(tables.cards[:, 0], minlength=n_ranks)
     caps = [int(min(k, h)) for h in held]
-    base = max(caps) + 1
-    n_lo = split(n_ranks, base)
-    if n_lo is None or len(deck.suits) > 8 or n_ranks > 16:
+    n_lo = split(n_ranks)
+    if len(deck.suits) > 8 or n_ranks > 16:
         return None  # the boards hold 8 suits per rank, 16 ranks; larger decks go direct
-    lo_rows, lo_values, lo_sizes = halves(caps[:n_lo], base, k)
-    hi_rows, hi_values, hi_sizes = halves(caps[n_lo:], base, k)
+    lo_weights = rank_weights(caps[:n_lo], k)
+    hi_weights = rank_weights(caps[n_lo:], k)
+    lo_rows, lo_values, lo_sizes = halves(caps[:n_lo], lo_weights, k)
+    hi_rows, hi_values, hi_sizes = halves(caps[n_lo:], hi_weights, k)
+    if int(lo_values.max()) >= MAX_TABLE:
+        return None
     lo_place, lo_per_size = _places(lo_sizes, k)
     hi_place, hi_per_size = _places(hi_sizes, k)
-    lo_index = np.zeros(base**n_lo, np.int32)
-    lo_index[lo_values] = lo_place
     halves_ = (lo_rows, lo_sizes, lo_per_size, hi_rows, hi_values, hi_sizes, hi_place, hi_per_size)
-    hi_index, counts = _size_tables(halves_, k, base ** (n_ranks - n_lo))
+    n_hi_values = int(hi_values.max()) + 1
+    hi_index, counts = _size_tables(halves_, k, n_hi_values)
+    # the smallest index type that holds every place: the tables stay in the cache
+    index_type = np.uint16 if len(counts) <= 1 << 16 else np.int32
+    lo_index = np.zeros(int(lo_values.max()) + 1, index_type)
+    lo_index[lo_values] = lo_place
+    hi_index = hi_index.astype(index_type)
     rank_keys = np.empty(len(counts), np.int64)
     fill_rank_keys(counts, tables.shapes, tables.straights, rank_keys)
     # Mixwell choices of five (seven-card hands): the same hash, keys under Mixwell shapes
     mix_shapes = tables.shapes.copy()
     mix_shapes[:, 0] = tables.shapes[:, 1]
-    hi_index5, counts5 = _size_tables(halves_, 5, base ** (n_ranks - n_lo))
+    hi_index5, counts5 = _size_tables(halves_, 5, n_hi_values)
+    hi_index5 = hi_index5.astype(index_type)
     mix_keys5 = np.empty(len(counts5), np.int64)
     fill_rank_keys(counts5, mix_shapes, tables.straights, mix_keys5)
     st, hc = tables.shapes[STRAIGHT, 1, 0], tables.shapes[HIGH, 1, 0]
     mix_hash = bool(st == 0 or hc == 0 or st > hc)  # five distinct ranks: straight wins
 
-    n_lo_bits = int(base**n_lo).bit_length()
+    n_lo_bits = int(lo_values.max()).bit_length()
     ranks = tables.cards[:, 0]
-    lo_digit = np.where(ranks < n_lo, base ** np.minimum(ranks, n_lo), 0)
-    hi_digit = np.where(ranks >= n_lo, base ** np.maximum(ranks - n_lo, 0), 0)
+    lo_digit = np.where(ranks < n_lo, lo_weights[np.minimum(ranks, n_lo - 1)], 0)
+    hi_digit = np.where(ranks >= n_lo, hi_weights[np.maximum(ranks - n_lo, 0)], 0)
     straight_primary = np.zeros(32, np.int64)
     for base_hand in range(10):
         for mix in range(2):
@@ -318,7 +404,7 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
     suit_bit = tables.cards[:, 3]
     board = np.left_shift(1, 8 * (ranks % 8) + suit_bit)
     mix_count = tables.cards[:, 4]
-    suit_shift = n_lo_bits + int(base ** (n_ranks - n_lo)).bit_length()
+    suit_shift = n_lo_bits + int(hi_values.max()).bit_length()
     if suit_shift + 4 * len(deck.suits) > 63:
         return None
     per_card = np.stack(
