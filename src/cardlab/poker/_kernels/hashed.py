@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables
-from cardlab.poker._kernels.direct import flush_key, groups_key
+from cardlab.poker._kernels.direct import flush_key, groups_key, popcount
 from cardlab.poker._kernels.five import key5, nibble_sum, nonzero_nibbles
 from cardlab.poker._kernels.rule_arrays import HIGH, STRAIGHT
 from cardlab.poker.keys import (
@@ -139,6 +139,15 @@ def fill_rank_keys(
         out[i] = groups_key(dr, dc, dm, nd, rank_mask, shapes, straights, bs)
 
 
+@njit(cache=True)
+def fill_flush_keys(shapes: Array, straights: Array, out: Array) -> None:  # pragma: no cover
+    """out[mask] = the best straight flush or flush of the ranks ``mask`` (five or more)
+    of one suit, with the suit fields 0 (the suit's strength is or-ed in per hand)."""
+    for mask in range(out.shape[0]):
+        if popcount(mask) >= 5:
+            out[mask] = flush_key(mask, 0, shapes, straights)
+
+
 @njit(cache=True, inline="always")
 def add_suits(
     key: int, w0: int, w1: int, straight_primary: Array, straights: Array, nth_strength: Array
@@ -174,31 +183,43 @@ def hand_key(
     boards ``w0``/``w1`` (``t.per_card[c, 1]``/``[c, 2]`` or-ed). ``mix_of``: scratch
     of at least k entries. ``t``: the tables (:class:`~.bundle.KeyTables`), with the
     hash tables of k cards."""
-    lo_index = t.lo_index
     n_lo_bits = t.n_lo_bits
-    suit_shift = t.suit_shift
-    flush_test = t.flush_test
-    suits_count = t.suits_count
-    mix_suits = t.mix_suits
     lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
-    flush_bits = (flush_test // 3) << 3  # the top bit of each suit's nibble
-    key = t.rank_keys[t.hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
-    suits = total >> suit_shift
-    if suits_count:
+    hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
+    key = t.rank_keys[t.hi_index[total >> n_lo_bits & hi_mask] + t.lo_index[total & lo_mask]]
+    if t.suits_count:
         key = add_suits(key, w0, w1, t.straight_primary, t.straights, t.nth_strength)
-    if (suits + flush_test) & flush_bits:
-        cards = t.cards
+    return raise_rare(row, k, total, w0, w1, mix_of, t, int(key))
+
+
+@njit(cache=True, inline="always")
+def rare(suits: int, flush_test: int, mixwell: bool, mix_suits: int) -> bool:  # pragma: no cover
+    """Whether the suit counts ``suits`` allow a flush or a Mixwell (then
+    :func:`raise_rare` is needed; otherwise the rank lookup and the suits are the key)."""
+    if (suits + flush_test) & ((flush_test // 3) << 3):  # the top bit of a suit's nibble
+        return True
+    return mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5
+
+
+@njit(cache=True, inline="always")
+def raise_rare(
+    row: Array, k: int, total: int, w0: int, w1: int, mix_of: Array, t: KeyTables, key: int
+) -> int:  # pragma: no cover - compiled
+    """``key`` (the plain key of ``row``, see :func:`hand_key`) raised to the best flush
+    and Mixwell the suit counts allow."""
+    suits = total >> t.suit_shift
+    if (suits + t.flush_test) & ((t.flush_test // 3) << 3):
+        per_card = t.per_card
         for s in range(t.suit_strength.shape[0]):
             if (suits >> (4 * s) & 15) >= 5:
                 ranks = 0
                 for j in range(k):
                     c = row[j]
-                    if cards[c, 1] == s:
-                        ranks |= 1 << cards[c, 0]
-                key = max(key, flush_key(ranks, t.suit_strength[s], t.shapes, t.straights))
+                    if per_card[c, 4] == s:
+                        ranks |= per_card[c, 5]
+                key = max(key, t.flush_keys[ranks] | t.suit_strength[s] * 0x11111)
     # five Mixwell suits present: the suit counts tell without another pass
-    if t.mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
+    if t.mixwell and nibble_sum(nonzero_nibbles(suits) & t.mix_suits) >= 5:
         key = _mixwell_choices(row, k, total, w0, w1, mix_of, t, key)
     return int(key)
 
@@ -265,26 +286,33 @@ def _mixwell_choices(
     return key
 
 
-@njit(cache=True, inline="always")
-def rare(suits: int, flush_test: int, mixwell: bool, mix_suits: int) -> bool:  # pragma: no cover
-    """Whether the suit counts ``suits`` allow a flush or a Mixwell (then the full
-    :func:`hand_key` is needed; otherwise the rank lookup and the suits are the key)."""
-    if (suits + flush_test) & ((flush_test // 3) << 3):
-        return True
-    return mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5
-
-
 @njit(cache=True, parallel=True)
 def best_hashed(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no cover - compiled
     """out[i] = the key of the best five cards of row i (see the module docstring); ``t``
     holds the hash tables of ``codes.shape[1]`` cards (:class:`~.bundle.KeyTables`).
 
-    The arrays of the common case (no flush or Mixwell possible) are taken out of ``t``
-    once, before the loop: reading one out of ``t`` counts a reference on it, and
-    threads counting on the same arrays slow each other down."""
-    n, k = codes.shape
+    Per chunk of rows, two passes: every row's plain key (a tight loop the compiler
+    keeps in registers), then flushes and Mixwells for the rows whose suit counts allow
+    them. The passes take the arrays out of ``t`` once per chunk: reading one out of
+    ``t`` counts a reference on it, and threads counting on the same arrays slow each
+    other down."""
+    n = codes.shape[0]
     n_chunks = (n + _CHUNK - 1) // _CHUNK
-    suits_count = t.suits_count
+    for chunk in prange(n_chunks):
+        start = chunk * _CHUNK
+        stop = min(n, start + _CHUNK)
+        sums = np.empty((_CHUNK, 3), np.int64)
+        _plain_keys(codes, start, stop, t, sums, out)
+        _raise_rare_rows(codes, start, stop, t, sums, out)
+
+
+@njit(cache=True)
+def _plain_keys(
+    codes: Array, start: int, stop: int, t: KeyTables, sums: Array, out: Array
+) -> None:  # pragma: no cover - compiled
+    """out[i] = the plain key of row i (ranks and suits, no flush or Mixwell), and
+    ``sums[i - start]`` = its hash-digit sum and rank-by-suit boards."""
+    k = codes.shape[1]
     digits = np.ascontiguousarray(t.per_card[:, 0])
     boards = np.ascontiguousarray(t.per_card[:, 1:3])
     lo_index = t.lo_index
@@ -294,45 +322,61 @@ def best_hashed(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no c
     straights = t.straights
     nth_strength = t.nth_strength
     n_lo_bits = t.n_lo_bits
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
+    if t.suits_count:
+        for i in range(start, stop):
+            total = 0
+            w0 = 0
+            w1 = 0
+            for j in range(k):
+                c = codes[i, j]
+                total += digits[c]
+                w0 |= boards[c, 0]
+                w1 |= boards[c, 1]
+            sums[i - start, 0] = total
+            sums[i - start, 1] = w0
+            sums[i - start, 2] = w1
+            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+            out[i] = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
+        return
+    for i in range(start, stop):
+        if k == 7:  # the common case, unrolled
+            total = (
+                digits[codes[i, 0]]
+                + digits[codes[i, 1]]
+                + digits[codes[i, 2]]
+                + digits[codes[i, 3]]
+                + digits[codes[i, 4]]
+                + digits[codes[i, 5]]
+                + digits[codes[i, 6]]
+            )
+        else:
+            total = 0
+            for j in range(k):
+                total += digits[codes[i, j]]
+        sums[i - start, 0] = total
+        out[i] = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+
+
+@njit(cache=True)
+def _raise_rare_rows(
+    codes: Array, start: int, stop: int, t: KeyTables, sums: Array, out: Array
+) -> None:  # pragma: no cover - compiled
+    """Raise out[i] to row i's best flush or Mixwell where its suit counts allow one."""
+    k = codes.shape[1]
+    mix_of = np.zeros(16, np.int64)
     suit_shift = t.suit_shift
     flush_test = t.flush_test
     mixwell = t.mixwell
     mix_suits = t.mix_suits
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
-    for chunk in prange(n_chunks):
-        mix_of = np.zeros(16, np.int64)
-        for i in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
-            w0 = 0
-            w1 = 0
-            if suits_count:  # one pass: the hash digits and the rank-by-suit boards
-                total = 0
-                for j in range(k):
-                    c = codes[i, j]
-                    total += digits[c]
-                    w0 |= boards[c, 0]
-                    w1 |= boards[c, 1]
-            elif k == 7:  # the common case, unrolled
-                total = (
-                    digits[codes[i, 0]]
-                    + digits[codes[i, 1]]
-                    + digits[codes[i, 2]]
-                    + digits[codes[i, 3]]
-                    + digits[codes[i, 4]]
-                    + digits[codes[i, 5]]
-                    + digits[codes[i, 6]]
-                )
-            else:
-                total = 0
-                for j in range(k):
-                    total += digits[codes[i, j]]
-            if rare(total >> suit_shift, flush_test, mixwell, mix_suits):
-                out[i] = hand_key(codes[i], k, total, w0, w1, mix_of, t)
-                continue
-            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
-            if suits_count:
-                key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
-            out[i] = key
+    suits_count = t.suits_count
+    for i in range(start, stop):
+        total = sums[i - start, 0]
+        if rare(total >> suit_shift, flush_test, mixwell, mix_suits):
+            w0 = sums[i - start, 1] if suits_count else 0
+            w1 = sums[i - start, 2] if suits_count else 0
+            out[i] = raise_rare(codes[i], k, total, w0, w1, mix_of, t, out[i])
 
 
 @dataclass(frozen=True, eq=False)
@@ -352,6 +396,7 @@ class HashTables:
     suit_shift: int
     flush_test: int
     straight_primary: Array
+    flush_keys: Array
 
 
 def build_hash(tables: KernelTables, k: int) -> HashTables | None:
@@ -413,9 +458,13 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
             np.where(ranks < 8, board, 0),
             np.where(ranks >= 8, board, 0),
             mix_count,
+            tables.cards[:, 1],
+            np.left_shift(1, ranks),
         ],
         axis=1,
     ).astype(np.int64)
+    flush_keys = np.zeros(1 << n_ranks, np.int64)
+    fill_flush_keys(tables.shapes, tables.straights, flush_keys)
     nth_strength = np.zeros(256 * 8, np.int64)
     for byte in range(1, 256):
         bits = [b for b in range(7, -1, -1) if byte >> b & 1]
@@ -435,6 +484,7 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
         suit_shift=suit_shift,
         flush_test=sum(3 << (4 * s) for s in range(len(deck.suits))),
         straight_primary=straight_primary,
+        flush_keys=flush_keys,
     )
 
 

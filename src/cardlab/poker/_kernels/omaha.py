@@ -16,7 +16,6 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables
-from cardlab.poker._kernels.direct import flush_key
 from cardlab.poker._kernels.five import nibble_sum
 from cardlab.poker._kernels.hashed import add_suits
 from cardlab.poker.keys import SUITS_MASK
@@ -82,7 +81,7 @@ def omaha_key(row: Array, parts: Array, t: KeyTables) -> int:  # pragma: no cove
                 while (suits >> (4 * s) & 15) < 5:
                     s += 1
                 ranks = parts[p, 4] | parts[q, 4]
-                key = max(key, flush_key(ranks, t.suit_strength[s], t.shapes, t.straights))
+                key = max(key, t.flush_keys[ranks] | t.suit_strength[s] * 0x11111)
             if t.mixwell:
                 mix = parts[p, 3] + parts[q, 3]
                 if mix & 0x6666666666666666 == 0 and nibble_sum(mix) == 5:
