@@ -363,20 +363,41 @@ def _plain_keys(
 def _raise_rare_rows(
     codes: Array, start: int, stop: int, t: KeyTables, sums: Array, out: Array
 ) -> None:  # pragma: no cover - compiled
-    """Raise out[i] to row i's best flush or Mixwell where its suit counts allow one."""
+    """Raise out[i] to row i's best flush or Mixwell where its suit counts allow one.
+
+    The arrays are read out of ``t`` once, here: read on every rare row (inside
+    :func:`raise_rare`), each read counts a reference on and off again, which cost more
+    than the flush itself."""
     k = codes.shape[1]
     mix_of = np.zeros(16, np.int64)
+    per_card = t.per_card
+    flush_keys = t.flush_keys
+    suit_strength = t.suit_strength
+    n_suits = suit_strength.shape[0]
     suit_shift = t.suit_shift
     flush_test = t.flush_test
+    flush_bits = (flush_test // 3) << 3
     mixwell = t.mixwell
     mix_suits = t.mix_suits
     suits_count = t.suits_count
     for i in range(start, stop):
         total = sums[i - start, 0]
-        if rare(total >> suit_shift, flush_test, mixwell, mix_suits):
+        suits = total >> suit_shift
+        if (suits + flush_test) & flush_bits:
+            key = out[i]
+            for s in range(n_suits):
+                if (suits >> (4 * s) & 15) >= 5:
+                    ranks = 0
+                    for j in range(k):
+                        c = codes[i, j]
+                        if per_card[c, 4] == s:
+                            ranks |= per_card[c, 5]
+                    key = max(key, flush_keys[ranks] | suit_strength[s] * 0x11111)
+            out[i] = key
+        if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
             w0 = sums[i - start, 1] if suits_count else 0
             w1 = sums[i - start, 2] if suits_count else 0
-            out[i] = raise_rare(codes[i], k, total, w0, w1, mix_of, t, out[i])
+            out[i] = _mixwell_choices(codes[i], k, total, w0, w1, mix_of, t, out[i])
 
 
 @dataclass(frozen=True, eq=False)
