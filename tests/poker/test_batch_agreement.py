@@ -208,3 +208,17 @@ def test_fast_path_equals_plain_kernel_under_options_on_a_million_hands(
 ) -> None:
     rules = RuleSet.for_deck(deck, **options)
     _fast_equals_plain(deck, k, game, 1_000_000, rules)
+
+
+@pytest.mark.parametrize(
+    ("caps", "k"), [([4] * 7, 7), ([6] * 6, 7), ([4, 1, 4, 2], 5), ([2] * 5, 3)]
+)
+def test_rank_weights_keep_every_count_vector_apart(caps: list[int], k: int) -> None:
+    from cardlab.poker._kernels.hashed import rank_weights
+
+    weights = rank_weights(caps, k).tolist()
+    vectors = [v for v in itertools.product(*(range(c + 1) for c in caps)) if sum(v) <= k]
+    sums = {sum(c * w for c, w in zip(v, weights, strict=True)) for v in vectors}
+    assert len(sums) == len(vectors)  # a perfect hash of the count vectors
+    # and denser than base-(cap + 1) digits, which the tables used before
+    assert max(sums) < (max(caps) + 1) ** len(caps)

@@ -4,17 +4,20 @@ Without flushes and Mixwells, the best five of k cards is fixed by the multiset 
 ranks: which ranks, how many of each, in which order (:func:`~.direct.groups_key`),
 plus, where suits break ties, the strongest suits of each chosen rank. So:
 
-1. Each card adds its rank's digit to two base-``b`` numbers (``b`` = largest possible
-   count of one rank + 1): one over the lower half of the ranks, one over the upper
-   half. ``lo_index[lo] + hi_index[hi]`` is a perfect hash: the place of the multiset in
-   a table of all of them (``hi_index`` already holds ``hi``'s offset, scaled by the
-   number of lower halves that complete it to k cards).
+1. Each card adds its rank's weight to one of two sums: one over the lower half of the
+   ranks, one over the upper half. The weights (:func:`rank_weights`) are the smallest
+   that keep the sums of different count vectors apart, so the index tables are dense
+   (uint16, in the cache). ``lo_index[lo] + hi_index[hi]`` is a perfect hash: the place
+   of the multiset in a table of all of them (``hi_index`` already holds ``hi``'s
+   offset, scaled by the number of lower halves that complete it to k cards).
 2. ``rank_keys[place]`` is the best plain key without suits, built once per rule set
    and hand size from :func:`~.direct.groups_key`.
 3. Where suits break ties, each position of the key takes the strongest unused suit of
    its rank (a straight reads its ranks from the straight's run).
-4. A suit holding five or more cards adds its flush candidate; five Mixwell suits add
-   the Mixwell choices, scored in full. The highest key wins.
+4. A suit holding five or more cards adds its flush candidate (``flush_keys[rank
+   mask]``); five Mixwell suits add the Mixwell choices. The suit counts ride in the
+   same sum, so a hand is looked at again only when they allow a flush or a Mixwell.
+   The highest key wins.
 
 Exact under the same condition as the direct path (``tables._direct_ok``).
 """
@@ -74,7 +77,7 @@ def rank_weights(caps: list[int], k: int) -> Array:
     tables fit the cache (FESCA78's lower half: 81,374 entries instead of 823,543)."""
     sums = np.zeros(1, np.int64)
     sizes = np.zeros(1, np.int64)
-    weights = []
+    weights: list[int] = []
     for cap in caps:
         top = min(cap, k)
         w = 1 if not weights else _next_weight(sums, sizes, top, k, weights[-1] + 1)
