@@ -71,7 +71,7 @@ def key_tables(
         n_lo_bits=h.n_lo_bits if h else 0,
         suit_shift=h.suit_shift if h else 0,
         flush_test=h.flush_test if h else 0,
-        nth_strength=h.nth_strength if h else empty,
+        nth_strength=h.nth_strength if h else np.zeros(1, np.uint8),
         straight_primary=h.straight_primary if h else empty,
         flush_keys=h.flush_keys if h else empty,
         cards=tables.cards,

@@ -163,7 +163,7 @@ def add_suits(
             r = straights[h, 1 + p]
             word = w0 ^ ((w0 ^ w1) & -(r >> 3))  # w1 for ranks 8-15, without a branch
             b = word >> (8 * (r & 7)) & 255
-            key |= nth_strength[b << 3] << (TOP_SUIT_SHIFT - SUIT_BITS * p)
+            key |= np.int64(nth_strength[b << 3]) << (TOP_SUIT_SHIFT - SUIT_BITS * p)
         return key
     previous = -1
     nth = 0
@@ -173,7 +173,7 @@ def add_suits(
         previous = r
         word = w0 ^ ((w0 ^ w1) & -(r >> 3))
         b = word >> (8 * (r & 7)) & 255
-        key |= nth_strength[b << 3 | nth] << (TOP_SUIT_SHIFT - SUIT_BITS * p)
+        key |= np.int64(nth_strength[b << 3 | nth]) << (TOP_SUIT_SHIFT - SUIT_BITS * p)
     return key
 
 
@@ -489,7 +489,7 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
     ).astype(np.int64)
     flush_keys = np.zeros(1 << n_ranks, np.int64)
     fill_flush_keys(tables.shapes, tables.straights, flush_keys)
-    nth_strength = np.zeros(256 * 8, np.int64)
+    nth_strength = np.zeros(256 * 8, np.uint8)  # small: it stays in the first-level cache
     for byte in range(1, 256):
         bits = [b for b in range(7, -1, -1) if byte >> b & 1]
         for j, b in enumerate(bits):
