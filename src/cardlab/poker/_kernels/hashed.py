@@ -383,6 +383,17 @@ def _raise_rare_rows(
     mixwell = t.mixwell
     mix_suits = t.mix_suits
     suits_count = t.suits_count
+    # seven cards, five Mixwell suits: the pairs left out, looked up (see _mixwell_choices)
+    pairs_path = k == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash
+    lo_index = t.lo_index
+    hi_index5 = t.hi_index5
+    mix_keys5 = t.mix_keys5
+    straight_primary = t.straight_primary
+    straights = t.straights
+    nth_strength = t.nth_strength
+    n_lo_bits = t.n_lo_bits
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
     for i in range(start, stop):
         total = sums[i - start, 0]
         suits = total >> suit_shift
@@ -400,7 +411,30 @@ def _raise_rare_rows(
         if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
             w0 = sums[i - start, 1] if suits_count else 0
             w1 = sums[i - start, 2] if suits_count else 0
-            out[i] = _mixwell_choices(codes[i], k, total, w0, w1, mix_of, t, out[i])
+            if not pairs_path:
+                out[i] = _mixwell_choices(codes[i], k, total, w0, w1, mix_of, t, out[i])
+                continue
+            key = out[i]
+            need = -mix_suits
+            for j in range(7):
+                mix_of[j] = per_card[codes[i, j], 3]
+                need += mix_of[j]
+            for a in range(6):
+                want = need - mix_of[a]
+                for b in range(a + 1, 7):
+                    if mix_of[b] == want:
+                        ca = codes[i, a]
+                        cb = codes[i, b]
+                        t5 = total - per_card[ca, 0] - per_card[cb, 0]
+                        mk = mix_keys5[
+                            hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
+                        ]
+                        if suits_count and mk | SUITS_MASK >= key:  # else it loses
+                            v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
+                            v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
+                            mk = add_suits(mk, v0, v1, straight_primary, straights, nth_strength)
+                        key = max(key, mk)
+            out[i] = key
 
 
 @dataclass(frozen=True, eq=False)
