@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from cardlab.poker._kernels.rule_arrays import KernelTables
 
 Array = Any
+RareArrays = Any  # the tuple rare_arrays returns
 _CHUNK = 4096
 MAX_TABLE = 1 << 22  # entries of the lower-half table; beyond this use the direct path
 
@@ -163,7 +164,7 @@ def add_suits(
             r = straights[h, 1 + p]
             word = w0 ^ ((w0 ^ w1) & -(r >> 3))  # w1 for ranks 8-15, without a branch
             b = word >> (8 * (r & 7)) & 255
-            key |= np.int64(nth_strength[b << 3]) << (TOP_SUIT_SHIFT - SUIT_BITS * p)
+            key |= int(nth_strength[b << 3]) << (TOP_SUIT_SHIFT - SUIT_BITS * p)
         return key
     previous = -1
     nth = 0
@@ -173,7 +174,7 @@ def add_suits(
         previous = r
         word = w0 ^ ((w0 ^ w1) & -(r >> 3))
         b = word >> (8 * (r & 7)) & 255
-        key |= np.int64(nth_strength[b << 3 | nth]) << (TOP_SUIT_SHIFT - SUIT_BITS * p)
+        key |= int(nth_strength[b << 3 | nth]) << (TOP_SUIT_SHIFT - SUIT_BITS * p)
     return key
 
 
@@ -287,6 +288,81 @@ def _mixwell_choices(
             )
             key = max(key, mk)
     return key
+
+
+@njit(cache=True, inline="always")
+def raise_rare_from(
+    row: Array,
+    k: int,
+    total: int,
+    w0: int,
+    w1: int,
+    mix_of: Array,
+    key: int,
+    t: KeyTables,
+    a: RareArrays,
+) -> int:  # pragma: no cover - compiled
+    """:func:`raise_rare` with the arrays taken out of ``t`` beforehand (``a``:
+    :func:`rare_arrays`, once per loop); only ``t``'s numbers and flags are read here,
+    so a rare hand costs no reference counting on shared arrays."""
+    per_card = a[0]
+    suits = total >> t.suit_shift
+    flush_test = t.flush_test
+    if (suits + flush_test) & ((flush_test // 3) << 3):
+        suit_strength = a[2]
+        for s in range(suit_strength.shape[0]):
+            if (suits >> (4 * s) & 15) >= 5:
+                ranks = 0
+                for j in range(k):
+                    c = row[j]
+                    if per_card[c, 4] == s:
+                        ranks |= per_card[c, 5]
+                key = max(key, a[1][ranks] | suit_strength[s] * 0x11111)
+    mix_suits = t.mix_suits
+    if not (t.mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5):
+        return key
+    if not (k == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash):
+        return _mixwell_choices(row, k, total, w0, w1, mix_of, t, key)
+    # leave out two cards so that one card of each Mixwell suit is left (as in
+    # _mixwell_choices), reading only the given arrays
+    n_lo_bits = t.n_lo_bits
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
+    lo_index, hi_index5, mix_keys5 = a[3], a[4], a[5]
+    need = -mix_suits
+    for j in range(7):
+        mix_of[j] = per_card[row[j], 3]
+        need += mix_of[j]
+    for i in range(6):
+        want = need - mix_of[i]
+        for b in range(i + 1, 7):
+            if mix_of[b] == want:
+                ca = row[i]
+                cb = row[b]
+                t5 = total - per_card[ca, 0] - per_card[cb, 0]
+                mk = mix_keys5[hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]]
+                if t.suits_count and mk | SUITS_MASK >= key:  # else it loses
+                    v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
+                    v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
+                    mk = add_suits(mk, v0, v1, a[6], a[7], a[8])
+                key = max(key, mk)
+    return key
+
+
+@njit(cache=True, inline="always")
+def rare_arrays(t: KeyTables) -> RareArrays:  # pragma: no cover - compiled
+    """The arrays :func:`raise_rare_from` reads."""
+    return (
+        t.per_card,
+        t.flush_keys,
+        t.suit_strength,
+        t.lo_index,
+        t.hi_index5,
+        t.mix_keys5,
+        t.straight_primary,
+        t.straights,
+        t.nth_strength,
+    )
 
 
 @njit(cache=True, parallel=True)

@@ -40,10 +40,50 @@ def omaha_key(row: Array, parts: Array, t: KeyTables) -> int:  # pragma: no cove
     loop of lookups), then the suits only for the choices that reach the highest plain
     key (suits rank below every rank field, so no other choice can win), then flushes
     and Mixwells where the suit counts allow them."""
-    per_card = t.per_card
-    lo_index = t.lo_index
-    hi_index = t.hi_index
-    rank_keys = t.rank_keys
+    a = omaha_arrays(t)
+    return omaha_key_of(
+        row, parts, t, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]
+    )
+
+
+@njit(cache=True, inline="always")
+def omaha_arrays(t: KeyTables) -> Any:  # pragma: no cover - compiled
+    """The arrays :func:`omaha_key_of` reads, out of ``t``: read them once per loop (each
+    read out of ``t`` counts a reference on and off, which cost more than a lookup)."""
+    return (
+        t.per_card,
+        t.lo_index,
+        t.hi_index,
+        t.rank_keys,
+        t.flush_keys,
+        t.suit_strength,
+        t.hi_index5,
+        t.mix_keys5,
+        t.straight_primary,
+        t.straights,
+        t.nth_strength,
+    )
+
+
+@njit(cache=True, inline="always")
+def omaha_key_of(
+    row: Array,
+    parts: Array,
+    t: KeyTables,
+    per_card: Array,
+    lo_index: Array,
+    hi_index: Array,
+    rank_keys: Array,
+    flush_keys: Array,
+    suit_strength: Array,
+    hi_index5: Array,
+    mix_keys5: Array,
+    straight_primary: Array,
+    straights: Array,
+    nth_strength: Array,
+) -> int:  # pragma: no cover - compiled
+    """:func:`omaha_key` with the arrays of ``t`` given (:func:`omaha_arrays`); only
+    ``t``'s numbers and flags are read."""
     n_lo_bits = t.n_lo_bits
     suit_shift = t.suit_shift
     flush_test = t.flush_test
@@ -106,9 +146,9 @@ def omaha_key(row: Array, parts: Array, t: KeyTables) -> int:  # pragma: no cove
                         top,
                         parts[p, 1] | parts[q, 1],
                         parts[p, 2] | parts[q, 2],
-                        t.straight_primary,
-                        t.straights,
-                        t.nth_strength,
+                        straight_primary,
+                        straights,
+                        nth_strength,
                     ),
                 )
     if not any_rare:
@@ -129,18 +169,18 @@ def omaha_key(row: Array, parts: Array, t: KeyTables) -> int:  # pragma: no cove
             while (suits >> (4 * s) & 15) < 5:
                 s += 1
             ranks = parts[p, 4] | parts[q, 4]
-            best = max(best, t.flush_keys[ranks] | t.suit_strength[s] * 0x11111)
+            best = max(best, flush_keys[ranks] | suit_strength[s] * 0x11111)
         if flag & 2:
-            hi5 = t.hi_index5[total >> n_lo_bits & hi_mask]
-            mk = t.mix_keys5[hi5 + lo_index[total & lo_mask]]
+            hi5 = hi_index5[total >> n_lo_bits & hi_mask]
+            mk = mix_keys5[hi5 + lo_index[total & lo_mask]]
             if suits_count and mk | SUITS_MASK >= best:  # else it loses
                 mk = add_suits(
                     mk,
                     parts[p, 1] | parts[q, 1],
                     parts[p, 2] | parts[q, 2],
-                    t.straight_primary,
-                    t.straights,
-                    t.nth_strength,
+                    straight_primary,
+                    straights,
+                    nth_strength,
                 )
             best = max(best, mk)
     return int(best)
@@ -162,5 +202,33 @@ def _omaha_rows(
 ) -> None:  # pragma: no cover - compiled
     """out[i] for rows start .. stop - 1 (one thread's share, see :func:`best_omaha`)."""
     parts = np.zeros((PARTS_ROWS, 5), np.int64)  # 6 hole pairs, 10 board triples, 60 keys
+    (
+        per_card,
+        lo_index,
+        hi_index,
+        rank_keys,
+        flush_keys,
+        suit_strength,
+        hi_index5,
+        mix_keys5,
+        straight_primary,
+        straights,
+        nth_strength,
+    ) = omaha_arrays(t)
     for i in range(start, stop):
-        out[i] = omaha_key(codes[i], parts, t)
+        out[i] = omaha_key_of(
+            codes[i],
+            parts,
+            t,
+            per_card,
+            lo_index,
+            hi_index,
+            rank_keys,
+            flush_keys,
+            suit_strength,
+            hi_index5,
+            mix_keys5,
+            straight_primary,
+            straights,
+            nth_strength,
+        )

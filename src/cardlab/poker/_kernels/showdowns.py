@@ -28,7 +28,7 @@ from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables, key_tables
 from cardlab.poker._kernels.five import key5_inline, nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import add_suits, hand_key, raise_rare, rare
+from cardlab.poker._kernels.hashed import add_suits, hand_key, raise_rare_from, rare, rare_arrays
 from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key
 from cardlab.poker._kernels.rule_arrays import left_out
 
@@ -40,7 +40,6 @@ Array = Any  # numpy arrays typed loosely: numba-compiled code
 SHARE_UNIT = 2520  # lcm(1..10): a pot split m ways is SHARE_UNIT // m units each
 _SHARES = np.array([0] + [SHARE_UNIT // m for m in range(1, 11)], np.int64)  # by winners
 SUBSETS, HASHED, OMAHA = 0, 1, 2  # how a player's key is found
-_PAD = 16  # int64s: two cache lines
 # keys per second on one core of each method in the exact loops, rounded down from
 # benchmarks/equity.py (the largest decks): for estimates before the work, not promises
 _KEYS_PER_SECOND = (1_000_000, 20_000_000, 2_000_000)
@@ -419,19 +418,17 @@ def _monte_carlo_block(
     suits_count = t.suits_count
     lo_mask = (1 << n_lo_bits) - 1
     hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
-    # every array written on each deal is padded to whole cache lines of its own:
-    # small allocations of two threads can share a line, and then every write of
-    # one thread stalls the other
-    state = np.empty(_PAD, np.uint64)
+    rare_arrays_ = rare_arrays(t)
+    state = np.empty(1, np.uint64)
     state[0] = np.uint64(seed) | np.uint64(1)
     used = np.zeros(deck_size, np.int64)  # == stamp: in play this trial
-    dealt = np.empty((players + _PAD, h + nb), np.int64)
-    keys = np.empty(players + _PAD, np.int64)[:players]
+    dealt = np.empty((players, h + nb), np.int64)
+    keys = np.empty(players, np.int64)
     mix_of = np.zeros(16, np.int64)
     scratch = np.zeros((PARTS_ROWS, 5), np.int64)
     # the block's own tallies: adding to neighbouring rows of the shared result on
     # every deal would share cache lines between threads
-    out = np.zeros((4, players + _PAD), np.int64)
+    out = np.zeros((4, players), np.int64)
     rejected = 0
     stamp = 0
     done = 0
@@ -489,11 +486,11 @@ def _monte_carlo_block(
             if suits_count:
                 key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
             if rare(total >> suit_shift, flush_test, mixwell, mix_suits):
-                key = raise_rare(dealt[p], h + nb, total, w0, w1, mix_of, t, key)
+                key = raise_rare_from(dealt[p], h + nb, total, w0, w1, mix_of, key, t, rare_arrays_)
             keys[p] = key
         _tally(keys, out)
         done += 1
-    part[:4] = out[:, :players]
+    part[:4] = out
     part[4, 0] = rejected
 
 
