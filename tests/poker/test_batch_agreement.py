@@ -160,10 +160,10 @@ def test_orders_the_fast_paths_do_not_cover_fall_back_to_subsets() -> None:
     assert method_for(rules_for("standard52"), 5) == "hashed"
 
 
-def _fast_equals_plain(deck: str, k: int, game: str, n: int) -> None:
+def _fast_equals_plain(deck: str, k: int, game: str, n: int, rules: RuleSet | None = None) -> None:
     """The fastest kernel ("auto") against the plain subset kernel, which scores every
     five-card choice the reference's way (and equals the reference above)."""
-    rules = rules_for(deck)
+    rules = rules or rules_for(deck)
     for start in range(0, n, 100_000):  # in parts: the shuffles take memory
         seed = hash((deck, k, start)) % 2**32
         rows = random_rows(len(rules.deck), k, min(100_000, n - start), seed).astype(np.uint8)
@@ -190,3 +190,35 @@ def test_fast_path_equals_plain_kernel(deck: str, k: int, game: str) -> None:
 @pytest.mark.parametrize(("k", "game"), [(5, "best"), (6, "best"), (7, "best"), (9, "omaha")])
 def test_fast_path_equals_plain_kernel_on_a_million_hands(deck: str, k: int, game: str) -> None:
     _fast_equals_plain(deck, k, game, 1_000_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("deck", "options"),
+    [
+        ("FESCA78", {"suit_tiebreak": False}),
+        ("FESCA65", {"no_hand_lowest": False}),
+        ("FESCA60", {"mixwell": False}),
+        ("TESCA54", {"order": OrderSource.CLASSIC}),
+    ],
+)
+@pytest.mark.parametrize(("k", "game"), [(7, "best"), (9, "omaha")])
+def test_fast_path_equals_plain_kernel_under_options_on_a_million_hands(
+    deck: str, options: dict[str, object], k: int, game: str
+) -> None:
+    rules = RuleSet.for_deck(deck, **options)
+    _fast_equals_plain(deck, k, game, 1_000_000, rules)
+
+
+@pytest.mark.parametrize(
+    ("caps", "k"), [([4] * 7, 7), ([6] * 6, 7), ([4, 1, 4, 2], 5), ([2] * 5, 3)]
+)
+def test_rank_weights_keep_every_count_vector_apart(caps: list[int], k: int) -> None:
+    from cardlab.poker._kernels.hashed import rank_weights
+
+    weights = rank_weights(caps, k).tolist()
+    vectors = [v for v in itertools.product(*(range(c + 1) for c in caps)) if sum(v) <= k]
+    sums = {sum(c * w for c, w in zip(v, weights, strict=True)) for v in vectors}
+    assert len(sums) == len(vectors)  # a perfect hash of the count vectors
+    # and denser than base-(cap + 1) digits, which the tables used before
+    assert max(sums) < (max(caps) + 1) ** len(caps)

@@ -39,6 +39,7 @@ class KeyTables(NamedTuple):
     flush_test: int
     nth_strength: Array
     straight_primary: Array
+    flush_keys: Array
     # the rule set
     cards: Array
     shapes: Array
@@ -60,18 +61,19 @@ def key_tables(
     taking the subset path) and the five-card ``choices``/``drops`` of a row."""
     empty = np.zeros(1, np.int64)
     return KeyTables(
-        per_card=h.per_card if h else np.zeros((1, 4), np.int64),
-        lo_index=h.lo_index if h else np.zeros(1, np.int32),
-        hi_index=h.hi_index if h else empty,
+        per_card=h.per_card if h else np.zeros((1, 6), np.int64),
+        lo_index=h.lo_index if h else np.zeros(1, np.uint16),
+        hi_index=h.hi_index if h else np.zeros(1, np.uint16),
         rank_keys=h.rank_keys if h else empty,
-        hi_index5=h.hi_index5 if h else empty,
+        hi_index5=h.hi_index5 if h else np.zeros(1, np.uint16),
         mix_keys5=h.mix_keys5 if h else empty,
         mix_hash=h.mix_hash if h else False,
         n_lo_bits=h.n_lo_bits if h else 0,
         suit_shift=h.suit_shift if h else 0,
         flush_test=h.flush_test if h else 0,
-        nth_strength=h.nth_strength if h else empty,
+        nth_strength=h.nth_strength if h else np.zeros(1, np.uint8),
         straight_primary=h.straight_primary if h else empty,
+        flush_keys=h.flush_keys if h else empty,
         cards=tables.cards,
         shapes=tables.shapes,
         straights=tables.straights,

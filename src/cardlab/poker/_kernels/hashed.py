@@ -4,17 +4,20 @@ Without flushes and Mixwells, the best five of k cards is fixed by the multiset 
 ranks: which ranks, how many of each, in which order (:func:`~.direct.groups_key`),
 plus, where suits break ties, the strongest suits of each chosen rank. So:
 
-1. Each card adds its rank's digit to two base-``b`` numbers (``b`` = largest possible
-   count of one rank + 1): one over the lower half of the ranks, one over the upper
-   half. ``lo_index[lo] + hi_index[hi]`` is a perfect hash: the place of the multiset in
-   a table of all of them (``hi_index`` already holds ``hi``'s offset, scaled by the
-   number of lower halves that complete it to k cards).
+1. Each card adds its rank's weight to one of two sums: one over the lower half of the
+   ranks, one over the upper half. The weights (:func:`rank_weights`) are the smallest
+   that keep the sums of different count vectors apart, so the index tables are dense
+   (uint16, in the cache). ``lo_index[lo] + hi_index[hi]`` is a perfect hash: the place
+   of the multiset in a table of all of them (``hi_index`` already holds ``hi``'s
+   offset, scaled by the number of lower halves that complete it to k cards).
 2. ``rank_keys[place]`` is the best plain key without suits, built once per rule set
    and hand size from :func:`~.direct.groups_key`.
 3. Where suits break ties, each position of the key takes the strongest unused suit of
    its rank (a straight reads its ranks from the straight's run).
-4. A suit holding five or more cards adds its flush candidate; five Mixwell suits add
-   the Mixwell choices, scored in full. The highest key wins.
+4. A suit holding five or more cards adds its flush candidate (``flush_keys[rank
+   mask]``); five Mixwell suits add the Mixwell choices. The suit counts ride in the
+   same sum, so a hand is looked at again only when they allow a flush or a Mixwell.
+   The highest key wins.
 
 Exact under the same condition as the direct path (``tables._direct_ok``).
 """
@@ -28,7 +31,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables
-from cardlab.poker._kernels.direct import flush_key, groups_key
+from cardlab.poker._kernels.direct import flush_key, groups_key, popcount
 from cardlab.poker._kernels.five import key5, nibble_sum, nonzero_nibbles
 from cardlab.poker._kernels.rule_arrays import HIGH, STRAIGHT
 from cardlab.poker.keys import (
@@ -45,29 +48,75 @@ if TYPE_CHECKING:
     from cardlab.poker._kernels.rule_arrays import KernelTables
 
 Array = Any
+RareArrays = Any  # the tuple rare_arrays returns
 _CHUNK = 4096
 MAX_TABLE = 1 << 22  # entries of the lower-half table; beyond this use the direct path
 
 
-def split(n_ranks: int, base: int) -> int | None:
-    """How many of the lowest ranks form the lower half, or None if too big a table."""
-    n_lo = (n_ranks + 1) // 2
-    if base**n_lo > MAX_TABLE:
-        return None
-    return n_lo
+def split(n_ranks: int) -> int:
+    """How many of the lowest ranks form the lower half."""
+    return (n_ranks + 1) // 2
 
 
-def halves(caps: list[int], base: int, k: int) -> tuple[Array, Array, list[int]]:
+def halves(caps: list[int], weights: Array, k: int) -> tuple[Array, Array, list[int]]:
     """Every count vector over ranks with the given caps and at most k cards.
 
-    Returns the vectors (rows), their base-``base`` values and, per vector, its size.
+    Returns the vectors (rows), their weighted sums (their hash digits) and, per vector,
+    its size.
     """
     vectors: list[tuple[int, ...]] = [()]
     for cap in caps:  # extend rank by rank, never past k cards
         vectors = [(*v, c) for v in vectors for c in range(min(cap, k - sum(v)) + 1)]
     rows = np.array(vectors, np.int64).reshape(len(vectors), len(caps))
-    weights = base ** np.arange(len(caps), dtype=np.int64)
     return rows, rows @ weights, rows.sum(axis=1).tolist()
+
+
+def rank_weights(caps: list[int], k: int) -> Array:
+    """Per rank, the number a card of that rank adds to its half's hash digits: the
+    smallest weights, rank by rank, that keep every count vector of at most k cards
+    (within the caps) a different sum. Denser than base-(cap + 1) digits, so the
+    tables fit the cache (FESCA78's lower half: 81,374 entries instead of 823,543)."""
+    sums = np.zeros(1, np.int64)
+    sizes = np.zeros(1, np.int64)
+    weights: list[int] = []
+    for cap in caps:
+        top = min(cap, k)
+        w = 1 if not weights else _next_weight(sums, sizes, top, k, weights[-1] + 1)
+        weights.append(w)
+        grown = [(sums + c * w)[sizes + c <= k] for c in range(top + 1)]
+        sizes = np.concatenate([(sizes + c)[sizes + c <= k] for c in range(top + 1)])
+        sums = np.concatenate(grown)
+    return np.array(weights, np.int64)
+
+
+@njit(cache=True)
+def _next_weight(
+    sums: Array, sizes: Array, top: int, k: int, start: int
+) -> int:  # pragma: no cover - compiled
+    """The smallest w >= start with ``sums[v] + c * w`` all different over the vectors v
+    and counts c <= min(top, k - sizes[v]).
+
+    Two of them, c1 < c2, collide exactly when some vector of at most k - d cards
+    (d = c2 - c1) plus d * w is the sum of a vector: the test reads a bitmap of the sums.
+    """
+    present = np.zeros(sums.max() + 1, np.bool_)
+    for v in range(sums.shape[0]):
+        present[sums[v]] = True
+    w = start
+    while True:
+        ok = True
+        for d in range(1, top + 1):
+            for v in range(sums.shape[0]):
+                if sizes[v] <= k - d:
+                    s = sums[v] + d * w
+                    if s < present.shape[0] and present[s]:
+                        ok = False
+                        break
+            if not ok:
+                break
+        if ok:
+            return w
+        w += 1
 
 
 @njit(cache=True)
@@ -94,6 +143,15 @@ def fill_rank_keys(
         out[i] = groups_key(dr, dc, dm, nd, rank_mask, shapes, straights, bs)
 
 
+@njit(cache=True)
+def fill_flush_keys(shapes: Array, straights: Array, out: Array) -> None:  # pragma: no cover
+    """out[mask] = the best straight flush or flush of the ranks ``mask`` (five or more)
+    of one suit, with the suit fields 0 (the suit's strength is or-ed in per hand)."""
+    for mask in range(out.shape[0]):
+        if popcount(mask) >= 5:
+            out[mask] = flush_key(mask, 0, shapes, straights)
+
+
 @njit(cache=True, inline="always")
 def add_suits(
     key: int, w0: int, w1: int, straight_primary: Array, straights: Array, nth_strength: Array
@@ -106,7 +164,7 @@ def add_suits(
             r = straights[h, 1 + p]
             word = w0 ^ ((w0 ^ w1) & -(r >> 3))  # w1 for ranks 8-15, without a branch
             b = word >> (8 * (r & 7)) & 255
-            key |= nth_strength[b << 3] << (TOP_SUIT_SHIFT - SUIT_BITS * p)
+            key |= int(nth_strength[b << 3]) << (TOP_SUIT_SHIFT - SUIT_BITS * p)
         return key
     previous = -1
     nth = 0
@@ -116,7 +174,7 @@ def add_suits(
         previous = r
         word = w0 ^ ((w0 ^ w1) & -(r >> 3))
         b = word >> (8 * (r & 7)) & 255
-        key |= nth_strength[b << 3 | nth] << (TOP_SUIT_SHIFT - SUIT_BITS * p)
+        key |= int(nth_strength[b << 3 | nth]) << (TOP_SUIT_SHIFT - SUIT_BITS * p)
     return key
 
 
@@ -129,31 +187,43 @@ def hand_key(
     boards ``w0``/``w1`` (``t.per_card[c, 1]``/``[c, 2]`` or-ed). ``mix_of``: scratch
     of at least k entries. ``t``: the tables (:class:`~.bundle.KeyTables`), with the
     hash tables of k cards."""
-    lo_index = t.lo_index
     n_lo_bits = t.n_lo_bits
-    suit_shift = t.suit_shift
-    flush_test = t.flush_test
-    suits_count = t.suits_count
-    mix_suits = t.mix_suits
     lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
-    flush_bits = (flush_test // 3) << 3  # the top bit of each suit's nibble
-    key = t.rank_keys[t.hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
-    suits = total >> suit_shift
-    if suits_count:
+    hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
+    key = t.rank_keys[t.hi_index[total >> n_lo_bits & hi_mask] + t.lo_index[total & lo_mask]]
+    if t.suits_count:
         key = add_suits(key, w0, w1, t.straight_primary, t.straights, t.nth_strength)
-    if (suits + flush_test) & flush_bits:
-        cards = t.cards
+    return raise_rare(row, k, total, w0, w1, mix_of, t, int(key))
+
+
+@njit(cache=True, inline="always")
+def rare(suits: int, flush_test: int, mixwell: bool, mix_suits: int) -> bool:  # pragma: no cover
+    """Whether the suit counts ``suits`` allow a flush or a Mixwell (then
+    :func:`raise_rare` is needed; otherwise the rank lookup and the suits are the key)."""
+    if (suits + flush_test) & ((flush_test // 3) << 3):  # the top bit of a suit's nibble
+        return True
+    return mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5
+
+
+@njit(cache=True, inline="always")
+def raise_rare(
+    row: Array, k: int, total: int, w0: int, w1: int, mix_of: Array, t: KeyTables, key: int
+) -> int:  # pragma: no cover - compiled
+    """``key`` (the plain key of ``row``, see :func:`hand_key`) raised to the best flush
+    and Mixwell the suit counts allow."""
+    suits = total >> t.suit_shift
+    if (suits + t.flush_test) & ((t.flush_test // 3) << 3):
+        per_card = t.per_card
         for s in range(t.suit_strength.shape[0]):
             if (suits >> (4 * s) & 15) >= 5:
                 ranks = 0
                 for j in range(k):
                     c = row[j]
-                    if cards[c, 1] == s:
-                        ranks |= 1 << cards[c, 0]
-                key = max(key, flush_key(ranks, t.suit_strength[s], t.shapes, t.straights))
+                    if per_card[c, 4] == s:
+                        ranks |= per_card[c, 5]
+                key = max(key, t.flush_keys[ranks] | t.suit_strength[s] * 0x11111)
     # five Mixwell suits present: the suit counts tell without another pass
-    if t.mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
+    if t.mixwell and nibble_sum(nonzero_nibbles(suits) & t.mix_suits) >= 5:
         key = _mixwell_choices(row, k, total, w0, w1, mix_of, t, key)
     return int(key)
 
@@ -220,41 +290,227 @@ def _mixwell_choices(
     return key
 
 
+@njit(cache=True, inline="always")
+def raise_rare_from(
+    row: Array,
+    k: int,
+    total: int,
+    w0: int,
+    w1: int,
+    mix_of: Array,
+    key: int,
+    t: KeyTables,
+    a: RareArrays,
+) -> int:  # pragma: no cover - compiled
+    """:func:`raise_rare` with the arrays taken out of ``t`` beforehand (``a``:
+    :func:`rare_arrays`, once per loop); only ``t``'s numbers and flags are read here,
+    so a rare hand costs no reference counting on shared arrays."""
+    per_card = a[0]
+    suits = total >> t.suit_shift
+    flush_test = t.flush_test
+    if (suits + flush_test) & ((flush_test // 3) << 3):
+        suit_strength = a[2]
+        for s in range(suit_strength.shape[0]):
+            if (suits >> (4 * s) & 15) >= 5:
+                ranks = 0
+                for j in range(k):
+                    c = row[j]
+                    if per_card[c, 4] == s:
+                        ranks |= per_card[c, 5]
+                key = max(key, a[1][ranks] | suit_strength[s] * 0x11111)
+    mix_suits = t.mix_suits
+    if not (t.mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5):
+        return key
+    if not (k == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash):
+        return _mixwell_choices(row, k, total, w0, w1, mix_of, t, key)
+    # leave out two cards so that one card of each Mixwell suit is left (as in
+    # _mixwell_choices), reading only the given arrays
+    n_lo_bits = t.n_lo_bits
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
+    lo_index, hi_index5, mix_keys5 = a[3], a[4], a[5]
+    need = -mix_suits
+    for j in range(7):
+        mix_of[j] = per_card[row[j], 3]
+        need += mix_of[j]
+    for i in range(6):
+        want = need - mix_of[i]
+        for b in range(i + 1, 7):
+            if mix_of[b] == want:
+                ca = row[i]
+                cb = row[b]
+                t5 = total - per_card[ca, 0] - per_card[cb, 0]
+                mk = mix_keys5[hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]]
+                if t.suits_count and mk | SUITS_MASK >= key:  # else it loses
+                    v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
+                    v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
+                    mk = add_suits(mk, v0, v1, a[6], a[7], a[8])
+                key = max(key, mk)
+    return key
+
+
+@njit(cache=True, inline="always")
+def rare_arrays(t: KeyTables) -> RareArrays:  # pragma: no cover - compiled
+    """The arrays :func:`raise_rare_from` reads."""
+    return (
+        t.per_card,
+        t.flush_keys,
+        t.suit_strength,
+        t.lo_index,
+        t.hi_index5,
+        t.mix_keys5,
+        t.straight_primary,
+        t.straights,
+        t.nth_strength,
+    )
+
+
 @njit(cache=True, parallel=True)
 def best_hashed(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no cover - compiled
     """out[i] = the key of the best five cards of row i (see the module docstring); ``t``
-    holds the hash tables of ``codes.shape[1]`` cards (:class:`~.bundle.KeyTables`)."""
-    n, k = codes.shape
+    holds the hash tables of ``codes.shape[1]`` cards (:class:`~.bundle.KeyTables`).
+
+    Per chunk of rows, two passes: every row's plain key (a tight loop the compiler
+    keeps in registers), then flushes and Mixwells for the rows whose suit counts allow
+    them. The passes take the arrays out of ``t`` once per chunk: reading one out of
+    ``t`` counts a reference on it, and threads counting on the same arrays slow each
+    other down."""
+    n = codes.shape[0]
     n_chunks = (n + _CHUNK - 1) // _CHUNK
-    suits_count = t.suits_count
     for chunk in prange(n_chunks):
-        mix_of = np.zeros(16, np.int64)
-        per_card = t.per_card
-        for i in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
+        start = chunk * _CHUNK
+        stop = min(n, start + _CHUNK)
+        sums = np.empty((_CHUNK, 3), np.int64)
+        _plain_keys(codes, start, stop, t, sums, out)
+        _raise_rare_rows(codes, start, stop, t, sums, out)
+
+
+@njit(cache=True)
+def _plain_keys(
+    codes: Array, start: int, stop: int, t: KeyTables, sums: Array, out: Array
+) -> None:  # pragma: no cover - compiled
+    """out[i] = the plain key of row i (ranks and suits, no flush or Mixwell), and
+    ``sums[i - start]`` = its hash-digit sum and rank-by-suit boards."""
+    k = codes.shape[1]
+    digits = np.ascontiguousarray(t.per_card[:, 0])
+    boards = np.ascontiguousarray(t.per_card[:, 1:3])
+    lo_index = t.lo_index
+    hi_index = t.hi_index
+    rank_keys = t.rank_keys
+    straight_primary = t.straight_primary
+    straights = t.straights
+    nth_strength = t.nth_strength
+    n_lo_bits = t.n_lo_bits
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
+    if t.suits_count:
+        for i in range(start, stop):
+            total = 0
             w0 = 0
             w1 = 0
-            if suits_count:  # one pass: the hash digits and the rank-by-suit boards
-                total = 0
-                for j in range(k):
-                    c = codes[i, j]
-                    total += per_card[c, 0]
-                    w0 |= per_card[c, 1]
-                    w1 |= per_card[c, 2]
-            elif k == 7:  # the common case, unrolled
-                total = (
-                    per_card[codes[i, 0], 0]
-                    + per_card[codes[i, 1], 0]
-                    + per_card[codes[i, 2], 0]
-                    + per_card[codes[i, 3], 0]
-                    + per_card[codes[i, 4], 0]
-                    + per_card[codes[i, 5], 0]
-                    + per_card[codes[i, 6], 0]
-                )
-            else:
-                total = 0
-                for j in range(k):
-                    total += per_card[codes[i, j], 0]
-            out[i] = hand_key(codes[i], k, total, w0, w1, mix_of, t)
+            for j in range(k):
+                c = codes[i, j]
+                total += digits[c]
+                w0 |= boards[c, 0]
+                w1 |= boards[c, 1]
+            sums[i - start, 0] = total
+            sums[i - start, 1] = w0
+            sums[i - start, 2] = w1
+            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+            out[i] = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
+        return
+    for i in range(start, stop):
+        if k == 7:  # the common case, unrolled
+            total = (
+                digits[codes[i, 0]]
+                + digits[codes[i, 1]]
+                + digits[codes[i, 2]]
+                + digits[codes[i, 3]]
+                + digits[codes[i, 4]]
+                + digits[codes[i, 5]]
+                + digits[codes[i, 6]]
+            )
+        else:
+            total = 0
+            for j in range(k):
+                total += digits[codes[i, j]]
+        sums[i - start, 0] = total
+        out[i] = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+
+
+@njit(cache=True)
+def _raise_rare_rows(
+    codes: Array, start: int, stop: int, t: KeyTables, sums: Array, out: Array
+) -> None:  # pragma: no cover - compiled
+    """Raise out[i] to row i's best flush or Mixwell where its suit counts allow one.
+
+    The arrays are read out of ``t`` once, here: read on every rare row (inside
+    :func:`raise_rare`), each read counts a reference on and off again, which cost more
+    than the flush itself."""
+    k = codes.shape[1]
+    mix_of = np.zeros(16, np.int64)
+    per_card = t.per_card
+    flush_keys = t.flush_keys
+    suit_strength = t.suit_strength
+    n_suits = suit_strength.shape[0]
+    suit_shift = t.suit_shift
+    flush_test = t.flush_test
+    flush_bits = (flush_test // 3) << 3
+    mixwell = t.mixwell
+    mix_suits = t.mix_suits
+    suits_count = t.suits_count
+    # seven cards, five Mixwell suits: the pairs left out, looked up (see _mixwell_choices)
+    pairs_path = k == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash
+    lo_index = t.lo_index
+    hi_index5 = t.hi_index5
+    mix_keys5 = t.mix_keys5
+    straight_primary = t.straight_primary
+    straights = t.straights
+    nth_strength = t.nth_strength
+    n_lo_bits = t.n_lo_bits
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    for i in range(start, stop):
+        total = sums[i - start, 0]
+        suits = total >> suit_shift
+        if (suits + flush_test) & flush_bits:
+            key = out[i]
+            for s in range(n_suits):
+                if (suits >> (4 * s) & 15) >= 5:
+                    ranks = 0
+                    for j in range(k):
+                        c = codes[i, j]
+                        if per_card[c, 4] == s:
+                            ranks |= per_card[c, 5]
+                    key = max(key, flush_keys[ranks] | suit_strength[s] * 0x11111)
+            out[i] = key
+        if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
+            w0 = sums[i - start, 1] if suits_count else 0
+            w1 = sums[i - start, 2] if suits_count else 0
+            if not pairs_path:
+                out[i] = _mixwell_choices(codes[i], k, total, w0, w1, mix_of, t, out[i])
+                continue
+            key = out[i]
+            need = -mix_suits
+            for j in range(7):
+                mix_of[j] = per_card[codes[i, j], 3]
+                need += mix_of[j]
+            for a in range(6):
+                want = need - mix_of[a]
+                for b in range(a + 1, 7):
+                    if mix_of[b] == want:
+                        ca = codes[i, a]
+                        cb = codes[i, b]
+                        t5 = total - per_card[ca, 0] - per_card[cb, 0]
+                        mk = mix_keys5[
+                            hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
+                        ]
+                        if suits_count and mk | SUITS_MASK >= key:  # else it loses
+                            v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
+                            v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
+                            mk = add_suits(mk, v0, v1, straight_primary, straights, nth_strength)
+                        key = max(key, mk)
+            out[i] = key
 
 
 @dataclass(frozen=True, eq=False)
@@ -274,6 +530,7 @@ class HashTables:
     suit_shift: int
     flush_test: int
     straight_primary: Array
+    flush_keys: Array
 
 
 def build_hash(tables: KernelTables, k: int) -> HashTables | None:
@@ -282,33 +539,41 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
     n_ranks = len(deck.ranks)
     held = np.bincount(tables.cards[:, 0], minlength=n_ranks)
     caps = [int(min(k, h)) for h in held]
-    base = max(caps) + 1
-    n_lo = split(n_ranks, base)
-    if n_lo is None or len(deck.suits) > 8 or n_ranks > 16:
+    n_lo = split(n_ranks)
+    if len(deck.suits) > 8 or n_ranks > 16:
         return None  # the boards hold 8 suits per rank, 16 ranks; larger decks go direct
-    lo_rows, lo_values, lo_sizes = halves(caps[:n_lo], base, k)
-    hi_rows, hi_values, hi_sizes = halves(caps[n_lo:], base, k)
+    lo_weights = rank_weights(caps[:n_lo], k)
+    hi_weights = rank_weights(caps[n_lo:], k)
+    lo_rows, lo_values, lo_sizes = halves(caps[:n_lo], lo_weights, k)
+    hi_rows, hi_values, hi_sizes = halves(caps[n_lo:], hi_weights, k)
+    if int(lo_values.max()) >= MAX_TABLE:
+        return None
     lo_place, lo_per_size = _places(lo_sizes, k)
     hi_place, hi_per_size = _places(hi_sizes, k)
-    lo_index = np.zeros(base**n_lo, np.int32)
-    lo_index[lo_values] = lo_place
     halves_ = (lo_rows, lo_sizes, lo_per_size, hi_rows, hi_values, hi_sizes, hi_place, hi_per_size)
-    hi_index, counts = _size_tables(halves_, k, base ** (n_ranks - n_lo))
+    n_hi_values = int(hi_values.max()) + 1
+    hi_index, counts = _size_tables(halves_, k, n_hi_values)
+    # the smallest index type that holds every place: the tables stay in the cache
+    index_type = np.uint16 if len(counts) <= 1 << 16 else np.int32
+    lo_index = np.zeros(int(lo_values.max()) + 1, index_type)
+    lo_index[lo_values] = lo_place
+    hi_index = hi_index.astype(index_type)
     rank_keys = np.empty(len(counts), np.int64)
     fill_rank_keys(counts, tables.shapes, tables.straights, rank_keys)
     # Mixwell choices of five (seven-card hands): the same hash, keys under Mixwell shapes
     mix_shapes = tables.shapes.copy()
     mix_shapes[:, 0] = tables.shapes[:, 1]
-    hi_index5, counts5 = _size_tables(halves_, 5, base ** (n_ranks - n_lo))
+    hi_index5, counts5 = _size_tables(halves_, 5, n_hi_values)
+    hi_index5 = hi_index5.astype(index_type)
     mix_keys5 = np.empty(len(counts5), np.int64)
     fill_rank_keys(counts5, mix_shapes, tables.straights, mix_keys5)
     st, hc = tables.shapes[STRAIGHT, 1, 0], tables.shapes[HIGH, 1, 0]
     mix_hash = bool(st == 0 or hc == 0 or st > hc)  # five distinct ranks: straight wins
 
-    n_lo_bits = int(base**n_lo).bit_length()
+    n_lo_bits = int(lo_values.max()).bit_length()
     ranks = tables.cards[:, 0]
-    lo_digit = np.where(ranks < n_lo, base ** np.minimum(ranks, n_lo), 0)
-    hi_digit = np.where(ranks >= n_lo, base ** np.maximum(ranks - n_lo, 0), 0)
+    lo_digit = np.where(ranks < n_lo, lo_weights[np.minimum(ranks, n_lo - 1)], 0)
+    hi_digit = np.where(ranks >= n_lo, hi_weights[np.maximum(ranks - n_lo, 0)], 0)
     straight_primary = np.zeros(32, np.int64)
     for base_hand in range(10):
         for mix in range(2):
@@ -318,7 +583,7 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
     suit_bit = tables.cards[:, 3]
     board = np.left_shift(1, 8 * (ranks % 8) + suit_bit)
     mix_count = tables.cards[:, 4]
-    suit_shift = n_lo_bits + int(base ** (n_ranks - n_lo)).bit_length()
+    suit_shift = n_lo_bits + int(hi_values.max()).bit_length()
     if suit_shift + 4 * len(deck.suits) > 63:
         return None
     per_card = np.stack(
@@ -327,10 +592,14 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
             np.where(ranks < 8, board, 0),
             np.where(ranks >= 8, board, 0),
             mix_count,
+            tables.cards[:, 1],
+            np.left_shift(1, ranks),
         ],
         axis=1,
     ).astype(np.int64)
-    nth_strength = np.zeros(256 * 8, np.int64)
+    flush_keys = np.zeros(1 << n_ranks, np.int64)
+    fill_flush_keys(tables.shapes, tables.straights, flush_keys)
+    nth_strength = np.zeros(256 * 8, np.uint8)  # small: it stays in the first-level cache
     for byte in range(1, 256):
         bits = [b for b in range(7, -1, -1) if byte >> b & 1]
         for j, b in enumerate(bits):
@@ -349,6 +618,7 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
         suit_shift=suit_shift,
         flush_test=sum(3 << (4 * s) for s in range(len(deck.suits))),
         straight_primary=straight_primary,
+        flush_keys=flush_keys,
     )
 
 
