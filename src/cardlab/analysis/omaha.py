@@ -7,8 +7,11 @@ evaluations once the rank patterns are reduced by the deck's symmetries
 (:func:`cardlab.poker.tables7.omaha_exact_work`). :func:`exact_omaha` splits the
 canonical rank patterns into independent parts (:func:`cardlab.poker.tables7.omaha_parts`)
 and runs one task per part, in process or on Dask; the parts' counts add up to exactly
-the single-process table. :func:`project_time` turns the measured time of some parts
-into the time of the whole job on a number of cores.
+the single-process table. A task names its part only; the worker lists the part's
+patterns (:mod:`cardlab.poker._omaha_patterns`: seconds and about 100 MB for FESCA78,
+once per process), and returns its counts with the CPU and wall seconds they took
+(:class:`PartCount`). :func:`project_time` turns the measured time of some parts into
+the time of the whole job on a number of cores.
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ from cardlab.poker.tables7 import (
 )
 
 PATTERNS_VERSION = 2
-"""In every part's cache key: the canonical patterns are chosen by an exact code since
-version 2 (version 1's overflowed int64 for FESCA78), so a part of one version never
-mixes with the parts of another."""
+"""In every part's cache key, so a part of one version never mixes with the parts of
+another. Version 2 picks each orbit's pattern by an exact code; version 1's code wrapped
+around int64 for FESCA78, which still kept one pattern per orbit, but other ones, so its
+parts held other patterns."""
 
 
 @dataclass(frozen=True, slots=True)
