@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardlab.decks import deck_from_toml
 from cardlab.errors import GameError
@@ -98,3 +100,15 @@ def test_parts_share_out_every_pattern_once() -> None:
 def test_a_part_outside_the_job_is_refused(index: int, parts: int) -> None:
     with pytest.raises(GameError, match=repr(index) if parts == 4 else "parts"):
         OmahaPart(RuleSet.for_deck("FESCA42"), index, parts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-3, 70), st.one_of(st.integers(-3, 70), st.booleans()))
+def test_any_part_number_is_a_part_or_one_error(index: int, parts: int) -> None:
+    rules = RuleSet.for_deck("FESCA42")
+    try:
+        part = OmahaPart(rules, index, parts)
+    except GameError as exc:
+        assert repr(index) in str(exc) or repr(parts) in str(exc)
+        return
+    assert 0 <= part.index < part.parts and not isinstance(part.parts, bool)
