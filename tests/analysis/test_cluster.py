@@ -10,7 +10,7 @@ import pytest
 
 from cardlab.analysis.chart import chart
 from cardlab.analysis.classes import hand_classes
-from cardlab.analysis.omaha import exact_omaha, project_time
+from cardlab.analysis.omaha import count_omaha_parts, exact_omaha, project_time
 from cardlab.analysis.runner import ClusterError, dask_client, run_tasks, task_hash
 from cardlab.decks import deck_from_toml
 from cardlab.poker import RuleSet
@@ -59,6 +59,33 @@ def test_omaha_in_parts_on_the_cluster_agrees_with_every_deal(client2: Any) -> N
     table = exact_omaha(rules, parts=5, client=client2)
     assert {c: n for c, n in table.counts().items() if n} == omaha_brute_force_counts(rules)
     assert table.exact and table.hands == 1365 * 462
+
+
+LONE14 = (
+    'name = "lone14"\nsuits = ["M", "K", "D", "G", "S", "Y"]\nranks = ["1", "2", "3", "Z"]\n'
+    'wrap = "ring"\nfull_suits = ["M", "K", "S"]\nextra_cards = ["土Z", "金Z"]'
+)
+
+
+def test_omaha_parts_agree_with_every_deal_in_any_number_on_one_or_two_workers(
+    client2: Any, tmp_path: Path
+) -> None:
+    # a user deck with Mixwell, ranks of 3 and 5 cards and a rank reflection
+    deck = tmp_path / "lone14.toml"
+    deck.write_text(LONE14)
+    rules = RuleSet.for_deck(str(deck)).with_options(compound="base")
+    expected = omaha_brute_force_counts(rules)
+    for parts in (1, 2, 7, 500):  # 500: more parts than patterns, some empty
+        table = exact_omaha(rules, parts=parts)
+        assert {c: n for c, n in table.counts().items() if n} == expected, parts
+    two = count_omaha_parts(rules, parts=6, client=client2, cache=tmp_path / "cache")
+    with dask_client(workers=1) as client1:
+        one = exact_omaha(rules, parts=6, client=client1)
+    assert {c: n for c, n in one.counts().items() if n} == expected
+    assert all(p.cpu_seconds >= 0 and p.seconds >= 0 for p in two)
+    assert [p.counts for p in two] == [
+        p.counts for p in count_omaha_parts(rules, parts=6, cache=tmp_path / "cache")
+    ]
 
 
 def test_omaha_projection_scales_the_measured_parts() -> None:

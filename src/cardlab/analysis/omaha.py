@@ -7,8 +7,11 @@ evaluations once the rank patterns are reduced by the deck's symmetries
 (:func:`cardlab.poker.tables7.omaha_exact_work`). :func:`exact_omaha` splits the
 canonical rank patterns into independent parts (:func:`cardlab.poker.tables7.omaha_parts`)
 and runs one task per part, in process or on Dask; the parts' counts add up to exactly
-the single-process table. :func:`project_time` turns the measured time of some parts
-into the time of the whole job on a number of cores.
+the single-process table. A task names its part only; the worker lists the part's
+patterns (:mod:`cardlab.poker._omaha_patterns`: seconds and about 100 MB for FESCA78,
+once per process), and returns its counts with the CPU and wall seconds they took
+(:class:`PartCount`). :func:`project_time` turns the measured time of some parts into
+the time of the whole job on a number of cores.
 """
 
 from __future__ import annotations
@@ -29,19 +32,64 @@ from cardlab.poker.tables7 import (
     omaha_table_from_parts,
 )
 
+PATTERNS_VERSION = 2
+"""In every part's cache key, so a part of one version never mixes with the parts of
+another. Version 2 picks each orbit's pattern by an exact code; version 1's code wrapped
+around int64 for FESCA78, which still kept one pattern per orbit, but other ones, so its
+parts held other patterns."""
 
-@dataclass(frozen=True, eq=False)
+
+@dataclass(frozen=True, slots=True)
 class OmahaTask:
-    """Count one part of the exact Omaha table."""
+    """Count one part of the exact Omaha table; the result is the part's counts and the
+    CPU and wall seconds it took (the cluster job's measured cost)."""
 
     part: OmahaPart
 
     def key(self) -> str:
         game = Game(self.part.rules, get_game("standard52-omaha").base)
-        return f"omaha|{game_text(game)}|part={self.part.index}/{self.part.parts}"
+        return (
+            f"omaha|{game_text(game)}|part={self.part.index}/{self.part.parts}"
+            f"|patterns={PATTERNS_VERSION}"
+        )
 
-    def run(self) -> list[int]:
-        return count_omaha_part(self.part)
+    def run(self) -> dict[str, Any]:
+        wall, cpu = time.perf_counter(), time.process_time()
+        counts = count_omaha_part(self.part)
+        return {
+            "counts": counts,
+            "cpu_seconds": time.process_time() - cpu,
+            "seconds": time.perf_counter() - wall,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PartCount:
+    """One counted part: its (opaque) counts, and the CPU and wall seconds of the
+    process that counted it (CPU time includes the worker's own threads; wall time
+    includes waiting for a shared machine's cores)."""
+
+    index: int
+    counts: tuple[int, ...]
+    cpu_seconds: float
+    seconds: float
+
+
+def count_omaha_parts(
+    rules: RuleSet,
+    *,
+    parts: int = 64,
+    client: Any = None,
+    cache: Any = None,
+    progress: Progress | None = None,
+) -> list[PartCount]:
+    """Every part of the exact Omaha table counted (or read from ``cache``)."""
+    tasks = [OmahaTask(p) for p in omaha_parts(rules, parts)]
+    results = run_tasks(tasks, client=client, cache=cache, progress=progress)
+    return [
+        PartCount(i, tuple(r["counts"]), float(r["cpu_seconds"]), float(r["seconds"]))
+        for i, r in enumerate(results)
+    ]
 
 
 def exact_omaha(
@@ -53,9 +101,8 @@ def exact_omaha(
     progress: Progress | None = None,
 ) -> SevenTable:
     """The exact Omaha table of a deck, counted in ``parts`` independent tasks."""
-    tasks = [OmahaTask(p) for p in omaha_parts(rules, parts)]
-    counts = run_tasks(tasks, client=client, cache=cache, progress=progress)
-    return omaha_table_from_parts(rules, counts)
+    done = count_omaha_parts(rules, parts=parts, client=client, cache=cache, progress=progress)
+    return omaha_table_from_parts(rules, [p.counts for p in done])
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,7 @@ import numpy as np
 
 from cardlab.cards import Card
 from cardlab.errors import GameError, HandError
+from cardlab.poker import _omaha_patterns as _op
 from cardlab.poker._kernels import tables7_patterns as pat
 from cardlab.poker.categories import BaseHand, Category
 from cardlab.poker.rules import RuleSet
@@ -267,7 +268,7 @@ def omaha_table(
     if exact is None:
         exact = omaha_exact_work(rules) <= OMAHA_EXACT_BUDGET
     if exact:
-        patterns = pat.rank_patterns(geo, (OMAHA_HOLE, OMAHA_BOARD))
+        patterns = _op.expand(_op.omaha_patterns(rules))
         shapes = pat.run_patterns(
             geo, patterns, (OMAHA_HOLE, OMAHA_BOARD), pat.omaha_subsets(), progress
         )
@@ -397,41 +398,47 @@ def _table(
 # --- exact Omaha in independent parts (for a cluster: cardlab.analysis.omaha) ----------
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, slots=True)
 class OmahaPart:
     """One share of the canonical rank patterns of an exact Omaha count: part ``index``
     of ``parts``, the patterns dealt round robin, heaviest first, so parts weigh alike.
     Counting every part and adding the counts (:func:`omaha_table_from_parts`) gives
-    exactly :func:`omaha_table`'s exact table."""
+    exactly :func:`omaha_table`'s exact table.
+
+    The value names the part only; its patterns are listed where it is counted (a
+    few seconds for FESCA78, once per process), so a task is small to send and a
+    cached part needs no patterns at all."""
 
     rules: RuleSet
     index: int
     parts: int
-    patterns: pat.Patterns
+
+    def __post_init__(self) -> None:
+        if isinstance(self.parts, bool) or not isinstance(self.parts, int) or self.parts < 1:
+            raise GameError(f"parts must be at least 1, not {self.parts!r}")
+        if not 0 <= self.index < self.parts:
+            raise GameError(f"part index must be 0 to {self.parts - 1}, not {self.index!r}")
+
+    @property
+    def patterns(self) -> pat.Patterns:
+        """The part's canonical rank patterns, as the counting kernel reads them."""
+        which = _op.omaha_partition(self.rules, self.parts)[self.index]
+        return _op.expand(_op.omaha_patterns(self.rules), which)
 
     @property
     def work(self) -> float:
         """Hands the part stands for before symmetry: its share of the work."""
-        return float(self.patterns.work.sum())
+        which = _op.omaha_partition(self.rules, self.parts)[self.index]
+        return float(_op.omaha_patterns(self.rules).work[which].sum())
 
 
 def omaha_parts(rules: RuleSet, parts: int) -> tuple[OmahaPart, ...]:
     """The exact Omaha count split into ``parts`` independent parts."""
-    if parts < 1:
+    if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
         raise GameError(f"parts must be at least 1, not {parts!r}")
     if len(rules.deck) < OMAHA_HOLE + OMAHA_BOARD:
         raise HandError(f"{rules.deck.name} has {len(rules.deck)} cards; Omaha needs 9")
-    geo = pat.geometry(rules)
-    every = pat.rank_patterns(geo, (OMAHA_HOLE, OMAHA_BOARD))
-    heavy_first = np.argsort(-every.work, kind="stable")
-    out = []
-    for i in range(parts):
-        idx = heavy_first[i::parts]
-        sub = pat.Patterns(
-            every.levels[idx], every.n_levels[idx], every.weight[idx], every.work[idx]
-        )
-        out.append(OmahaPart(rules, i, parts, sub))
-    return tuple(out)
+    return tuple(OmahaPart(rules, i, parts) for i in range(parts))
 
 
 def count_omaha_part(part: OmahaPart, *, progress: Progress | None = None) -> list[int]:
