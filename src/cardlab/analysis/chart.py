@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -327,16 +328,36 @@ def _sampled_chart(
         total_before += len(tasks)
         for i, rows in zip(todo, results, strict=True):
             tally[i].add(rows)
-        todo = []
-        for i, t in enumerate(tally):
-            _, se = t.estimate()
-            if se > target_se:
-                have = t.n[0]
-                need = math.ceil(have * ((se / target_se) ** 2 * 1.05 - 1))
-                per_hand[i] = max(1_000, need)
-                todo.append(i)
+        todo = more_deals(tally, per_hand, target_se, 1_000)
         if not todo:
             break
+    return sampled_result(game, opponents, classes, tally, seed, target_se, n_tasks)
+
+
+def more_deals(tally: list[_Tally], per_hand: list[int], target_se: float, least: int) -> list[int]:
+    """The classes whose standard error is still above ``target_se``; for each, the
+    deals per hand of its next round (enough to reach the target, at least ``least``)
+    go into ``per_hand``."""
+    todo = []
+    for i, t in enumerate(tally):
+        _, se = t.estimate()
+        if se > target_se:
+            need = math.ceil(t.n[0] * ((se / target_se) ** 2 * 1.05 - 1))
+            per_hand[i] = max(least, need)
+            todo.append(i)
+    return todo
+
+
+def sampled_result(
+    game: Game,
+    opponents: int,
+    classes: Sequence[HandClass],
+    tally: list[_Tally],
+    seed: int,
+    target_se: float,
+    n_tasks: int,
+) -> Chart:
+    """The sampled chart of the classes' tallies, strongest first."""
     rows = []
     for k, t in zip(classes, tally, strict=True):
         eq, se = t.estimate()

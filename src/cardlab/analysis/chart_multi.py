@@ -30,7 +30,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from cardlab.analysis.chart import Chart, ClassEquity, _Tally, game_text
+from cardlab.analysis.chart import (
+    Chart,
+    ClassEquity,
+    _Tally,
+    game_text,
+    more_deals,
+    sampled_result,
+)
 from cardlab.analysis.classes import HandClass
 from cardlab.analysis.classes_multi import multi_hand_classes, starting_cards
 from cardlab.analysis.runner import Progress, run_tasks, task_rng
@@ -315,18 +322,7 @@ def _sampled(
         for b, result in zip(batches, results, strict=True):
             for i, rows in zip(b, result, strict=True):
                 tally[i].add(rows)
-        todo = []
-        for i, t in enumerate(tally):
-            _, se = t.estimate()
-            if se > target_se:
-                need = math.ceil(t.n[0] * ((se / target_se) ** 2 * 1.05 - 1))
-                per_hand[i] = max(_MIN_DEALS, need)
-                todo.append(i)
+        todo = more_deals(tally, per_hand, target_se, _MIN_DEALS)
         if not todo:
             break
-    out = []
-    for c, t in zip(classes, tally, strict=True):
-        eq, se = t.estimate()
-        out.append(ClassEquity(c, eq, se, int(sum(t.n))))
-    out.sort(key=lambda r: (-r.equity, r.hand.name))
-    return Chart(game, opponents, False, tuple(out), seed, target_se, n_tasks)
+    return sampled_result(game, opponents, classes, tally, seed, target_se, n_tasks)
