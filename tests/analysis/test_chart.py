@@ -65,6 +65,24 @@ def test_exact_chart_with_suit_symmetry_agrees_with_the_equity_engine() -> None:
     assert equities == sorted(equities, reverse=True)
 
 
+def test_exact_chart_by_class_equals_the_chart_by_boards() -> None:
+    """Two independent counts: each class against a random hand by the class counter,
+    and every board with every pair of hole cards against every other."""
+    from cardlab.analysis.chart import _by_class, _exact_chart_by_boards, _exact_chart_by_class
+
+    for game in (
+        holdem(str(DECKS / "short24.toml")),
+        holdem(deck_from_toml(TINY18), suit_tiebreak="off", mixwell="off"),
+    ):
+        assert _by_class(game)
+        every = hand_classes(game.rules)
+        by_class = _exact_chart_by_class(game, every, None, None, None)
+        by_boards = _exact_chart_by_boards(game, every, None, None, None)
+        assert [(r.hand.name, r.equity, r.deals) for r in by_class.classes] == [
+            (r.hand.name, r.equity, r.deals) for r in by_boards.classes
+        ]
+
+
 def test_exact_chart_with_suit_tie_breaks_agrees_with_the_equity_engine() -> None:
     game = holdem(deck_from_toml(TINY18))  # FESCA rules: suits break ties, no symmetry
     c = chart(game, exact=True)

@@ -209,9 +209,61 @@ def _orbit_weights(
     return weight
 
 
+@dataclass(frozen=True, eq=False)
+class ExactClassTask:
+    """One class's exact equity against a random hand: its first hand counted by
+    :func:`cardlab.poker.equity.exact_equity` (the class counter; every hand of a class
+    is the image of the first under a symmetry of the deck, so they share it)."""
+
+    game: Game
+    index: int
+    hand: str
+
+    def key(self) -> str:
+        return f"exact-class|{game_text(self.game)}|{self.hand}"
+
+    def run(self) -> list[int]:
+        from cardlab.poker.equity import exact_equity
+
+        result = exact_equity(self.game, [self.hand, "random"])
+        equity = Fraction(result.players[0].equity)  # exact: a Fraction already
+        return [equity.numerator, equity.denominator, result.deals]
+
+
+def _by_class(game: Game) -> bool:
+    """Whether the per-class counter applies (standard52 and decks where suits only
+    make flushes): then each class is counted on its own, much faster than every board."""
+    from cardlab.poker._kernels import vs_random
+
+    return vs_random.applies(game)
+
+
+def _exact_chart_by_class(
+    game: Game, classes: tuple[HandClass, ...], client: Any, cache: Any, progress: Progress | None
+) -> Chart:
+    texts = [" ".join(c.ascii for c in k.combos[0]) for k in classes]
+    tasks = [ExactClassTask(game, i, t) for i, t in enumerate(texts)]
+    results = run_tasks(tasks, client=client, cache=cache, progress=progress)
+    rows = [
+        ClassEquity(k, Fraction(num, den), None, deals * k.count)
+        for k, (num, den, deals) in zip(classes, results, strict=True)
+    ]
+    rows.sort(key=lambda r: (-r.equity, r.hand.name))
+    return Chart(game, 1, True, tuple(rows), tasks=len(tasks))
+
+
 def _exact_chart(
     game: Game, classes: tuple[HandClass, ...], client: Any, cache: Any, progress: Progress | None
 ) -> Chart:
+    if _by_class(game):
+        return _exact_chart_by_class(game, classes, client, cache, progress)
+    return _exact_chart_by_boards(game, classes, client, cache, progress)
+
+
+def _exact_chart_by_boards(
+    game: Game, classes: tuple[HandClass, ...], client: Any, cache: Any, progress: Progress | None
+) -> Chart:
+    """Every board once, each pair of hole cards against every other."""
     n = len(game.deck)
     tasks = [ExactBoardsTask(game, a, b) for a, b in itertools.combinations(range(n - 3), 2)]
     results = run_tasks(tasks, client=client, cache=cache, progress=progress)
