@@ -373,6 +373,7 @@ def test_deck_parse_cards_raises_only_cardlab_errors(text: str) -> None:
             ["decks", "show"],
             ["openseven", "solve"],
             ["showdown", "-g", "standard52-holdem", "As Ad"],
+            ["draw", "-g", "standard52-draw", "--strength"],
         ]
     ),
     text=card_text,
