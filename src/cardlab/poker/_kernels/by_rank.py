@@ -32,8 +32,8 @@ from numba import njit
 
 from cardlab.poker._kernels.bundle import KeyTables
 from cardlab.poker._kernels.direct import flush_key, popcount
-from cardlab.poker._kernels.five import key5, nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import add_suits
+from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
+from cardlab.poker._kernels.hashed import add_suits, mixwell_key
 from cardlab.poker._kernels.showdowns import _SHARES, SHARE_UNIT, showdown_tables
 from cardlab.poker.keys import SUITS_MASK
 
@@ -182,81 +182,6 @@ def flush_table(game: Game) -> Array:
     out = np.zeros(1 << n_ranks, np.int64)
     _fill_flush_keys(t.shapes, t.straights, out)
     return out
-
-
-@njit(cache=True)
-def _mixwell_key(
-    row: Array,
-    k: int,
-    total: int,
-    w0: int,
-    w1: int,
-    key: int,
-    mix_of: Array,
-    ints: tuple[int, int, int, bool, bool],
-    arrays: tuple[
-        Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array
-    ],
-) -> int:  # pragma: no cover - compiled
-    """``key`` raised to the best Mixwell choice of five of the k cards of ``row``, as
-    :func:`~.hashed._mixwell_choices` (with the tables as plain arrays)."""
-    suit_shift, mix_suits, n_lo_bits, suits_count, mix_hash = ints
-    (
-        per_card,
-        hi_index5,
-        mix_keys5,
-        lo_index,
-        straight_primary,
-        straights,
-        nth_strength,
-        cards,
-        shapes,
-        heights,
-        choices,
-        drops,
-    ) = arrays
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
-    mix_total = 0
-    for j in range(k):
-        m = per_card[row[j], 3]
-        mix_of[j] = m
-        mix_total += m
-    if k == 7 and nibble_sum(mix_suits) == 5 and mix_hash:
-        need = mix_total - mix_suits
-        for a in range(6):
-            want = need - mix_of[a]
-            for b in range(a + 1, 7):
-                if mix_of[b] == want:
-                    ca = row[a]
-                    cb = row[b]
-                    t5 = total - per_card[ca, 0] - per_card[cb, 0]
-                    mk = mix_keys5[hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]]
-                    if suits_count and mk | SUITS_MASK >= key:
-                        v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
-                        v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
-                        mk = add_suits(mk, v0, v1, straight_primary, straights, nth_strength)
-                    key = max(key, mk)
-        return key
-    n_drop = drops.shape[1]
-    for j in range(choices.shape[0]):
-        rest = mix_total
-        for d in range(n_drop):
-            rest -= mix_of[drops[j, d]]
-        if rest & 0x6666666666666666 == 0 and nibble_sum(rest) == 5:
-            mk, _ = key5(
-                row[choices[j, 0]],
-                row[choices[j, 1]],
-                row[choices[j, 2]],
-                row[choices[j, 3]],
-                row[choices[j, 4]],
-                cards,
-                shapes,
-                straights,
-                heights,
-            )
-            key = max(key, mk)
-    return key
 
 
 @njit(cache=True)
@@ -532,7 +457,7 @@ def exact_by_rank(
                             else:
                                 how = ints if adding else plain_ints
                                 row = rows[p]
-                                key = _mixwell_key(
+                                key = mixwell_key(
                                     row, width, total, w0, w1, key, mix_of, how, mix_arrays
                                 )
                                 if not adding:  # key5 writes the suits whatever they count

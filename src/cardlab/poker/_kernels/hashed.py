@@ -229,27 +229,46 @@ def raise_rare(
 
 
 @njit(cache=True, inline="always")
-def _mixwell_choices(
-    row: Array, k: int, total: int, w0: int, w1: int, mix_of: Array, t: KeyTables, key: int
+def mixwell_key(
+    row: Array,
+    k: int,
+    total: int,
+    w0: int,
+    w1: int,
+    key: int,
+    mix_of: Array,
+    ints: tuple[int, int, int, bool, bool],
+    arrays: tuple[
+        Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array
+    ],
 ) -> int:  # pragma: no cover - compiled
-    """``key`` raised to the best Mixwell choice of five of ``row``."""
-    per_card = t.per_card
-    lo_index = t.lo_index
-    n_lo_bits = t.n_lo_bits
+    """``key`` raised to the best Mixwell choice of five of the k cards of ``row``, the
+    tables as plain arrays (callers that hold them take them out of the bundle once:
+    reading a bundle's array costs a reference count)."""
+    suit_shift, mix_suits, n_lo_bits, suits_count, mix_hash = ints
+    (
+        per_card,
+        hi_index5,
+        mix_keys5,
+        lo_index,
+        straight_primary,
+        straights,
+        nth_strength,
+        cards,
+        shapes,
+        heights,
+        choices,
+        drops,
+    ) = arrays
     lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
-    mix_suits = t.mix_suits
-    choices = t.choices
-    drops = t.drops
-    n_drop = drops.shape[1]
-    # with exactly five Mixwell suits the five kept cards sum to mix_suits exactly
-    single_mix = mix_suits if nibble_sum(mix_suits) == 5 else -1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
     mix_total = 0
     for j in range(k):
         m = per_card[row[j], 3]
         mix_of[j] = m
         mix_total += m
-    if k == 7 and single_mix == mix_suits and t.mix_hash:
+    # with exactly five Mixwell suits the five kept cards sum to mix_suits exactly
+    if k == 7 and nibble_sum(mix_suits) == 5 and mix_hash:
         # leave out two cards so that one card of each Mixwell suit is left;
         # the five are looked up like the seven, under the Mixwell shapes
         need = mix_total - mix_suits
@@ -260,15 +279,14 @@ def _mixwell_choices(
                     ca = row[a]
                     cb = row[b]
                     t5 = total - per_card[ca, 0] - per_card[cb, 0]
-                    mk = t.mix_keys5[
-                        t.hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
-                    ]
-                    if t.suits_count and mk | SUITS_MASK >= key:  # else it loses
+                    mk = mix_keys5[hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]]
+                    if suits_count and mk | SUITS_MASK >= key:
                         v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
                         v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
-                        mk = add_suits(mk, v0, v1, t.straight_primary, t.straights, t.nth_strength)
+                        mk = add_suits(mk, v0, v1, straight_primary, straights, nth_strength)
                     key = max(key, mk)
         return key
+    n_drop = drops.shape[1]
     for j in range(choices.shape[0]):
         rest = mix_total
         for d in range(n_drop):
@@ -281,13 +299,36 @@ def _mixwell_choices(
                 row[choices[j, 2]],
                 row[choices[j, 3]],
                 row[choices[j, 4]],
-                t.cards,
-                t.shapes,
-                t.straights,
-                t.heights,
+                cards,
+                shapes,
+                straights,
+                heights,
             )
             key = max(key, mk)
     return key
+
+
+@njit(cache=True, inline="always")
+def _mixwell_choices(
+    row: Array, k: int, total: int, w0: int, w1: int, mix_of: Array, t: KeyTables, key: int
+) -> int:  # pragma: no cover - compiled
+    """``key`` raised to the best Mixwell choice of five of ``row``."""
+    ints = (t.suit_shift, t.mix_suits, t.n_lo_bits, t.suits_count, t.mix_hash)
+    arrays = (
+        t.per_card,
+        t.hi_index5,
+        t.mix_keys5,
+        t.lo_index,
+        t.straight_primary,
+        t.straights,
+        t.nth_strength,
+        t.cards,
+        t.shapes,
+        t.heights,
+        t.choices,
+        t.drops,
+    )
+    return mixwell_key(row, k, total, w0, w1, key, mix_of, ints, arrays)
 
 
 @njit(cache=True, inline="always")
