@@ -267,7 +267,7 @@ def _run(
             out,
         )
     elif method == "hashed":
-        from cardlab.poker._kernels import hashed, omaha
+        from cardlab.poker._kernels import hashed_batch, omaha
         from cardlab.poker._kernels.bundle import key_tables
 
         h = hash_tables(tables.rules, 5 if game == "omaha" else k)
@@ -276,7 +276,7 @@ def _run(
         if game == "omaha":
             omaha.best_omaha(array, bundle, out)
         else:
-            hashed.best_hashed(array, bundle, out)
+            hashed_batch.best_hashed(array, bundle, out)
     else:
         five.best_of_subsets(
             array, choices, tables.cards, tables.shapes, tables.straights, tables.heights, out

@@ -40,6 +40,9 @@ class KeyTables(NamedTuple):
     nth_strength: Array
     straight_primary: Array
     flush_keys: Array
+    suit_plan: Array  # per rank key: its groups of equal ranks (hashed.plan_suits)
+    suit_plan5: Array  # the same for the Mixwell keys of five
+    top_suits: Array  # per group size and rank's suit bits: the suit fields
     # the rule set
     cards: Array
     shapes: Array
@@ -74,6 +77,9 @@ def key_tables(
         nth_strength=h.nth_strength if h else np.zeros(1, np.uint8),
         straight_primary=h.straight_primary if h else empty,
         flush_keys=h.flush_keys if h else empty,
+        suit_plan=h.suit_plan if h else empty,
+        suit_plan5=h.suit_plan5 if h else empty,
+        top_suits=h.top_suits if h else empty,
         cards=tables.cards,
         shapes=tables.shapes,
         straights=tables.straights,

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cardlab.poker._kernels.bundle import KeyTables
 from cardlab.poker._kernels.direct import flush_key, groups_key, popcount
@@ -49,7 +49,6 @@ if TYPE_CHECKING:
 
 Array = Any
 RareArrays = Any  # the tuple rare_arrays returns
-_CHUNK = 4096
 MAX_TABLE = 1 << 22  # entries of the lower-half table; beyond this use the direct path
 
 
@@ -175,6 +174,126 @@ def add_suits(
         word = w0 ^ ((w0 ^ w1) & -(r >> 3))
         b = word >> (8 * (r & 7)) & 255
         key |= int(nth_strength[b << 3 | nth]) << (TOP_SUIT_SHIFT - SUIT_BITS * p)
+    return key
+
+
+@njit(cache=True)
+def fill_suit_plan(
+    rank_keys: Array, straight_primary: Array, straights: Array, out: Array
+) -> None:  # pragma: no cover - compiled
+    """out[i] = the suit plan of ``rank_keys[i]``: per group of equal ranks in key order
+    (at most five), 10 bits: its rank (bits 0-3), its first position (4-6) and its
+    size (7-9). :func:`plan_suits` reads it; a straight's five groups are its run."""
+    for i in range(rank_keys.shape[0]):
+        key = rank_keys[i]
+        plan = 0
+        if straight_primary[key >> PRIMARY_SHIFT]:
+            h = (key >> TOP_RANK_SHIFT & FIELD_MASK) - 1
+            for p in range(5):
+                plan |= (straights[h, 1 + p] | p << 4 | 1 << 7) << (10 * p)
+        else:
+            g = -1
+            previous = -1
+            for p in range(5):
+                r = (key >> (TOP_RANK_SHIFT - RANK_BITS * p) & FIELD_MASK) - 1
+                if r < 0:
+                    continue
+                if r == previous:
+                    plan += 1 << (10 * g + 7)  # one more card in the group
+                else:
+                    g += 1
+                    plan |= (r | p << 4 | 1 << 7) << (10 * g)
+                previous = r
+        out[i] = plan
+
+
+def top_suits_table(nth_strength: Array) -> Array:
+    """``out[m << 8 | byte]``: the strengths of the m strongest suits in ``byte`` (a
+    rank's suit bits), strongest first from the top suit field down (m = 0..7)."""
+    out = np.zeros(8 << 8, np.int64)
+    for byte in range(1, 256):
+        present = bin(byte).count("1")
+        for m in range(1, 8):
+            v = 0
+            for j in range(min(m, present, 5)):
+                v |= int(nth_strength[byte << 3 | j]) << (TOP_SUIT_SHIFT - SUIT_BITS * j)
+            out[m << 8 | byte] = v
+    return out
+
+
+@njit(cache=True, inline="always")
+def plan_suits(plan: int, w0: int, w1: int, top_suits: Array) -> int:  # pragma: no cover
+    """The suit fields of a key whose suit plan is ``plan`` (:func:`fill_suit_plan`):
+    each group of m equal ranks takes the m strongest suits of its rank, read from the
+    rank-by-suit boards ``w0`` (ranks 0-7) and ``w1`` (ranks 8-15). The same fields as
+    :func:`add_suits`, with a group per look-up instead of a position per look-up; an
+    empty group (size 0) reads an all-zero row."""
+    s = 0
+    for g in range(5):
+        slot = plan >> (10 * g)
+        word = w0 ^ ((w0 ^ w1) & -(slot >> 3 & 1))  # w1 for ranks 8-15, without a branch
+        b = word >> ((slot & 7) << 3) & 255
+        s |= top_suits[(slot >> 7 & 7) << 8 | b] >> ((slot >> 4 & 7) * SUIT_BITS)
+    return s
+
+
+@njit(cache=True, inline="always")
+def mixwell_pairs(
+    row: Array,
+    total: int,
+    w0: int,
+    w1: int,
+    key: int,
+    scratch: Array,
+    arrays: tuple[Array, Array, Array, Array, Array, Array],
+    ints: tuple[int, int, int, bool],
+) -> int:  # pragma: no cover - compiled
+    """``key`` raised to the best Mixwell of seven cards with exactly five Mixwell suits
+    (where the hash applies to Mixwell shapes, ``mix_hash``): leave out two cards so
+    that one card of each Mixwell suit is left, look the five up like the seven, and add
+    suits only to the best rank keys among them (seven cards in five suits leave at most
+    four choices).
+
+    ``arrays``: per_card, lo_index, hi_index5, mix_keys5, suit_plan5, top_suits;
+    ``ints``: n_lo_bits, suit_shift, mix_suits, suits_count; ``scratch``: int64 of 16."""
+    per_card, lo_index, hi_index5, mix_keys5, suit_plan5, top_suits = arrays
+    n_lo_bits, suit_shift, mix_suits, suits_count = ints
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    need = -mix_suits
+    for j in range(7):
+        m = per_card[row[j], 3]
+        scratch[j] = m
+        need += m
+    # the pairs to leave out, listed without a branch (at most four of the 21 fit)
+    n_pairs = 0
+    for a in range(6):
+        want = need - scratch[a]
+        for b in range(a + 1, 7):
+            scratch[7 + (n_pairs & 7)] = a << 3 | b
+            n_pairs += scratch[b] == want
+    best = -1
+    n_best = 0
+    for q in range(min(n_pairs, 8)):
+        v = scratch[7 + q]
+        t5 = total - per_card[row[v >> 3], 0] - per_card[row[v & 7], 0]
+        place = hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
+        mk = mix_keys5[place]
+        if mk > best:
+            best = mk
+            n_best = 0
+        if mk == best:  # kept in the front of the list, read again below
+            scratch[7 + n_best] = place << 6 | v
+            n_best += 1
+    if not suits_count or best | SUITS_MASK < key:
+        return max(key, best)
+    for q in range(n_best):
+        v = scratch[7 + q]
+        ca = row[v >> 3 & 7]
+        cb = row[v & 7]
+        v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
+        v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
+        key = max(key, best | plan_suits(suit_plan5[v >> 6], v0, v1, top_suits))
     return key
 
 
@@ -406,154 +525,6 @@ def rare_arrays(t: KeyTables) -> RareArrays:  # pragma: no cover - compiled
     )
 
 
-@njit(cache=True, parallel=True)
-def best_hashed(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no cover - compiled
-    """out[i] = the key of the best five cards of row i (see the module docstring); ``t``
-    holds the hash tables of ``codes.shape[1]`` cards (:class:`~.bundle.KeyTables`).
-
-    Per chunk of rows, two passes: every row's plain key (a tight loop the compiler
-    keeps in registers), then flushes and Mixwells for the rows whose suit counts allow
-    them. The passes take the arrays out of ``t`` once per chunk: reading one out of
-    ``t`` counts a reference on it, and threads counting on the same arrays slow each
-    other down."""
-    n = codes.shape[0]
-    n_chunks = (n + _CHUNK - 1) // _CHUNK
-    for chunk in prange(n_chunks):
-        start = chunk * _CHUNK
-        stop = min(n, start + _CHUNK)
-        sums = np.empty((_CHUNK, 3), np.int64)
-        _plain_keys(codes, start, stop, t, sums, out)
-        _raise_rare_rows(codes, start, stop, t, sums, out)
-
-
-@njit(cache=True)
-def _plain_keys(
-    codes: Array, start: int, stop: int, t: KeyTables, sums: Array, out: Array
-) -> None:  # pragma: no cover - compiled
-    """out[i] = the plain key of row i (ranks and suits, no flush or Mixwell), and
-    ``sums[i - start]`` = its hash-digit sum and rank-by-suit boards."""
-    k = codes.shape[1]
-    digits = np.ascontiguousarray(t.per_card[:, 0])
-    boards = np.ascontiguousarray(t.per_card[:, 1:3])
-    lo_index = t.lo_index
-    hi_index = t.hi_index
-    rank_keys = t.rank_keys
-    straight_primary = t.straight_primary
-    straights = t.straights
-    nth_strength = t.nth_strength
-    n_lo_bits = t.n_lo_bits
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
-    if t.suits_count:
-        for i in range(start, stop):
-            total = 0
-            w0 = 0
-            w1 = 0
-            for j in range(k):
-                c = codes[i, j]
-                total += digits[c]
-                w0 |= boards[c, 0]
-                w1 |= boards[c, 1]
-            sums[i - start, 0] = total
-            sums[i - start, 1] = w0
-            sums[i - start, 2] = w1
-            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
-            out[i] = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
-        return
-    for i in range(start, stop):
-        if k == 7:  # the common case, unrolled
-            total = (
-                digits[codes[i, 0]]
-                + digits[codes[i, 1]]
-                + digits[codes[i, 2]]
-                + digits[codes[i, 3]]
-                + digits[codes[i, 4]]
-                + digits[codes[i, 5]]
-                + digits[codes[i, 6]]
-            )
-        else:
-            total = 0
-            for j in range(k):
-                total += digits[codes[i, j]]
-        sums[i - start, 0] = total
-        out[i] = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
-
-
-@njit(cache=True)
-def _raise_rare_rows(
-    codes: Array, start: int, stop: int, t: KeyTables, sums: Array, out: Array
-) -> None:  # pragma: no cover - compiled
-    """Raise out[i] to row i's best flush or Mixwell where its suit counts allow one.
-
-    The arrays are read out of ``t`` once, here: read on every rare row (inside
-    :func:`raise_rare`), each read counts a reference on and off again, which cost more
-    than the flush itself."""
-    k = codes.shape[1]
-    mix_of = np.zeros(16, np.int64)
-    per_card = t.per_card
-    flush_keys = t.flush_keys
-    suit_strength = t.suit_strength
-    n_suits = suit_strength.shape[0]
-    suit_shift = t.suit_shift
-    flush_test = t.flush_test
-    flush_bits = (flush_test // 3) << 3
-    mixwell = t.mixwell
-    mix_suits = t.mix_suits
-    suits_count = t.suits_count
-    # seven cards, five Mixwell suits: the pairs left out, looked up (see _mixwell_choices)
-    pairs_path = k == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash
-    lo_index = t.lo_index
-    hi_index5 = t.hi_index5
-    mix_keys5 = t.mix_keys5
-    straight_primary = t.straight_primary
-    straights = t.straights
-    nth_strength = t.nth_strength
-    n_lo_bits = t.n_lo_bits
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
-    for i in range(start, stop):
-        total = sums[i - start, 0]
-        suits = total >> suit_shift
-        if (suits + flush_test) & flush_bits:
-            key = out[i]
-            for s in range(n_suits):
-                if (suits >> (4 * s) & 15) >= 5:
-                    ranks = 0
-                    for j in range(k):
-                        c = codes[i, j]
-                        if per_card[c, 4] == s:
-                            ranks |= per_card[c, 5]
-                    key = max(key, flush_keys[ranks] | suit_strength[s] * 0x11111)
-            out[i] = key
-        if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
-            w0 = sums[i - start, 1] if suits_count else 0
-            w1 = sums[i - start, 2] if suits_count else 0
-            if not pairs_path:
-                out[i] = _mixwell_choices(codes[i], k, total, w0, w1, mix_of, t, out[i])
-                continue
-            key = out[i]
-            need = -mix_suits
-            for j in range(7):
-                mix_of[j] = per_card[codes[i, j], 3]
-                need += mix_of[j]
-            for a in range(6):
-                want = need - mix_of[a]
-                for b in range(a + 1, 7):
-                    if mix_of[b] == want:
-                        ca = codes[i, a]
-                        cb = codes[i, b]
-                        t5 = total - per_card[ca, 0] - per_card[cb, 0]
-                        mk = mix_keys5[
-                            hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
-                        ]
-                        if suits_count and mk | SUITS_MASK >= key:  # else it loses
-                            v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
-                            v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
-                            mk = add_suits(mk, v0, v1, straight_primary, straights, nth_strength)
-                        key = max(key, mk)
-            out[i] = key
-
-
 @dataclass(frozen=True, eq=False)
 class HashTables:
     """The hash path's tables for one rule set and hand size (see the module docstring)."""
@@ -572,6 +543,9 @@ class HashTables:
     flush_test: int
     straight_primary: Array
     flush_keys: Array
+    suit_plan: Array
+    suit_plan5: Array
+    top_suits: Array
 
 
 def build_hash(tables: KernelTables, k: int) -> HashTables | None:
@@ -645,6 +619,10 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
         bits = [b for b in range(7, -1, -1) if byte >> b & 1]
         for j, b in enumerate(bits):
             nth_strength[byte << 3 | j] = tables.bit_strength[b]
+    suit_plan = np.zeros(len(rank_keys), np.int64)
+    fill_suit_plan(rank_keys, straight_primary, tables.straights, suit_plan)
+    suit_plan5 = np.zeros(len(mix_keys5), np.int64)
+    fill_suit_plan(mix_keys5, straight_primary, tables.straights, suit_plan5)
     return HashTables(
         k=k,
         per_card=np.ascontiguousarray(per_card),
@@ -660,6 +638,9 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
         flush_test=sum(3 << (4 * s) for s in range(len(deck.suits))),
         straight_primary=straight_primary,
         flush_keys=flush_keys,
+        suit_plan=suit_plan,
+        suit_plan5=suit_plan5,
+        top_suits=top_suits_table(nth_strength),
     )
 
 
