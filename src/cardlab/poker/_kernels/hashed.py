@@ -303,15 +303,16 @@ def hand_key(
 ) -> int:  # pragma: no cover - compiled
     """The key of the best five of the k cards of ``row``, given their hash-digit sum
     ``total`` (``t.per_card[c, 0]`` summed) and, when suits count, their rank-by-suit
-    boards ``w0``/``w1`` (``t.per_card[c, 1]``/``[c, 2]`` or-ed). ``mix_of``: scratch
-    of at least k entries. ``t``: the tables (:class:`~.bundle.KeyTables`), with the
-    hash tables of k cards."""
+    boards ``w0``/``w1`` (``t.per_card[c, 1]``/``[c, 2]`` or-ed). ``mix_of``: int64
+    scratch of 16. ``t``: the tables (:class:`~.bundle.KeyTables`), with the hash
+    tables of k cards."""
     n_lo_bits = t.n_lo_bits
     lo_mask = (1 << n_lo_bits) - 1
     hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
-    key = t.rank_keys[t.hi_index[total >> n_lo_bits & hi_mask] + t.lo_index[total & lo_mask]]
+    place = t.hi_index[total >> n_lo_bits & hi_mask] + t.lo_index[total & lo_mask]
+    key = t.rank_keys[place]
     if t.suits_count:
-        key = add_suits(key, w0, w1, t.straight_primary, t.straights, t.nth_strength)
+        key |= plan_suits(t.suit_plan[place], w0, w1, t.top_suits)
     return raise_rare(row, k, total, w0, w1, mix_of, t, int(key))
 
 
@@ -330,21 +331,7 @@ def raise_rare(
 ) -> int:  # pragma: no cover - compiled
     """``key`` (the plain key of ``row``, see :func:`hand_key`) raised to the best flush
     and Mixwell the suit counts allow."""
-    suits = total >> t.suit_shift
-    if (suits + t.flush_test) & ((t.flush_test // 3) << 3):
-        per_card = t.per_card
-        for s in range(t.suit_strength.shape[0]):
-            if (suits >> (4 * s) & 15) >= 5:
-                ranks = 0
-                for j in range(k):
-                    c = row[j]
-                    if per_card[c, 4] == s:
-                        ranks |= per_card[c, 5]
-                key = max(key, t.flush_keys[ranks] | t.suit_strength[s] * 0x11111)
-    # five Mixwell suits present: the suit counts tell without another pass
-    if t.mixwell and nibble_sum(nonzero_nibbles(suits) & t.mix_suits) >= 5:
-        key = _mixwell_choices(row, k, total, w0, w1, mix_of, t, key)
-    return int(key)
+    return raise_rare_from(row, k, total, w0, w1, mix_of, key, t, rare_arrays(t))
 
 
 @njit(cache=True, inline="always")
@@ -464,7 +451,8 @@ def raise_rare_from(
 ) -> int:  # pragma: no cover - compiled
     """:func:`raise_rare` with the arrays taken out of ``t`` beforehand (``a``:
     :func:`rare_arrays`, once per loop); only ``t``'s numbers and flags are read here,
-    so a rare hand costs no reference counting on shared arrays."""
+    so a rare hand costs no reference counting on shared arrays (except the general
+    Mixwell choice of hands other than seven cards)."""
     per_card = a[0]
     suits = total >> t.suit_shift
     flush_test = t.flush_test
@@ -483,45 +471,19 @@ def raise_rare_from(
         return key
     if not (k == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash):
         return _mixwell_choices(row, k, total, w0, w1, mix_of, t, key)
-    # leave out two cards so that one card of each Mixwell suit is left (as in
-    # _mixwell_choices), reading only the given arrays
-    n_lo_bits = t.n_lo_bits
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
-    lo_index, hi_index5, mix_keys5 = a[3], a[4], a[5]
-    need = -mix_suits
-    for j in range(7):
-        mix_of[j] = per_card[row[j], 3]
-        need += mix_of[j]
-    for i in range(6):
-        want = need - mix_of[i]
-        for b in range(i + 1, 7):
-            if mix_of[b] == want:
-                ca = row[i]
-                cb = row[b]
-                t5 = total - per_card[ca, 0] - per_card[cb, 0]
-                mk = mix_keys5[hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]]
-                if t.suits_count and mk | SUITS_MASK >= key:  # else it loses
-                    v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
-                    v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
-                    mk = add_suits(mk, v0, v1, a[6], a[7], a[8])
-                key = max(key, mk)
-    return key
+    ints = (t.n_lo_bits, t.suit_shift, mix_suits, t.suits_count)
+    return mixwell_pairs(row, total, w0, w1, key, mix_of, a[3], ints)
 
 
 @njit(cache=True, inline="always")
 def rare_arrays(t: KeyTables) -> RareArrays:  # pragma: no cover - compiled
-    """The arrays :func:`raise_rare_from` reads."""
+    """The arrays :func:`raise_rare_from` reads: per_card, flush_keys, suit_strength and
+    the arrays of :func:`mixwell_pairs`."""
     return (
         t.per_card,
         t.flush_keys,
         t.suit_strength,
-        t.lo_index,
-        t.hi_index5,
-        t.mix_keys5,
-        t.straight_primary,
-        t.straights,
-        t.nth_strength,
+        (t.per_card, t.lo_index, t.hi_index5, t.mix_keys5, t.suit_plan5, t.top_suits),
     )
 
 

@@ -28,7 +28,14 @@ from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables, key_tables
 from cardlab.poker._kernels.five import key5_inline, nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import add_suits, hand_key, raise_rare_from, rare, rare_arrays
+from cardlab.poker._kernels.hashed import (
+    add_suits,
+    hand_key,
+    plan_suits,
+    raise_rare_from,
+    rare,
+    rare_arrays,
+)
 from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key
 from cardlab.poker._kernels.rule_arrays import left_out
 
@@ -119,7 +126,7 @@ def _dealt_key(
     w1: int,
     mix_of: Array,
     t: KeyTables,
-    lookup: tuple[Array, Array, Array, Array, Array, Array],
+    lookup: tuple[Array, Array, Array, Array, Array],
 ) -> int:  # pragma: no cover - compiled
     """The hashed key of player ``p``'s cards ``rows[p]`` from their sums (see
     :func:`~.hashed.hand_key`): the lookup and the suits here, and only when a flush or a
@@ -127,7 +134,7 @@ def _dealt_key(
     taking the row costs more than the lookup). ``lookup``: :func:`_lookup_arrays` of
     ``t``, taken out once per loop: reading an array out of ``t`` counts a reference on
     it, and threads counting on the same arrays slow each other down many times over."""
-    rank_keys, hi_index, lo_index, straight_primary, straights, nth = lookup
+    rank_keys, hi_index, lo_index, suit_plan, top_suits = lookup
     suit_shift = t.suit_shift
     flush_test = t.flush_test
     suits = total >> suit_shift
@@ -137,16 +144,17 @@ def _dealt_key(
         return hand_key(rows[p], rows.shape[1], total, w0, w1, mix_of, t)
     n_lo_bits = t.n_lo_bits
     hi = hi_index[total >> n_lo_bits & ((1 << (suit_shift - n_lo_bits)) - 1)]
-    key = rank_keys[hi + lo_index[total & ((1 << n_lo_bits) - 1)]]
+    place = hi + lo_index[total & ((1 << n_lo_bits) - 1)]
+    key = rank_keys[place]
     if t.suits_count:
-        key = add_suits(key, w0, w1, straight_primary, straights, nth)
+        key |= plan_suits(suit_plan[place], w0, w1, top_suits)
     return int(key)
 
 
 @njit(cache=True, inline="always")
-def _lookup_arrays(t: KeyTables) -> tuple[Array, Array, Array, Array, Array, Array]:
+def _lookup_arrays(t: KeyTables) -> tuple[Array, Array, Array, Array, Array]:
     """The arrays :func:`_dealt_key` reads on every key."""
-    return (t.rank_keys, t.hi_index, t.lo_index, t.straight_primary, t.straights, t.nth_strength)
+    return (t.rank_keys, t.hi_index, t.lo_index, t.suit_plan, t.top_suits)
 
 
 @njit(cache=True, inline="always")
