@@ -33,3 +33,18 @@ def test_main_exits_2_on_usage_error(capsys: pytest.CaptureFixture[str]) -> None
         main(["--no-such-option"])
     assert info.value.code == 2
     assert capsys.readouterr().err.startswith("cardlab: error:")
+
+
+@pytest.mark.slow
+def test_a_first_run_says_what_compiles_and_a_later_run_does_not(tmp_path: object) -> None:
+    """With an empty compiled-code cache (a fresh install), the command says on stderr what
+    it prepares and about how long it takes; with the cache filled it says nothing."""
+    env = {**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    args = [sys.executable, "-m", "cardlab", "draw", "-g", "standard52-draw", "As Ks Qs 7h 2c"]
+    bad = subprocess.run([*args[:-1], "As Ks"], capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1  # bad input: no notice
+    first = subprocess.run(args, capture_output=True, text=True, env=env, check=True)
+    assert "preparing the draw kernels (first run after install, about" in first.stderr
+    assert "keep" in first.stdout
+    again = subprocess.run(args, capture_output=True, text=True, env=env, check=True)
+    assert again.stderr == "" and again.stdout == first.stdout

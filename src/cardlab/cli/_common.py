@@ -252,6 +252,79 @@ def emit_json(value: Any) -> None:
     emit(render.to_json(value, ascii=not render.can_encode(sys.stdout)))
 
 
+def announce_first_run(what: str, seconds: int, ready: Callable[[], bool]) -> None:
+    """A line on stderr when the compiled kernels a command is about to use are not in
+    numba's disk cache: the first run after an install compiles them (later runs load
+    them). ``ready()``: whether they are cached."""
+    if not ready():
+        click.echo(
+            f"cardlab: preparing the {what} kernels (first run after install, "
+            f"about {seconds} s)...",
+            err=True,
+        )
+
+
+@contextmanager
+def compile_notice(what: str, seconds: int) -> Iterator[None]:
+    """While inside: the first compilation numba starts in this process (a first run
+    after an install: nothing is in its disk cache yet) prints one line on stderr saying
+    what is prepared and about how long it takes. Loading cached code prints nothing.
+    Enter it once the input is checked, so that bad input stays one line."""
+    from numba.core import event
+
+    said = False
+
+    class _Notice(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            nonlocal said
+            if not said:
+                said = True
+                click.echo(
+                    f"cardlab: preparing the {what} kernels (first run after install, "
+                    f"about {seconds} s)...",
+                    err=True,
+                )
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    with event.install_listener("numba:compile", _Notice()):
+        yield
+
+
+def after_first_run_notice(
+    progress: Callable[[int, int], None] | None,
+    what: str,
+    seconds: int,
+    ready: Callable[[], bool],
+) -> Callable[[int, int], None]:
+    """``progress`` (or nothing) that, on its first call, makes
+    :func:`announce_first_run`'s check: libraries report progress once the input is
+    checked, so bad input stays one line."""
+    announced = False
+
+    def update(done: int, total: int) -> None:
+        nonlocal announced
+        if not announced:
+            announced = True
+            announce_first_run(what, seconds, ready)
+        if progress is not None:
+            progress(done, total)
+
+    return update
+
+
+def prepare_bots(game: Any, bots: tuple[str, ...] | list[str], hints: bool = False) -> None:
+    """Before bots play: a line if their kernels compile on this run (the equity and
+    push/fold bots, and ``hints``, sample equities), and the draw table of Draw games
+    (:func:`prepare_draw_table`)."""
+    if hints or {"equity", "pushfold"} & {b.strip().lower() for b in bots}:
+        from cardlab.poker.equity import COMPILE_SECONDS, kernels_compiled
+
+        announce_first_run("bots' equity", COMPILE_SECONDS, lambda: kernels_compiled(False))
+    prepare_draw_table(game, bots)
+
+
 def prepare_draw_table(game: Any, bots: tuple[str, ...] | list[str]) -> None:
     """Before bots play Draw with the exact keep: build (or load) the deck's draw table
     now, with a line saying so when it is built, rather than stall the first hand."""

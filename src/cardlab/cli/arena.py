@@ -13,7 +13,7 @@ from cardlab.cli._common import (
     format_option,
     game_key,
     game_option,
-    prepare_draw_table,
+    prepare_bots,
 )
 from cardlab.cli.equity import _progress
 from cardlab.errors import GameError
@@ -109,12 +109,12 @@ def arena(
         stack=stack_value(stack),
         blinds=parse_blinds(blinds),
     )
-    prepare_draw_table(get_game(config.game), config.bots)
+    prepare_bots(get_game(config.game), config.bots)
     if workers is None:
         import os
 
         workers = 1 if hands < SMALL_RUN else (os.cpu_count() or 1)
-    with _progress(fmt == "text", "hands", lambda: True) as progress:
+    with _progress(fmt == "text", "hands", notice=False) as progress:  # prepare_bots said
         result = run_arena(config, workers=workers, scheduler=scheduler, progress=progress)
     if not no_store:
         _keep(result, db)

@@ -10,6 +10,7 @@ import click
 from cardlab import render
 from cardlab.cli._cluster import cache_from, client_from, cluster_options, task_bar
 from cardlab.cli._common import (
+    after_first_run_notice,
     deck_option,
     emit_json,
     format_option,
@@ -110,7 +111,15 @@ def chart(
         raise GameError("--exact enumerates every deal: drop --se")
     if target_se is not None and exact is None:
         exact = False
+    from cardlab.analysis.chart import kernels_compiled
+    from cardlab.poker.equity import COMPILE_SECONDS
+
     with client_from(scheduler, workers) as client, task_bar(fmt == "text", "chart") as bar:
+        # the first report of progress comes once the input is checked: then a line if
+        # the kernels compile on this run (on the workers too: they share the disk cache)
+        bar = after_first_run_notice(
+            bar, "equity", COMPILE_SECONDS, lambda: kernels_compiled(game, opponents, exact)
+        )
         result = compute_chart(
             game,
             opponents,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from fractions import Fraction
 
 import click
@@ -13,6 +13,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from cardlab import render
 from cardlab.cards import format_cards
 from cardlab.cli._common import (
+    compile_notice,
     deck_option,
     emit,
     emit_json,
@@ -22,13 +23,12 @@ from cardlab.cli._common import (
     rule_option,
 )
 from cardlab.errors import GameError
+from cardlab.poker.draw import COMPILE_SECONDS as DRAW_COMPILE_SECONDS
 from cardlab.poker.draw import best_draw
 from cardlab.poker.equity import (
     COMPILE_SECONDS,
     ExactTooBig,
     TieRate,
-    enumerates,
-    kernels_compiled,
     tie_rate,
 )
 from cardlab.poker.equity import equity as compute_equity
@@ -36,14 +36,13 @@ from cardlab.poker.games import Game, game_names
 
 
 @contextmanager
-def _progress(
-    show: bool, label: str, compiled: Callable[[], bool]
-) -> Iterator[Callable[[int, int], None]]:
-    """A ``progress(done, total)`` for the library: on its first call, a line on stderr
-    if the kernels are about to compile (first run of an install); then a progress bar
+def _progress(show: bool, label: str, notice: bool = True) -> Iterator[Callable[[int, int], None]]:
+    """A ``progress(done, total)`` for the library: from its first call (the input is
+    checked by then, so errors stay one clean line) a line on stderr if the kernels
+    compile on this run (:func:`~cardlab.cli._common.compile_notice`); a progress bar
     on stderr when ``show`` (text output) and stderr is a terminal (elsewhere rich would
-    leave an empty line behind). ``compiled()``: whether the kernels about to run are in
-    numba's cache."""
+    leave an empty line behind). ``notice=False``: no compile notice (the caller gave
+    one)."""
     console = Console(stderr=True)
     bar = Progress(
         TextColumn(label),
@@ -56,29 +55,25 @@ def _progress(
     task = bar.add_task(label, total=None)
     with_bar = show and console.is_terminal
     started = False
-    announced = False
+    listening = False
+    with ExitStack() as notices:
 
-    def update(done: int, total: int) -> None:
-        nonlocal started, announced
-        if not announced:  # the input is checked: errors stay one clean line
-            announced = True
-            if not compiled():
-                click.echo(
-                    f"cardlab: preparing the equity kernels (first run, about "
-                    f"{COMPILE_SECONDS} s)...",
-                    err=True,
-                )
-        if with_bar and not started:
-            bar.start()
-            started = True
-        if started:
-            bar.update(task, completed=done, total=total)
+        def update(done: int, total: int) -> None:
+            nonlocal started, listening
+            if notice and not listening:
+                listening = True
+                notices.enter_context(compile_notice("equity", COMPILE_SECONDS))
+            if with_bar and not started:
+                bar.start()
+                started = True
+            if started:
+                bar.update(task, completed=done, total=total)
 
-    try:
-        yield update
-    finally:
-        if started:
-            bar.stop()
+        try:
+            yield update
+        finally:
+            if started:
+                bar.stop()
 
 
 def _part(
@@ -126,13 +121,7 @@ def equity(
     if exact is False and samples is None and target_se is None:
         samples = 1_000_000
 
-    def compiled() -> bool:
-        if exact is not None:
-            return kernels_compiled(exact)
-        how = enumerates(game, list(hands), board, dead, samples=samples, target_se=target_se)
-        return kernels_compiled(how)
-
-    with _progress(fmt == "text", "dealing", compiled) as progress:
+    with _progress(fmt == "text", "dealing") as progress:
         try:
             result = compute_equity(
                 game,
@@ -223,7 +212,7 @@ def ties(
         names = [n for n in game_names() if n.endswith("-holdem")]
     played = [game_from(name, rule, deck) for name in names]  # every name checked first
     results: list[TieRate] = []
-    with _progress(fmt == "text", "sampling", lambda: kernels_compiled(False)) as progress:
+    with _progress(fmt == "text", "sampling") as progress:
         for i, game in enumerate(played):
             part = _part(progress, i * 2 * samples, len(played) * 2 * samples)
             results.append(tie_rate(game, samples=samples, rng=seed, progress=part))
@@ -302,7 +291,9 @@ def draw(
             raise GameError("give one of --goal, --beat and --strength")
         _draw_strength(game, hand, dead, top, fmt)
         return
-    advice = best_draw(game, hand, goal=goal, beat=beat, dead=dead)
+    _check_draw_cards(game, hand, dead, beat)  # bad input: one line, before any notice
+    with compile_notice("draw", DRAW_COMPILE_SECONDS):
+        advice = best_draw(game, hand, goal=goal, beat=beat, dead=dead)
     if fmt == "json":
         emit_json(advice.as_dict(top))
         return
@@ -330,13 +321,27 @@ def draw(
     )
 
 
+def _check_draw_cards(game: Game, hand: str, dead: str, beat: str | None) -> None:
+    """The draw's cards parse (the library checks them again, with the rest)."""
+    if game.base.draws < 1:
+        raise GameError(f"{game.name} has no draw")
+    game.deck.parse_cards(hand, count=5)
+    if dead:
+        game.deck.parse_cards(dead)
+    if beat is not None:
+        game.deck.parse_cards(beat, count=5)
+
+
 def _draw_strength(game: Game, hand: str, dead: str, top: int, fmt: str) -> None:
     from cardlab.cli._common import prepare_draw_table
+    from cardlab.poker import batch
     from cardlab.poker.draw_strength import keep_strengths
 
+    _check_draw_cards(game, hand, dead, None)
     cards = game.deck.parse_cards(hand, count=5)
-    prepare_draw_table(game, ("equity",))
-    keeps = keep_strengths(game, cards, dead=dead)
+    with compile_notice("evaluation", batch.COMPILE_SECONDS):
+        prepare_draw_table(game, ("equity",))
+        keeps = keep_strengths(game, cards, dead=dead)
     if fmt == "json":
         emit_json(
             {

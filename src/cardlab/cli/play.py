@@ -19,7 +19,7 @@ from rich.console import Console
 from cardlab.bots.arena import table_game
 from cardlab.bots.base import Bot, get_bot
 from cardlab.cards import format_cards
-from cardlab.cli._common import deck_option, game_key, game_option, prepare_draw_table
+from cardlab.cli._common import deck_option, game_key, game_option, prepare_bots
 from cardlab.cli.arena import bot_names, parse_blinds, stack_value
 from cardlab.errors import GameError
 from cardlab.store import Store
@@ -81,7 +81,7 @@ def play(
     chips = stack_value(stack)
     lineup = bot_names(bots)
     players: list[Bot] = [get_bot(n) for n in lineup]
-    prepare_draw_table(game.game, lineup)
+    prepare_bots(game.game, lineup, hints)
     seat_bots = [players[(s - 1) % len(players)] for s in range(1, seats)]
     names = [name] + [f"{b.name}-{s + 1}" for s, b in enumerate(seat_bots, start=1)]
     if seed is None:

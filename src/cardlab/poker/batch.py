@@ -36,6 +36,8 @@ from cardlab.errors import CardError, HandError
 from cardlab.poker.categories import Category
 from cardlab.poker.keys import PRIMARY_SHIFT
 
+COMPILE_SECONDS = 20  # the hash path's kernels, compiled on a first run (2-core machine)
+
 if TYPE_CHECKING:
     from cardlab.poker._kernels.hashed import HashTables
     from cardlab.poker._kernels.rule_arrays import KernelTables

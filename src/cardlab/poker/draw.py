@@ -33,6 +33,8 @@ from cardlab.poker.order import hand_order
 
 CardsLike = str | Sequence[Card]
 
+COMPILE_SECONDS = 20  # the draw kernels, compiled on a first run (2-core machine)
+
 
 @dataclass(frozen=True, slots=True)
 class Keep:
