@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from cardlab.cli._cluster import cache_from, client_from, cluster_options, task_bar
-from cardlab.cli._common import emit, emit_json, format_option, output_path
+from cardlab.cli._common import after_first_run_notice, emit, emit_json, format_option, output_path
 
 
 @click.command()
@@ -92,6 +92,7 @@ def report(
             key, value = parse_option(item)
             rules.with_options(**{key: value})
     with client_from(scheduler, workers) as client, task_bar(fmt == "text", "report") as bar:
+        bar = after_first_run_notice(bar, "report", COMPILE_SECONDS, _kernels_compiled)
         data = build_report(
             names,
             compare,
@@ -108,3 +109,15 @@ def report(
         emit_json(data)
         return
     emit(f"wrote {out} ({len(data['decks'])} decks and variants)")
+
+
+COMPILE_SECONDS = 90  # the report's kernels (tables, sampling, Omaha), first run, 2 cores
+
+
+def _kernels_compiled() -> bool:
+    """Whether the kernels of the report's tables and samples are in numba's disk cache
+    (the workers compile them on a first run, sharing the cache)."""
+    from cardlab.poker._kernels import hashed, showdowns, tables7_count
+    from cardlab.poker._kernels.warm import in_disk_cache
+
+    return in_disk_cache(hashed.fill_rank_keys, tables7_count.count_patterns, showdowns.monte_carlo)

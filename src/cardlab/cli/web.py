@@ -48,6 +48,7 @@ def web(host: str, port: int, db: str | None, memory: bool) -> None:
     if memory and db is not None:
         raise CardlabError("--memory and --db exclude each other")
     store = Store.in_memory() if memory else Store.open(db)
+    _warm_bots()
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
     uvicorn.run(create_app(table_store=store), host=host, port=port, log_level="warning")
 
@@ -65,3 +66,20 @@ def _check_free(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as exc:
             raise CardlabError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+def _warm_bots() -> None:
+    """On the first run after an install, compile the bots' equity kernels before serving
+    (with a line saying so), rather than stall the first table's first bot decision."""
+    from cardlab.poker.equity import COMPILE_SECONDS, RANDOM, kernels_compiled, sample_equity
+    from cardlab.poker.games import get_game
+
+    if kernels_compiled(False):
+        return
+    click.echo(
+        f"cardlab web: preparing the bots' equity kernels (first run after install, "
+        f"about {COMPILE_SECONDS} s)...",
+        err=True,
+    )
+    for name in ("fesca78-holdem", "standard52-holdem"):  # both sizes of hash index
+        sample_equity(get_game(name), [RANDOM, RANDOM], samples=1000, rng=0)
