@@ -14,7 +14,7 @@ hands) and pokerkit's sampled ``calculate_equities``, whichever are installed (t
 ``bench`` extra). cardlab's times are CPU seconds of one thread (``process_time``,
 steadier on a shared machine) and wall seconds on every core.
 
-    python benchmarks/equity.py [--quick] [--samples 2000000]
+    python benchmarks/equity.py [--quick] [--monte-carlo] [--samples 2000000]
 """
 
 from __future__ import annotations
@@ -75,6 +75,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip the slowest cases")
     parser.add_argument("--samples", type=int, default=2_000_000)
+    parser.add_argument("--monte-carlo", action="store_true", help="only the Monte Carlo lines")
     args = parser.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
     n = args.samples
@@ -83,7 +84,12 @@ def main() -> None:
     exact_equity(FESCA, FESCA_HANDS, board="木5 火6 土7 金8")
     sample_equity(HOLDEM, AA_KK, samples=8_000, rng=0)
     print(f"cores: {cores}; cardlab: CPU time of one thread, and wall time on {cores} cores\n")
+    if not args.monte_carlo:
+        exact_lines(args.quick)
+    monte_carlo_lines(n, cores)
 
+
+def exact_lines(quick: bool) -> None:
     cpu, wall, r = cpu_and_wall(lambda: exact_equity(HOLDEM, AA_KK))
     line(
         "exact standard52 AsAh v KsKh preflop (1,712,304 boards)",
@@ -104,7 +110,7 @@ def main() -> None:
     for name, t in peers_exact.items():
         print(f"  cardlab / {name} speed: x{t / wall:.1f} (wall, both on every core)")
 
-    if not args.quick:
+    if not quick:
         cpu, wall, r = cpu_and_wall(lambda: exact_equity(FESCA, FESCA_HANDS), repeat=1)
         line(
             "exact FESCA78 木1火1 v 水12金12 preflop (16,108,764 boards)",
@@ -138,6 +144,12 @@ def main() -> None:
         )
         print(f"  cardlab / poker-equity speed: x{t / wall:.1f} (wall, both on every core)")
 
+
+def monte_carlo_lines(n: int, cores: int) -> None:
+    try:
+        import poker_equity
+    except ImportError:
+        poker_equity = None
     mc: dict[str, float] = {}
     for game, hands, target in ((HOLDEM, AA_KK, 25e6), (FESCA, FESCA_HANDS, 10e6)):
         cpu, wall, r = cpu_and_wall(lambda g=game, h=hands: sample_equity(g, h, samples=n, rng=1))

@@ -14,7 +14,8 @@ the river, say, or one hand against one random hand in Hold'em where suits only 
 flushes: that is counted by classes in a fraction of a second even preflop) and
 samples otherwise.
 
-Both run on the compiled loops of :mod:`cardlab.poker._kernels.showdowns`, which score
+Both run on the compiled loops of :mod:`cardlab.poker._kernels.showdowns` (Monte Carlo:
+:mod:`~cardlab.poker._kernels.sampling`), which score
 each player with the batch evaluator's kernels (:mod:`cardlab.poker.batch`). Exact
 enumeration on the hash path counts most boards by their rank multiset and deals only
 those where suits can matter (:mod:`~cardlab.poker._kernels.by_rank`); one hand against
@@ -42,6 +43,7 @@ import numpy as np
 from cardlab.cards import Card, format_cards
 from cardlab.errors import CardError, GameError
 from cardlab.poker._kernels import by_rank as _by_rank
+from cardlab.poker._kernels import sampling as _sampling
 from cardlab.poker._kernels import showdowns as _k
 from cardlab.poker._kernels import vs_random as _vs_random
 from cardlab.poker.games import Game
@@ -138,7 +140,7 @@ def kernels_compiled(exact: bool) -> bool:
     if exact:
         kernels = (_k.exact_units, _by_rank.exact_by_rank, _vs_random.hand_vs_random)
         return in_disk_cache(hashed.fill_rank_keys, *kernels)
-    return in_disk_cache(hashed.fill_rank_keys, _k.monte_carlo)
+    return in_disk_cache(hashed.fill_rank_keys, _sampling.monte_carlo)
 
 
 # --- the deal: players' hands (cards or ranges), board, dead cards ---------------------
@@ -539,7 +541,7 @@ def sample_equity(
     while done < samples:
         trials = min(_BLOCK_TRIALS, -(-(samples - done) // _BLOCKS))
         seeds = gen.integers(1, 2**62, size=_BLOCKS, dtype=np.int64)
-        total += _k.monte_carlo(
+        total += _sampling.monte_carlo(
             combos, n_combos, board_arr, base_used, len(deck), method, tables, seeds, trials
         )
         done += trials * _BLOCKS
@@ -717,7 +719,7 @@ def _split_share(
     while n < samples:  # in rounds, so that Ctrl-C and progress get a turn
         trials = min(_BLOCK_TRIALS, -(-(samples - n) // _BLOCKS))
         seeds = gen.integers(1, 2**62, size=_BLOCKS, dtype=np.int64)
-        total += _k.monte_carlo(
+        total += _sampling.monte_carlo(
             combos,
             np.ones(players, np.int64),
             board,

@@ -10,9 +10,8 @@ read (:class:`~.bundle.KeyTables`).
 
 The enumerator walks every remaining board inside the compiled code (no board arrays: 16 M
 boards of FESCA78 would need hundreds of megabytes), split over threads by the board's
-first two cards, shuffled so that every thread gets a fair share. Monte Carlo uses a
-per-block xorshift generator seeded from the caller's numpy ``Generator``, so the same
-seed gives the same result whatever the number of threads.
+first two cards, shuffled so that every thread gets a fair share. Monte Carlo is in
+:mod:`.sampling`.
 
 Counts are int64: split-pot shares are counted in units of ``1/SHARE_UNIT`` of a pot
 (``SHARE_UNIT`` = lcm(1..10)), so an equity is an exact fraction of integers.
@@ -29,12 +28,8 @@ from numba import njit, prange
 from cardlab.poker._kernels.bundle import KeyTables, key_tables
 from cardlab.poker._kernels.five import key5_inline, nibble_sum, nonzero_nibbles
 from cardlab.poker._kernels.hashed import (
-    add_suits,
     hand_key,
     plan_suits,
-    raise_rare_from,
-    rare,
-    rare_arrays,
 )
 from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key
 from cardlab.poker._kernels.rule_arrays import left_out
@@ -335,171 +330,6 @@ def exact_units(
     for u in range(n_units):
         total += parts_out[u]
     return total
-
-
-@njit(cache=True, inline="always")
-def _next(state: Array) -> Any:
-    """xorshift64*: the next 64-bit value of the block's generator (state[0])."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return x * np.uint64(2685821657736338717)
-
-
-@njit(cache=True, inline="always")
-def _below(state: Array, n: int) -> Any:
-    """An integer in 0 .. n-1: the high 32 bits times n, shifted down (integer
-    multiply-shift; the bias is at most n / 2**32: 3e-7 for 1,326 hole-card combos)."""
-    u = _next(state) >> np.uint64(32)
-    return np.int64((u * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True, parallel=True)
-def monte_carlo(
-    combos: Array,
-    n_combos: Array,
-    board: Array,
-    base_used: Array,
-    deck_size: int,
-    method: int,
-    t: KeyTables,
-    seeds: Array,
-    trials: int,
-) -> Array:  # pragma: no cover - compiled
-    """Tallies of ``trials`` random deals in each of ``len(seeds)`` blocks.
-
-    ``combos``: players x combos x hole cards, -1 for a hole card dealt at random;
-    each trial picks one combo per player uniformly (again if cards collide). ``board``:
-    the board, -1 for a card dealt at random. ``base_used``: 1 for cards out of play
-    (dead cards, known board cards). Returns 4 x players (see :func:`exact_units`) and
-    a trailing count of rejected combo picks in ``[4, 0]``.
-    """
-    players = combos.shape[0]
-    blocks = seeds.shape[0]
-    parts = np.zeros((blocks, 5, players), np.int64)
-    for b in prange(blocks):
-        _monte_carlo_block(
-            combos, n_combos, board, base_used, deck_size, method, t, seeds[b], trials, parts[b]
-        )
-    tallies = np.zeros((5, players), np.int64)
-    for b in range(blocks):
-        tallies += parts[b]
-    return tallies
-
-
-@njit(cache=True)
-def _monte_carlo_block(
-    combos: Array,
-    n_combos: Array,
-    board: Array,
-    base_used: Array,
-    deck_size: int,
-    method: int,
-    t: KeyTables,
-    seed: int,
-    trials: int,
-    part: Array,
-) -> None:  # pragma: no cover - compiled
-    """One block of :func:`monte_carlo`: its tallies into ``part`` (5 x players).
-
-    A function of its own, not inlined in the parallel loop: the arrays of ``t`` are
-    taken out once per block and the loop reads them as plain locals. Read out of ``t``
-    on every deal, each counts a reference on an array the other threads count on too,
-    and two threads ran several times slower than one."""
-    players, _, h = combos.shape
-    nb = board.shape[0]
-    hashed = method == HASHED
-    per_card = t.per_card
-    lo_index = t.lo_index
-    hi_index = t.hi_index
-    rank_keys = t.rank_keys
-    straight_primary = t.straight_primary
-    straights = t.straights
-    nth_strength = t.nth_strength
-    n_lo_bits = t.n_lo_bits
-    suit_shift = t.suit_shift
-    flush_test = t.flush_test
-    mixwell = t.mixwell
-    mix_suits = t.mix_suits
-    suits_count = t.suits_count
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
-    rare_arrays_ = rare_arrays(t)
-    state = np.empty(1, np.uint64)
-    state[0] = np.uint64(seed) | np.uint64(1)
-    used = np.zeros(deck_size, np.int64)  # == stamp: in play this trial
-    dealt = np.empty((players, h + nb), np.int64)
-    keys = np.empty(players, np.int64)
-    mix_of = np.zeros(16, np.int64)
-    scratch = np.zeros((PARTS_ROWS, 5), np.int64)
-    # the block's own tallies: adding to neighbouring rows of the shared result on
-    # every deal would share cache lines between threads
-    out = np.zeros((4, players), np.int64)
-    rejected = 0
-    stamp = 0
-    done = 0
-    while done < trials:
-        stamp += 1
-        ok = True
-        for p in range(players):
-            pick = 0 if n_combos[p] == 1 else _below(state, n_combos[p])
-            for j in range(h):
-                c = combos[p, pick, j]
-                if c >= 0:
-                    if used[c] == stamp or base_used[c]:
-                        ok = False
-                    used[c] = stamp
-                dealt[p, j] = c
-        if not ok:
-            rejected += 1
-            continue
-        board_sum = 0  # the board's hash digits and suit boards, summed once
-        board_w0 = 0
-        board_w1 = 0
-        for j in range(nb):
-            c = board[j]
-            if c < 0:
-                c = _below(state, deck_size)
-                while used[c] == stamp or base_used[c]:
-                    c = _below(state, deck_size)
-                used[c] = stamp
-            for p in range(players):
-                dealt[p, h + j] = c
-            if hashed:
-                board_sum += per_card[c, 0]
-                board_w0 |= per_card[c, 1]
-                board_w1 |= per_card[c, 2]
-        for p in range(players):
-            total = board_sum
-            w0 = board_w0
-            w1 = board_w1
-            for j in range(h):
-                c = dealt[p, j]
-                if c < 0:
-                    c = _below(state, deck_size)
-                    while used[c] == stamp or base_used[c]:
-                        c = _below(state, deck_size)
-                    used[c] = stamp
-                    dealt[p, j] = c
-                if hashed:
-                    total += per_card[c, 0]
-                    w0 |= per_card[c, 1]
-                    w1 |= per_card[c, 2]
-            if not hashed:
-                keys[p] = key_of(dealt[p], method, mix_of, scratch, t)
-                continue
-            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
-            if suits_count:
-                key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
-            if rare(total >> suit_shift, flush_test, mixwell, mix_suits):
-                key = raise_rare_from(dealt[p], h + nb, total, w0, w1, mix_of, key, t, rare_arrays_)
-            keys[p] = key
-        _tally(keys, out)
-        done += 1
-    part[:4] = out
-    part[4, 0] = rejected
 
 
 @njit(cache=True, parallel=True)

@@ -1,0 +1,426 @@
+"""Monte Carlo showdowns behind :func:`cardlab.poker.equity.sample_equity` (private).
+
+A call deals ``trials`` random showdowns in each of several blocks, one generator per
+block seeded from the caller's numpy ``Generator``: the same seed gives the same result
+whatever the number of threads. The generator is SplitMix64 (every one of its 64 bits
+passes BigCrush), each output split into two 32-bit draws; a draw in ``0 .. n-1`` is
+Lemire's multiply-shift with its rejection step, so every card and combo is picked with
+exactly equal probability (no modulo bias).
+
+Two loops, the same statistics (each trial is an independent uniform deal):
+
+- :func:`_dealt_block`, when every player holds one known combo (some of its cards may
+  be dealt at random) and the hash path applies: the cards not in play sit in one array
+  and each trial deals the random cards by a partial Fisher-Yates shuffle of it (a
+  uniform draw without replacement whatever order the array was left in), so there is
+  no rejection and nothing to reset. Each player's known cards are summed once per
+  block; a trial adds the dealt cards' hash digits. The keys are settled lazily
+  (:func:`_settle`): a player's plain rank lookup bounds its key (suits only fill the
+  key's lowest 20 bits; a flush or Mixwell can only raise it), and the suits and the
+  flush/Mixwell choice are worked out only for players the bounds leave in contention.
+  The cards of a player's row are written only for that rare flush/Mixwell look.
+- :func:`_ranges_block` for everything else (ranges, the subset and Omaha paths): a
+  combo picked per player (the whole pick again if two share a card), the other cards
+  dealt with a per-card check against the cards in play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from cardlab.poker._kernels.bundle import KeyTables
+from cardlab.poker._kernels.hashed import add_suits, raise_rare_from, rare, rare_arrays
+from cardlab.poker._kernels.omaha import PARTS_ROWS
+from cardlab.poker._kernels.showdowns import _SHARES, HASHED, SHARE_UNIT, _tally, key_of
+from cardlab.poker.keys import SUITS_MASK
+
+Array = Any  # numpy arrays typed loosely: numba-compiled code
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_LOW32 = (1 << 32) - 1
+_UNSETTLED = np.int64(1) << 62  # above every key: the bound of a key still to be raised
+
+
+@njit(cache=True, inline="always")
+def _mix(state: Any) -> tuple[Any, Any]:
+    """SplitMix64: (the next state, 64 random bits)."""
+    state = state + _GOLDEN
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _scale(bits: int, n: int, state: Any) -> tuple[int, Any]:
+    """(a uniform integer in 0 .. n-1, the state) from 32 random ``bits``: Lemire's
+    multiply-shift, drawing again in the rare case (probability < n / 2**32) that the
+    low half of the product falls in the few values that would bias it."""
+    product = bits * n
+    low = product & _LOW32
+    if low < n:
+        floor = (_LOW32 + 1 - n) % n
+        while low < floor:
+            state, z = _mix(state)
+            product = np.int64(z >> np.uint64(32)) * n
+            low = product & _LOW32
+    return product >> 32, state
+
+
+@njit(cache=True, inline="always")
+def _below(state: Any, n: int) -> tuple[int, Any]:
+    """(a uniform integer in 0 .. n-1, the state), one draw."""
+    state, z = _mix(state)
+    return _scale(np.int64(z >> np.uint64(32)), n, state)
+
+
+@njit(cache=True, parallel=True)
+def monte_carlo(
+    combos: Array,
+    n_combos: Array,
+    board: Array,
+    base_used: Array,
+    deck_size: int,
+    method: int,
+    t: KeyTables,
+    seeds: Array,
+    trials: int,
+) -> Array:  # pragma: no cover - compiled
+    """Tallies of ``trials`` random deals in each of ``len(seeds)`` blocks.
+
+    ``combos``: players x combos x hole cards, -1 for a hole card dealt at random;
+    each trial picks one combo per player uniformly among those sharing no card (a
+    player with ``n_combos`` 1 holds its one combo). ``board``: the board, -1 for a
+    card dealt at random. ``base_used``: 1 for cards out of play (dead cards, known
+    board cards). Returns 4 x players (sole wins, shared wins, pot shares in
+    SHARE_UNIT, shares squared) and a trailing count of rejected combo picks in
+    ``[4, 0]``.
+    """
+    players = combos.shape[0]
+    blocks = seeds.shape[0]
+    dealt = method == HASHED
+    for p in range(players):
+        dealt = dealt and n_combos[p] == 1
+    parts = np.zeros((blocks, 5, players), np.int64)
+    for b in prange(blocks):
+        if dealt:
+            _dealt_block(combos, board, base_used, deck_size, t, seeds[b], trials, parts[b])
+        else:
+            _ranges_block(
+                combos, n_combos, board, base_used, deck_size, method, t, seeds[b], trials, parts[b]
+            )
+    tallies = np.zeros((5, players), np.int64)
+    for b in range(blocks):
+        tallies += parts[b]
+    return tallies
+
+
+@njit(cache=True)
+def _dealt_block(
+    combos: Array,
+    board: Array,
+    base_used: Array,
+    deck_size: int,
+    t: KeyTables,
+    seed: int,
+    trials: int,
+    part: Array,
+) -> None:  # pragma: no cover - compiled
+    """One block of :func:`monte_carlo` when every player holds one combo, on the hash
+    path: its tallies into ``part`` (5 x players).
+
+    A function of its own, not inlined in the parallel loop: the arrays of ``t`` are
+    taken out once per block and the loop reads them as plain locals (read out of ``t``
+    on every deal, each counts a reference on an array the other threads count on too)."""
+    players, _, h = combos.shape
+    nb = board.shape[0]
+    width = h + nb
+    per_card = t.per_card
+    lo_index = t.lo_index
+    hi_index = t.hi_index
+    rank_keys = t.rank_keys
+    n_lo_bits = t.n_lo_bits
+    suit_shift = t.suit_shift
+    flush_test = t.flush_test
+    mixwell = t.mixwell
+    mix_suits = t.mix_suits
+    suits_count = t.suits_count
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    ra = rare_arrays(t)
+    # the cards out of play, the rows' known cards and their sums
+    in_play = base_used.copy()
+    rows = np.zeros((players, width), np.int64)
+    known = np.zeros((players, 3), np.int64)  # hash-digit sum, suit boards w0, w1
+    for p in range(players):
+        for j in range(width):
+            c = combos[p, 0, j] if j < h else board[j - h]
+            rows[p, j] = c
+            if c >= 0:
+                in_play[c] = 1
+                known[p, 0] += per_card[c, 0]
+                known[p, 1] |= per_card[c, 1]
+                known[p, 2] |= per_card[c, 2]
+    live = np.empty(deck_size, np.int64)
+    n_live = 0
+    for c in range(deck_size):
+        if not in_play[c]:
+            live[n_live] = c
+            n_live += 1
+    # the dealt cards: first the board's (every player's), then each player's own
+    n_board = 0
+    for j in range(nb):
+        n_board += board[j] < 0
+    starts = np.zeros(players + 1, np.int64)  # player p's own: dealt[starts[p]:starts[p+1]]
+    starts[0] = n_board
+    for p in range(players):
+        starts[p + 1] = starts[p]
+        for j in range(h):
+            starts[p + 1] += combos[p, 0, j] < 0
+    m = starts[players]
+    slots = np.full((max(m, 1), players), -1, np.int64)  # dealt card -> column of each row
+    i = 0
+    for j in range(nb):
+        if board[j] < 0:
+            for p in range(players):
+                slots[i, p] = h + j
+            i += 1
+    for p in range(players):
+        for j in range(h):
+            if combos[p, 0, j] < 0:
+                slots[i, p] = j
+                i += 1
+    straight_primary = t.straight_primary
+    straights = t.straights
+    nth_strength = t.nth_strength
+    suits = SUITS_MASK if suits_count else 0
+    plain = np.empty(players, np.int64)
+    sums = np.empty((players, 4), np.int64)
+    lo = np.empty(players, np.int64)
+    hi = np.empty(players, np.int64)
+    mix_of = np.zeros(16, np.int64)
+    out = np.zeros((4, players), np.int64)  # the block's own (no cache lines shared)
+    state = np.uint64(seed)
+    for _ in range(trials):
+        # partial Fisher-Yates: m cards to live[:m], two draws per generator output
+        i = 0
+        while i < m:
+            state, z = _mix(state)
+            r, state = _scale(np.int64(z >> np.uint64(32)), n_live - i, state)
+            c = live[i + r]
+            live[i + r] = live[i]
+            live[i] = c
+            i += 1
+            if i < m:
+                r, state = _scale(np.int64(z & np.uint64(_LOW32)), n_live - i, state)
+                c = live[i + r]
+                live[i + r] = live[i]
+                live[i] = c
+                i += 1
+        board_sum = 0
+        board_w0 = 0
+        board_w1 = 0
+        for i in range(n_board):
+            c = live[i]
+            board_sum += per_card[c, 0]
+            if suits_count:
+                board_w0 |= per_card[c, 1]
+                board_w1 |= per_card[c, 2]
+        top = -1
+        for p in range(players):
+            total = known[p, 0] + board_sum
+            w0 = known[p, 1] | board_w0
+            w1 = known[p, 2] | board_w1
+            for i in range(starts[p], starts[p + 1]):
+                c = live[i]
+                total += per_card[c, 0]
+                if suits_count:
+                    w0 |= per_card[c, 1]
+                    w1 |= per_card[c, 2]
+            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+            plain[p] = key
+            top = max(top, key)
+            sums[p, 0] = total
+            sums[p, 1] = w0
+            sums[p, 2] = w1
+            sums[p, 3] = rare(total >> suit_shift, flush_test, mixwell, mix_suits)
+        # most deals are settled by the plain keys alone
+        contenders = 0
+        first = 0
+        for p in range(players):
+            if sums[p, 3] or plain[p] | suits >= top:
+                if contenders == 0:
+                    first = p
+                contenders += 1
+        if contenders > 1:
+            # bounds of each key: [plain, plain + suits], unbounded for a possible
+            # flush or Mixwell; work out one key at a time, the open one with the
+            # highest bound first, until the winners are known. Written out here, not
+            # called: an array bound to a function's argument counts a reference on
+            # it (an atomic operation), and these are many arrays on every deal
+            for p in range(players):
+                lo[p] = plain[p]
+                hi[p] = _UNSETTLED if sums[p, 3] else plain[p] | suits
+            while True:
+                top = lo[0]
+                for p in range(1, players):
+                    top = max(top, lo[p])
+                contenders = 0
+                pick = -1
+                for p in range(players):
+                    if hi[p] >= top:
+                        if contenders == 0:
+                            first = p
+                        contenders += 1
+                        if hi[p] != lo[p] and (
+                            pick < 0 or hi[p] > hi[pick] or (hi[p] == hi[pick] and lo[p] < lo[pick])
+                        ):
+                            pick = p
+                if contenders == 1 or pick < 0:
+                    break
+                key = plain[pick]
+                if suits_count:
+                    key = add_suits(
+                        key, sums[pick, 1], sums[pick, 2], straight_primary, straights, nth_strength
+                    )
+                if sums[pick, 3]:  # a flush or a Mixwell may raise it: the cards are needed
+                    for i in range(m):
+                        column = slots[i, pick]
+                        if column >= 0:
+                            rows[pick, column] = live[i]
+                    key = raise_rare_from(
+                        rows[pick],
+                        width,
+                        sums[pick, 0],
+                        sums[pick, 1],
+                        sums[pick, 2],
+                        mix_of,
+                        key,
+                        t,
+                        ra,
+                    )
+                lo[pick] = key
+                hi[pick] = key
+        if contenders == 1:
+            out[0, first] += 1
+            out[2, first] += SHARE_UNIT
+            out[3, first] += SHARE_UNIT * SHARE_UNIT
+        else:  # every contender's key is known and equal: they share the pot
+            share = _SHARES[contenders]
+            for p in range(first, players):
+                if hi[p] >= top:
+                    out[1, p] += 1
+                    out[2, p] += share
+                    out[3, p] += share * share
+    part[:4] = out
+
+
+@njit(cache=True)
+def _ranges_block(
+    combos: Array,
+    n_combos: Array,
+    board: Array,
+    base_used: Array,
+    deck_size: int,
+    method: int,
+    t: KeyTables,
+    seed: int,
+    trials: int,
+    part: Array,
+) -> None:  # pragma: no cover - compiled
+    """One block of :func:`monte_carlo` in general (ranges, any key method): its tallies
+    into ``part`` (5 x players), as :func:`_dealt_block`."""
+    players, _, h = combos.shape
+    nb = board.shape[0]
+    hashed = method == HASHED
+    per_card = t.per_card
+    lo_index = t.lo_index
+    hi_index = t.hi_index
+    rank_keys = t.rank_keys
+    straight_primary = t.straight_primary
+    straights = t.straights
+    nth_strength = t.nth_strength
+    n_lo_bits = t.n_lo_bits
+    suit_shift = t.suit_shift
+    flush_test = t.flush_test
+    mixwell = t.mixwell
+    mix_suits = t.mix_suits
+    suits_count = t.suits_count
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    rare_arrays_ = rare_arrays(t)
+    state = np.uint64(seed)
+    used = np.zeros(deck_size, np.int64)  # == stamp: in play this trial
+    dealt = np.empty((players, h + nb), np.int64)
+    keys = np.empty(players, np.int64)
+    mix_of = np.zeros(16, np.int64)
+    scratch = np.zeros((PARTS_ROWS, 5), np.int64)
+    out = np.zeros((4, players), np.int64)  # the block's own (no cache lines shared)
+    rejected = 0
+    stamp = 0
+    done = 0
+    while done < trials:
+        stamp += 1
+        ok = True
+        for p in range(players):
+            pick = 0
+            if n_combos[p] > 1:
+                pick, state = _below(state, n_combos[p])
+            for j in range(h):
+                c = combos[p, pick, j]
+                if c >= 0:
+                    if used[c] == stamp or base_used[c]:
+                        ok = False
+                    used[c] = stamp
+                dealt[p, j] = c
+        if not ok:
+            rejected += 1
+            continue
+        board_sum = 0  # the board's hash digits and suit boards, summed once
+        board_w0 = 0
+        board_w1 = 0
+        for j in range(nb):
+            c = board[j]
+            if c < 0:
+                c, state = _below(state, deck_size)
+                while used[c] == stamp or base_used[c]:
+                    c, state = _below(state, deck_size)
+                used[c] = stamp
+            for p in range(players):
+                dealt[p, h + j] = c
+            if hashed:
+                board_sum += per_card[c, 0]
+                board_w0 |= per_card[c, 1]
+                board_w1 |= per_card[c, 2]
+        for p in range(players):
+            total = board_sum
+            w0 = board_w0
+            w1 = board_w1
+            for j in range(h):
+                c = dealt[p, j]
+                if c < 0:
+                    c, state = _below(state, deck_size)
+                    while used[c] == stamp or base_used[c]:
+                        c, state = _below(state, deck_size)
+                    used[c] = stamp
+                    dealt[p, j] = c
+                if hashed:
+                    total += per_card[c, 0]
+                    w0 |= per_card[c, 1]
+                    w1 |= per_card[c, 2]
+            if not hashed:
+                keys[p] = key_of(dealt[p], method, mix_of, scratch, t)
+                continue
+            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+            if suits_count:
+                key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
+            if rare(total >> suit_shift, flush_test, mixwell, mix_suits):
+                key = raise_rare_from(dealt[p], h + nb, total, w0, w1, mix_of, key, t, rare_arrays_)
+            keys[p] = key
+        _tally(keys, out)
+        done += 1
+    part[:4] = out
+    part[4, 0] = rejected
