@@ -519,19 +519,8 @@ def sample_equity(
     if len(deal.combos) > 1:
         _assignments_exist(deal)
     deck = game.deck
-    h = game.base.hole_cards
     players = len(deal.combos)
-    most = max(len(c) for c in deal.combos)
-    combos = np.full((players, most, h), -1, np.int64)
-    for p, cs in enumerate(deal.combos):
-        for j, hand in enumerate(cs):
-            combos[p, j, : len(hand)] = deck.codes(hand)
-    n_combos = np.array([len(c) for c in deal.combos], np.int64)
-    board_arr = np.full(game.base.board_cards, -1, np.int64)
-    board_arr[: len(deal.board)] = deck.codes(deal.board)
-    base_used = np.zeros(len(deck), np.int64)
-    for c in (*deal.board, *deal.dead):
-        base_used[deck.code(c)] = 1
+    combos, n_combos, board_arr, base_used = _sample_arrays(game, deal)
     method, tables = _k.showdown_tables(game)
     total = np.zeros((5, players), np.int64)
     done = 0
@@ -542,7 +531,7 @@ def sample_equity(
         trials = min(_BLOCK_TRIALS, -(-(samples - done) // _BLOCKS))
         seeds = gen.integers(1, 2**62, size=_BLOCKS, dtype=np.int64)
         total += _sampling.monte_carlo(
-            combos, n_combos, board_arr, base_used, len(deck), method, tables, seeds, trials
+            combos, n_combos, board_arr, base_used, len(deck), method, tables, seeds, trials, False
         )
         done += trials * _BLOCKS
         if progress is not None:
@@ -552,6 +541,25 @@ def sample_equity(
             if max(ses) <= target_se:
                 break
     return _sampled_result(game, deal, total, done)
+
+
+def _sample_arrays(game: Game, deal: _Deal) -> tuple[np.ndarray[Any, np.dtype[np.int64]], ...]:
+    """The deal as :func:`~cardlab.poker._kernels.sampling.monte_carlo` takes it:
+    (combos, n_combos, board, base_used), -1 for a card dealt at random."""
+    deck = game.deck
+    h = game.base.hole_cards
+    most = max(len(c) for c in deal.combos)
+    combos = np.full((len(deal.combos), most, h), -1, np.int64)
+    for p, cs in enumerate(deal.combos):
+        for j, hand in enumerate(cs):
+            combos[p, j, : len(hand)] = deck.codes(hand)
+    n_combos = np.array([len(c) for c in deal.combos], np.int64)
+    board = np.full(game.base.board_cards, -1, np.int64)
+    board[: len(deal.board)] = deck.codes(deal.board)
+    base_used = np.zeros(len(deck), np.int64)
+    for c in (*deal.board, *deal.dead):
+        base_used[deck.code(c)] = 1
+    return combos, n_combos, board, base_used
 
 
 def _generator(rng: np.random.Generator | int | None) -> np.random.Generator:
@@ -729,6 +737,7 @@ def _split_share(
             tables,
             seeds,
             trials,
+            False,
         )
         n += trials * _BLOCKS
         if progress is not None:

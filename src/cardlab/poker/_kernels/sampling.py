@@ -55,7 +55,7 @@ def _mix(state: Any) -> tuple[Any, Any]:
 
 
 @njit(cache=True, inline="always")
-def _scale(bits: int, n: int, state: Any) -> tuple[int, Any]:
+def _scale(bits: Any, n: int, state: Any) -> tuple[int, Any]:
     """(a uniform integer in 0 .. n-1, the state) from 32 random ``bits``: Lemire's
     multiply-shift, drawing again in the rare case (probability < n / 2**32) that the
     low half of the product falls in the few values that would bias it."""
@@ -88,6 +88,7 @@ def monte_carlo(
     t: KeyTables,
     seeds: Array,
     trials: int,
+    general: bool,
 ) -> Array:  # pragma: no cover - compiled
     """Tallies of ``trials`` random deals in each of ``len(seeds)`` blocks.
 
@@ -97,11 +98,12 @@ def monte_carlo(
     card dealt at random. ``base_used``: 1 for cards out of play (dead cards, known
     board cards). Returns 4 x players (sole wins, shared wins, pot shares in
     SHARE_UNIT, shares squared) and a trailing count of rejected combo picks in
-    ``[4, 0]``.
+    ``[4, 0]``. ``general``: the general loop even where the dealt one applies (the
+    tests hold the two to the same answers).
     """
     players = combos.shape[0]
     blocks = seeds.shape[0]
-    dealt = method == HASHED
+    dealt = method == HASHED and not general
     for p in range(players):
         dealt = dealt and n_combos[p] == 1
     parts = np.zeros((blocks, 5, players), np.int64)
