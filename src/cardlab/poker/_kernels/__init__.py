@@ -10,8 +10,9 @@
   best keys, then suits, flushes and Mixwells on top; :mod:`.hashed_batch` runs it over
   a batch (about 155 M seven-card standard52 hands a second per core, 30 M FESCA78);
   :mod:`.omaha` scores Omaha's 2 + 3 with it.
-- :mod:`.showdowns` deals boards and settles showdowns (exact and Monte Carlo) for
-  :mod:`cardlab.poker.equity` and :mod:`cardlab.poker.draw`.
+- :mod:`.showdowns` walks every board and settles showdowns for
+  :mod:`cardlab.poker.equity` and :mod:`cardlab.poker.draw`; :mod:`.sampling` deals
+  random ones (Monte Carlo).
 
 numba is imported only here, so ``import cardlab`` stays fast.
 """
