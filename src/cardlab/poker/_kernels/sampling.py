@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables
-from cardlab.poker._kernels.hashed import add_suits, raise_rare_from, rare, rare_arrays
+from cardlab.poker._kernels.hashed import plan_suits, raise_rare_from, rare, rare_arrays
 from cardlab.poker._kernels.omaha import PARTS_ROWS
 from cardlab.poker._kernels.showdowns import _SHARES, HASHED, SHARE_UNIT, _tally, key_of
 from cardlab.poker.keys import SUITS_MASK
@@ -195,11 +195,11 @@ def _dealt_block(
             if combos[p, 0, j] < 0:
                 slots[i, p] = j
                 i += 1
-    straight_primary = t.straight_primary
-    straights = t.straights
-    nth_strength = t.nth_strength
+    suit_plan = t.suit_plan
+    top_suits = t.top_suits
     suits = SUITS_MASK if suits_count else 0
     plain = np.empty(players, np.int64)
+    places = np.empty(players, np.int64)  # of the plain keys in rank_keys (and suit_plan)
     sums = np.empty((players, 4), np.int64)
     lo = np.empty(players, np.int64)
     hi = np.empty(players, np.int64)
@@ -242,8 +242,10 @@ def _dealt_block(
                 if suits_count:
                     w0 |= per_card[c, 1]
                     w1 |= per_card[c, 2]
-            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+            place = hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
+            key = rank_keys[place]
             plain[p] = key
+            places[p] = place
             top = max(top, key)
             sums[p, 0] = total
             sums[p, 1] = w0
@@ -285,8 +287,8 @@ def _dealt_block(
                     break
                 key = plain[pick]
                 if suits_count:
-                    key = add_suits(
-                        key, sums[pick, 1], sums[pick, 2], straight_primary, straights, nth_strength
+                    key |= plan_suits(
+                        suit_plan[places[pick]], sums[pick, 1], sums[pick, 2], top_suits
                     )
                 if sums[pick, 3]:  # a flush or a Mixwell may raise it: the cards are needed
                     for i in range(m):
@@ -342,9 +344,8 @@ def _ranges_block(
     lo_index = t.lo_index
     hi_index = t.hi_index
     rank_keys = t.rank_keys
-    straight_primary = t.straight_primary
-    straights = t.straights
-    nth_strength = t.nth_strength
+    suit_plan = t.suit_plan
+    top_suits = t.top_suits
     n_lo_bits = t.n_lo_bits
     suit_shift = t.suit_shift
     flush_test = t.flush_test
@@ -416,9 +417,10 @@ def _ranges_block(
             if not hashed:
                 keys[p] = key_of(dealt[p], method, mix_of, scratch, t)
                 continue
-            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+            place = hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
+            key = rank_keys[place]
             if suits_count:
-                key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
+                key |= plan_suits(suit_plan[place], w0, w1, top_suits)
             if rare(total >> suit_shift, flush_test, mixwell, mix_suits):
                 key = raise_rare_from(dealt[p], h + nb, total, w0, w1, mix_of, key, t, rare_arrays_)
             keys[p] = key
