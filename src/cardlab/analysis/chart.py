@@ -121,11 +121,11 @@ def kernels_compiled(game: Game, opponents: int, exact: bool | None) -> bool:
     """Whether the compiled kernels a chart of ``game`` runs are in numba's disk cache
     (their first use compiles them, about a minute): the exact count by class, the
     exact count of every board, or sampling."""
-    from cardlab.poker._kernels import hashed, hashed_batch, showdowns, vs_random
+    from cardlab.poker._kernels import hashed, hashed_batch, sampling, vs_random
     from cardlab.poker._kernels.warm import in_disk_cache
 
     if not (exact_supported(game, opponents) if exact is None else exact):
-        return in_disk_cache(hashed.fill_rank_keys, showdowns.monte_carlo)
+        return in_disk_cache(hashed.fill_rank_keys, sampling.monte_carlo)
     if vs_random.applies(game):
         return in_disk_cache(hashed.fill_rank_keys, vs_random.hand_vs_random)
     return in_disk_cache(hashed.fill_rank_keys, hashed_batch.best_hashed)
