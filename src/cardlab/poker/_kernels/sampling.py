@@ -14,11 +14,12 @@ Two loops, the same statistics (each trial is an independent uniform deal):
   and each trial deals the random cards by a partial Fisher-Yates shuffle of it (a
   uniform draw without replacement whatever order the array was left in), so there is
   no rejection and nothing to reset. Each player's known cards are summed once per
-  block; a trial adds the dealt cards' hash digits. The keys are settled lazily
-  (:func:`_settle`): a player's plain rank lookup bounds its key (suits only fill the
-  key's lowest 20 bits; a flush or Mixwell can only raise it), and the suits and the
-  flush/Mixwell choice are worked out only for players the bounds leave in contention.
-  The cards of a player's row are written only for that rare flush/Mixwell look.
+  block; a trial adds the dealt cards' hash digits. The keys are settled lazily: a
+  player's plain rank lookup bounds its key (suits only fill the key's lowest 20 bits,
+  a flush or a Mixwell can only raise it), and the suits and the flush/Mixwell choice
+  are worked out only for players the bounds leave in contention (a player ahead of
+  everyone's bounds wins whatever its suits or flushes). The cards of a player's row
+  are written only for that flush/Mixwell look.
 - :func:`_ranges_block` for everything else (ranges, the subset and Omaha paths): a
   combo picked per player (the whole pick again if two share a card), the other cards
   dealt with a per-card check against the cards in play.
