@@ -8,6 +8,7 @@ timed). Figures are the best of ``--repeat`` runs; the first call of each cardla
 kernel (loading compiled code, building the rule set's tables) is reported apart.
 
     python benchmarks/evaluators.py [--hands 10000000] [--peer-hands 200000]
+        [--part all|seven|omaha]
 
 Peers come from the ``bench`` extra: phevaluator, eval7, treys, pokerkit, pkrbot,
 holdem-hand-evaluator (seven cards only) and poker-equity (its batch ``score_batch``).
@@ -139,6 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pokerkit-hands", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--part", choices=("all", "seven", "omaha"), default="all", help="which cases to run"
+    )
     args = parser.parse_args(argv)
     cores = numba.config.NUMBA_NUM_THREADS
     print(f"cores: {cores}; load average before: {os.getloadavg()[0]:.1f}")
@@ -149,7 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     header = f"{'case':28s} {'evaluator':12s} {'hands/s':>14s} {'cardlab per CPU s / it':>23s}"
     targets = {("standard52", 7): 150e6, ("FESCA78", 7): 50e6}
-    for deck, k in (("standard52", 5), ("standard52", 7), ("FESCA78", 5), ("FESCA78", 7)):
+    cases = (("standard52", 5), ("standard52", 7), ("FESCA78", 5), ("FESCA78", 7))
+    for deck, k in cases if args.part != "omaha" else ():
         rules = RuleSet.for_deck(deck)
         hands = random_hands(args.hands, len(rules.deck), k, args.seed)
         first, one, cpu, every, checked = cardlab_rates(hands, rules, args.repeat, cores)
@@ -179,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{'':28s} {name[:12]:12s} {rate:14,.0f}   x{cpu / rate:,.0f} (per CPU s)")
         print()
     omaha = args.hands // 20  # the Omaha kernel scores all 60 choices: fewer hands
-    for deck in ("standard52", "FESCA78"):
+    for deck in ("standard52", "FESCA78") if args.part != "seven" else ():
         rules = RuleSet.for_deck(deck)
         hands = random_hands(omaha, len(rules.deck), 9, args.seed)
         evaluate_batch(hands[:100], rules, game="omaha")

@@ -274,7 +274,8 @@ def _run(
 
         h = hash_tables(tables.rules, 5 if game == "omaha" else k)
         assert h is not None  # _resolve checked it
-        bundle = key_tables(tables, h, choices, left_out(5 if game == "omaha" else k))
+        extra = omaha.omaha_tables(tables, h) if game == "omaha" else None
+        bundle = key_tables(tables, h, choices, left_out(5 if game == "omaha" else k), extra)
         if game == "omaha":
             omaha.best_omaha(array, bundle, out)
         else:

@@ -17,6 +17,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from cardlab.poker._kernels.hashed import HashTables
+    from cardlab.poker._kernels.omaha import OmahaTables
     from cardlab.poker._kernels.rule_arrays import KernelTables
 
 Array = Any
@@ -55,13 +56,23 @@ class KeyTables(NamedTuple):
     # the five-card choices of a row, and the columns each leaves out
     choices: Array
     drops: Array
+    # Omaha's best plain key per board and hole pair (see :class:`~.omaha.OmahaTables`;
+    # zero-size when absent: then each of the 60 choices is looked up)
+    omaha_best: Array
+    omaha_pair_of: Array
+    omaha_keys: Array
 
 
 def key_tables(
-    tables: KernelTables, h: HashTables | None, choices: Array, drops: Array
+    tables: KernelTables,
+    h: HashTables | None,
+    choices: Array,
+    drops: Array,
+    omaha: OmahaTables | None = None,
 ) -> KeyTables:
     """The bundle for one rule set and hand size: hash tables ``h`` (None for callers
-    taking the subset path) and the five-card ``choices``/``drops`` of a row."""
+    taking the subset path), the five-card ``choices``/``drops`` of a row and, for
+    Omaha, the best-per-pair tables (None: look up each choice)."""
     empty = np.zeros(1, np.int64)
     return KeyTables(
         per_card=h.per_card if h else np.zeros((1, 6), np.int64),
@@ -90,4 +101,7 @@ def key_tables(
         mix_suits=int(np.bitwise_or.reduce(tables.cards[:, 4])),
         choices=np.ascontiguousarray(choices, np.int64),
         drops=np.ascontiguousarray(drops, np.int64),
+        omaha_best=omaha.best if omaha else np.zeros((0, 1), np.uint16),
+        omaha_pair_of=omaha.pair_of if omaha else np.zeros((1, 1), np.uint16),
+        omaha_keys=omaha.keys if omaha else empty,
     )

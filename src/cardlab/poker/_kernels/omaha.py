@@ -1,16 +1,35 @@
-"""Omaha: the best of the 60 choices of two hole cards and three board cards, each
-scored through the five-card hash tables of :mod:`.hashed` (no per-choice sorting).
+"""Omaha: the best of the 60 choices of two hole cards and three board cards.
 
-Per row, the six hole pairs and the ten board triples are summed once (hash digits and
-suit counts, rank-by-suit boards, Mixwell nibbles, rank masks); each choice then adds a
-pair and a triple and looks its key up: the plain key with suits, a flush candidate
-when the five share a suit, the Mixwell key when they hold five Mixwell suits.
-Exact under the same condition as the hashed path.
+The rank part first. Without flushes and Mixwells, a choice's key is fixed by the rank
+multisets of its pair and its triple (see :mod:`.hashed`), so the best plain key of a
+pair over the ten triples of a board depends only on the pair's two ranks and the
+board's five: :class:`OmahaTables` holds it for every (board multiset, pair multiset),
+as the place of the key among the distinct keys (uint16: standard52's 6,175 boards x
+91 pairs take 1.1 MB, in the second-level cache). A row then costs one board hash and
+six reads, and the highest plain key is the highest of the six.
+
+Then what the table leaves out, each only where it can change the answer:
+
+- flushes, where the board holds three cards of a suit and the hole two: the best of
+  the suit's hole pairs with its board triples (``flush_keys`` of their ranks);
+- Mixwells, where a hole pair in two Mixwell suits meets a board triple in three
+  others: each such choice looked up under the Mixwell shapes (``mix_keys5``);
+- suits, where they break ties: only the choices whose plain key is the highest can
+  win (suits rank below every rank field), and only if no flush or Mixwell is above
+  it; their pairs are the ones the table gave the highest, their triples are looked up
+  again, and each takes its cards' suits (:func:`~.hashed.add_suits`).
+
+Where the table would be too big (user decks of many ranks), each of the 60 choices is
+looked up through the five-card hash instead (:func:`_by_choices`). Both are exact
+under the same condition as the hashed path.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import itertools
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit, prange
@@ -20,30 +39,171 @@ from cardlab.poker._kernels.five import nibble_sum
 from cardlab.poker._kernels.hashed import add_suits
 from cardlab.poker.keys import SUITS_MASK
 
+if TYPE_CHECKING:
+    from cardlab.poker._kernels.hashed import HashTables
+    from cardlab.poker._kernels.rule_arrays import KernelTables
+
 Array = Any
+Ints = tuple[int, int, int, bool, bool]  # n_lo_bits, suit_shift, flush_test, suits_count, mixwell
 _CHUNK = 1024
 PARTS_ROWS = 16 + 60  # omaha_key's scratch: the pairs and triples, then the keys
+MAX_TABLE = 1 << 22  # entries of the (board, pair) table; beyond it, the 60 lookups
 _HOLE_PAIRS = np.array([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)], np.int64)
 _BOARD_TRIPLES = np.array(
     [(a, b, c) for a in range(4, 9) for b in range(a + 1, 9) for c in range(b + 1, 9)], np.int64
 )
 
 
+@dataclass(frozen=True, eq=False)
+class OmahaTables:
+    """The best plain key of a hole pair with three of five board cards, by ranks.
+
+    - ``best[board, pair]``: the place in ``keys`` of the highest plain key (suits 0,
+      no flush or Mixwell) of the pair's two ranks with three of the board's five;
+      ``board`` is the board's place in the five-card hash (``hi_index[...] +
+      lo_index[...]`` of its digit sum), ``pair`` the pair's place.
+    - ``pair_of[c1, c2]``: the place of the ranks of cards c1, c2 among the pairs.
+    - ``keys``: the distinct plain keys of five cards, ascending (so the highest place
+      is the highest key).
+    """
+
+    best: Array
+    pair_of: Array
+    keys: Array
+
+
+@lru_cache(maxsize=64)
+def omaha_tables(tables: KernelTables, h: HashTables) -> OmahaTables | None:
+    """The tables for a rule set with the hash tables ``h`` of five cards, or None when
+    they would not fit (more than ``MAX_TABLE`` entries or 65,536 distinct keys)."""
+    ranks = tables.cards[:, 0]
+    n_ranks = len(tables.rules.deck.ranks)
+    held = np.bincount(ranks, minlength=n_ranks).astype(np.int64)
+    pairs = [
+        (a, b)
+        for a, b in itertools.combinations_with_replacement(range(n_ranks), 2)
+        if a != b or held[a] >= 2
+    ]
+    n_boards = len(h.rank_keys)
+    keys, key_place = np.unique(h.rank_keys, return_inverse=True)
+    if n_boards * len(pairs) > MAX_TABLE or len(keys) > 1 << 16:
+        return None
+    digits = np.zeros(n_ranks, np.int64)
+    digits[ranks] = h.per_card[:, 0] & ((1 << h.suit_shift) - 1)
+    best = np.zeros((n_boards, len(pairs)), np.uint16)
+    _fill_best(
+        held,
+        digits,
+        np.array(pairs, np.int64),
+        h.lo_index,
+        h.hi_index,
+        h.n_lo_bits,
+        h.suit_shift,
+        key_place.astype(np.int64).ravel(),
+        best,
+    )
+    place = np.zeros(n_ranks * n_ranks, np.uint16)
+    for i, (a, b) in enumerate(pairs):
+        place[a * n_ranks + b] = i
+    low = np.minimum.outer(ranks, ranks)
+    high = np.maximum.outer(ranks, ranks)
+    pair_of = np.ascontiguousarray(place[low * n_ranks + high])
+    return OmahaTables(best=best, pair_of=pair_of, keys=keys.astype(np.int64))
+
+
+@njit(cache=True)
+def _fill_best(
+    held: Array,
+    digits: Array,
+    pairs: Array,
+    lo_index: Array,
+    hi_index: Array,
+    n_lo_bits: int,
+    suit_shift: int,
+    key_place: Array,
+    out: Array,
+) -> None:  # pragma: no cover - compiled
+    """out[board, pair] = the highest ``key_place`` of the pair with three of the board,
+    for every board of five ranks (within ``held`` cards per rank) and every pair that
+    the deck can deal beside it (the others stay 0: no row reads them)."""
+    n_ranks = held.shape[0]
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    count = np.zeros(n_ranks, np.int64)
+    r = np.zeros(5, np.int64)
+    for r0 in range(n_ranks):
+        for r1 in range(r0, n_ranks):
+            for r2 in range(r1, n_ranks):
+                for r3 in range(r2, n_ranks):
+                    for r4 in range(r3, n_ranks):
+                        r[0], r[1], r[2], r[3], r[4] = r0, r1, r2, r3, r4
+                        count[:] = 0
+                        fits = True
+                        for j in range(5):
+                            count[r[j]] += 1
+                            fits = fits and count[r[j]] <= held[r[j]]
+                        if not fits:
+                            continue
+                        total = digits[r0] + digits[r1] + digits[r2] + digits[r3] + digits[r4]
+                        board = hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
+                        for p in range(pairs.shape[0]):
+                            a = pairs[p, 0]
+                            b = pairs[p, 1]
+                            count[a] += 1
+                            count[b] += 1
+                            if count[a] <= held[a] and count[b] <= held[b]:
+                                top = 0
+                                for x in range(3):
+                                    for y in range(x + 1, 4):
+                                        for z in range(y + 1, 5):
+                                            s = (
+                                                digits[a]
+                                                + digits[b]
+                                                + digits[r[x]]
+                                                + digits[r[y]]
+                                                + digits[r[z]]
+                                            )
+                                            i = hi_index[s >> n_lo_bits & hi_mask]
+                                            top = max(top, key_place[i + lo_index[s & lo_mask]])
+                                out[board, p] = top
+                            count[a] -= 1
+                            count[b] -= 1
+
+
 @njit(cache=True, inline="always")
 def omaha_key(row: Array, parts: Array, t: KeyTables) -> int:  # pragma: no cover - compiled
     """The key of the best Omaha hand of ``row`` (four hole cards, then five board
-    cards); ``parts``: a (16, 5) int64 scratch array, then room for 60 keys (at least
-    76 rows); ``t``: the tables (:class:`~.bundle.KeyTables`) with the hash tables of
-    five cards.
-
-    Three passes over the 60 choices: every choice's plain key without suits (a tight
-    loop of lookups), then the suits only for the choices that reach the highest plain
-    key (suits rank below every rank field, so no other choice can win), then flushes
-    and Mixwells where the suit counts allow them."""
+    cards); ``parts``: an int64 scratch array of (PARTS_ROWS, 5); ``t``: the tables
+    (:class:`~.bundle.KeyTables`) with the hash tables of five cards and, where they
+    fit, the Omaha tables (see the module docstring)."""
     a = omaha_arrays(t)
     return omaha_key_of(
-        row, parts, t, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]
+        row,
+        parts,
+        omaha_ints(t),
+        a[0],
+        a[1],
+        a[2],
+        a[3],
+        a[4],
+        a[5],
+        a[6],
+        a[7],
+        a[8],
+        a[9],
+        a[10],
+        a[11],
+        a[12],
+        a[13],
     )
+
+
+@njit(cache=True, inline="always")
+def omaha_ints(t: KeyTables) -> Ints:  # pragma: no cover - compiled
+    """The numbers and flags :func:`omaha_key_of` reads, out of ``t``: the per-row
+    functions never take ``t`` itself (each function taking it counts a reference on
+    every array in it, on and off, which cost more than the whole table path)."""
+    return (t.n_lo_bits, t.suit_shift, t.flush_test, t.suits_count, t.mixwell)
 
 
 @njit(cache=True, inline="always")
@@ -62,6 +222,9 @@ def omaha_arrays(t: KeyTables) -> Any:  # pragma: no cover - compiled
         t.straight_primary,
         t.straights,
         t.nth_strength,
+        t.omaha_best,
+        t.omaha_pair_of,
+        t.omaha_keys,
     )
 
 
@@ -69,7 +232,214 @@ def omaha_arrays(t: KeyTables) -> Any:  # pragma: no cover - compiled
 def omaha_key_of(
     row: Array,
     parts: Array,
-    t: KeyTables,
+    ints: Ints,
+    per_card: Array,
+    lo_index: Array,
+    hi_index: Array,
+    rank_keys: Array,
+    flush_keys: Array,
+    suit_strength: Array,
+    hi_index5: Array,
+    mix_keys5: Array,
+    straight_primary: Array,
+    straights: Array,
+    nth_strength: Array,
+    omaha_best: Array,
+    pair_of: Array,
+    table_keys: Array,
+) -> int:  # pragma: no cover - compiled
+    """:func:`omaha_key` with the numbers and arrays of ``t`` given
+    (:func:`omaha_ints`, :func:`omaha_arrays`)."""
+    if omaha_best.shape[0] == 0:
+        return _by_choices(
+            row,
+            parts,
+            ints,
+            per_card,
+            lo_index,
+            hi_index,
+            rank_keys,
+            flush_keys,
+            suit_strength,
+            hi_index5,
+            mix_keys5,
+            straight_primary,
+            straights,
+            nth_strength,
+        )
+    n_lo_bits, suit_shift, flush_test, suits_count, mixwell = ints
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    h0 = row[0]
+    h1 = row[1]
+    h2 = row[2]
+    h3 = row[3]
+    board = (
+        per_card[row[4], 0]
+        + per_card[row[5], 0]
+        + per_card[row[6], 0]
+        + per_card[row[7], 0]
+        + per_card[row[8], 0]
+    )
+    place = hi_index[board >> n_lo_bits & hi_mask] + lo_index[board & lo_mask]
+    v0 = omaha_best[place, pair_of[h0, h1]]
+    v1 = omaha_best[place, pair_of[h0, h2]]
+    v2 = omaha_best[place, pair_of[h0, h3]]
+    v3 = omaha_best[place, pair_of[h1, h2]]
+    v4 = omaha_best[place, pair_of[h1, h3]]
+    v5 = omaha_best[place, pair_of[h2, h3]]
+    top_place = max(max(max(v0, v1), max(v2, v3)), max(v4, v5))
+    top = table_keys[top_place]
+    best = top
+    # a flush needs three board cards of a suit and two hole cards of it
+    ones = flush_test // 3
+    hole = per_card[h0, 0] + per_card[h1, 0] + per_card[h2, 0] + per_card[h3, 0]
+    flush = ((board >> suit_shift) + 5 * ones) & ((hole >> suit_shift) + 6 * ones) & (ones << 3)
+    if flush:
+        best = max(best, _best_flush(row, flush, parts, per_card, flush_keys, suit_strength))
+    if mixwell:
+        best = _raise_mixwell(
+            row,
+            best,
+            parts,
+            ints,
+            per_card,
+            lo_index,
+            hi_index5,
+            mix_keys5,
+            straight_primary,
+            straights,
+            nth_strength,
+        )
+    if not suits_count or best > top | SUITS_MASK:
+        return int(best)
+    # the suits of the choices with the highest plain key (their pairs' table entry)
+    parts[0, 2] = v0
+    parts[1, 2] = v1
+    parts[2, 2] = v2
+    parts[3, 2] = v3
+    parts[4, 2] = v4
+    parts[5, 2] = v5
+    for p in range(6):
+        if parts[p, 2] != top_place:
+            continue
+        ca = row[_HOLE_PAIRS[p, 0]]
+        cb = row[_HOLE_PAIRS[p, 1]]
+        pair = per_card[ca, 0] + per_card[cb, 0]
+        for q in range(10):
+            cc = row[_BOARD_TRIPLES[q, 0]]
+            cd = row[_BOARD_TRIPLES[q, 1]]
+            ce = row[_BOARD_TRIPLES[q, 2]]
+            total = pair + per_card[cc, 0] + per_card[cd, 0] + per_card[ce, 0]
+            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+            if key == top:
+                w0 = per_card[ca, 1] | per_card[cb, 1] | per_card[cc, 1]
+                w0 |= per_card[cd, 1] | per_card[ce, 1]
+                w1 = per_card[ca, 2] | per_card[cb, 2] | per_card[cc, 2]
+                w1 |= per_card[cd, 2] | per_card[ce, 2]
+                best = max(best, add_suits(top, w0, w1, straight_primary, straights, nth_strength))
+    return int(best)
+
+
+@njit(cache=True, inline="always")
+def _best_flush(
+    row: Array, flush: int, parts: Array, per_card: Array, flush_keys: Array, suit_strength: Array
+) -> int:  # pragma: no cover - compiled
+    """The best flush of ``row``: for each suit marked in ``flush`` (bit 3 of its
+    nibble), every pair of its hole cards with every triple of its board cards."""
+    best = -1
+    for s in range(suit_strength.shape[0]):
+        if not flush >> (4 * s + 3) & 1:
+            continue
+        n_hole = 0
+        for j in range(4):
+            if per_card[row[j], 4] == s:
+                parts[n_hole, 0] = per_card[row[j], 5]
+                n_hole += 1
+        n_board = 0
+        for j in range(4, 9):
+            if per_card[row[j], 4] == s:
+                parts[n_board, 1] = per_card[row[j], 5]
+                n_board += 1
+        strength = suit_strength[s] * 0x11111
+        for a in range(n_hole - 1):
+            for b in range(a + 1, n_hole):
+                pair = parts[a, 0] | parts[b, 0]
+                for x in range(n_board - 2):
+                    for y in range(x + 1, n_board - 1):
+                        for z in range(y + 1, n_board):
+                            ranks = pair | parts[x, 1] | parts[y, 1] | parts[z, 1]
+                            best = max(best, flush_keys[ranks] | strength)
+    return best
+
+
+@njit(cache=True, inline="always")
+def _raise_mixwell(
+    row: Array,
+    best: int,
+    parts: Array,
+    ints: Ints,
+    per_card: Array,
+    lo_index: Array,
+    hi_index5: Array,
+    mix_keys5: Array,
+    straight_primary: Array,
+    straights: Array,
+    nth_strength: Array,
+) -> int:  # pragma: no cover - compiled
+    """``best`` raised to the best Mixwell choice of ``row``: a hole pair in two
+    different Mixwell suits with a board triple in three others (a card's Mixwell
+    nibble is 0 outside the Mixwell suits, so the suits of a pair or triple are
+    different exactly when their nibbles add without a carry into one)."""
+    n_valid = 0
+    for q in range(10):
+        ma = per_card[row[_BOARD_TRIPLES[q, 0]], 3]
+        mb = per_card[row[_BOARD_TRIPLES[q, 1]], 3]
+        mc = per_card[row[_BOARD_TRIPLES[q, 2]], 3]
+        both = ma | mb | mc
+        ok = ma != 0 and mb != 0 and mc != 0 and ma + mb + mc == both
+        parts[6 + q, 3] = both if ok else 0
+        n_valid += ok
+    if n_valid == 0:
+        return best
+    for p in range(6):
+        ma = per_card[row[_HOLE_PAIRS[p, 0]], 3]
+        mb = per_card[row[_HOLE_PAIRS[p, 1]], 3]
+        parts[p, 3] = ma | mb if ma != 0 and mb != 0 and ma != mb else 0
+    n_lo_bits, suit_shift, _, suits_count, _ = ints
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    for q in range(10):
+        triple = parts[6 + q, 3]
+        if triple == 0:
+            continue
+        for p in range(6):
+            pair = parts[p, 3]
+            if pair == 0 or pair & triple:
+                continue
+            ca = row[_HOLE_PAIRS[p, 0]]
+            cb = row[_HOLE_PAIRS[p, 1]]
+            cc = row[_BOARD_TRIPLES[q, 0]]
+            cd = row[_BOARD_TRIPLES[q, 1]]
+            ce = row[_BOARD_TRIPLES[q, 2]]
+            total = per_card[ca, 0] + per_card[cb, 0] + per_card[cc, 0]
+            total += per_card[cd, 0] + per_card[ce, 0]
+            mk = mix_keys5[hi_index5[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
+            if suits_count and mk | SUITS_MASK >= best:  # else it loses
+                w0 = per_card[ca, 1] | per_card[cb, 1] | per_card[cc, 1]
+                w0 |= per_card[cd, 1] | per_card[ce, 1]
+                w1 = per_card[ca, 2] | per_card[cb, 2] | per_card[cc, 2]
+                w1 |= per_card[cd, 2] | per_card[ce, 2]
+                mk = add_suits(mk, w0, w1, straight_primary, straights, nth_strength)
+            best = max(best, mk)
+    return best
+
+
+@njit(cache=True, inline="always")
+def _by_choices(
+    row: Array,
+    parts: Array,
+    ints: Ints,
     per_card: Array,
     lo_index: Array,
     hi_index: Array,
@@ -82,13 +452,12 @@ def omaha_key_of(
     straights: Array,
     nth_strength: Array,
 ) -> int:  # pragma: no cover - compiled
-    """:func:`omaha_key` with the arrays of ``t`` given (:func:`omaha_arrays`); only
-    ``t``'s numbers and flags are read."""
-    n_lo_bits = t.n_lo_bits
-    suit_shift = t.suit_shift
-    flush_test = t.flush_test
-    suits_count = t.suits_count
-    mixwell = t.mixwell
+    """The key without the Omaha tables: three passes over the 60 choices, every
+    choice's plain key without suits (a tight loop of lookups), then the suits only for
+    the choices that reach the highest plain key (suits rank below every rank field, so
+    no other choice can win), then flushes and Mixwells where the suit counts allow
+    them."""
+    n_lo_bits, suit_shift, flush_test, suits_count, mixwell = ints
     lo_mask = (1 << n_lo_bits) - 1
     hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
     flush_bits = (flush_test // 3) << 3
@@ -214,12 +583,16 @@ def _omaha_rows(
         straight_primary,
         straights,
         nth_strength,
+        omaha_best,
+        pair_of,
+        table_keys,
     ) = omaha_arrays(t)
+    ints = omaha_ints(t)
     for i in range(start, stop):
         out[i] = omaha_key_of(
             codes[i],
             parts,
-            t,
+            ints,
             per_card,
             lo_index,
             hi_index,
@@ -231,4 +604,7 @@ def _omaha_rows(
             straight_primary,
             straights,
             nth_strength,
+            omaha_best,
+            pair_of,
+            table_keys,
         )

@@ -28,7 +28,7 @@ from numba import njit, prange
 from cardlab.poker._kernels.bundle import KeyTables, key_tables
 from cardlab.poker._kernels.five import key5_inline, nibble_sum, nonzero_nibbles
 from cardlab.poker._kernels.hashed import hand_key, plan_suits
-from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key
+from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key, omaha_tables
 from cardlab.poker._kernels.rule_arrays import left_out
 
 if TYPE_CHECKING:
@@ -66,7 +66,8 @@ def showdown_tables(game: Game) -> tuple[int, KeyTables]:
     h = hash_tables(rules, 5 if omaha else k) if fast else None
     method = SUBSETS if h is None else OMAHA if omaha else HASHED
     choices = np.array(base.five_card_choices(base.hole_cards, base.board_cards), np.int64)
-    tables = key_tables(kt, h, choices, left_out(5 if omaha else k))
+    extra = omaha_tables(kt, h) if method == OMAHA and h is not None else None
+    tables = key_tables(kt, h, choices, left_out(5 if omaha else k), extra)
     return method, tables
 
 
