@@ -63,8 +63,10 @@ class OmahaTables:
       ``board`` is the board's place in the five-card hash (``hi_index[...] +
       lo_index[...]`` of its digit sum), ``pair`` the pair's place.
     - ``pair_of[c1, c2]``: the place of the ranks of cards c1, c2 among the pairs.
-    - ``keys``: the distinct plain keys of five cards, ascending (so the highest place
-      is the highest key).
+    - ``keys[place]``: (key, digit sum): the distinct plain keys of five cards,
+      ascending (so the highest place is the highest key), each with the hash-digit sum
+      of its ranks (a plain key names its five ranks, so a choice reaches it exactly
+      when its digit sum is this one).
     """
 
     best: Array
@@ -91,6 +93,7 @@ def omaha_tables(tables: KernelTables, h: HashTables) -> OmahaTables | None:
     digits = np.zeros(n_ranks, np.int64)
     digits[ranks] = h.per_card[:, 0] & ((1 << h.suit_shift) - 1)
     best = np.zeros((n_boards, len(pairs)), np.uint16)
+    board_sums = np.full(n_boards, -1, np.int64)
     _fill_best(
         held,
         digits,
@@ -101,14 +104,20 @@ def omaha_tables(tables: KernelTables, h: HashTables) -> OmahaTables | None:
         h.suit_shift,
         key_place.astype(np.int64).ravel(),
         best,
+        board_sums,
     )
+    key_sums = np.full(len(keys), -1, np.int64)
+    key_sums[key_place.ravel()] = board_sums
+    if (board_sums < 0).any() or (key_sums[key_place.ravel()] != board_sums).any():
+        return None  # a key of two rank multisets: the suits step could not find its choices
     place = np.zeros(n_ranks * n_ranks, np.uint16)
     for i, (a, b) in enumerate(pairs):
         place[a * n_ranks + b] = i
     low = np.minimum.outer(ranks, ranks)
     high = np.maximum.outer(ranks, ranks)
     pair_of = np.ascontiguousarray(place[low * n_ranks + high])
-    return OmahaTables(best=best, pair_of=pair_of, keys=keys.astype(np.int64))
+    keys_sums = np.ascontiguousarray(np.stack([keys.astype(np.int64), key_sums], axis=1))
+    return OmahaTables(best=best, pair_of=pair_of, keys=keys_sums)
 
 
 @njit(cache=True)
@@ -122,10 +131,12 @@ def _fill_best(
     suit_shift: int,
     key_place: Array,
     out: Array,
+    board_sums: Array,
 ) -> None:  # pragma: no cover - compiled
     """out[board, pair] = the highest ``key_place`` of the pair with three of the board,
     for every board of five ranks (within ``held`` cards per rank) and every pair that
-    the deck can deal beside it (the others stay 0: no row reads them)."""
+    the deck can deal beside it (the others stay 0: no row reads them);
+    ``board_sums[board]`` = the board's digit sum."""
     n_ranks = held.shape[0]
     lo_mask = (1 << n_lo_bits) - 1
     hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
@@ -146,6 +157,7 @@ def _fill_best(
                             continue
                         total = digits[r0] + digits[r1] + digits[r2] + digits[r3] + digits[r4]
                         board = hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
+                        board_sums[board] = total
                         for p in range(pairs.shape[0]):
                             a = pairs[p, 0]
                             b = pairs[p, 1]
@@ -249,7 +261,8 @@ def omaha_key_of(
     table_keys: Array,
 ) -> int:  # pragma: no cover - compiled
     """:func:`omaha_key` with the numbers and arrays of ``t`` given
-    (:func:`omaha_ints`, :func:`omaha_arrays`)."""
+    (:func:`omaha_ints`, :func:`omaha_arrays`). The steps of :func:`_omaha_rows`, for
+    one row."""
     if omaha_best.shape[0] == 0:
         return _by_choices(
             row,
@@ -289,15 +302,14 @@ def omaha_key_of(
     v4 = omaha_best[place, pair_of[h1, h3]]
     v5 = omaha_best[place, pair_of[h2, h3]]
     top_place = max(max(max(v0, v1), max(v2, v3)), max(v4, v5))
-    top = table_keys[top_place]
+    top = table_keys[top_place, 0]
     best = top
-    # a flush needs three board cards of a suit and two hole cards of it
     ones = flush_test // 3
     hole = per_card[h0, 0] + per_card[h1, 0] + per_card[h2, 0] + per_card[h3, 0]
     flush = ((board >> suit_shift) + 5 * ones) & ((hole >> suit_shift) + 6 * ones) & (ones << 3)
     if flush:
         best = max(best, _best_flush(row, flush, parts, per_card, flush_keys, suit_strength))
-    if mixwell:
+    if mixwell and _mixwell_possible(row, per_card):
         best = _raise_mixwell(
             row,
             best,
@@ -311,34 +323,83 @@ def omaha_key_of(
             straights,
             nth_strength,
         )
-    if not suits_count or best > top | SUITS_MASK:
-        return int(best)
-    # the suits of the choices with the highest plain key (their pairs' table entry)
-    parts[0, 2] = v0
-    parts[1, 2] = v1
-    parts[2, 2] = v2
-    parts[3, 2] = v3
-    parts[4, 2] = v4
-    parts[5, 2] = v5
+    if suits_count and best <= top | SUITS_MASK:
+        hits = (v0 == top_place) | (v1 == top_place) << 1 | (v2 == top_place) << 2
+        hits |= (v3 == top_place) << 3 | (v4 == top_place) << 4 | (v5 == top_place) << 5
+        best = _top_suits(
+            row,
+            best,
+            top,
+            table_keys[top_place, 1],
+            hits,
+            (1 << suit_shift) - 1,
+            per_card,
+            straight_primary,
+            straights,
+            nth_strength,
+        )
+    return int(best)
+
+
+@njit(cache=True, inline="always")
+def _top_suits(
+    row: Array,
+    best: int,
+    top: int,
+    top_sum: int,
+    hits: int,
+    digit_mask: int,
+    per_card: Array,
+    straight_primary: Array,
+    straights: Array,
+    nth_strength: Array,
+) -> int:  # pragma: no cover - compiled
+    """``best`` raised to the plain key ``top`` with the suits of each choice that
+    reaches it: the pairs marked in ``hits`` (their table entry is the highest) with
+    each board triple that completes their ranks to ``top``'s (digit sum ``top_sum``)."""
     for p in range(6):
-        if parts[p, 2] != top_place:
+        if not hits >> p & 1:
             continue
         ca = row[_HOLE_PAIRS[p, 0]]
         cb = row[_HOLE_PAIRS[p, 1]]
-        pair = per_card[ca, 0] + per_card[cb, 0]
+        want = top_sum - ((per_card[ca, 0] + per_card[cb, 0]) & digit_mask)
         for q in range(10):
             cc = row[_BOARD_TRIPLES[q, 0]]
             cd = row[_BOARD_TRIPLES[q, 1]]
             ce = row[_BOARD_TRIPLES[q, 2]]
-            total = pair + per_card[cc, 0] + per_card[cd, 0] + per_card[ce, 0]
-            key = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
-            if key == top:
+            if (per_card[cc, 0] + per_card[cd, 0] + per_card[ce, 0]) & digit_mask == want:
                 w0 = per_card[ca, 1] | per_card[cb, 1] | per_card[cc, 1]
                 w0 |= per_card[cd, 1] | per_card[ce, 1]
                 w1 = per_card[ca, 2] | per_card[cb, 2] | per_card[cc, 2]
                 w1 |= per_card[cd, 2] | per_card[ce, 2]
                 best = max(best, add_suits(top, w0, w1, straight_primary, straights, nth_strength))
-    return int(best)
+    return best
+
+
+@njit(cache=True, inline="always")
+def _count_bits(x: int) -> int:  # pragma: no cover - compiled
+    """The number of bits set in ``x`` (below 2**9: a suit mask, or a card's place)."""
+    x = x - (x >> 1 & 0x155)
+    x = (x & 0x133) + (x >> 2 & 0x33)
+    return (x & 0xF) + (x >> 4 & 0xF) + (x >> 8)
+
+
+@njit(cache=True, inline="always")
+def _mixwell_possible(row: Array, per_card: Array) -> bool:  # pragma: no cover - compiled
+    """Whether some hole pair and board triple of ``row`` hold five different Mixwell
+    suits: two different suits in the hole, and three others on the board once the pair
+    takes as few of the board's suits as it can."""
+    hole = 0
+    for j in range(4):
+        c = row[j]
+        hole |= (1 << per_card[c, 4]) if per_card[c, 3] else 0
+    board = 0
+    for j in range(4, 9):
+        c = row[j]
+        board |= (1 << per_card[c, 4]) if per_card[c, 3] else 0
+    n_hole = _count_bits(hole)
+    taken = max(0, 2 - _count_bits(hole & ~board))
+    return n_hole >= 2 and _count_bits(board) - taken >= 3
 
 
 @njit(cache=True, inline="always")
@@ -387,51 +448,72 @@ def _raise_mixwell(
     straights: Array,
     nth_strength: Array,
 ) -> int:  # pragma: no cover - compiled
-    """``best`` raised to the best Mixwell choice of ``row``: a hole pair in two
-    different Mixwell suits with a board triple in three others (a card's Mixwell
-    nibble is 0 outside the Mixwell suits, so the suits of a pair or triple are
-    different exactly when their nibbles add without a carry into one)."""
-    n_valid = 0
-    for q in range(10):
-        ma = per_card[row[_BOARD_TRIPLES[q, 0]], 3]
-        mb = per_card[row[_BOARD_TRIPLES[q, 1]], 3]
-        mc = per_card[row[_BOARD_TRIPLES[q, 2]], 3]
-        both = ma | mb | mc
-        ok = ma != 0 and mb != 0 and mc != 0 and ma + mb + mc == both
-        parts[6 + q, 3] = both if ok else 0
-        n_valid += ok
-    if n_valid == 0:
-        return best
-    for p in range(6):
-        ma = per_card[row[_HOLE_PAIRS[p, 0]], 3]
-        mb = per_card[row[_HOLE_PAIRS[p, 1]], 3]
-        parts[p, 3] = ma | mb if ma != 0 and mb != 0 and ma != mb else 0
+    """``best`` raised to the best Mixwell choice of ``row``: each hole pair in two
+    different Mixwell suits with each board triple of one card in each of three other
+    Mixwell suits (``parts[s, 4]``: the board cards of suit s, a bit per place)."""
     n_lo_bits, suit_shift, _, suits_count, _ = ints
     lo_mask = (1 << n_lo_bits) - 1
     hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
-    for q in range(10):
-        triple = parts[6 + q, 3]
-        if triple == 0:
+    on_board = 0
+    for s in range(8):
+        parts[s, 4] = 0
+    for j in range(4, 9):
+        c = row[j]
+        if per_card[c, 3]:
+            s = per_card[c, 4]
+            parts[s, 4] |= 1 << j
+            on_board |= 1 << s
+    for p in range(6):
+        ca = row[_HOLE_PAIRS[p, 0]]
+        cb = row[_HOLE_PAIRS[p, 1]]
+        if not per_card[ca, 3] or not per_card[cb, 3] or per_card[ca, 4] == per_card[cb, 4]:
             continue
-        for p in range(6):
-            pair = parts[p, 3]
-            if pair == 0 or pair & triple:
-                continue
-            ca = row[_HOLE_PAIRS[p, 0]]
-            cb = row[_HOLE_PAIRS[p, 1]]
-            cc = row[_BOARD_TRIPLES[q, 0]]
-            cd = row[_BOARD_TRIPLES[q, 1]]
-            ce = row[_BOARD_TRIPLES[q, 2]]
-            total = per_card[ca, 0] + per_card[cb, 0] + per_card[cc, 0]
-            total += per_card[cd, 0] + per_card[ce, 0]
-            mk = mix_keys5[hi_index5[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
-            if suits_count and mk | SUITS_MASK >= best:  # else it loses
-                w0 = per_card[ca, 1] | per_card[cb, 1] | per_card[cc, 1]
-                w0 |= per_card[cd, 1] | per_card[ce, 1]
-                w1 = per_card[ca, 2] | per_card[cb, 2] | per_card[cc, 2]
-                w1 |= per_card[cd, 2] | per_card[ce, 2]
-                mk = add_suits(mk, w0, w1, straight_primary, straights, nth_strength)
-            best = max(best, mk)
+        rest = on_board & ~(1 << per_card[ca, 4] | 1 << per_card[cb, 4])
+        if _count_bits(rest) < 3:
+            continue
+        pair = per_card[ca, 0] + per_card[cb, 0]
+        pw0 = per_card[ca, 1] | per_card[cb, 1]
+        pw1 = per_card[ca, 2] | per_card[cb, 2]
+        # three suits of the rest (lowest bits first), one board card of each
+        r1 = rest
+        while r1:
+            b1 = r1 & -r1
+            r1 ^= b1
+            r2 = r1
+            while r2:
+                b2 = r2 & -r2
+                r2 ^= b2
+                r3 = r2
+                while r3:
+                    b3 = r3 & -r3
+                    r3 ^= b3
+                    x1 = parts[_count_bits(b1 - 1), 4]
+                    while x1:
+                        y1 = x1 & -x1
+                        x1 ^= y1
+                        cc = row[_count_bits(y1 - 1)]
+                        x2 = parts[_count_bits(b2 - 1), 4]
+                        while x2:
+                            y2 = x2 & -x2
+                            x2 ^= y2
+                            cd = row[_count_bits(y2 - 1)]
+                            x3 = parts[_count_bits(b3 - 1), 4]
+                            while x3:
+                                y3 = x3 & -x3
+                                x3 ^= y3
+                                ce = row[_count_bits(y3 - 1)]
+                                total = pair + per_card[cc, 0] + per_card[cd, 0] + per_card[ce, 0]
+                                mk = mix_keys5[
+                                    hi_index5[total >> n_lo_bits & hi_mask]
+                                    + lo_index[total & lo_mask]
+                                ]
+                                if suits_count and mk | SUITS_MASK >= best:  # else it loses
+                                    w0 = pw0 | per_card[cc, 1] | per_card[cd, 1] | per_card[ce, 1]
+                                    w1 = pw1 | per_card[cc, 2] | per_card[cd, 2] | per_card[ce, 2]
+                                    mk = add_suits(
+                                        mk, w0, w1, straight_primary, straights, nth_strength
+                                    )
+                                best = max(best, mk)
     return best
 
 
