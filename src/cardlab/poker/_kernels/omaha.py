@@ -651,7 +651,12 @@ def best_omaha(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no co
 def _omaha_rows(
     codes: Array, start: int, stop: int, t: KeyTables, out: Array
 ) -> None:  # pragma: no cover - compiled
-    """out[i] for rows start .. stop - 1 (one thread's share, see :func:`best_omaha`)."""
+    """out[i] for rows start .. stop - 1 (one thread's share, see :func:`best_omaha`).
+
+    With the Omaha tables, two passes: every row's highest plain key and what else it
+    needs (a tight loop calling nothing: each call counts a reference on each array it
+    takes, on and off), then the flushes, Mixwells and suits of the rows that need
+    them, as in :func:`omaha_key_of`."""
     parts = np.zeros((PARTS_ROWS, 5), np.int64)  # 6 hole pairs, 10 board triples, 60 keys
     (
         per_card,
@@ -670,23 +675,100 @@ def _omaha_rows(
         table_keys,
     ) = omaha_arrays(t)
     ints = omaha_ints(t)
+    if omaha_best.shape[0] == 0:
+        for i in range(start, stop):
+            out[i] = _by_choices(
+                codes[i],
+                parts,
+                ints,
+                per_card,
+                lo_index,
+                hi_index,
+                rank_keys,
+                flush_keys,
+                suit_strength,
+                hi_index5,
+                mix_keys5,
+                straight_primary,
+                straights,
+                nth_strength,
+            )
+        return
+    n_lo_bits, suit_shift, flush_test, suits_count, mixwell = ints
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    ones = flush_test // 3
+    digit_mask = (1 << suit_shift) - 1
+    # per row: the top's place, the pairs reaching it, the flush suits, Mixwell possible
+    need = np.zeros((stop - start, 4), np.int64)
     for i in range(start, stop):
-        out[i] = omaha_key_of(
-            codes[i],
-            parts,
-            ints,
-            per_card,
-            lo_index,
-            hi_index,
-            rank_keys,
-            flush_keys,
-            suit_strength,
-            hi_index5,
-            mix_keys5,
-            straight_primary,
-            straights,
-            nth_strength,
-            omaha_best,
-            pair_of,
-            table_keys,
+        h0 = codes[i, 0]
+        h1 = codes[i, 1]
+        h2 = codes[i, 2]
+        h3 = codes[i, 3]
+        board = (
+            per_card[codes[i, 4], 0]
+            + per_card[codes[i, 5], 0]
+            + per_card[codes[i, 6], 0]
+            + per_card[codes[i, 7], 0]
+            + per_card[codes[i, 8], 0]
         )
+        place = hi_index[board >> n_lo_bits & hi_mask] + lo_index[board & lo_mask]
+        v0 = omaha_best[place, pair_of[h0, h1]]
+        v1 = omaha_best[place, pair_of[h0, h2]]
+        v2 = omaha_best[place, pair_of[h0, h3]]
+        v3 = omaha_best[place, pair_of[h1, h2]]
+        v4 = omaha_best[place, pair_of[h1, h3]]
+        v5 = omaha_best[place, pair_of[h2, h3]]
+        top_place = max(max(max(v0, v1), max(v2, v3)), max(v4, v5))
+        out[i] = table_keys[top_place, 0]
+        hole = per_card[h0, 0] + per_card[h1, 0] + per_card[h2, 0] + per_card[h3, 0]
+        j = i - start
+        need[j, 0] = top_place
+        need[j, 1] = (v0 == top_place) | (v1 == top_place) << 1 | (v2 == top_place) << 2
+        need[j, 1] |= (v3 == top_place) << 3 | (v4 == top_place) << 4 | (v5 == top_place) << 5
+        need[j, 2] = (
+            ((board >> suit_shift) + 5 * ones) & ((hole >> suit_shift) + 6 * ones) & (ones << 3)
+        )
+    if mixwell:
+        for i in range(start, stop):
+            need[i - start, 3] = _mixwell_possible(codes[i], per_card)
+    for i in range(start, stop):
+        j = i - start
+        if not (need[j, 2] or need[j, 3] or suits_count):
+            continue
+        row = codes[i]
+        top = out[i]
+        best = top
+        if need[j, 2]:
+            best = max(
+                best, _best_flush(row, need[j, 2], parts, per_card, flush_keys, suit_strength)
+            )
+        if need[j, 3]:
+            best = _raise_mixwell(
+                row,
+                best,
+                parts,
+                ints,
+                per_card,
+                lo_index,
+                hi_index5,
+                mix_keys5,
+                straight_primary,
+                straights,
+                nth_strength,
+            )
+        if suits_count and best <= top | SUITS_MASK:
+            best = _top_suits(
+                row,
+                best,
+                top,
+                table_keys[need[j, 0], 1],
+                need[j, 1],
+                digit_mask,
+                per_card,
+                straight_primary,
+                straights,
+                nth_strength,
+            )
+        out[i] = best
