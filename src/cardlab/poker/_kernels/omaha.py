@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables
-from cardlab.poker._kernels.five import nibble_sum
+from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
 from cardlab.poker._kernels.hashed import add_suits
 from cardlab.poker.keys import SUITS_MASK
 
@@ -44,7 +44,8 @@ if TYPE_CHECKING:
     from cardlab.poker._kernels.rule_arrays import KernelTables
 
 Array = Any
-Ints = tuple[int, int, int, bool, bool]  # n_lo_bits, suit_shift, flush_test, suits_count, mixwell
+# n_lo_bits, suit_shift, flush_test, suits_count, and the Mixwell suits' nibbles (0: none)
+Ints = tuple[int, int, int, bool, int]
 _CHUNK = 1024
 PARTS_ROWS = 16 + 60  # omaha_key's scratch: the pairs and triples, then the keys
 MAX_TABLE = 1 << 22  # entries of the (board, pair) table; beyond it, the 60 lookups
@@ -215,7 +216,7 @@ def omaha_ints(t: KeyTables) -> Ints:  # pragma: no cover - compiled
     """The numbers and flags :func:`omaha_key_of` reads, out of ``t``: the per-row
     functions never take ``t`` itself (each function taking it counts a reference on
     every array in it, on and off, which cost more than the whole table path)."""
-    return (t.n_lo_bits, t.suit_shift, t.flush_test, t.suits_count, t.mixwell)
+    return (t.n_lo_bits, t.suit_shift, t.flush_test, t.suits_count, t.mix_suits * t.mixwell)
 
 
 @njit(cache=True, inline="always")
@@ -309,7 +310,7 @@ def omaha_key_of(
     flush = ((board >> suit_shift) + 5 * ones) & ((hole >> suit_shift) + 6 * ones) & (ones << 3)
     if flush:
         best = max(best, _best_flush(row, flush, parts, per_card, flush_keys, suit_strength))
-    if mixwell and _mixwell_possible(row, per_card):
+    if _mixwell_possible(hole >> suit_shift, board >> suit_shift, mixwell):
         best = _raise_mixwell(
             row,
             best,
@@ -385,21 +386,16 @@ def _count_bits(x: int) -> int:  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
-def _mixwell_possible(row: Array, per_card: Array) -> bool:  # pragma: no cover - compiled
-    """Whether some hole pair and board triple of ``row`` hold five different Mixwell
-    suits: two different suits in the hole, and three others on the board once the pair
-    takes as few of the board's suits as it can."""
-    hole = 0
-    for j in range(4):
-        c = row[j]
-        hole |= (1 << per_card[c, 4]) if per_card[c, 3] else 0
-    board = 0
-    for j in range(4, 9):
-        c = row[j]
-        board |= (1 << per_card[c, 4]) if per_card[c, 3] else 0
-    n_hole = _count_bits(hole)
-    taken = max(0, 2 - _count_bits(hole & ~board))
-    return n_hole >= 2 and _count_bits(board) - taken >= 3
+def _mixwell_possible(hole: int, board: int, mix_suits: int) -> bool:  # pragma: no cover
+    """Whether some hole pair and board triple hold five different Mixwell suits, from
+    the suit counts of the hole and of the board (a nibble per suit) and the Mixwell
+    suits (``mix_suits``: 1 in each one's nibble): two different suits in the hole,
+    and three others on the board once the pair takes as few of the board's suits as
+    it can."""
+    in_hole = nonzero_nibbles(hole) & mix_suits
+    on_board = nonzero_nibbles(board) & mix_suits
+    taken = max(0, 2 - nibble_sum(in_hole & ~on_board))
+    return nibble_sum(in_hole) >= 2 and nibble_sum(on_board) - taken >= 3
 
 
 @njit(cache=True, inline="always")
@@ -563,7 +559,7 @@ def _by_choices(
             parts[16 + 10 * p + q - 6, 0] = key
             top = max(top, key)
             any_rare |= ((total >> suit_shift) + flush_test) & flush_bits
-    if mixwell and not any_rare:
+    if mixwell != 0 and not any_rare:
         for p in range(6):
             for q in range(6, 16):
                 mix = parts[p, 3] + parts[q, 3]
@@ -610,7 +606,7 @@ def _by_choices(
         q = 6 + j % 10
         total = parts[p, 0] + parts[q, 0]
         flag = 1 if ((total >> suit_shift) + flush_test) & flush_bits else 0
-        if mixwell:
+        if mixwell != 0:
             mix = parts[p, 3] + parts[q, 3]
             if mix & 0x6666666666666666 == 0 and nibble_sum(mix) == 5:
                 flag |= 2
@@ -730,9 +726,7 @@ def _omaha_rows(
         need[j, 2] = (
             ((board >> suit_shift) + 5 * ones) & ((hole >> suit_shift) + 6 * ones) & (ones << 3)
         )
-    if mixwell:
-        for i in range(start, stop):
-            need[i - start, 3] = _mixwell_possible(codes[i], per_card)
+        need[j, 3] = _mixwell_possible(hole >> suit_shift, board >> suit_shift, mixwell)
     for i in range(start, stop):
         j = i - start
         if not (need[j, 2] or need[j, 3] or suits_count):
