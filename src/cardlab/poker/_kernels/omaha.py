@@ -329,6 +329,7 @@ def omaha_key_of(
         hits |= (v3 == top_place) << 3 | (v4 == top_place) << 4 | (v5 == top_place) << 5
         best = _top_suits(
             row,
+            parts,
             best,
             top,
             table_keys[top_place, 1],
@@ -345,6 +346,7 @@ def omaha_key_of(
 @njit(cache=True, inline="always")
 def _top_suits(
     row: Array,
+    parts: Array,
     best: int,
     top: int,
     top_sum: int,
@@ -357,23 +359,37 @@ def _top_suits(
 ) -> int:  # pragma: no cover - compiled
     """``best`` raised to the plain key ``top`` with the suits of each choice that
     reaches it: the pairs marked in ``hits`` (their table entry is the highest) with
-    each board triple that completes their ranks to ``top``'s (digit sum ``top_sum``)."""
+    each board triple that completes their ranks to ``top``'s (digit sum ``top_sum``),
+    found by the two board cards it leaves out (``parts[j, 0:3]``: board card j's digits
+    and rank-by-suit boards; a deck holds each card once, so a card's bits leave the
+    boards by xor)."""
+    board = 0
+    w0 = 0
+    w1 = 0
+    for j in range(5):
+        c = row[4 + j]
+        parts[j, 0] = per_card[c, 0] & digit_mask
+        parts[j, 1] = per_card[c, 1]
+        parts[j, 2] = per_card[c, 2]
+        board += parts[j, 0]
+        w0 |= parts[j, 1]
+        w1 |= parts[j, 2]
     for p in range(6):
         if not hits >> p & 1:
             continue
         ca = row[_HOLE_PAIRS[p, 0]]
         cb = row[_HOLE_PAIRS[p, 1]]
-        want = top_sum - ((per_card[ca, 0] + per_card[cb, 0]) & digit_mask)
-        for q in range(10):
-            cc = row[_BOARD_TRIPLES[q, 0]]
-            cd = row[_BOARD_TRIPLES[q, 1]]
-            ce = row[_BOARD_TRIPLES[q, 2]]
-            if (per_card[cc, 0] + per_card[cd, 0] + per_card[ce, 0]) & digit_mask == want:
-                w0 = per_card[ca, 1] | per_card[cb, 1] | per_card[cc, 1]
-                w0 |= per_card[cd, 1] | per_card[ce, 1]
-                w1 = per_card[ca, 2] | per_card[cb, 2] | per_card[cc, 2]
-                w1 |= per_card[cd, 2] | per_card[ce, 2]
-                best = max(best, add_suits(top, w0, w1, straight_primary, straights, nth_strength))
+        left_out = board - top_sum + ((per_card[ca, 0] + per_card[cb, 0]) & digit_mask)
+        p0 = w0 | per_card[ca, 1] | per_card[cb, 1]
+        p1 = w1 | per_card[ca, 2] | per_card[cb, 2]
+        for x in range(4):
+            for y in range(x + 1, 5):
+                if parts[x, 0] + parts[y, 0] == left_out:
+                    v0 = p0 ^ parts[x, 1] ^ parts[y, 1]
+                    v1 = p1 ^ parts[x, 2] ^ parts[y, 2]
+                    best = max(
+                        best, add_suits(top, v0, v1, straight_primary, straights, nth_strength)
+                    )
     return best
 
 
@@ -755,6 +771,7 @@ def _omaha_rows(
         if suits_count and best <= top | SUITS_MASK:
             best = _top_suits(
                 row,
+                parts,
                 best,
                 top,
                 table_keys[need[j, 0], 1],
