@@ -50,6 +50,7 @@ _CHUNK = 1024
 PARTS_ROWS = 16 + 60  # omaha_key's scratch: the pairs and triples, then the keys
 MAX_TABLE = 1 << 22  # entries of the (board, pair) table; beyond it, the 60 lookups
 _HOLE_PAIRS = np.array([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)], np.int64)
+_LEFT_OUT = np.array([(x, y) for x in range(5) for y in range(x + 1, 5)], np.int64)  # of 5
 _BOARD_TRIPLES = np.array(
     [(a, b, c) for a in range(4, 9) for b in range(a + 1, 9) for c in range(b + 1, 9)], np.int64
 )
@@ -382,22 +383,28 @@ def _top_suits(
         left_out = board - top_sum + ((per_card[ca, 0] + per_card[cb, 0]) & digit_mask)
         p0 = w0 | per_card[ca, 1] | per_card[cb, 1]
         p1 = w1 | per_card[ca, 2] | per_card[cb, 2]
-        for x in range(4):
-            for y in range(x + 1, 5):
-                if parts[x, 0] + parts[y, 0] == left_out:
-                    v0 = p0 ^ parts[x, 1] ^ parts[y, 1]
-                    v1 = p1 ^ parts[x, 2] ^ parts[y, 2]
-                    best = max(
-                        best, add_suits(top, v0, v1, straight_primary, straights, nth_strength)
-                    )
+        found = 0  # a bit per pair of board cards left out: without a branch each
+        for k in range(10):
+            x = _LEFT_OUT[k, 0]
+            y = _LEFT_OUT[k, 1]
+            found |= (parts[x, 0] + parts[y, 0] == left_out) << k
+        while found:
+            k = _count_bits((found & -found) - 1)
+            found &= found - 1
+            x = _LEFT_OUT[k, 0]
+            y = _LEFT_OUT[k, 1]
+            v0 = p0 ^ parts[x, 1] ^ parts[y, 1]
+            v1 = p1 ^ parts[x, 2] ^ parts[y, 2]
+            best = max(best, add_suits(top, v0, v1, straight_primary, straights, nth_strength))
     return best
 
 
 @njit(cache=True, inline="always")
 def _count_bits(x: int) -> int:  # pragma: no cover - compiled
-    """The number of bits set in ``x`` (below 2**9: a suit mask, or a card's place)."""
+    """The number of bits set in ``x`` (below 2**10: a suit mask, a card's place, one of
+    the ten pairs left out)."""
     x = x - (x >> 1 & 0x155)
-    x = (x & 0x133) + (x >> 2 & 0x33)
+    x = (x & 0x333) + (x >> 2 & 0x33)
     return (x & 0xF) + (x >> 4 & 0xF) + (x >> 8)
 
 
