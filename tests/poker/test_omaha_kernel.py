@@ -13,7 +13,7 @@ import pytest
 
 from cardlab.cards import Card
 from cardlab.poker import RuleSet
-from cardlab.poker._kernels import omaha
+from cardlab.poker._kernels import omaha, omaha_table
 from cardlab.poker._kernels.bundle import key_tables
 from cardlab.poker._kernels.rule_arrays import left_out, subsets
 from cardlab.poker.batch import evaluate_batch, hash_tables, kernel_tables, method_for
@@ -67,7 +67,7 @@ def kernel_keys(rules: RuleSet, rows: np.ndarray, *, table: bool) -> list[int]:
     tables = kernel_tables(rules)
     h = hash_tables(rules, 5)
     assert h is not None
-    extra = omaha.omaha_tables(tables, h) if table else None
+    extra = omaha_table.omaha_tables(tables, h) if table else None
     if table:
         assert extra is not None
     bundle = key_tables(tables, h, subsets(9, omaha=True), left_out(5), extra)
@@ -123,7 +123,7 @@ def test_the_best_per_pair_is_the_best_of_the_triples() -> None:
     rules = RuleSet.for_deck("standard52")
     h = hash_tables(rules, 5)
     assert h is not None
-    tables = omaha.omaha_tables(kernel_tables(rules), h)
+    tables = omaha_table.omaha_tables(kernel_tables(rules), h)
     assert tables is not None
     assert tables.best.shape == (6175, 91)  # boards of five ranks x pairs of ranks
     keys = tables.keys[:, 0]
@@ -159,12 +159,12 @@ def test_too_big_a_table_falls_back_to_the_choices(monkeypatch: pytest.MonkeyPat
     rules = RuleSet.for_deck("FESCA60")
     h = hash_tables(rules, 5)
     assert h is not None
-    monkeypatch.setattr(omaha, "MAX_TABLE", 1000)
-    omaha.omaha_tables.cache_clear()
+    monkeypatch.setattr(omaha_table, "MAX_TABLE", 1000)
+    omaha_table.omaha_tables.cache_clear()
     try:
-        assert omaha.omaha_tables(kernel_tables(rules), h) is None
+        assert omaha_table.omaha_tables(kernel_tables(rules), h) is None
         rows = random_rows(60, 300, seed=7)
         keys = evaluate_batch(rows, rules, game="omaha")
         assert keys.tolist() == reference_keys(rules, rows)
     finally:
-        omaha.omaha_tables.cache_clear()
+        omaha_table.omaha_tables.cache_clear()

@@ -269,12 +269,12 @@ def _run(
             out,
         )
     elif method == "hashed":
-        from cardlab.poker._kernels import hashed_batch, omaha
+        from cardlab.poker._kernels import hashed_batch, omaha, omaha_table
         from cardlab.poker._kernels.bundle import key_tables
 
         h = hash_tables(tables.rules, 5 if game == "omaha" else k)
         assert h is not None  # _resolve checked it
-        extra = omaha.omaha_tables(tables, h) if game == "omaha" else None
+        extra = omaha_table.omaha_tables(tables, h) if game == "omaha" else None
         bundle = key_tables(tables, h, choices, left_out(5 if game == "omaha" else k), extra)
         if game == "omaha":
             omaha.best_omaha(array, bundle, out)

@@ -17,7 +17,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from cardlab.poker._kernels.hashed import HashTables
-    from cardlab.poker._kernels.omaha import OmahaTables
+    from cardlab.poker._kernels.omaha_table import OmahaTables
     from cardlab.poker._kernels.rule_arrays import KernelTables
 
 Array = Any
@@ -56,7 +56,7 @@ class KeyTables(NamedTuple):
     # the five-card choices of a row, and the columns each leaves out
     choices: Array
     drops: Array
-    # Omaha's best plain key per board and hole pair (see :class:`~.omaha.OmahaTables`;
+    # Omaha's best plain key per board and hole pair (see :class:`~.omaha_table.OmahaTables`;
     # zero-size when absent: then each of the 60 choices is looked up)
     omaha_best: Array
     omaha_pair_of: Array

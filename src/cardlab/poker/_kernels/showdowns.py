@@ -28,7 +28,8 @@ from numba import njit, prange
 from cardlab.poker._kernels.bundle import KeyTables, key_tables
 from cardlab.poker._kernels.five import key5_inline, nibble_sum, nonzero_nibbles
 from cardlab.poker._kernels.hashed import hand_key, plan_suits
-from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key, omaha_tables
+from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key
+from cardlab.poker._kernels.omaha_table import omaha_tables
 from cardlab.poker._kernels.rule_arrays import left_out
 
 if TYPE_CHECKING:
