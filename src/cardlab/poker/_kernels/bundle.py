@@ -103,5 +103,5 @@ def key_tables(
         drops=np.ascontiguousarray(drops, np.int64),
         omaha_best=omaha.best if omaha else np.zeros((0, 1), np.uint16),
         omaha_pair_of=omaha.pair_of if omaha else np.zeros((1, 1), np.uint16),
-        omaha_keys=omaha.keys if omaha else np.zeros((1, 2), np.int64),
+        omaha_keys=omaha.keys if omaha else np.zeros((1, 3), np.int64),
     )

@@ -33,7 +33,7 @@ from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import add_suits
+from cardlab.poker._kernels.hashed import add_suits, plan_suits
 from cardlab.poker.keys import SUITS_MASK
 
 Array = Any
@@ -73,6 +73,9 @@ def omaha_key(row: Array, parts: Array, t: KeyTables) -> int:  # pragma: no cove
         a[11],
         a[12],
         a[13],
+        a[14],
+        a[15],
+        a[16],
     )
 
 
@@ -103,6 +106,9 @@ def omaha_arrays(t: KeyTables) -> Any:  # pragma: no cover - compiled
         t.omaha_best,
         t.omaha_pair_of,
         t.omaha_keys,
+        t.suit_plan,
+        t.suit_plan5,
+        t.top_suits,
     )
 
 
@@ -125,6 +131,9 @@ def omaha_key_of(
     omaha_best: Array,
     pair_of: Array,
     table_keys: Array,
+    suit_plan: Array,
+    suit_plan5: Array,
+    top_suits: Array,
 ) -> int:  # pragma: no cover - compiled
     """:func:`omaha_key` with the numbers and arrays of ``t`` given
     (:func:`omaha_ints`, :func:`omaha_arrays`). The steps of :func:`_omaha_rows`, for
@@ -185,9 +194,8 @@ def omaha_key_of(
             lo_index,
             hi_index5,
             mix_keys5,
-            straight_primary,
-            straights,
-            nth_strength,
+            suit_plan5,
+            top_suits,
         )
     if suits_count and best <= top | SUITS_MASK:
         hits = (v0 == top_place) | (v1 == top_place) << 1 | (v2 == top_place) << 2
@@ -198,12 +206,11 @@ def omaha_key_of(
             best,
             top,
             table_keys[top_place, 1],
+            suit_plan[table_keys[top_place, 2]],
             hits,
             (1 << suit_shift) - 1,
             per_card,
-            straight_primary,
-            straights,
-            nth_strength,
+            top_suits,
         )
     return int(best)
 
@@ -215,16 +222,16 @@ def _top_suits(
     best: int,
     top: int,
     top_sum: int,
+    plan: int,
     hits: int,
     digit_mask: int,
     per_card: Array,
-    straight_primary: Array,
-    straights: Array,
-    nth_strength: Array,
+    top_suits: Array,
 ) -> int:  # pragma: no cover - compiled
     """``best`` raised to the plain key ``top`` with the suits of each choice that
-    reaches it: the pairs marked in ``hits`` (their table entry is the highest) with
-    each board triple that completes their ranks to ``top``'s (digit sum ``top_sum``),
+    reaches it (``plan``: its suit plan, see :func:`~.hashed.plan_suits`): the pairs
+    marked in ``hits`` (their table entry is the highest) with each board triple that
+    completes their ranks to ``top``'s (digit sum ``top_sum``),
     found by the two board cards it leaves out (``parts[j, 0:3]``: board card j's digits
     and rank-by-suit boards; a deck holds each card once, so a card's bits leave the
     boards by xor)."""
@@ -259,7 +266,7 @@ def _top_suits(
             y = _LEFT_OUT[k, 1]
             v0 = p0 ^ parts[x, 1] ^ parts[y, 1]
             v1 = p1 ^ parts[x, 2] ^ parts[y, 2]
-            best = max(best, add_suits(top, v0, v1, straight_primary, straights, nth_strength))
+            best = max(best, top | plan_suits(plan, v0, v1, top_suits))
     return best
 
 
@@ -327,9 +334,8 @@ def _raise_mixwell(
     lo_index: Array,
     hi_index5: Array,
     mix_keys5: Array,
-    straight_primary: Array,
-    straights: Array,
-    nth_strength: Array,
+    suit_plan5: Array,
+    top_suits: Array,
 ) -> int:  # pragma: no cover - compiled
     """``best`` raised to the best Mixwell choice of ``row``: each hole pair in two
     different Mixwell suits with each board triple of one card in each of three other
@@ -386,16 +392,15 @@ def _raise_mixwell(
                                 x3 ^= y3
                                 ce = row[_count_bits(y3 - 1)]
                                 total = pair + per_card[cc, 0] + per_card[cd, 0] + per_card[ce, 0]
-                                mk = mix_keys5[
+                                place = (
                                     hi_index5[total >> n_lo_bits & hi_mask]
                                     + lo_index[total & lo_mask]
-                                ]
+                                )
+                                mk = mix_keys5[place]
                                 if suits_count and mk | SUITS_MASK >= best:  # else it loses
                                     w0 = pw0 | per_card[cc, 1] | per_card[cd, 1] | per_card[ce, 1]
                                     w1 = pw1 | per_card[cc, 2] | per_card[cd, 2] | per_card[ce, 2]
-                                    mk = add_suits(
-                                        mk, w0, w1, straight_primary, straights, nth_strength
-                                    )
+                                    mk |= plan_suits(suit_plan5[place], w0, w1, top_suits)
                                 best = max(best, mk)
     return best
 
@@ -556,6 +561,9 @@ def _omaha_rows(
         omaha_best,
         pair_of,
         table_keys,
+        suit_plan,
+        suit_plan5,
+        top_suits,
     ) = omaha_arrays(t)
     ints = omaha_ints(t)
     if omaha_best.shape[0] == 0:
@@ -635,9 +643,8 @@ def _omaha_rows(
                 lo_index,
                 hi_index5,
                 mix_keys5,
-                straight_primary,
-                straights,
-                nth_strength,
+                suit_plan5,
+                top_suits,
             )
         if suits_count and best <= top | SUITS_MASK:
             best = _top_suits(
@@ -646,11 +653,10 @@ def _omaha_rows(
                 best,
                 top,
                 table_keys[need[j, 0], 1],
+                suit_plan[table_keys[need[j, 0], 2]],
                 need[j, 1],
                 digit_mask,
                 per_card,
-                straight_primary,
-                straights,
-                nth_strength,
+                top_suits,
             )
         out[i] = best

@@ -34,10 +34,11 @@ class OmahaTables:
       ``board`` is the board's place in the five-card hash (``hi_index[...] +
       lo_index[...]`` of its digit sum), ``pair`` the pair's place.
     - ``pair_of[c1, c2]``: the place of the ranks of cards c1, c2 among the pairs.
-    - ``keys[place]``: (key, digit sum): the distinct plain keys of five cards,
-      ascending (so the highest place is the highest key), each with the hash-digit sum
-      of its ranks (a plain key names its five ranks, so a choice reaches it exactly
-      when its digit sum is this one).
+    - ``keys[place]``: (key, digit sum, hash place): the distinct plain keys of five
+      cards, ascending (so the highest place is the highest key), each with the
+      hash-digit sum of its ranks (a plain key names its five ranks, so a choice reaches
+      it exactly when its digit sum is this one) and their place in the five-card hash
+      (where their suit plan is).
     """
 
     best: Array
@@ -87,8 +88,10 @@ def omaha_tables(tables: KernelTables, h: HashTables) -> OmahaTables | None:
     low = np.minimum.outer(ranks, ranks)
     high = np.maximum.outer(ranks, ranks)
     pair_of = np.ascontiguousarray(place[low * n_ranks + high])
-    keys_sums = np.ascontiguousarray(np.stack([keys.astype(np.int64), key_sums], axis=1))
-    return OmahaTables(best=best, pair_of=pair_of, keys=keys_sums)
+    key_places = np.zeros(len(keys), np.int64)
+    key_places[key_place.ravel()] = np.arange(n_boards)
+    columns = [keys.astype(np.int64), key_sums, key_places]
+    return OmahaTables(best=best, pair_of=pair_of, keys=np.ascontiguousarray(np.stack(columns, 1)))
 
 
 @njit(cache=True)
