@@ -3,25 +3,31 @@
 The rank part first. Without flushes and Mixwells, a choice's key is fixed by the rank
 multisets of its pair and its triple (see :mod:`.hashed`), so the best plain key of a
 pair over the ten triples of a board depends only on the pair's two ranks and the
-board's five: :class:`~.omaha_table.OmahaTables` holds it for every (board multiset, pair multiset),
-as the place of the key among the distinct keys (uint16: standard52's 6,175 boards x
-91 pairs take 1.1 MB, in the second-level cache). A row then costs one board hash and
-six reads, and the highest plain key is the highest of the six.
+board's five: the table of :mod:`.omaha_table` holds it for every (board, pair) of
+ranks, as the key's place among the distinct keys (uint16: standard52's 6,175 boards x
+91 pairs take 1.1 MB). A row then costs one board hash and six reads; the highest
+plain key is the highest of the six.
 
 Then what the table leaves out, each only where it can change the answer:
 
-- flushes, where the board holds three cards of a suit and the hole two: the best of
-  the suit's hole pairs with its board triples (``flush_keys`` of their ranks);
-- Mixwells, where a hole pair in two Mixwell suits meets a board triple in three
-  others: each such choice looked up under the Mixwell shapes (``mix_keys5``);
-- suits, where they break ties: only the choices whose plain key is the highest can
-  win (suits rank below every rank field), and only if no flush or Mixwell is above
-  it; their pairs are the ones the table gave the highest, their triples are looked up
-  again, and each takes its cards' suits (:func:`~.hashed.add_suits`).
+- flushes, where the board holds three cards of a suit and the hole two (one test on
+  the suit counts the hash digits carry): the suit's hole pairs with its board triples;
+- Mixwells, where the suit counts allow a hole pair in two Mixwell suits and a board
+  triple in three others: only those choices, each looked up under the Mixwell shapes
+  (``mix_keys5``);
+- suits, where they break ties: only the choices reaching the highest plain key can
+  win (suits rank below every rank field), and only when no flush or Mixwell is above
+  it. Their pairs are those the table gave the highest; a plain key names its five
+  ranks, so their triples are those whose digit sum completes the pair's to the key's
+  (found by the two board cards they leave out); each takes its cards' suits
+  (:func:`~.hashed.plan_suits`).
 
-Where the table would be too big (user decks of many ranks), each of the 60 choices is
-looked up through the five-card hash instead (:func:`_by_choices`). Both are exact
-under the same condition as the hashed path.
+The batch (:func:`best_omaha`) runs the table over a chunk of rows in a loop calling
+nothing, then the other steps for the rows that need them: each call of a compiled
+function counts a reference on every array it takes, on and off, which costs more than
+the table lookups. Where the table would be too big (user decks of many ranks), each
+of the 60 choices is looked up through the five-card hash instead
+(:func:`_by_choices`). Both are exact under the same condition as the hashed path.
 """
 
 from __future__ import annotations
