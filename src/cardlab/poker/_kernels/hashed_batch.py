@@ -152,27 +152,28 @@ def _raise_noted(
     ints = (t.n_lo_bits, suit_shift, mix_suits, suits_count)
     for q in range(n_noted):
         i = noted[q]
-        row = codes[i]
         total = 0
         w0 = 0
         w1 = 0
         for j in range(k):
-            c = row[j]
+            c = codes[i, j]
             total += per_card[c, 0]
-            w0 |= per_card[c, 1]
-            w1 |= per_card[c, 2]
+            if suits_count:  # the boards only serve the Mixwell choices' suits
+                w0 |= per_card[c, 1]
+                w1 |= per_card[c, 2]
         suits = total >> suit_shift
         key = out[i]
-        if (suits + flush_test) & flush_bits:
+        flushes = (suits + flush_test) & flush_bits  # bit 3 of each suit's nibble
+        if flushes:
             for s in range(n_suits):
-                if (suits >> (4 * s) & 15) >= 5:
+                if flushes >> (4 * s + 3) & 1:
                     ranks = 0
-                    for j in range(k):
-                        c = row[j]
-                        if per_card[c, 4] == s:
-                            ranks |= per_card[c, 5]
+                    for j in range(k):  # the suit's ranks, without a branch a card
+                        c = codes[i, j]
+                        ranks |= per_card[c, 5] & -np.int64(per_card[c, 4] == s)
                     key = max(key, flush_keys[ranks] | suit_strength[s] * 0x11111)
         if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
+            row = codes[i]  # a view costs a reference count: only here
             if pairs_path:
                 key = mixwell_pairs(row, total, w0, w1, key, scratch, arrays, ints)
             else:
