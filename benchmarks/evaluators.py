@@ -114,6 +114,23 @@ def peer_runners(k: int, rows: list[list[int]]) -> dict[str, Callable[[], object
     return runners
 
 
+def omaha_peers(rows: list[list[int]]) -> dict[str, Callable[[], object]]:
+    """Per Omaha peer: a function scoring every row (four hole cards, then five board
+    cards, as cardlab's Omaha rows) with the peer's Python API."""
+    text = [str(c) for c in RuleSet.for_deck("standard52").deck.cards]
+    runners: dict[str, Callable[[], object]] = {}
+    try:
+        from phevaluator import Card as PhCard
+        from phevaluator import evaluate_omaha_cards
+
+        ph = [[PhCard(text[c]).id_ for c in row] for row in rows]
+        # phevaluator takes the five board cards first, then the four hole cards
+        runners["phevaluator"] = lambda: [evaluate_omaha_cards(*h[4:], *h[:4]) for h in ph]
+    except ImportError:
+        pass
+    return runners
+
+
 def cardlab_rates(
     hands: np.ndarray, rules: RuleSet, repeat: int, cores: int
 ) -> tuple[float, float, float, float, float]:
@@ -199,6 +216,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{method_for(rules, 9, 'omaha')}); {cpu:,.0f} per CPU second; "
             f"{every:,.0f} on {cores} cores"
         )
+        if deck == "standard52":
+            for name, peer in omaha_peers(hands[: args.peer_hands].tolist()).items():
+                rate = best_rate(peer, min(args.peer_hands, omaha), args.repeat, time.process_time)
+                print(f"{'':28s} {name[:12]:12s} {rate:14,.0f}   x{cpu / rate:,.0f} (per CPU s)")
     print(f"\nload average after: {os.getloadavg()[0]:.1f}")
     return 0
 
