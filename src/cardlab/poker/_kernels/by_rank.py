@@ -184,6 +184,253 @@ def flush_table(game: Game) -> Array:
     return out
 
 
+ScoreInts = tuple[int, int, int, bool, bool, int, bool]
+ScoreArrays = tuple[
+    Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array
+]
+MixArrays = tuple[
+    Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array
+]
+
+
+@njit(cache=True, inline="always")
+def _settle(
+    keys: Array, rank_keys: Array, suits_count: bool, out: Array
+) -> None:  # pragma: no cover
+    """Add the true showdown of one board of part B (``keys``) and take back the one
+    part A counted by the ranks (``rank_keys``; none where part A' dealt the multiset,
+    that is where suits count and the rank top is shared); the same winners: no change."""
+    full_top = _top_mask(keys)
+    rank_top = _top_mask(rank_keys)
+    if suits_count and rank_top & (rank_top - 1):
+        _tally_mask(full_top, 1, out)
+    elif full_top != rank_top:
+        _tally_mask(full_top, 1, out)
+        _tally_mask(rank_top, -1, out)
+
+
+@njit(cache=True)
+def _score_board(
+    rows: Array,
+    hnb: int,
+    slots: int,
+    fixed: Array,
+    run_b: Array,
+    may_flush: bool,
+    fixed_mask: Array,
+    dealt_mask: Array,
+    keys: Array,
+    rank_keys_b: Array,
+    mix_of: Array,
+    out: Array,
+    ints: ScoreInts,
+    arrays: ScoreArrays,
+    mix_arrays: MixArrays,
+) -> None:  # pragma: no cover - compiled
+    """Score one board of part B in full and settle it (:func:`_settle`). ``rows``: each
+    player's cards, the board's ``slots`` dealt cards after the first ``hnb``; ``run_b``:
+    the dealt cards' hash digits and rank-by-suit boards; ``may_flush``: some player's
+    suit counts allow a flush."""
+    suit_shift, mix_suits, n_lo_bits, suits_count, mix_hash, flush_test, mixwell = ints
+    (
+        per_card,
+        cards,
+        rank_keys,
+        hi_index,
+        lo_index,
+        hi_index5,
+        mix_keys5,
+        straight_primary,
+        straights,
+        nth_strength,
+        suit_strength,
+        flush_keys,
+    ) = arrays
+    players = rows.shape[0]
+    width = hnb + slots
+    n_suits = dealt_mask.shape[0]
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    rank_mask = (1 << suit_shift) - 1
+    flush_bits = (flush_test // 3) << 3
+    how_full = (suit_shift, mix_suits, n_lo_bits, suits_count, mix_hash)
+    how_plain = (suit_shift, mix_suits, n_lo_bits, False, mix_hash)  # no suits added
+    mix_fast = width == 7 and nibble_sum(mix_suits) == 5 and mix_hash
+    if may_flush:  # the rank mask of the dealt cards of each suit
+        for s in range(n_suits):
+            dealt_mask[s] = 0
+        for j in range(hnb, width):
+            c = rows[0, j]
+            dealt_mask[cards[c, 1]] |= 1 << cards[c, 0]
+    # first without the suits' tie-break (keys of rank fields only): that decides
+    # unless the top is shared; then again with the suits
+    for adding in (False, suits_count):
+        for p in range(players):
+            total = fixed[p, 0] + run_b[0]
+            tot = total & rank_mask
+            key = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
+            rank_keys_b[p] = key
+            w0 = fixed[p, 1] | run_b[1]
+            w1 = fixed[p, 2] | run_b[2]
+            if adding:
+                key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
+            suits = total >> suit_shift
+            if (suits + flush_test) & flush_bits:
+                for s in range(n_suits):
+                    if (suits >> (4 * s) & 15) >= 5:
+                        ranks = fixed_mask[p, s] | dealt_mask[s]
+                        strength = suit_strength[s] * 0x11111 if adding else 0
+                        key = max(key, flush_keys[ranks] | strength)
+            if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
+                if mix_fast:  # as mixwell_key's first branch, here to save a call
+                    mix_total = 0
+                    for j in range(7):
+                        m = per_card[rows[p, j], 3]
+                        mix_of[j] = m
+                        mix_total += m
+                    need = mix_total - mix_suits
+                    for a in range(6):
+                        want = need - mix_of[a]
+                        for b in range(a + 1, 7):
+                            if mix_of[b] == want:
+                                ca = rows[p, a]
+                                cb = rows[p, b]
+                                t5 = total - per_card[ca, 0] - per_card[cb, 0]
+                                mk = mix_keys5[
+                                    hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
+                                ]
+                                if adding and mk | SUITS_MASK >= key:
+                                    v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
+                                    v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
+                                    mk = add_suits(
+                                        mk, v0, v1, straight_primary, straights, nth_strength
+                                    )
+                                key = max(key, mk)
+                else:
+                    how = how_full if adding else how_plain
+                    key = mixwell_key(rows[p], width, total, w0, w1, key, mix_of, how, mix_arrays)
+                    if not adding:  # key5 writes the suits whatever they count
+                        key &= ~SUITS_MASK
+            keys[p] = key
+        if not adding and (not suits_count or not _top_shared(keys)):
+            break
+    _settle(keys, rank_keys_b, suits_count, out)
+
+
+@njit(cache=True)
+def _plain_boards(
+    rows: Array,
+    hnb: int,
+    slots: int,
+    group: Array,
+    last: Array,
+    idx: Array,
+    starts: Array,
+    by_suit: Array,
+    run: Array,
+    fixed: Array,
+    place_digit: Array,
+    mix_pairs: Array,
+    n_pairs: Array,
+    fixed_mask: Array,
+    dealt_mask: Array,
+    keys: Array,
+    rank_keys_b: Array,
+    mix_of: Array,
+    out: Array,
+    ints: ScoreInts,
+    arrays: ScoreArrays,
+    mix_arrays: MixArrays,
+) -> None:  # pragma: no cover - compiled
+    """Every board of one suit-count vector of part B under which no player may flush,
+    seven cards a player, five Mixwell suits: the plain keys first, the rank key raised
+    to the player's Mixwell choices, which leave out the two places ``mix_pairs[p, :
+    n_pairs[p]]`` of the row (fixed by the suits); only where the top is shared and
+    suits count is the board scored in full (:func:`_score_board`).
+
+    The odometer walks the first ``slots - 1`` cards; the last slot is a tight loop."""
+    suit_shift = ints[0]
+    n_lo_bits = ints[2]
+    suits_count = ints[3]
+    per_card = arrays[0]
+    rank_keys = arrays[2]
+    hi_index = arrays[3]
+    lo_index = arrays[4]
+    hi_index5 = arrays[5]
+    mix_keys5 = arrays[6]
+    players = rows.shape[0]
+    width = hnb + slots
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    rank_mask = (1 << suit_shift) - 1
+    n_last = slots - 1
+    g_last = group[n_last]
+    pair_base = np.empty((players, 21), np.int64)  # the row less the pair, but the last card
+    pair_keep = np.empty((players, 21), np.int64)  # 1: the pair keeps the last card
+    base = np.empty(players, np.int64)
+    for p in range(players):
+        for i in range(n_pairs[p]):
+            pair_keep[p, i] = mix_pairs[p, i, 1] != width - 1
+    changed = 0
+    while changed >= 0:
+        for j in range(changed, n_last):
+            c = by_suit[starts[group[j]] + idx[j]]
+            for p in range(players):
+                place_digit[p, hnb + j] = per_card[c, 0]
+            run[j + 1, 0] = run[j, 0] + per_card[c, 0]
+            run[j + 1, 1] = run[j, 1] | per_card[c, 1]
+            run[j + 1, 2] = run[j, 2] | per_card[c, 2]
+        for p in range(players):
+            base[p] = fixed[p, 0] + run[n_last, 0]
+            for i in range(n_pairs[p]):
+                a = mix_pairs[p, i, 0]
+                b = mix_pairs[p, i, 1]
+                pair_base[p, i] = base[p] - place_digit[p, a] - place_digit[p, b] * pair_keep[p, i]
+        first = idx[n_last - 1] + 1 if n_last > 0 and group[n_last - 1] == g_last else 0
+        for i_last in range(first, last[n_last] + 1):
+            c = by_suit[starts[g_last] + i_last]
+            dc = per_card[c, 0]
+            for p in range(players):
+                tot = (base[p] + dc) & rank_mask
+                key = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
+                rank_keys_b[p] = key
+                for i in range(n_pairs[p]):
+                    t5 = pair_base[p, i] + dc * pair_keep[p, i]
+                    mk = mix_keys5[hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]]
+                    key = max(key, mk)
+                keys[p] = key
+            if suits_count and _top_shared(keys):  # the suits decide: score it in full
+                for j in range(n_last):
+                    c_j = by_suit[starts[group[j]] + idx[j]]
+                    for p in range(players):
+                        rows[p, hnb + j] = c_j
+                for p in range(players):
+                    rows[p, hnb + n_last] = c
+                run[slots, 0] = run[n_last, 0] + dc
+                run[slots, 1] = run[n_last, 1] | per_card[c, 1]
+                run[slots, 2] = run[n_last, 2] | per_card[c, 2]
+                _score_board(
+                    rows,
+                    hnb,
+                    slots,
+                    fixed,
+                    run[slots],
+                    False,
+                    fixed_mask,
+                    dealt_mask,
+                    keys,
+                    rank_keys_b,
+                    mix_of,
+                    out,
+                    ints,
+                    arrays,
+                    mix_arrays,
+                )
+            else:
+                _settle(keys, rank_keys_b, suits_count, out)
+        changed = _slots_next(group, last, n_last, idx)
+
+
 @njit(cache=True)
 def exact_by_rank(
     holes: Array, board: Array, rest: Array, deal: int, t: KeyTables, flush_keys: Array
@@ -253,8 +500,6 @@ def exact_by_rank(
         rank_digit[cards[c, 0]] = per_card[c, 0] & rank_mask
     keys = np.empty(players, np.int64)
     mix_of = np.zeros(16, np.int64)
-    ints = (suit_shift, mix_suits, n_lo_bits, suits_count, t.mix_hash)
-    plain_ints = (suit_shift, mix_suits, n_lo_bits, False, t.mix_hash)  # no suits added
     mix_fast = width == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash
     hi_index5 = t.hi_index5
     mix_keys5 = t.mix_keys5
@@ -367,6 +612,31 @@ def exact_by_rank(
         for j in range(h + nb):
             c = rows[p, j]
             fixed_mask[p, cards[c, 1]] |= 1 << cards[c, 0]
+    hnb = h + nb
+    score_ints = (suit_shift, mix_suits, n_lo_bits, suits_count, t.mix_hash, flush_test, mixwell)
+    score_arrays = (
+        per_card,
+        cards,
+        rank_keys,
+        hi_index,
+        lo_index,
+        hi_index5,
+        mix_keys5,
+        straight_primary,
+        straights,
+        nth_strength,
+        suit_strength,
+        flush_keys,
+    )
+    # the plain pass of a vector without flushes (see _plain_boards): each player's
+    # Mixwell choices leave out two places of the row, fixed by the vector's suits
+    mix_pairs = np.zeros((players, 21, 2), np.int64)
+    n_pairs = np.zeros(players, np.int64)
+    mix_place = np.zeros(width, np.int64)
+    place_digit = np.zeros((players, width), np.int64)
+    for p in range(players):
+        for j in range(hnb):
+            place_digit[p, j] = per_card[rows[p, j], 0]
     while True:
         size = 0
         suits_dealt = 0
@@ -392,89 +662,75 @@ def exact_by_rank(
             for p in range(players):
                 suits = (fixed[p, 0] >> suit_shift) + suits_dealt
                 may_flush = may_flush or (suits + flush_test) & flush_bits != 0
-            changed = 0
-            while changed >= 0:
-                for j in range(changed, slots):
-                    c = by_suit[starts[group[j]] + idx[j]]
-                    for p in range(players):
-                        rows[p, h + nb + j] = c
-                    run[j + 1, 0] = run[j, 0] + per_card[c, 0]
-                    run[j + 1, 1] = run[j, 1] | per_card[c, 1]
-                    run[j + 1, 2] = run[j, 2] | per_card[c, 2]
-                if may_flush:  # the rank mask of the dealt cards of each suit
-                    for s in range(n_suits):
-                        dealt_mask[s] = 0
-                    for j in range(slots):
-                        dealt_mask[group[j]] |= 1 << cards[by_suit[starts[group[j]] + idx[j]], 0]
-                # first without the suits' tie-break (keys of rank fields only): that
-                # decides unless the top is shared; then again with the suits
-                for adding in (False, suits_count):
-                    for p in range(players):
-                        total = fixed[p, 0] + run[slots, 0]
-                        tot = total & rank_mask
-                        key = rank_keys[
-                            hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]
-                        ]
-                        rank_keys_b[p] = key
-                        w0 = fixed[p, 1] | run[slots, 1]
-                        w1 = fixed[p, 2] | run[slots, 2]
-                        if adding:
-                            key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
-                        suits = total >> suit_shift
-                        if (suits + flush_test) & flush_bits:
-                            for s in range(n_suits):
-                                if (suits >> (4 * s) & 15) >= 5:
-                                    ranks = fixed_mask[p, s] | dealt_mask[s]
-                                    strength = suit_strength[s] * 0x11111 if adding else 0
-                                    key = max(key, flush_keys[ranks] | strength)
-                        if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
-                            if mix_fast:  # as _mixwell_key's first branch, here to save a call
-                                mix_total = 0
-                                for j in range(7):
-                                    m = per_card[rows[p, j], 3]
-                                    mix_of[j] = m
-                                    mix_total += m
-                                need = mix_total - mix_suits
-                                for a in range(6):
-                                    want = need - mix_of[a]
-                                    for b in range(a + 1, 7):
-                                        if mix_of[b] == want:
-                                            ca = rows[p, a]
-                                            cb = rows[p, b]
-                                            t5 = total - per_card[ca, 0] - per_card[cb, 0]
-                                            mk = mix_keys5[
-                                                hi_index5[t5 >> n_lo_bits & hi_mask]
-                                                + lo_index[t5 & lo_mask]
-                                            ]
-                                            if adding and mk | SUITS_MASK >= key:
-                                                v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
-                                                v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
-                                                sp = straight_primary
-                                                mk = add_suits(
-                                                    mk, v0, v1, sp, straights, nth_strength
-                                                )
-                                            key = max(key, mk)
-                            else:
-                                how = ints if adding else plain_ints
-                                row = rows[p]
-                                key = mixwell_key(
-                                    row, width, total, w0, w1, key, mix_of, how, mix_arrays
-                                )
-                                if not adding:  # key5 writes the suits whatever they count
-                                    key &= ~SUITS_MASK
-                        keys[p] = key
-                    if not adding and (not suits_count or not _top_shared(keys)):
-                        break
-                # add the true showdown and take back the one part A counted by the
-                # ranks (none where it dealt the multiset); the same winners: no change
-                full_top = _top_mask(keys)
-                rank_top = _top_mask(rank_keys_b)
-                if suits_count and rank_top & (rank_top - 1):
-                    _tally_mask(full_top, 1, out)
-                elif full_top != rank_top:
-                    _tally_mask(full_top, 1, out)
-                    _tally_mask(rank_top, -1, out)
-                changed = _slots_next(group, last, slots, idx)
+            if may_flush or not mix_fast:  # every board scored in full
+                changed = 0
+                while changed >= 0:
+                    for j in range(changed, slots):
+                        c = by_suit[starts[group[j]] + idx[j]]
+                        for p in range(players):
+                            rows[p, hnb + j] = c
+                        run[j + 1, 0] = run[j, 0] + per_card[c, 0]
+                        run[j + 1, 1] = run[j, 1] | per_card[c, 1]
+                        run[j + 1, 2] = run[j, 2] | per_card[c, 2]
+                    _score_board(
+                        rows,
+                        hnb,
+                        slots,
+                        fixed,
+                        run[slots],
+                        may_flush,
+                        fixed_mask,
+                        dealt_mask,
+                        keys,
+                        rank_keys_b,
+                        mix_of,
+                        out,
+                        score_ints,
+                        score_arrays,
+                        mix_arrays,
+                    )
+                    changed = _slots_next(group, last, slots, idx)
+            else:
+                for p in range(players):
+                    n_pairs[p] = 0
+                    suits = (fixed[p, 0] >> suit_shift) + suits_dealt
+                    if nibble_sum(nonzero_nibbles(suits) & mix_suits) < 5:
+                        continue
+                    mix_total = 0
+                    for j in range(width):
+                        s = cards[rows[p, j], 1] if j < hnb else group[j - hnb]
+                        mix_place[j] = (mix_suits >> (4 * s) & 1) << (4 * s)
+                        mix_total += mix_place[j]
+                    for a in range(width - 1):
+                        for b in range(a + 1, width):
+                            if mix_total - mix_place[a] - mix_place[b] == mix_suits:
+                                mix_pairs[p, n_pairs[p], 0] = a
+                                mix_pairs[p, n_pairs[p], 1] = b
+                                n_pairs[p] += 1
+                _plain_boards(
+                    rows,
+                    hnb,
+                    slots,
+                    group,
+                    last,
+                    idx,
+                    starts,
+                    by_suit,
+                    run,
+                    fixed,
+                    place_digit,
+                    mix_pairs,
+                    n_pairs,
+                    fixed_mask,
+                    dealt_mask,
+                    keys,
+                    rank_keys_b,
+                    mix_of,
+                    out,
+                    score_ints,
+                    score_arrays,
+                    mix_arrays,
+                )
         # next vector: each count 0 .. min(deal, cards of the suit)
         s = 0
         while s < n_suits:
