@@ -210,6 +210,21 @@ def _settle(
 
 
 @njit(cache=True)
+def _settle_counts(settled: Array, suits_count: bool, out: Array) -> None:  # pragma: no cover
+    """:func:`_settle` of ``settled[full top, rank top]`` boards of each pair of masks."""
+    for full_top in range(1, settled.shape[0]):
+        for rank_top in range(1, settled.shape[1]):
+            weight = settled[full_top, rank_top]
+            if weight == 0:
+                continue
+            if suits_count and rank_top & (rank_top - 1):
+                _tally_mask(full_top, weight, out)
+            elif full_top != rank_top:
+                _tally_mask(full_top, weight, out)
+                _tally_mask(rank_top, -weight, out)
+
+
+@njit(cache=True, inline="always")
 def _score_board(
     rows: Array,
     hnb: int,
@@ -338,6 +353,7 @@ def _plain_boards(
     rank_keys_b: Array,
     mix_of: Array,
     out: Array,
+    settled: Array,
     ints: ScoreInts,
     arrays: ScoreArrays,
     mix_arrays: MixArrays,
@@ -346,7 +362,9 @@ def _plain_boards(
     seven cards a player, five Mixwell suits: the plain keys first, the rank key raised
     to the player's Mixwell choices, which leave out the two places ``mix_pairs[p, :
     n_pairs[p]]`` of the row (fixed by the suits); only where the top is shared and
-    suits count is the board scored in full (:func:`_score_board`).
+    suits count is the board scored in full (:func:`_score_board`). Two players: the
+    boards settled are counted in ``settled[full top, rank top]`` (bit masks of the
+    players), for :func:`_settle_counts` once at the end.
 
     The odometer walks the first ``slots - 1`` cards; the last slot is a tight loop."""
     suit_shift = ints[0]
@@ -390,44 +408,68 @@ def _plain_boards(
         for i_last in range(first, last[n_last] + 1):
             c = by_suit[starts[g_last] + i_last]
             dc = per_card[c, 0]
-            for p in range(players):
-                tot = (base[p] + dc) & rank_mask
-                key = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
-                rank_keys_b[p] = key
-                for i in range(n_pairs[p]):
-                    t5 = pair_base[p, i] + dc * pair_keep[p, i]
+            if players == 2:  # the same, in scalars
+                tot = (base[0] + dc) & rank_mask
+                r0 = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
+                k0 = r0
+                for i in range(n_pairs[0]):
+                    t5 = pair_base[0, i] + dc * pair_keep[0, i]
                     mk = mix_keys5[hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]]
-                    key = max(key, mk)
-                keys[p] = key
-            if suits_count and _top_shared(keys):  # the suits decide: score it in full
-                for j in range(n_last):
-                    c_j = by_suit[starts[group[j]] + idx[j]]
-                    for p in range(players):
-                        rows[p, hnb + j] = c_j
-                for p in range(players):
-                    rows[p, hnb + n_last] = c
-                run[slots, 0] = run[n_last, 0] + dc
-                run[slots, 1] = run[n_last, 1] | per_card[c, 1]
-                run[slots, 2] = run[n_last, 2] | per_card[c, 2]
-                _score_board(
-                    rows,
-                    hnb,
-                    slots,
-                    fixed,
-                    run[slots],
-                    False,
-                    fixed_mask,
-                    dealt_mask,
-                    keys,
-                    rank_keys_b,
-                    mix_of,
-                    out,
-                    ints,
-                    arrays,
-                    mix_arrays,
-                )
+                    k0 = max(k0, mk)
+                tot = (base[1] + dc) & rank_mask
+                r1 = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
+                k1 = r1
+                for i in range(n_pairs[1]):
+                    t5 = pair_base[1, i] + dc * pair_keep[1, i]
+                    mk = mix_keys5[hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]]
+                    k1 = max(k1, mk)
+                if k0 != k1 or not suits_count:
+                    full_top = 1 if k0 > k1 else (2 if k1 > k0 else 3)
+                    rank_top = 1 if r0 > r1 else (2 if r1 > r0 else 3)
+                    settled[full_top, rank_top] += 1
+                    continue
             else:
-                _settle(keys, rank_keys_b, suits_count, out)
+                for p in range(players):
+                    tot = (base[p] + dc) & rank_mask
+                    key = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
+                    rank_keys_b[p] = key
+                    for i in range(n_pairs[p]):
+                        t5 = pair_base[p, i] + dc * pair_keep[p, i]
+                        mk = mix_keys5[
+                            hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
+                        ]
+                        key = max(key, mk)
+                    keys[p] = key
+                if not suits_count or not _top_shared(keys):
+                    _settle(keys, rank_keys_b, suits_count, out)
+                    continue
+            # the suits decide: score it in full
+            for j in range(n_last):
+                c_j = by_suit[starts[group[j]] + idx[j]]
+                for p in range(players):
+                    rows[p, hnb + j] = c_j
+            for p in range(players):
+                rows[p, hnb + n_last] = c
+            run[slots, 0] = run[n_last, 0] + dc
+            run[slots, 1] = run[n_last, 1] | per_card[c, 1]
+            run[slots, 2] = run[n_last, 2] | per_card[c, 2]
+            _score_board(
+                rows,
+                hnb,
+                slots,
+                fixed,
+                run[slots],
+                False,
+                fixed_mask,
+                dealt_mask,
+                keys,
+                rank_keys_b,
+                mix_of,
+                out,
+                ints,
+                arrays,
+                mix_arrays,
+            )
         changed = _slots_next(group, last, n_last, idx)
 
 
@@ -634,6 +676,7 @@ def exact_by_rank(
     n_pairs = np.zeros(players, np.int64)
     mix_place = np.zeros(width, np.int64)
     place_digit = np.zeros((players, width), np.int64)
+    settled = np.zeros((4, 4), np.int64)
     for p in range(players):
         for j in range(hnb):
             place_digit[p, j] = per_card[rows[p, j], 0]
@@ -727,6 +770,7 @@ def exact_by_rank(
                     rank_keys_b,
                     mix_of,
                     out,
+                    settled,
                     score_ints,
                     score_arrays,
                     mix_arrays,
@@ -742,4 +786,5 @@ def exact_by_rank(
             s += 1
         if s == n_suits:
             break
+    _settle_counts(settled, suits_count, out)
     return out
