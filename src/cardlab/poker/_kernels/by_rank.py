@@ -347,6 +347,8 @@ def _plain_boards(
     place_digit: Array,
     mix_pairs: Array,
     n_pairs: Array,
+    flush_suit: Array,
+    mix_min: int,
     fixed_mask: Array,
     dealt_mask: Array,
     keys: Array,
@@ -358,24 +360,28 @@ def _plain_boards(
     arrays: ScoreArrays,
     mix_arrays: MixArrays,
 ) -> None:  # pragma: no cover - compiled
-    """Every board of one suit-count vector of part B under which no player may flush,
-    seven cards a player, five Mixwell suits: the plain keys first, the rank key raised
-    to the player's Mixwell choices, which leave out the two places ``mix_pairs[p, :
-    n_pairs[p]]`` of the row (fixed by the suits); only where the top is shared and
-    suits count is the board scored in full (:func:`_score_board`). Two players: the
-    boards settled are counted in ``settled[full top, rank top]`` (bit masks of the
-    players), for :func:`_settle_counts` once at the end.
+    """Every board of one suit-count vector of part B, seven cards a player and five
+    Mixwell suits: the plain keys first (no suits' tie-break), the rank key raised to
+    the flush of ``flush_suit[p]`` (-1: none) and to the player's Mixwell choices,
+    which leave out the two places ``mix_pairs[p, : n_pairs[p]]`` of the row (fixed
+    by the suits); only where the top is shared and suits count is the board scored in
+    full (:func:`_score_board`). Two players: the boards are counted in
+    ``settled[full top, rank top]`` (bit masks of the players), settled once at the end
+    (:func:`_settle_counts`); where one of them may make a Mixwell and the other's key
+    is below every Mixwell (``mix_min``), the first wins without looking their Mixwell up.
 
     The odometer walks the first ``slots - 1`` cards; the last slot is a tight loop."""
     suit_shift = ints[0]
     n_lo_bits = ints[2]
     suits_count = ints[3]
     per_card = arrays[0]
+    cards = arrays[1]
     rank_keys = arrays[2]
     hi_index = arrays[3]
     lo_index = arrays[4]
     hi_index5 = arrays[5]
     mix_keys5 = arrays[6]
+    flush_keys = arrays[11]
     players = rows.shape[0]
     width = hnb + slots
     lo_mask = (1 << n_lo_bits) - 1
@@ -386,9 +392,15 @@ def _plain_boards(
     pair_base = np.empty((players, 21), np.int64)  # the row less the pair, but the last card
     pair_keep = np.empty((players, 21), np.int64)  # 1: the pair keeps the last card
     base = np.empty(players, np.int64)
+    flush_base = np.zeros(players, np.int64)  # ranks of the flush suit, but the last card
+    flush_last = np.zeros(players, np.int64)  # 1: the last card is of the flush suit
+    may_flush = False
     for p in range(players):
         for i in range(n_pairs[p]):
             pair_keep[p, i] = mix_pairs[p, i, 1] != width - 1
+        if flush_suit[p] >= 0:
+            may_flush = True
+            flush_last[p] = flush_suit[p] == g_last
     changed = 0
     while changed >= 0:
         for j in range(changed, n_last):
@@ -404,6 +416,13 @@ def _plain_boards(
                 a = mix_pairs[p, i, 0]
                 b = mix_pairs[p, i, 1]
                 pair_base[p, i] = base[p] - place_digit[p, a] - place_digit[p, b] * pair_keep[p, i]
+            s = flush_suit[p]
+            if s >= 0:
+                ranks = fixed_mask[p, s]
+                for j in range(n_last):
+                    if group[j] == s:
+                        ranks |= 1 << cards[by_suit[starts[s] + idx[j]], 0]
+                flush_base[p] = ranks
         first = idx[n_last - 1] + 1 if n_last > 0 and group[n_last - 1] == g_last else 0
         for i_last in range(first, last[n_last] + 1):
             c = by_suit[starts[g_last] + i_last]
@@ -411,28 +430,42 @@ def _plain_boards(
             if players == 2:  # the same, in scalars
                 tot = (base[0] + dc) & rank_mask
                 r0 = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
+                tot = (base[1] + dc) & rank_mask
+                r1 = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
                 k0 = r0
+                k1 = r1
+                if may_flush:
+                    bit = per_card[c, 5]
+                    if flush_suit[0] >= 0:
+                        k0 = max(k0, flush_keys[flush_base[0] | bit * flush_last[0]])
+                    if flush_suit[1] >= 0:
+                        k1 = max(k1, flush_keys[flush_base[1] | bit * flush_last[1]])
+                rank_top = 1 if r0 > r1 else (2 if r1 > r0 else 3)
+                if n_pairs[1] == 0 and k1 < mix_min and n_pairs[0] > 0:
+                    settled[1, rank_top] += 1
+                    continue
+                if n_pairs[0] == 0 and k0 < mix_min and n_pairs[1] > 0:
+                    settled[2, rank_top] += 1
+                    continue
                 for i in range(n_pairs[0]):
                     t5 = pair_base[0, i] + dc * pair_keep[0, i]
                     mk = mix_keys5[hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]]
                     k0 = max(k0, mk)
-                tot = (base[1] + dc) & rank_mask
-                r1 = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
-                k1 = r1
                 for i in range(n_pairs[1]):
                     t5 = pair_base[1, i] + dc * pair_keep[1, i]
                     mk = mix_keys5[hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]]
                     k1 = max(k1, mk)
                 if k0 != k1 or not suits_count:
-                    full_top = 1 if k0 > k1 else (2 if k1 > k0 else 3)
-                    rank_top = 1 if r0 > r1 else (2 if r1 > r0 else 3)
-                    settled[full_top, rank_top] += 1
+                    settled[1 if k0 > k1 else (2 if k1 > k0 else 3), rank_top] += 1
                     continue
             else:
                 for p in range(players):
                     tot = (base[p] + dc) & rank_mask
                     key = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
                     rank_keys_b[p] = key
+                    if flush_suit[p] >= 0:
+                        ranks = flush_base[p] | per_card[c, 5] * flush_last[p]
+                        key = max(key, flush_keys[ranks])
                     for i in range(n_pairs[p]):
                         t5 = pair_base[p, i] + dc * pair_keep[p, i]
                         mk = mix_keys5[
@@ -459,7 +492,7 @@ def _plain_boards(
                 slots,
                 fixed,
                 run[slots],
-                False,
+                may_flush,
                 fixed_mask,
                 dealt_mask,
                 keys,
@@ -677,6 +710,8 @@ def exact_by_rank(
     mix_place = np.zeros(width, np.int64)
     place_digit = np.zeros((players, width), np.int64)
     settled = np.zeros((4, 4), np.int64)
+    flush_suit = np.zeros(players, np.int64)
+    mix_min = mix_keys5.min() if mix_fast else 0  # below every Mixwell key
     for p in range(players):
         for j in range(hnb):
             place_digit[p, j] = per_card[rows[p, j], 0]
@@ -701,11 +736,11 @@ def exact_by_rank(
                 starts[s] = suit_start[s]
             slots = _set_slots(counts, sizes, n_suits, group, last)
             _slots_first(group, slots, idx)
-            may_flush = False  # some player's suit counts allow a flush (fixed by the vector)
-            for p in range(players):
-                suits = (fixed[p, 0] >> suit_shift) + suits_dealt
-                may_flush = may_flush or (suits + flush_test) & flush_bits != 0
-            if may_flush or not mix_fast:  # every board scored in full
+            if not mix_fast:  # every board scored in full
+                may_flush = False  # some player's suit counts allow a flush
+                for p in range(players):
+                    suits = (fixed[p, 0] >> suit_shift) + suits_dealt
+                    may_flush = may_flush or (suits + flush_test) & flush_bits != 0
                 changed = 0
                 while changed >= 0:
                     for j in range(changed, slots):
@@ -733,11 +768,15 @@ def exact_by_rank(
                         mix_arrays,
                     )
                     changed = _slots_next(group, last, slots, idx)
-            else:
+            else:  # seven cards: each player's flush suit (at most one) and Mixwell pairs
                 for p in range(players):
                     n_pairs[p] = 0
+                    flush_suit[p] = -1
                     suits = (fixed[p, 0] >> suit_shift) + suits_dealt
-                    if nibble_sum(nonzero_nibbles(suits) & mix_suits) < 5:
+                    for s in range(n_suits):
+                        if (suits >> (4 * s) & 15) >= 5:
+                            flush_suit[p] = s
+                    if not mixwell or nibble_sum(nonzero_nibbles(suits) & mix_suits) < 5:
                         continue
                     mix_total = 0
                     for j in range(width):
@@ -764,6 +803,8 @@ def exact_by_rank(
                     place_digit,
                     mix_pairs,
                     n_pairs,
+                    flush_suit,
+                    mix_min,
                     fixed_mask,
                     dealt_mask,
                     keys,
