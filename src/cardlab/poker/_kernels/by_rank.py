@@ -349,6 +349,7 @@ def _plain_boards(
     n_pairs: Array,
     flush_suit: Array,
     mix_min: int,
+    board_keys: Array,
     fixed_mask: Array,
     dealt_mask: Array,
     keys: Array,
@@ -368,7 +369,9 @@ def _plain_boards(
     full (:func:`_score_board`). Two players: the boards are counted in
     ``settled[full top, rank top]`` (bit masks of the players), settled once at the end
     (:func:`_settle_counts`); where one of them may make a Mixwell and the other's key
-    is below every Mixwell (``mix_min``), the first wins without looking their Mixwell up.
+    is below every Mixwell (``mix_min``), the first wins without looking their Mixwell up;
+    ``board_keys`` (when not empty): the two rank keys by the dealt cards' place in the
+    five-card hash.
 
     The odometer walks the first ``slots - 1`` cards; the last slot is a tight loop."""
     suit_shift = ints[0]
@@ -389,6 +392,7 @@ def _plain_boards(
     rank_mask = (1 << suit_shift) - 1
     n_last = slots - 1
     g_last = group[n_last]
+    by_board = board_keys.shape[0] > 0
     pair_base = np.empty((players, 21), np.int64)  # the row less the pair, but the last card
     pair_keep = np.empty((players, 21), np.int64)  # 1: the pair keeps the last card
     base = np.empty(players, np.int64)
@@ -428,10 +432,16 @@ def _plain_boards(
             c = by_suit[starts[g_last] + i_last]
             dc = per_card[c, 0]
             if players == 2:  # the same, in scalars
-                tot = (base[0] + dc) & rank_mask
-                r0 = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
-                tot = (base[1] + dc) & rank_mask
-                r1 = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
+                if by_board:
+                    tot = run[n_last, 0] + dc
+                    place = hi_index5[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]
+                    r0 = board_keys[place, 0]
+                    r1 = board_keys[place, 1]
+                else:
+                    tot = (base[0] + dc) & rank_mask
+                    r0 = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
+                    tot = (base[1] + dc) & rank_mask
+                    r1 = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
                 k0 = r0
                 k1 = r1
                 if may_flush:
@@ -608,6 +618,10 @@ def exact_by_rank(
 
     # --- part A: rank multisets (nondecreasing rank sequences v) --------------------
     v = np.zeros(d, np.int64)
+    # five cards dealt to two players: each rank key kept by the dealt rank multiset's
+    # place in the five-card hash, for part B to read instead of hashing seven cards
+    by_board = mix_fast and deal == 5 and players == 2
+    board_keys = np.zeros((mix_keys5.shape[0] if by_board else 0, 2), np.int64)
     while True:
         # the multiset's weight, and the groups (distinct ranks) of part A'
         weight = 1
@@ -631,6 +645,10 @@ def exact_by_rank(
             for p in range(players):
                 tot = (fixed[p, 0] & rank_mask) + digits
                 keys[p] = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
+            if by_board:
+                place = hi_index5[digits >> n_lo_bits & hi_mask] + lo_index[digits & lo_mask]
+                board_keys[place, 0] = keys[0]
+                board_keys[place, 1] = keys[1]
             if not suits_count or not _top_shared(keys):
                 _tally(keys, weight, out)
             else:  # part A': the suits decide; deal the boards of this multiset
@@ -805,6 +823,7 @@ def exact_by_rank(
                     n_pairs,
                     flush_suit,
                     mix_min,
+                    board_keys,
                     fixed_mask,
                     dealt_mask,
                     keys,
