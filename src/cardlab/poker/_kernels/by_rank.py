@@ -399,6 +399,10 @@ def _plain_boards(
     flush_base = np.zeros(players, np.int64)  # ranks of the flush suit, but the last card
     flush_last = np.zeros(players, np.int64)  # 1: the last card is of the flush suit
     may_flush = False
+    # the one player who may make a Mixwell (1 or 2), or 0
+    solo = 0
+    if players == 2 and (n_pairs[0] > 0) != (n_pairs[1] > 0):
+        solo = 1 if n_pairs[0] > 0 else 2
     for p in range(players):
         for i in range(n_pairs[p]):
             pair_keep[p, i] = mix_pairs[p, i, 1] != width - 1
@@ -450,11 +454,11 @@ def _plain_boards(
                         k0 = max(k0, flush_keys[flush_base[0] | bit * flush_last[0]])
                     if flush_suit[1] >= 0:
                         k1 = max(k1, flush_keys[flush_base[1] | bit * flush_last[1]])
-                rank_top = 1 if r0 > r1 else (2 if r1 > r0 else 3)
-                if n_pairs[1] == 0 and k1 < mix_min and n_pairs[0] > 0:
+                rank_top = int(r0 >= r1) | int(r1 >= r0) << 1  # 1, 2 or 3 where equal
+                if solo == 1 and k1 < mix_min:
                     settled[1, rank_top] += 1
                     continue
-                if n_pairs[0] == 0 and k0 < mix_min and n_pairs[1] > 0:
+                if solo == 2 and k0 < mix_min:
                     settled[2, rank_top] += 1
                     continue
                 for i in range(n_pairs[0]):
@@ -466,7 +470,7 @@ def _plain_boards(
                     mk = mix_keys5[hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]]
                     k1 = max(k1, mk)
                 if k0 != k1 or not suits_count:
-                    settled[1 if k0 > k1 else (2 if k1 > k0 else 3), rank_top] += 1
+                    settled[int(k0 >= k1) | int(k1 >= k0) << 1, rank_top] += 1
                     continue
             else:
                 for p in range(players):
