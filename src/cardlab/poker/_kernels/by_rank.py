@@ -393,6 +393,9 @@ def _plain_boards(
     n_last = slots - 1
     g_last = group[n_last]
     by_board = board_keys.shape[0] > 0
+    digit_by_suit = np.empty(by_suit.shape[0], np.int64)  # one load less a board
+    for i in range(by_suit.shape[0]):
+        digit_by_suit[i] = per_card[by_suit[i], 0]
     pair_base = np.empty((players, 21), np.int64)  # the row less the pair, but the last card
     pair_keep = np.empty((players, 21), np.int64)  # 1: the pair keeps the last card
     base = np.empty(players, np.int64)
@@ -434,7 +437,7 @@ def _plain_boards(
         first = idx[n_last - 1] + 1 if n_last > 0 and group[n_last - 1] == g_last else 0
         for i_last in range(first, last[n_last] + 1):
             c = by_suit[starts[g_last] + i_last]
-            dc = per_card[c, 0]
+            dc = digit_by_suit[starts[g_last] + i_last]
             if players == 2:  # the same, in scalars
                 if by_board:
                     tot = run[n_last, 0] + dc
@@ -449,7 +452,7 @@ def _plain_boards(
                 k0 = r0
                 k1 = r1
                 if may_flush:
-                    bit = per_card[c, 5]
+                    bit = 1 << cards[c, 0]
                     if flush_suit[0] >= 0:
                         k0 = max(k0, flush_keys[flush_base[0] | bit * flush_last[0]])
                     if flush_suit[1] >= 0:
