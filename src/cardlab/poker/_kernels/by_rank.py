@@ -350,6 +350,7 @@ def _plain_boards(
     flush_suit: Array,
     mix_min: int,
     board_keys: Array,
+    board_meta: Array,
     fixed_mask: Array,
     dealt_mask: Array,
     keys: Array,
@@ -371,7 +372,8 @@ def _plain_boards(
     (:func:`_settle_counts`); where one of them may make a Mixwell and the other's key
     is below every Mixwell (``mix_min``), the first wins without looking their Mixwell up;
     ``board_keys`` (when not empty): the two rank keys by the dealt cards' place in the
-    five-card hash.
+    five-card hash, and ``board_meta`` a byte of them: the rank top's mask, 4 where the
+    first's rank key is below every Mixwell, 8 where the second's is.
 
     The odometer walks the first ``slots - 1`` cards; the last slot is a tight loop."""
     suit_shift = ints[0]
@@ -442,6 +444,14 @@ def _plain_boards(
                 if by_board:
                     tot = run[n_last, 0] + dc
                     place = hi_index5[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]
+                    if not may_flush:  # settled by a byte where one may make a Mixwell
+                        m = board_meta[place]
+                        if solo == 1 and m & 8:
+                            settled[1, m & 3] += 1
+                            continue
+                        if solo == 2 and m & 4:
+                            settled[2, m & 3] += 1
+                            continue
                     r0 = board_keys[place, 0]
                     r1 = board_keys[place, 1]
                 else:
@@ -629,6 +639,8 @@ def exact_by_rank(
     # place in the five-card hash, for part B to read instead of hashing seven cards
     by_board = mix_fast and deal == 5 and players == 2
     board_keys = np.zeros((mix_keys5.shape[0] if by_board else 0, 2), np.int64)
+    board_meta = np.zeros(board_keys.shape[0], np.uint8)
+    mix_min = mix_keys5.min() if mix_fast else 0  # below every Mixwell key
     while True:
         # the multiset's weight, and the groups (distinct ranks) of part A'
         weight = 1
@@ -656,6 +668,12 @@ def exact_by_rank(
                 place = hi_index5[digits >> n_lo_bits & hi_mask] + lo_index[digits & lo_mask]
                 board_keys[place, 0] = keys[0]
                 board_keys[place, 1] = keys[1]
+                board_meta[place] = (
+                    int(keys[0] >= keys[1])
+                    | int(keys[1] >= keys[0]) << 1
+                    | int(keys[0] < mix_min) << 2
+                    | int(keys[1] < mix_min) << 3
+                )
             if not suits_count or not _top_shared(keys):
                 _tally(keys, weight, out)
             else:  # part A': the suits decide; deal the boards of this multiset
@@ -736,7 +754,6 @@ def exact_by_rank(
     place_digit = np.zeros((players, width), np.int64)
     settled = np.zeros((4, 4), np.int64)
     flush_suit = np.zeros(players, np.int64)
-    mix_min = mix_keys5.min() if mix_fast else 0  # below every Mixwell key
     for p in range(players):
         for j in range(hnb):
             place_digit[p, j] = per_card[rows[p, j], 0]
@@ -831,6 +848,7 @@ def exact_by_rank(
                     flush_suit,
                     mix_min,
                     board_keys,
+                    board_meta,
                     fixed_mask,
                     dealt_mask,
                     keys,
