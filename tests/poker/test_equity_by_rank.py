@@ -51,6 +51,15 @@ def test_preflop_by_rank_equals_plain(game: str, options: dict[str, str], hands:
     assert sum(Fraction(p.equity) for p in fast.players) == 1
 
 
+def test_fesca78_preflop_by_rank_equals_plain() -> None:
+    # issue 12's case: 16,108,764 boards, a third of them where suits allow a Mixwell
+    g = get_game("fesca78-holdem")
+    hands = ["木1 火1", "水12 金12"]
+    fast = exact_equity(g, hands)
+    assert fast == _plain(g, hands)
+    assert fast.players[0].equity == Fraction(3154323, 10739176)
+
+
 @pytest.mark.parametrize(
     ("hands", "board"),
     [
