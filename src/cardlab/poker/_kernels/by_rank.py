@@ -191,6 +191,8 @@ def exact_by_rank(
     keys = np.empty(players, np.int64)
     mix_of = np.zeros(16, np.int64)
     mix_fast = width == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash
+    # part B's fast loop (special_boards.plain_boards): seven cards, Mixwell choices by pairs
+    seven = width == 7 and (mix_fast or not mixwell)
     hi_index5 = t.hi_index5
     mix_keys5 = t.mix_keys5
     flush_bits = (flush_test // 3) << 3
@@ -225,7 +227,7 @@ def exact_by_rank(
     v = np.zeros(d, np.int64)
     # five cards dealt to two players: each rank key kept by the dealt rank multiset's
     # place in the five-card hash, for part B to read instead of hashing seven cards
-    by_board = mix_fast and deal == 5 and players == 2
+    by_board = seven and deal == 5 and players == 2
     board_keys = np.zeros((mix_keys5.shape[0] if by_board else 0, 2), np.int64)
     board_meta = np.zeros(board_keys.shape[0], np.uint8)
     mix_min = mix_keys5.min() if mix_fast else 0  # below every Mixwell key
@@ -366,7 +368,7 @@ def exact_by_rank(
                 starts[s] = suit_start[s]
             slots = set_slots(counts, sizes, n_suits, group, last)
             slots_first(group, slots, idx)
-            if not mix_fast:  # every board scored in full
+            if not seven:  # every board scored in full
                 may_flush = False  # some player's suit counts allow a flush
                 for p in range(players):
                     suits = (fixed[p, 0] >> suit_shift) + suits_dealt
@@ -387,6 +389,7 @@ def exact_by_rank(
                         fixed,
                         run[slots],
                         may_flush,
+                        False,
                         fixed_mask,
                         dealt_mask,
                         keys,

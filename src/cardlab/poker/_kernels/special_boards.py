@@ -155,6 +155,7 @@ def score_board(
     fixed: Array,
     run_b: Array,
     may_flush: bool,
+    suits_only: bool,
     fixed_mask: Array,
     dealt_mask: Array,
     keys: Array,
@@ -168,7 +169,8 @@ def score_board(
     """Score one board of part B in full and settle it (:func:`settle`). ``rows``: each
     player's cards, the board's ``slots`` dealt cards after the first ``hnb``; ``run_b``:
     the dealt cards' hash digits and rank-by-suit boards; ``may_flush``: some player's
-    suit counts allow a flush."""
+    suit counts allow a flush; ``suits_only``: the caller found the plain top shared (and
+    suits count), so only the keys with the suits are made."""
     suit_shift, mix_suits, n_lo_bits, suits_count, mix_hash, flush_test, mixwell = ints
     (
         per_card,
@@ -203,6 +205,8 @@ def score_board(
     # first without the suits' tie-break (keys of rank fields only): that decides
     # unless the top is shared; then again with the suits
     for adding in (False, suits_count):
+        if suits_only and not adding:
+            continue
         for p in range(players):
             total = fixed[p, 0] + run_b[0]
             tot = total & rank_mask
@@ -443,6 +447,7 @@ def plain_boards(
                 fixed,
                 run[slots],
                 may_flush,
+                True,
                 fixed_mask,
                 dealt_mask,
                 keys,
