@@ -13,12 +13,19 @@ A. Every rank multiset ``R`` of the dealt cards, counted once with its weight
    and scored with its suits, except the *special* ones of part B.
 B. Every suit-count vector of the dealt cards under which some player's suit counts
    allow a flush or a Mixwell (the very test :func:`~.hashed.hand_key` makes): each of
-   its boards is dealt and scored in full, and the tally part A counted for it (its rank
-   multiset's outcome, unless part A' dealt that multiset) is taken back.
+   its boards is dealt and scored, and the tally part A counted for it (its rank
+   multiset's outcome, unless part A' dealt that multiset) is taken back
+   (:mod:`.special_boards`: with seven cards a player, plain keys from the Mixwell
+   choices the vector's suits fix, in full only where the suits decide).
 
 Part B deals only the boards where suits can change a key; part A scores a few thousand
 multisets instead of millions of boards. Every board is counted exactly once in the
 sum, which :func:`cardlab.poker.equity.reference_equity` checks in the tests.
+
+FESCA78 heads-up preflop (16,108,764 boards, four Mixwell suits held): part A counts
+6,188 multisets, A' deals 74,610 boards, B 5,287,422 (5,158,920 for a Mixwell, 128,502
+for a flush); of B's boards 4.2 M are settled without a Mixwell look-up and 31,802 need
+the suits.
 """
 
 from __future__ import annotations
@@ -33,9 +40,17 @@ from numba import njit
 from cardlab.poker._kernels.bundle import KeyTables
 from cardlab.poker._kernels.direct import flush_key, popcount
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import add_suits, mixwell_key
+from cardlab.poker._kernels.hashed import add_suits
 from cardlab.poker._kernels.showdowns import _SHARES, SHARE_UNIT, showdown_tables
-from cardlab.poker.keys import SUITS_MASK
+from cardlab.poker._kernels.special_boards import (
+    plain_boards,
+    score_board,
+    set_slots,
+    settle_counts,
+    slots_first,
+    slots_next,
+    top_shared,
+)
 
 if TYPE_CHECKING:
     from cardlab.poker.games import Game
@@ -76,46 +91,6 @@ def _tally(keys: Array, weight: int, out: Array) -> bool:  # pragma: no cover - 
 
 
 @njit(cache=True, inline="always")
-def _top_mask(keys: Array) -> int:  # pragma: no cover - compiled
-    """The players holding the highest key, as bits."""
-    top = keys[0]
-    mask = 1
-    for p in range(1, keys.shape[0]):
-        if keys[p] > top:
-            top = keys[p]
-            mask = 1 << p
-        elif keys[p] == top:
-            mask |= 1 << p
-    return mask
-
-
-@njit(cache=True, inline="always")
-def _tally_mask(winners: int, weight: int, out: Array) -> None:  # pragma: no cover - compiled
-    """:func:`_tally` of a showdown won by the players of the bit mask ``winners``."""
-    n = popcount(winners)
-    share = _SHARES[n]
-    for p in range(out.shape[1]):
-        if winners >> p & 1:
-            out[0 if n == 1 else 1, p] += weight
-            out[2, p] += weight * share
-            out[3, p] += weight * share * share
-
-
-@njit(cache=True, inline="always")
-def _top_shared(keys: Array) -> bool:  # pragma: no cover - compiled
-    """Whether two players or more hold the highest key."""
-    top = keys[0]
-    winners = 1
-    for p in range(1, keys.shape[0]):
-        if keys[p] > top:
-            top = keys[p]
-            winners = 1
-        elif keys[p] == top:
-            winners += 1
-    return winners > 1
-
-
-@njit(cache=True, inline="always")
 def _special(
     suits: int, flush_test: int, mixwell: bool, mix_suits: int
 ) -> bool:  # pragma: no cover
@@ -124,44 +99,6 @@ def _special(
     if (suits + flush_test) & ((flush_test // 3) << 3):
         return True
     return mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5
-
-
-@njit(cache=True, inline="always")
-def _slots_first(group: Array, n: int, idx: Array) -> None:  # pragma: no cover - compiled
-    """The first choice: in each group, its first cards."""
-    for j in range(n):
-        idx[j] = idx[j - 1] + 1 if j > 0 and group[j] == group[j - 1] else 0
-
-
-@njit(cache=True, inline="always")
-def _slots_next(group: Array, last: Array, n: int, idx: Array) -> int:  # pragma: no cover
-    """The next choice of cards: slot ``j`` takes place ``idx[j]`` of its group's cards,
-    increasing within a group, at most ``last[j]``. Returns the first slot changed, or
-    -1 after the last choice."""
-    j = n - 1
-    while j >= 0:
-        if idx[j] < last[j]:
-            idx[j] += 1
-            for i in range(j + 1, n):
-                idx[i] = idx[i - 1] + 1 if group[i] == group[i - 1] else 0
-            return j
-        j -= 1
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _set_slots(
-    counts: Array, sizes: Array, n_groups: int, group: Array, last: Array
-) -> int:  # pragma: no cover - compiled
-    """Slots for choosing ``counts[g]`` of the ``sizes[g]`` cards of each group ``g``;
-    returns the number of slots."""
-    n = 0
-    for g in range(n_groups):
-        for i in range(counts[g]):
-            group[n] = g
-            last[n] = sizes[g] - counts[g] + i
-            n += 1
-    return n
 
 
 @njit(cache=True)
@@ -253,9 +190,9 @@ def exact_by_rank(
         rank_digit[cards[c, 0]] = per_card[c, 0] & rank_mask
     keys = np.empty(players, np.int64)
     mix_of = np.zeros(16, np.int64)
-    ints = (suit_shift, mix_suits, n_lo_bits, suits_count, t.mix_hash)
-    plain_ints = (suit_shift, mix_suits, n_lo_bits, False, t.mix_hash)  # no suits added
     mix_fast = width == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash
+    # part B's fast loop (special_boards.plain_boards): seven cards, Mixwell choices by pairs
+    seven = width == 7 and (mix_fast or not mixwell)
     hi_index5 = t.hi_index5
     mix_keys5 = t.mix_keys5
     flush_bits = (flush_test // 3) << 3
@@ -288,6 +225,12 @@ def exact_by_rank(
 
     # --- part A: rank multisets (nondecreasing rank sequences v) --------------------
     v = np.zeros(d, np.int64)
+    # five cards dealt to two players: each rank key kept by the dealt rank multiset's
+    # place in the five-card hash, for part B to read instead of hashing seven cards
+    by_board = seven and deal == 5 and players == 2
+    board_keys = np.zeros((mix_keys5.shape[0] if by_board else 0, 2), np.int64)
+    board_meta = np.zeros(board_keys.shape[0], np.uint8)
+    mix_min = mix_keys5.min() if mix_fast else 0  # below every Mixwell key
     while True:
         # the multiset's weight, and the groups (distinct ranks) of part A'
         weight = 1
@@ -311,11 +254,21 @@ def exact_by_rank(
             for p in range(players):
                 tot = (fixed[p, 0] & rank_mask) + digits
                 keys[p] = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
-            if not suits_count or not _top_shared(keys):
+            if by_board:
+                place = hi_index5[digits >> n_lo_bits & hi_mask] + lo_index[digits & lo_mask]
+                board_keys[place, 0] = keys[0]
+                board_keys[place, 1] = keys[1]
+                board_meta[place] = (
+                    int(keys[0] >= keys[1])
+                    | int(keys[1] >= keys[0]) << 1
+                    | int(keys[0] < mix_min) << 2
+                    | int(keys[1] < mix_min) << 3
+                )
+            if not suits_count or not top_shared(keys):
                 _tally(keys, weight, out)
             else:  # part A': the suits decide; deal the boards of this multiset
-                slots = _set_slots(counts, sizes, n_groups, group, last)
-                _slots_first(group, slots, idx)
+                slots = set_slots(counts, sizes, n_groups, group, last)
+                slots_first(group, slots, idx)
                 changed = 0
                 while changed >= 0:
                     for j in range(changed, slots):
@@ -343,7 +296,7 @@ def exact_by_rank(
                         )
                     if not special:
                         _tally(keys, 1, out)
-                    changed = _slots_next(group, last, slots, idx)
+                    changed = slots_next(group, last, slots, idx)
         if deal == 0:
             break
         # next nondecreasing sequence
@@ -367,6 +320,33 @@ def exact_by_rank(
         for j in range(h + nb):
             c = rows[p, j]
             fixed_mask[p, cards[c, 1]] |= 1 << cards[c, 0]
+    hnb = h + nb
+    score_ints = (suit_shift, mix_suits, n_lo_bits, suits_count, t.mix_hash, flush_test, mixwell)
+    score_arrays = (
+        per_card,
+        cards,
+        rank_keys,
+        hi_index,
+        lo_index,
+        hi_index5,
+        mix_keys5,
+        straight_primary,
+        straights,
+        nth_strength,
+        suit_strength,
+        flush_keys,
+    )
+    # the plain pass of a vector without flushes (see plain_boards): each player's
+    # Mixwell choices leave out two places of the row, fixed by the vector's suits
+    mix_pairs = np.zeros((players, 21, 2), np.int64)
+    n_pairs = np.zeros(players, np.int64)
+    mix_place = np.zeros(width, np.int64)
+    place_digit = np.zeros((players, width), np.int64)
+    settled = np.zeros((4, 4), np.int64)
+    flush_suit = np.zeros(players, np.int64)
+    for p in range(players):
+        for j in range(hnb):
+            place_digit[p, j] = per_card[rows[p, j], 0]
     while True:
         size = 0
         suits_dealt = 0
@@ -386,95 +366,91 @@ def exact_by_rank(
                 counts[s] = u[s]
                 sizes[s] = suit_start[s + 1] - suit_start[s]
                 starts[s] = suit_start[s]
-            slots = _set_slots(counts, sizes, n_suits, group, last)
-            _slots_first(group, slots, idx)
-            may_flush = False  # some player's suit counts allow a flush (fixed by the vector)
-            for p in range(players):
-                suits = (fixed[p, 0] >> suit_shift) + suits_dealt
-                may_flush = may_flush or (suits + flush_test) & flush_bits != 0
-            changed = 0
-            while changed >= 0:
-                for j in range(changed, slots):
-                    c = by_suit[starts[group[j]] + idx[j]]
-                    for p in range(players):
-                        rows[p, h + nb + j] = c
-                    run[j + 1, 0] = run[j, 0] + per_card[c, 0]
-                    run[j + 1, 1] = run[j, 1] | per_card[c, 1]
-                    run[j + 1, 2] = run[j, 2] | per_card[c, 2]
-                if may_flush:  # the rank mask of the dealt cards of each suit
+            slots = set_slots(counts, sizes, n_suits, group, last)
+            slots_first(group, slots, idx)
+            if not seven:  # every board scored in full
+                may_flush = False  # some player's suit counts allow a flush
+                for p in range(players):
+                    suits = (fixed[p, 0] >> suit_shift) + suits_dealt
+                    may_flush = may_flush or (suits + flush_test) & flush_bits != 0
+                changed = 0
+                while changed >= 0:
+                    for j in range(changed, slots):
+                        c = by_suit[starts[group[j]] + idx[j]]
+                        for p in range(players):
+                            rows[p, hnb + j] = c
+                        run[j + 1, 0] = run[j, 0] + per_card[c, 0]
+                        run[j + 1, 1] = run[j, 1] | per_card[c, 1]
+                        run[j + 1, 2] = run[j, 2] | per_card[c, 2]
+                    score_board(
+                        rows,
+                        hnb,
+                        slots,
+                        fixed,
+                        run[slots],
+                        may_flush,
+                        False,
+                        fixed_mask,
+                        dealt_mask,
+                        keys,
+                        rank_keys_b,
+                        mix_of,
+                        out,
+                        score_ints,
+                        score_arrays,
+                        mix_arrays,
+                    )
+                    changed = slots_next(group, last, slots, idx)
+            else:  # seven cards: each player's flush suit (at most one) and Mixwell pairs
+                for p in range(players):
+                    n_pairs[p] = 0
+                    flush_suit[p] = -1
+                    suits = (fixed[p, 0] >> suit_shift) + suits_dealt
                     for s in range(n_suits):
-                        dealt_mask[s] = 0
-                    for j in range(slots):
-                        dealt_mask[group[j]] |= 1 << cards[by_suit[starts[group[j]] + idx[j]], 0]
-                # first without the suits' tie-break (keys of rank fields only): that
-                # decides unless the top is shared; then again with the suits
-                for adding in (False, suits_count):
-                    for p in range(players):
-                        total = fixed[p, 0] + run[slots, 0]
-                        tot = total & rank_mask
-                        key = rank_keys[
-                            hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]
-                        ]
-                        rank_keys_b[p] = key
-                        w0 = fixed[p, 1] | run[slots, 1]
-                        w1 = fixed[p, 2] | run[slots, 2]
-                        if adding:
-                            key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
-                        suits = total >> suit_shift
-                        if (suits + flush_test) & flush_bits:
-                            for s in range(n_suits):
-                                if (suits >> (4 * s) & 15) >= 5:
-                                    ranks = fixed_mask[p, s] | dealt_mask[s]
-                                    strength = suit_strength[s] * 0x11111 if adding else 0
-                                    key = max(key, flush_keys[ranks] | strength)
-                        if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
-                            if mix_fast:  # as _mixwell_key's first branch, here to save a call
-                                mix_total = 0
-                                for j in range(7):
-                                    m = per_card[rows[p, j], 3]
-                                    mix_of[j] = m
-                                    mix_total += m
-                                need = mix_total - mix_suits
-                                for a in range(6):
-                                    want = need - mix_of[a]
-                                    for b in range(a + 1, 7):
-                                        if mix_of[b] == want:
-                                            ca = rows[p, a]
-                                            cb = rows[p, b]
-                                            t5 = total - per_card[ca, 0] - per_card[cb, 0]
-                                            mk = mix_keys5[
-                                                hi_index5[t5 >> n_lo_bits & hi_mask]
-                                                + lo_index[t5 & lo_mask]
-                                            ]
-                                            if adding and mk | SUITS_MASK >= key:
-                                                v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
-                                                v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
-                                                sp = straight_primary
-                                                mk = add_suits(
-                                                    mk, v0, v1, sp, straights, nth_strength
-                                                )
-                                            key = max(key, mk)
-                            else:
-                                how = ints if adding else plain_ints
-                                row = rows[p]
-                                key = mixwell_key(
-                                    row, width, total, w0, w1, key, mix_of, how, mix_arrays
-                                )
-                                if not adding:  # key5 writes the suits whatever they count
-                                    key &= ~SUITS_MASK
-                        keys[p] = key
-                    if not adding and (not suits_count or not _top_shared(keys)):
-                        break
-                # add the true showdown and take back the one part A counted by the
-                # ranks (none where it dealt the multiset); the same winners: no change
-                full_top = _top_mask(keys)
-                rank_top = _top_mask(rank_keys_b)
-                if suits_count and rank_top & (rank_top - 1):
-                    _tally_mask(full_top, 1, out)
-                elif full_top != rank_top:
-                    _tally_mask(full_top, 1, out)
-                    _tally_mask(rank_top, -1, out)
-                changed = _slots_next(group, last, slots, idx)
+                        if (suits >> (4 * s) & 15) >= 5:
+                            flush_suit[p] = s
+                    if not mixwell or nibble_sum(nonzero_nibbles(suits) & mix_suits) < 5:
+                        continue
+                    mix_total = 0
+                    for j in range(width):
+                        s = cards[rows[p, j], 1] if j < hnb else group[j - hnb]
+                        mix_place[j] = (mix_suits >> (4 * s) & 1) << (4 * s)
+                        mix_total += mix_place[j]
+                    for a in range(width - 1):
+                        for b in range(a + 1, width):
+                            if mix_total - mix_place[a] - mix_place[b] == mix_suits:
+                                mix_pairs[p, n_pairs[p], 0] = a
+                                mix_pairs[p, n_pairs[p], 1] = b
+                                n_pairs[p] += 1
+                plain_boards(
+                    rows,
+                    hnb,
+                    slots,
+                    group,
+                    last,
+                    idx,
+                    starts,
+                    by_suit,
+                    run,
+                    fixed,
+                    place_digit,
+                    mix_pairs,
+                    n_pairs,
+                    flush_suit,
+                    mix_min,
+                    board_keys,
+                    board_meta,
+                    fixed_mask,
+                    dealt_mask,
+                    keys,
+                    rank_keys_b,
+                    mix_of,
+                    out,
+                    settled,
+                    score_ints,
+                    score_arrays,
+                    mix_arrays,
+                )
         # next vector: each count 0 .. min(deal, cards of the suit)
         s = 0
         while s < n_suits:
@@ -486,4 +462,5 @@ def exact_by_rank(
             s += 1
         if s == n_suits:
             break
+    settle_counts(settled, suits_count, out)
     return out
