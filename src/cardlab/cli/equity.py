@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from fractions import Fraction
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cardlab import render
 from cardlab.cards import format_cards
@@ -20,6 +19,7 @@ from cardlab.cli._common import (
     format_option,
     game_from,
     game_option,
+    progress_bar,
     rule_option,
 )
 from cardlab.errors import GameError
@@ -37,43 +37,22 @@ from cardlab.poker.games import Game, game_names
 
 @contextmanager
 def _progress(show: bool, label: str, notice: bool = True) -> Iterator[Callable[[int, int], None]]:
-    """A ``progress(done, total)`` for the library: from its first call (the input is
-    checked by then, so errors stay one clean line) a line on stderr if the kernels
-    compile on this run (:func:`~cardlab.cli._common.compile_notice`); a progress bar
-    on stderr when ``show`` (text output) and stderr is a terminal (elsewhere rich would
-    leave an empty line behind). ``notice=False``: no compile notice (the caller gave
-    one)."""
-    console = Console(stderr=True)
-    bar = Progress(
-        TextColumn(label),
-        BarColumn(),
-        TextColumn("{task.percentage:>3.0f}%"),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    )
-    task = bar.add_task(label, total=None)
-    with_bar = show and console.is_terminal
-    started = False
-    listening = False
-    with ExitStack() as notices:
+    """A ``progress(done, total)`` for the library: a progress bar on stderr when ``show``
+    (text output) and stderr is a terminal, and from its first call (the input is checked
+    by then, so errors stay one clean line) a line on stderr if the kernels compile on
+    this run (:func:`~cardlab.cli._common.compile_notice`; ``notice=False``: the caller
+    gave one)."""
+    with progress_bar(label, show and sys.stderr.isatty()) as bar, ExitStack() as notices:
+        listening = False
 
         def update(done: int, total: int) -> None:
-            nonlocal started, listening
+            nonlocal listening
             if notice and not listening:
                 listening = True
                 notices.enter_context(compile_notice("equity", COMPILE_SECONDS))
-            if with_bar and not started:
-                bar.start()
-                started = True
-            if started:
-                bar.update(task, completed=done, total=total)
+            bar(done, total)
 
-        try:
-            yield update
-        finally:
-            if started:
-                bar.stop()
+        yield update
 
 
 def _part(

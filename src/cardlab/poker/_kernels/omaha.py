@@ -39,12 +39,13 @@ from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import add_suits, plan_suits
+from cardlab.poker._kernels.hashed import plan_suits
 from cardlab.poker.keys import SUITS_MASK
 
 Array = Any
 # n_lo_bits, suit_shift, flush_test, suits_count, and the Mixwell suits' nibbles (0: none)
 Ints = tuple[int, int, int, bool, int]
+OmahaArrays = Any  # the tuple omaha_arrays returns
 _CHUNK = 1024
 PARTS_ROWS = 16 + 60  # omaha_key's scratch: the pairs and triples, then the keys
 _HOLE_PAIRS = np.array([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)], np.int64)
@@ -60,29 +61,7 @@ def omaha_key(row: Array, parts: Array, t: KeyTables) -> int:  # pragma: no cove
     cards); ``parts``: an int64 scratch array of (PARTS_ROWS, 5); ``t``: the tables
     (:class:`~.bundle.KeyTables`) with the hash tables of five cards and, where they
     fit, the Omaha tables (see the module docstring)."""
-    a = omaha_arrays(t)
-    return omaha_key_of(
-        row,
-        parts,
-        omaha_ints(t),
-        a[0],
-        a[1],
-        a[2],
-        a[3],
-        a[4],
-        a[5],
-        a[6],
-        a[7],
-        a[8],
-        a[9],
-        a[10],
-        a[11],
-        a[12],
-        a[13],
-        a[14],
-        a[15],
-        a[16],
-    )
+    return omaha_key_of(row, parts, omaha_ints(t), omaha_arrays(t))
 
 
 @njit(cache=True, inline="always")
@@ -106,9 +85,6 @@ def omaha_arrays(t: KeyTables) -> Any:  # pragma: no cover - compiled
         t.suit_strength,
         t.hi_index5,
         t.mix_keys5,
-        t.straight_primary,
-        t.straights,
-        t.nth_strength,
         t.omaha_best,
         t.omaha_pair_of,
         t.omaha_keys,
@@ -120,47 +96,29 @@ def omaha_arrays(t: KeyTables) -> Any:  # pragma: no cover - compiled
 
 @njit(cache=True, inline="always")
 def omaha_key_of(
-    row: Array,
-    parts: Array,
-    ints: Ints,
-    per_card: Array,
-    lo_index: Array,
-    hi_index: Array,
-    rank_keys: Array,
-    flush_keys: Array,
-    suit_strength: Array,
-    hi_index5: Array,
-    mix_keys5: Array,
-    straight_primary: Array,
-    straights: Array,
-    nth_strength: Array,
-    omaha_best: Array,
-    pair_of: Array,
-    table_keys: Array,
-    suit_plan: Array,
-    suit_plan5: Array,
-    top_suits: Array,
+    row: Array, parts: Array, ints: Ints, arrays: OmahaArrays
 ) -> int:  # pragma: no cover - compiled
     """:func:`omaha_key` with the numbers and arrays of ``t`` given
     (:func:`omaha_ints`, :func:`omaha_arrays`). The steps of :func:`_omaha_rows`, for
     one row."""
+    (
+        per_card,
+        lo_index,
+        hi_index,
+        _rank_keys,
+        flush_keys,
+        suit_strength,
+        hi_index5,
+        mix_keys5,
+        omaha_best,
+        pair_of,
+        table_keys,
+        suit_plan,
+        suit_plan5,
+        top_suits,
+    ) = arrays
     if omaha_best.shape[0] == 0:
-        return _by_choices(
-            row,
-            parts,
-            ints,
-            per_card,
-            lo_index,
-            hi_index,
-            rank_keys,
-            flush_keys,
-            suit_strength,
-            hi_index5,
-            mix_keys5,
-            straight_primary,
-            straights,
-            nth_strength,
-        )
+        return _by_choices(row, parts, ints, arrays)
     n_lo_bits, suit_shift, flush_test, suits_count, mixwell = ints
     lo_mask = (1 << n_lo_bits) - 1
     hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
@@ -413,26 +371,29 @@ def _raise_mixwell(
 
 @njit(cache=True, inline="always")
 def _by_choices(
-    row: Array,
-    parts: Array,
-    ints: Ints,
-    per_card: Array,
-    lo_index: Array,
-    hi_index: Array,
-    rank_keys: Array,
-    flush_keys: Array,
-    suit_strength: Array,
-    hi_index5: Array,
-    mix_keys5: Array,
-    straight_primary: Array,
-    straights: Array,
-    nth_strength: Array,
+    row: Array, parts: Array, ints: Ints, arrays: OmahaArrays
 ) -> int:  # pragma: no cover - compiled
     """The key without the Omaha tables: three passes over the 60 choices, every
     choice's plain key without suits (a tight loop of lookups), then the suits only for
     the choices that reach the highest plain key (suits rank below every rank field, so
     no other choice can win), then flushes and Mixwells where the suit counts allow
     them."""
+    (
+        per_card,
+        lo_index,
+        hi_index,
+        rank_keys,
+        flush_keys,
+        suit_strength,
+        hi_index5,
+        mix_keys5,
+        _omaha_best,
+        _pair_of,
+        _table_keys,
+        suit_plan,
+        suit_plan5,
+        top_suits,
+    ) = arrays
     n_lo_bits, suit_shift, flush_test, suits_count, mixwell = ints
     lo_mask = (1 << n_lo_bits) - 1
     hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
@@ -485,17 +446,11 @@ def _by_choices(
             if parts[16 + j, 0] == top:
                 p = j // 10
                 q = 6 + j % 10
-                best = max(
-                    best,
-                    add_suits(
-                        top,
-                        parts[p, 1] | parts[q, 1],
-                        parts[p, 2] | parts[q, 2],
-                        straight_primary,
-                        straights,
-                        nth_strength,
-                    ),
-                )
+                total = parts[p, 0] + parts[q, 0]
+                place = hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
+                w0 = parts[p, 1] | parts[q, 1]
+                w1 = parts[p, 2] | parts[q, 2]
+                best = max(best, top | plan_suits(suit_plan[place], w0, w1, top_suits))
     if not any_rare:
         return int(best)
     # 3. flushes and Mixwells, where the suit counts allow them
@@ -516,17 +471,12 @@ def _by_choices(
             ranks = parts[p, 4] | parts[q, 4]
             best = max(best, flush_keys[ranks] | suit_strength[s] * 0x11111)
         if flag & 2:
-            hi5 = hi_index5[total >> n_lo_bits & hi_mask]
-            mk = mix_keys5[hi5 + lo_index[total & lo_mask]]
+            place = hi_index5[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
+            mk = mix_keys5[place]
             if suits_count and mk | SUITS_MASK >= best:  # else it loses
-                mk = add_suits(
-                    mk,
-                    parts[p, 1] | parts[q, 1],
-                    parts[p, 2] | parts[q, 2],
-                    straight_primary,
-                    straights,
-                    nth_strength,
-                )
+                w0 = parts[p, 1] | parts[q, 1]
+                w1 = parts[p, 2] | parts[q, 2]
+                mk |= plan_suits(suit_plan5[place], w0, w1, top_suits)
             best = max(best, mk)
     return int(best)
 
@@ -552,44 +502,27 @@ def _omaha_rows(
     takes, on and off), then the flushes, Mixwells and suits of the rows that need
     them, as in :func:`omaha_key_of`."""
     parts = np.zeros((PARTS_ROWS, 5), np.int64)  # 6 hole pairs, 10 board triples, 60 keys
+    arrays = omaha_arrays(t)
     (
         per_card,
         lo_index,
         hi_index,
-        rank_keys,
+        _rank_keys,
         flush_keys,
         suit_strength,
         hi_index5,
         mix_keys5,
-        straight_primary,
-        straights,
-        nth_strength,
         omaha_best,
         pair_of,
         table_keys,
         suit_plan,
         suit_plan5,
         top_suits,
-    ) = omaha_arrays(t)
+    ) = arrays
     ints = omaha_ints(t)
     if omaha_best.shape[0] == 0:
         for i in range(start, stop):
-            out[i] = _by_choices(
-                codes[i],
-                parts,
-                ints,
-                per_card,
-                lo_index,
-                hi_index,
-                rank_keys,
-                flush_keys,
-                suit_strength,
-                hi_index5,
-                mix_keys5,
-                straight_primary,
-                straights,
-                nth_strength,
-            )
+            out[i] = _by_choices(codes[i], parts, ints, arrays)
         return
     n_lo_bits, suit_shift, flush_test, suits_count, mixwell = ints
     lo_mask = (1 << n_lo_bits) - 1
