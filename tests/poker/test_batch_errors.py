@@ -60,3 +60,38 @@ def test_repeated_card_in_a_big_deck() -> None:
 
 def test_empty_batch() -> None:
     assert evaluate_batch(np.zeros((0, 7), np.int64), RULES).shape == (0,)
+
+
+@pytest.mark.parametrize(
+    "out",
+    [
+        np.zeros(3, np.int32),  # wrong dtype
+        np.zeros(4, np.int64),  # wrong length
+        np.zeros((3, 1), np.int64),  # wrong shape
+        np.zeros(6, np.int64)[::2],  # not contiguous
+        [0, 0, 0],  # not an array
+    ],
+)
+def test_out_must_fit(out: object) -> None:
+    rows = np.array([[0, 1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12, 13], [0, 13, 26, 39, 1, 2, 3]])
+    with pytest.raises(HandError, match="out must be"):
+        evaluate_batch(rows, RULES, out=out)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "deck,game,k",
+    [
+        ("standard52", "best", 7),
+        ("FESCA78", "best", 7),
+        ("FESCA78", "omaha", 9),
+        ("standard52", "best", 5),
+    ],
+)
+def test_out_receives_the_same_keys(deck: str, game: str, k: int) -> None:
+    rules = RuleSet.for_deck(deck)
+    rng = np.random.default_rng(3)
+    rows = np.argsort(rng.random((500, len(rules.deck))), axis=1)[:, :k].astype(np.uint8)
+    out = np.full(500, -1, np.int64)
+    again = evaluate_batch(rows, rules, game=game, out=out)  # type: ignore[arg-type]
+    assert again is out
+    assert np.array_equal(out, evaluate_batch(rows, rules, game=game))  # type: ignore[arg-type]
