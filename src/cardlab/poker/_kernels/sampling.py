@@ -34,8 +34,15 @@ from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables
 from cardlab.poker._kernels.hashed import plan_suits, raise_rare_from, rare, rare_arrays
-from cardlab.poker._kernels.omaha import PARTS_ROWS
-from cardlab.poker._kernels.showdowns import _SHARES, HASHED, SHARE_UNIT, _tally, key_of
+from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_arrays, omaha_ints, omaha_key_of
+from cardlab.poker._kernels.showdowns import (
+    _SHARES,
+    HASHED,
+    OMAHA,
+    SHARE_UNIT,
+    _tally,
+    key_of,
+)
 from cardlab.poker.keys import SUITS_MASK
 
 Array = Any  # numpy arrays typed loosely: numba-compiled code
@@ -341,6 +348,9 @@ def _ranges_block(
     players, _, h = combos.shape
     nb = board.shape[0]
     hashed = method == HASHED
+    omaha = method == OMAHA
+    o_ints = omaha_ints(t)
+    o_arrays = omaha_arrays(t)
     per_card = t.per_card
     lo_index = t.lo_index
     hi_index = t.hi_index
@@ -415,6 +425,9 @@ def _ranges_block(
                     total += per_card[c, 0]
                     w0 |= per_card[c, 1]
                     w1 |= per_card[c, 2]
+            if omaha:  # the arrays taken out of t once: each read counts a reference
+                keys[p] = omaha_key_of(dealt[p], scratch, o_ints, o_arrays)
+                continue
             if not hashed:
                 keys[p] = key_of(dealt[p], method, mix_of, scratch, t)
                 continue

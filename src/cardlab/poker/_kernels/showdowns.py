@@ -28,7 +28,13 @@ from numba import njit, prange
 from cardlab.poker._kernels.bundle import KeyTables, key_tables
 from cardlab.poker._kernels.five import key5_inline, nibble_sum, nonzero_nibbles
 from cardlab.poker._kernels.hashed import hand_key, plan_suits
-from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key
+from cardlab.poker._kernels.omaha import (
+    PARTS_ROWS,
+    omaha_arrays,
+    omaha_ints,
+    omaha_key,
+    omaha_key_of,
+)
 from cardlab.poker._kernels.omaha_table import omaha_tables
 from cardlab.poker._kernels.rule_arrays import left_out
 
@@ -218,6 +224,8 @@ def _walk_task(
     hashed = method == HASHED
     suits_count = t.suits_count
     lookup = _lookup_arrays(t)
+    o_ints = omaha_ints(t)
+    o_arrays = omaha_arrays(t)
     rows = np.empty((players, width), np.int64)
     keys = np.empty(players, np.int64)
     mix_of = np.zeros(16, np.int64)
@@ -270,6 +278,9 @@ def _walk_task(
                         t,
                         lookup,
                     )
+            elif method == OMAHA:  # the arrays taken out of t once (see _lookup_arrays)
+                for p in range(players):
+                    keys[p] = omaha_key_of(rows[p], scratch, o_ints, o_arrays)
             else:
                 for p in range(players):
                     keys[p] = key_of(rows[p], method, mix_of, scratch, t)
