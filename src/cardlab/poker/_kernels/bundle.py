@@ -90,7 +90,7 @@ def key_tables(
         flush_keys=h.flush_keys if h else empty,
         suit_plan=h.suit_plan if h else empty,
         suit_plan5=h.suit_plan5 if h else empty,
-        top_suits=h.top_suits if h else empty,
+        top_suits=h.top_suits if h else np.zeros(1, np.int32),
         cards=tables.cards,
         shapes=tables.shapes,
         straights=tables.straights,

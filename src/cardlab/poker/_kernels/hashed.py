@@ -177,20 +177,33 @@ def add_suits(
     return key
 
 
+# A suit plan slot (one group of equal ranks): bits 0-5 the bit offset of the group's
+# rank in its board word (8 per rank), bit 6 which board (ranks 8-15), bits 7-10 the
+# group's place in TOP_SUITS_GROUPS (0: no group).
+PLAN_SLOT_BITS = 11
+TOP_SUITS_GROUPS = [(0, 0)] + [(p, m) for p in range(5) for m in range(1, 6 - p)]
+
+
 @njit(cache=True)
 def fill_suit_plan(
     rank_keys: Array, straight_primary: Array, straights: Array, out: Array
 ) -> None:  # pragma: no cover - compiled
     """out[i] = the suit plan of ``rank_keys[i]``: per group of equal ranks in key order
-    (at most five), 10 bits: its rank (bits 0-3), its first position (4-6) and its
-    size (7-9). :func:`plan_suits` reads it; a straight's five groups are its run."""
+    (at most five), an 11-bit slot (``PLAN_SLOT_BITS``): where its rank's suit bits
+    sit in the boards and which (first position, size) it fills, as the row of
+    :func:`top_suits_table`. :func:`plan_suits` reads it; a straight's five groups are
+    its run."""
     for i in range(rank_keys.shape[0]):
         key = rank_keys[i]
-        plan = 0
+        ranks = np.full(5, -1, np.int64)
+        firsts = np.zeros(5, np.int64)
+        sizes = np.zeros(5, np.int64)
         if straight_primary[key >> PRIMARY_SHIFT]:
             h = (key >> TOP_RANK_SHIFT & FIELD_MASK) - 1
             for p in range(5):
-                plan |= (straights[h, 1 + p] | p << 4 | 1 << 7) << (10 * p)
+                ranks[p] = straights[h, 1 + p]
+                firsts[p] = p
+                sizes[p] = 1
         else:
             g = -1
             previous = -1
@@ -198,42 +211,51 @@ def fill_suit_plan(
                 r = (key >> (TOP_RANK_SHIFT - RANK_BITS * p) & FIELD_MASK) - 1
                 if r < 0:
                     continue
-                if r == previous:
-                    plan += 1 << (10 * g + 7)  # one more card in the group
-                else:
+                if r != previous:
                     g += 1
-                    plan |= (r | p << 4 | 1 << 7) << (10 * g)
+                    ranks[g] = r
+                    firsts[g] = p
+                sizes[g] += 1
                 previous = r
+        plan = 0
+        for g in range(5):
+            if sizes[g]:
+                # the row of (first, size) in TOP_SUITS_GROUPS: the groups of first
+                # positions 0..first-1 come before, 5 - q of them for position q
+                row = 1 + firsts[g] * 5 - firsts[g] * (firsts[g] - 1) // 2 + sizes[g] - 1
+                slot = 8 * (ranks[g] & 7) | (ranks[g] >> 3) << 6 | row << 7
+                plan |= slot << (PLAN_SLOT_BITS * g)
         out[i] = plan
 
 
 def top_suits_table(nth_strength: Array) -> Array:
-    """``out[m << 8 | byte]``: the strengths of the m strongest suits in ``byte`` (a
-    rank's suit bits), strongest first from the top suit field down (m = 0..7)."""
-    out = np.zeros(8 << 8, np.int64)
-    for byte in range(1, 256):
-        present = bin(byte).count("1")
-        for m in range(1, 8):
+    """``out[row << 8 | byte]``: the suit fields of a group of equal ranks whose suit bits
+    in the hand are ``byte``, for the group ``TOP_SUITS_GROUPS[row]`` = (first position,
+    size m): the strengths of the m strongest suits in ``byte``, strongest first, in the
+    key's suit fields from that position on. Row 0 (no group) is zero. int32: 16 KB, in
+    the first-level cache."""
+    out = np.zeros((len(TOP_SUITS_GROUPS), 256), np.int32)
+    for row, (first, m) in enumerate(TOP_SUITS_GROUPS):
+        for byte in range(1, 256) if m else ():
             v = 0
-            for j in range(min(m, present, 5)):
-                v |= int(nth_strength[byte << 3 | j]) << (TOP_SUIT_SHIFT - SUIT_BITS * j)
-            out[m << 8 | byte] = v
-    return out
+            for j in range(min(m, bin(byte).count("1"))):
+                strength = int(nth_strength[byte << 3 | j])
+                v |= strength << (TOP_SUIT_SHIFT - SUIT_BITS * (first + j))
+            out[row, byte] = v
+    return out.reshape(-1)
 
 
 @njit(cache=True, inline="always")
 def plan_suits(plan: int, w0: int, w1: int, top_suits: Array) -> int:  # pragma: no cover
     """The suit fields of a key whose suit plan is ``plan`` (:func:`fill_suit_plan`):
     each group of m equal ranks takes the m strongest suits of its rank, read from the
-    rank-by-suit boards ``w0`` (ranks 0-7) and ``w1`` (ranks 8-15). The same fields as
-    :func:`add_suits`, with a group per look-up instead of a position per look-up; an
-    empty group (size 0) reads an all-zero row."""
+    rank-by-suit boards ``w0`` (ranks 0-7) and ``w1`` (ranks 8-15), one look-up a group
+    (:func:`top_suits_table`); an empty slot reads the zero row."""
     s = 0
     for g in range(5):
-        slot = plan >> (10 * g)
-        word = w0 ^ ((w0 ^ w1) & -(slot >> 3 & 1))  # w1 for ranks 8-15, without a branch
-        b = word >> ((slot & 7) << 3) & 255
-        s |= top_suits[(slot >> 7 & 7) << 8 | b] >> ((slot >> 4 & 7) * SUIT_BITS)
+        slot = plan >> (PLAN_SLOT_BITS * g)
+        word = w0 ^ ((w0 ^ w1) & -(slot >> 6 & 1))  # w1 for ranks 8-15, without a branch
+        s |= top_suits[(slot >> 7 & 15) << 8 | (word >> (slot & 63) & 255)]
     return s
 
 
