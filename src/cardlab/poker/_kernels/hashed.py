@@ -177,10 +177,11 @@ def add_suits(
     return key
 
 
-# A suit plan slot (one group of equal ranks): bits 0-5 the bit offset of the group's
-# rank in its board word (8 per rank), bit 6 which board (ranks 8-15), bits 7-10 the
-# group's place in TOP_SUITS_GROUPS (0: no group).
-PLAN_SLOT_BITS = 11
+# A suit plan slot (one group of equal ranks): bits 0-3 the group's rank, which is also
+# the byte of its suit bits in the boards (w0 then w1, little-endian), bits 8-11 the
+# group's row in TOP_SUITS_GROUPS (0: no group), so that ``slot & 0xF00 | byte`` is
+# its place in the table of :func:`top_suits_table`.
+PLAN_SLOT_BITS = 12
 TOP_SUITS_GROUPS = [(0, 0)] + [(p, m) for p in range(5) for m in range(1, 6 - p)]
 
 
@@ -189,10 +190,9 @@ def fill_suit_plan(
     rank_keys: Array, straight_primary: Array, straights: Array, out: Array
 ) -> None:  # pragma: no cover - compiled
     """out[i] = the suit plan of ``rank_keys[i]``: per group of equal ranks in key order
-    (at most five), an 11-bit slot (``PLAN_SLOT_BITS``): where its rank's suit bits
-    sit in the boards and which (first position, size) it fills, as the row of
-    :func:`top_suits_table`. :func:`plan_suits` reads it; a straight's five groups are
-    its run."""
+    (at most five), a 12-bit slot (``PLAN_SLOT_BITS``): its rank and which (first
+    position, size) it fills, as the row of :func:`top_suits_table`.
+    :func:`plan_suits` reads it; a straight's five groups are its run."""
     for i in range(rank_keys.shape[0]):
         key = rank_keys[i]
         ranks = np.full(5, -1, np.int64)
@@ -223,7 +223,7 @@ def fill_suit_plan(
                 # the row of (first, size) in TOP_SUITS_GROUPS: the groups of first
                 # positions 0..first-1 come before, 5 - q of them for position q
                 row = 1 + firsts[g] * 5 - firsts[g] * (firsts[g] - 1) // 2 + sizes[g] - 1
-                slot = 8 * (ranks[g] & 7) | (ranks[g] >> 3) << 6 | row << 7
+                slot = ranks[g] | row << 8
                 plan |= slot << (PLAN_SLOT_BITS * g)
         out[i] = plan
 
@@ -254,8 +254,8 @@ def plan_suits(plan: int, w0: int, w1: int, top_suits: Array) -> int:  # pragma:
     s = 0
     for g in range(5):
         slot = plan >> (PLAN_SLOT_BITS * g)
-        word = w0 ^ ((w0 ^ w1) & -(slot >> 6 & 1))  # w1 for ranks 8-15, without a branch
-        s |= top_suits[(slot >> 7 & 15) << 8 | (word >> (slot & 63) & 255)]
+        word = w0 ^ ((w0 ^ w1) & -(slot >> 3 & 1))  # w1 for ranks 8-15, without a branch
+        s |= top_suits[slot & 0xF00 | (word >> ((slot & 7) << 3) & 255)]
     return s
 
 

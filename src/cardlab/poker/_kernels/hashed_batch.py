@@ -3,15 +3,23 @@
 Per chunk of rows, two loops:
 
 1. every row's plain key: the rank lookup of :mod:`.hashed` and, where suits break ties,
-   the suit fields by the key's suit plan (:func:`~.hashed.plan_suits`). The same loop
+   the suit fields by the key's suit plan, as :func:`~.hashed.plan_suits` but with the
+   row's boards stored once, so that each group of equal ranks reads its rank's byte of
+   suit bits straight from memory (byte r of the two words). The same loop
    tests the suit counts, which ride in the hash digits, and notes the rows that may
-   hold a flush or a Mixwell: a short list, no branch taken on most rows;
-2. only the rows noted: their sums again, the flushes their suit counts allow and the
-   Mixwells (seven cards, five Mixwell suits: :func:`~.hashed.mixwell_pairs`; other
-   hands: every five-card choice).
+   hold a flush or a Mixwell, with their sums: a short list, no branch taken on most
+   rows;
+2. only the rows noted: the flushes their suit counts allow and the Mixwells. Seven
+   cards with exactly five Mixwell suits keep every card that is alone in its Mixwell
+   suit and one card of each suit held twice or three times: at most four choices,
+   listed without a branch and looked up through the same hash under the Mixwell
+   shapes; only the best rank keys among them take their suits. Other hands try every
+   five-card choice.
 
-The loops take the arrays out of the bundle once per chunk: reading one out of ``t``
-counts a reference on it, and threads counting on the same arrays slow each other down.
+The loops take the arrays out of the bundle once per chunk, and the per-row code calls
+no function that takes an array (but the rare general Mixwell choice): numba counts a
+reference on each array passed to a call, inlined or not, on every call, which cost
+more than the Mixwell itself (FESCA78: 36 against 58 M hands a second).
 """
 
 from __future__ import annotations
@@ -23,7 +31,8 @@ from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import _mixwell_choices, mixwell_pairs, plan_suits
+from cardlab.poker._kernels.hashed import PLAN_SLOT_BITS, _mixwell_choices
+from cardlab.poker.keys import SUITS_MASK
 
 Array = Any
 _CHUNK = 4096
@@ -38,7 +47,7 @@ def best_hashed(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no c
     for chunk in prange(n_chunks):
         start = chunk * _CHUNK
         stop = min(n, start + _CHUNK)
-        noted = np.empty(_CHUNK, np.int64)
+        noted = np.empty((_CHUNK, 4), np.int64)  # row, hash sum, boards w0 and w1
         n_noted = _plain_keys(codes, start, stop, t, noted, out)
         if n_noted:
             _raise_noted(codes, noted, n_noted, t, out)
@@ -49,7 +58,8 @@ def _plain_keys(
     codes: Array, start: int, stop: int, t: KeyTables, noted: Array, out: Array
 ) -> int:  # pragma: no cover - compiled
     """out[i] = the plain key of row i (ranks and suits, no flush or Mixwell); the rows
-    whose suit counts allow a flush or a Mixwell go to ``noted``; returns their number."""
+    whose suit counts allow a flush or a Mixwell go to ``noted`` with their hash sum and
+    boards; returns their number."""
     k = codes.shape[1]
     digits = np.ascontiguousarray(t.per_card[:, 0])
     boards = np.ascontiguousarray(t.per_card[:, 1:3])
@@ -67,6 +77,8 @@ def _plain_keys(
     mixwell = t.mixwell
     mix_suits = t.mix_suits
     mix_fast = nibble_sum(mix_suits) == 5 and k <= 8
+    boards_of_row = np.zeros(2, np.int64)
+    rank_bytes = boards_of_row.view(np.uint8)  # byte r: the suit bits of rank r
     n = 0
     if t.suits_count:
         for i in range(start, stop):
@@ -86,10 +98,19 @@ def _plain_keys(
                     w0 |= boards[c, 0]
                     w1 |= boards[c, 1]
             place = hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
-            out[i] = rank_keys[place] | plan_suits(suit_plan[place], w0, w1, top_suits)
-            suits = total >> suit_shift
-            noted[n] = i
-            n += _noted(suits, flush_test, flush_bits, mixwell, mix_suits, mix_fast)
+            boards_of_row[0] = w0  # read back a byte a rank
+            boards_of_row[1] = w1
+            plan = suit_plan[place]
+            s = 0  # hashed.plan_suits, each group's byte read straight from memory
+            for g in range(5):
+                slot = plan >> (PLAN_SLOT_BITS * g)
+                s |= top_suits[slot & 0xF00 | rank_bytes[slot & 15]]
+            out[i] = rank_keys[place] | s
+            noted[n, 0] = i
+            noted[n, 1] = total
+            noted[n, 2] = w0
+            noted[n, 3] = w1
+            n += _noted(total >> suit_shift, flush_test, flush_bits, mixwell, mix_suits, mix_fast)
         return n
     for i in range(start, stop):
         if k == 7:  # the common case, unrolled
@@ -107,9 +128,11 @@ def _plain_keys(
             for j in range(k):
                 total += digits[codes[i, j]]
         out[i] = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
-        suits = total >> suit_shift
-        noted[n] = i
-        n += _noted(suits, flush_test, flush_bits, mixwell, mix_suits, mix_fast)
+        noted[n, 0] = i
+        noted[n, 1] = total
+        noted[n, 2] = 0  # no suits: the boards are not needed
+        noted[n, 3] = 0
+        n += _noted(total >> suit_shift, flush_test, flush_bits, mixwell, mix_suits, mix_fast)
     return n
 
 
@@ -133,34 +156,42 @@ def _noted(
 def _raise_noted(
     codes: Array, noted: Array, n_noted: int, t: KeyTables, out: Array
 ) -> None:  # pragma: no cover - compiled
-    """Raise out[i] to row i's best flush or Mixwell, for the rows ``noted``."""
+    """Raise out[i] to row i's best flush or Mixwell, for the rows ``noted`` (row, hash
+    sum, boards)."""
     k = codes.shape[1]
-    scratch = np.zeros(16, np.int64)
     per_card = t.per_card
+    digits = np.ascontiguousarray(per_card[:, 0])
+    boards = np.ascontiguousarray(per_card[:, 1:3])
+    mix_of = np.ascontiguousarray(per_card[:, 3])
+    lo_index = t.lo_index
+    hi_index5 = t.hi_index5
+    mix_keys5 = t.mix_keys5
+    suit_plan5 = t.suit_plan5
+    top_suits = t.top_suits
     flush_keys = t.flush_keys
     suit_strength = t.suit_strength
     n_suits = suit_strength.shape[0]
+    n_lo_bits = t.n_lo_bits
     suit_shift = t.suit_shift
+    lo_mask = (1 << n_lo_bits) - 1
+    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
     flush_test = t.flush_test
     flush_bits = (flush_test // 3) << 3
     mixwell = t.mixwell
     mix_suits = t.mix_suits
     suits_count = t.suits_count
-    # seven cards, five Mixwell suits: the pairs left out, looked up
-    pairs_path = k == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash
-    arrays = (per_card, t.lo_index, t.hi_index5, t.mix_keys5, t.suit_plan5, t.top_suits)
-    ints = (t.n_lo_bits, suit_shift, mix_suits, suits_count)
+    # seven cards, exactly five Mixwell suits: the choices by the suits held twice or more
+    by_suits = k == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash
+    picks = np.zeros(16, np.int64)  # cards of the first suit held twice or more, then the second
+    places = np.zeros(4, np.int64)
+    scratch = np.zeros(16, np.int64)
+    boards_of_row = np.zeros(2, np.int64)
+    rank_bytes = boards_of_row.view(np.uint8)
     for q in range(n_noted):
-        i = noted[q]
-        total = 0
-        w0 = 0
-        w1 = 0
-        for j in range(k):
-            c = codes[i, j]
-            total += per_card[c, 0]
-            if suits_count:  # the boards only serve the Mixwell choices' suits
-                w0 |= per_card[c, 1]
-                w1 |= per_card[c, 2]
+        i = noted[q, 0]
+        total = noted[q, 1]
+        w0 = noted[q, 2]
+        w1 = noted[q, 3]
         suits = total >> suit_shift
         key = out[i]
         flushes = (suits + flush_test) & flush_bits  # bit 3 of each suit's nibble
@@ -172,10 +203,61 @@ def _raise_noted(
                         c = codes[i, j]
                         ranks |= per_card[c, 5] & -np.int64(per_card[c, 4] == s)
                     key = max(key, flush_keys[ranks] | suit_strength[s] * 0x11111)
-        if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
-            row = codes[i]  # a view costs a reference count: only here
-            if pairs_path:
-                key = mixwell_pairs(row, total, w0, w1, key, scratch, arrays, ints)
-            else:
-                key = _mixwell_choices(row, k, total, w0, w1, scratch, t, key)
+        if not (mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5):
+            out[i] = key
+            continue
+        if not by_suits:
+            key = _mixwell_choices(codes[i], k, total, w0, w1, scratch, t, key)
+            out[i] = key
+            continue
+        # Mixwell suits held twice or more: at most two (7 cards, 5 suits); x the first
+        several = nonzero_nibbles(suits >> 1) & mix_suits
+        x = several & -several
+        y = several ^ x
+        kept = total  # the hash sum of the cards alone in their Mixwell suit
+        k0 = 0  # and their boards
+        k1 = 0
+        n_x = 0
+        n_y = 0
+        for j in range(7):
+            c = codes[i, j]
+            m = mix_of[c]
+            alone = (m != 0) & ((m & several) == 0)
+            kept -= digits[c] & -np.int64(not alone)
+            k0 |= boards[c, 0] & -np.int64(alone)
+            k1 |= boards[c, 1] & -np.int64(alone)
+            picks[n_x] = c
+            n_x += (m == x) & (x != 0)
+            picks[8 + n_y] = c
+            n_y += (m == y) & (y != 0)
+        # choice r keeps picks[r >> by_y] of x (the last one past the end) and
+        # picks[8 + (r & by_y)] of y: 3 choices of x alone, or 2 x 2; none: 1
+        by_y = n_y >> 1
+        x_mask = -np.int64(n_x > 0)
+        y_mask = -np.int64(n_y > 0)
+        best = -1
+        for r in range(4):
+            cx = picks[max(min(r >> by_y, n_x - 1), 0)]
+            cy = picks[8 + (r & by_y)]
+            t5 = kept + (digits[cx] & x_mask) + (digits[cy] & y_mask)
+            place = hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]
+            places[r] = place
+            best = max(best, mix_keys5[place])
+        if not suits_count or best | SUITS_MASK < key:
+            out[i] = max(key, best)
+            continue
+        for r in range(max(n_x, 1) * max(n_y, 1)):  # the distinct choices
+            if mix_keys5[places[r]] == best:
+                cx = picks[max(min(r >> by_y, n_x - 1), 0)]
+                cy = picks[8 + (r & by_y)]
+                v0 = k0 | (boards[cx, 0] & x_mask) | (boards[cy, 0] & y_mask)
+                v1 = k1 | (boards[cx, 1] & x_mask) | (boards[cy, 1] & y_mask)
+                boards_of_row[0] = v0
+                boards_of_row[1] = v1
+                plan = suit_plan5[places[r]]
+                s = 0  # hashed.plan_suits, as in _plain_keys
+                for g in range(5):
+                    slot = plan >> (PLAN_SLOT_BITS * g)
+                    s |= top_suits[slot & 0xF00 | rank_bytes[slot & 15]]
+                key = max(key, best | s)
         out[i] = key
