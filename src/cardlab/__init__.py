@@ -10,7 +10,10 @@ Counts are integers and probabilities are :class:`fractions.Fraction` values; fl
 appear only for display and for Monte Carlo estimates, which carry their standard error.
 """
 
+from cardlab import _numba_cache
 from cardlab.errors import CardlabError
+
+_numba_cache.configure()  # before any kernel is compiled or loaded
 
 __all__ = ["CardlabError", "__version__"]
 __version__ = "0.1.0"

@@ -1,0 +1,78 @@
+"""Where numba keeps cardlab's compiled kernels: a directory per version of their sources.
+
+numba's disk cache checks only the source file of each compiled function, so a kernel
+that inlines a function from another module, or reads a constant from one, keeps its old
+machine code after that module changes, and computes with the old layout. So unless the
+user set ``NUMBA_CACHE_DIR``, the cache goes to ``<user cache>/cardlab/numba/<digest>``,
+the digest of every module with compiled code and every cardlab module those import.
+Changing any of them starts a new directory (the next run compiles, as after an
+install); the directories of other digests are removed then.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+_IMPORT = re.compile(rb"^\s*(?:from|import)\s+(cardlab(?:\.\w+)*)", re.MULTILINE)
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def sources_digest(package: Path = _PACKAGE) -> str:
+    """A digest of the modules under ``package`` that use numba and, transitively, the
+    cardlab modules they import (16 hex digits)."""
+    sources = {path: path.read_bytes() for path in package.rglob("*.py")}
+    todo = [path for path, text in sources.items() if b"numba" in text]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for name in _IMPORT.findall(sources[path]):
+            module = _module_file(package, name.decode().split(".")[1:])
+            if module is not None:
+                todo.append(module)
+    digest = hashlib.sha256()
+    for path in sorted(seen):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + sources[path])
+    return digest.hexdigest()[:16]
+
+
+def _module_file(package: Path, parts: list[str]) -> Path | None:
+    """The file of module ``cardlab.<parts>`` (or of the longest package prefix of it:
+    ``from cardlab.poker import x`` names a package, ``x`` may be anything)."""
+    for k in range(len(parts), -1, -1):
+        base = package.joinpath(*parts[:k])
+        if k and base.with_suffix(".py").is_file():
+            return base.with_suffix(".py")
+        if (base / "__init__.py").is_file():
+            return base / "__init__.py"
+    return None
+
+
+def configure() -> None:
+    """Point numba's cache at this version's directory, unless the user chose one."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    import platformdirs
+
+    root = Path(platformdirs.user_cache_dir("cardlab")) / "numba"
+    here = root / sources_digest()
+    try:
+        if not here.exists():
+            if root.is_dir():  # other versions' kernels: they will not be loaded again
+                for old in root.iterdir():
+                    shutil.rmtree(old, ignore_errors=True)
+            here.mkdir(parents=True, exist_ok=True)
+    except OSError:  # no writable cache directory: numba's default place
+        return
+    os.environ["NUMBA_CACHE_DIR"] = str(here)
+    if "numba" in sys.modules:  # imported before cardlab: read the setting again
+        from numba.core import config
+
+        config.reload_config()
