@@ -75,4 +75,4 @@ def configure() -> None:
     if "numba" in sys.modules:  # imported before cardlab: read the setting again
         from numba.core import config
 
-        config.reload_config()
+        config.reload_config()  # type: ignore[no-untyped-call]
