@@ -47,7 +47,7 @@ def best_hashed(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no c
     for chunk in prange(n_chunks):
         start = chunk * _CHUNK
         stop = min(n, start + _CHUNK)
-        noted = np.empty((_CHUNK, 4), np.int64)  # row, hash sum, boards w0 and w1
+        noted = np.empty((_CHUNK, 2), np.int64)  # row, hash sum
         n_noted = _plain_keys(codes, start, stop, t, noted, out)
         if n_noted:
             _raise_noted(codes, noted, n_noted, t, out)
@@ -58,8 +58,8 @@ def _plain_keys(
     codes: Array, start: int, stop: int, t: KeyTables, noted: Array, out: Array
 ) -> int:  # pragma: no cover - compiled
     """out[i] = the plain key of row i (ranks and suits, no flush or Mixwell); the rows
-    whose suit counts allow a flush or a Mixwell go to ``noted`` with their hash sum and
-    boards; returns their number."""
+    whose suit counts allow a flush or a Mixwell go to ``noted`` with their hash sum;
+    returns their number."""
     k = codes.shape[1]
     digits = np.ascontiguousarray(t.per_card[:, 0])
     boards = np.ascontiguousarray(t.per_card[:, 1:3])
@@ -108,8 +108,6 @@ def _plain_keys(
             out[i] = rank_keys[place] | s
             noted[n, 0] = i
             noted[n, 1] = total
-            noted[n, 2] = w0
-            noted[n, 3] = w1
             n += _noted(total >> suit_shift, flush_test, flush_bits, mixwell, mix_suits, mix_fast)
         return n
     for i in range(start, stop):
@@ -130,8 +128,6 @@ def _plain_keys(
         out[i] = rank_keys[hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]]
         noted[n, 0] = i
         noted[n, 1] = total
-        noted[n, 2] = 0  # no suits: the boards are not needed
-        noted[n, 3] = 0
         n += _noted(total >> suit_shift, flush_test, flush_bits, mixwell, mix_suits, mix_fast)
     return n
 
@@ -157,7 +153,7 @@ def _raise_noted(
     codes: Array, noted: Array, n_noted: int, t: KeyTables, out: Array
 ) -> None:  # pragma: no cover - compiled
     """Raise out[i] to row i's best flush or Mixwell, for the rows ``noted`` (row, hash
-    sum, boards)."""
+    sum)."""
     k = codes.shape[1]
     per_card = t.per_card
     digits = np.ascontiguousarray(per_card[:, 0])
@@ -190,8 +186,6 @@ def _raise_noted(
     for q in range(n_noted):
         i = noted[q, 0]
         total = noted[q, 1]
-        w0 = noted[q, 2]
-        w1 = noted[q, 3]
         suits = total >> suit_shift
         key = out[i]
         flushes = (suits + flush_test) & flush_bits  # bit 3 of each suit's nibble
@@ -207,6 +201,11 @@ def _raise_noted(
             out[i] = key
             continue
         if not by_suits:
+            w0 = 0
+            w1 = 0
+            for j in range(k):
+                w0 |= boards[codes[i, j], 0]
+                w1 |= boards[codes[i, j], 1]
             key = _mixwell_choices(codes[i], k, total, w0, w1, scratch, t, key)
             out[i] = key
             continue
