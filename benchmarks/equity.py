@@ -85,6 +85,7 @@ def main() -> None:
     # warm up: load (or compile) the kernels
     exact_equity(HOLDEM, AA_KK, board="2c 3d 4h 5s")
     exact_equity(FESCA, FESCA_HANDS, board="木5 火6 土7 金8")
+    exact_equity(HOLDEM, ["As Ah", "random"], board="2c 7d 9h 4s")
     if args.only_fesca_exact:
         exact_fesca(5)
         return
