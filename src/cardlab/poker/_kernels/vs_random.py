@@ -29,8 +29,7 @@ import numpy as np
 from numba import njit
 
 from cardlab.poker._kernels.bundle import KeyTables
-from cardlab.poker._kernels.by_rank import _tally
-from cardlab.poker._kernels.showdowns import HASHED, showdown_tables
+from cardlab.poker._kernels.showdowns import _SHARES, HASHED, SHARE_UNIT, showdown_tables
 
 if TYPE_CHECKING:
     from cardlab.poker.games import Game
@@ -88,8 +87,11 @@ def hand_vs_random(
         board_total += per_card[board[j], 0] & rank_mask
     hero_total = board_total + (per_card[hero[0], 0] & rank_mask)
     hero_total += per_card[hero[1], 0] & rank_mask
-    out = np.zeros((4, 2), np.int64)
-    keys = np.empty(2, np.int64)
+    # showdowns the hero wins alone, the random hand wins alone, and split: scalars (a
+    # call that takes an array costs a reference count on every call)
+    hero_wins = 0
+    villain_wins = 0
+    splits = 0
 
     # --- part A: board rank multisets x the opponent's rank pairs ------------------------
     d = max(deal, 1)
@@ -109,7 +111,7 @@ def hand_vs_random(
                 weight *= _BINOM[avail[r], c_r] if left[r] >= 0 else 0
         if weight > 0:
             ht = hero_total + tot
-            keys[0] = rank_keys[hi_index[ht >> n_lo_bits & hi_mask] + lo_index[ht & lo_mask]]
+            hero_key = rank_keys[hi_index[ht >> n_lo_bits & hi_mask] + lo_index[ht & lo_mask]]
             bt = board_total + tot
             for r1 in range(n_ranks):
                 if left[r1] == 0:
@@ -120,8 +122,11 @@ def hand_vs_random(
                         continue
                     vt = bt + digit[r1] + digit[r2]
                     place = hi_index[vt >> n_lo_bits & hi_mask] + lo_index[vt & lo_mask]
-                    keys[1] = rank_keys[place]
-                    _tally(keys, weight * pairs, out)
+                    villain_key = rank_keys[place]
+                    w = weight * pairs
+                    hero_wins += w * (hero_key > villain_key)
+                    villain_wins += w * (villain_key > hero_key)
+                    splits += w * (hero_key == villain_key)
         if deal == 0:
             break
         j = deal - 1
@@ -138,7 +143,6 @@ def hand_vs_random(
     other = np.zeros(n_ranks, np.int64)  # cards left of each rank in the other suits
     idx = np.zeros(6, np.int64)
     taken = np.zeros(n, np.int64)  # 1: of_suit[i] is on the board
-    full = np.empty(2, np.int64)
     for s in range(n_suits):
         m = 0
         for r in range(n_ranks):
@@ -225,7 +229,10 @@ def hand_vs_random(
                                 if on_board + 2 >= 5:
                                     mask = s_mask | 1 << ra | 1 << rb
                                     vf = max(vr, flush_keys[mask] | strength)
-                                _correct(hero_rank, hero_full, vr, vf, weight, keys, full, out)
+                                a, b, c = _correct(hero_rank, hero_full, vr, vf, weight)
+                                hero_wins += a
+                                villain_wins += b
+                                splits += c
                         # one card of the suit, one of another suit
                         if hero_flush or on_board + 1 >= 5:
                             for a in range(m):
@@ -243,7 +250,10 @@ def hand_vs_random(
                                     if on_board + 1 >= 5:
                                         vf = max(vr, flush_keys[s_mask | 1 << ra] | strength)
                                     w = weight * other[r]
-                                    _correct(hero_rank, hero_full, vr, vf, w, keys, full, out)
+                                    a, b, c = _correct(hero_rank, hero_full, vr, vf, w)
+                                    hero_wins += a
+                                    villain_wins += b
+                                    splits += c
                         # no card of the suit
                         if hero_flush or on_board >= 5:
                             for r1 in range(n_ranks):
@@ -262,7 +272,10 @@ def hand_vs_random(
                                     if on_board >= 5:
                                         vf = max(vr, flush_keys[s_mask] | strength)
                                     w = weight * pairs
-                                    _correct(hero_rank, hero_full, vr, vf, w, keys, full, out)
+                                    a, b, c = _correct(hero_rank, hero_full, vr, vf, w)
+                                    hero_wins += a
+                                    villain_wins += b
+                                    splits += c
                         if e >= 1:
                             other[q1] += 1
                         if e == 2:
@@ -278,26 +291,25 @@ def hand_vs_random(
                 idx[j] += 1
                 for i in range(j + 1, k):
                     idx[i] = idx[i - 1] + 1
+    out = np.zeros((4, 2), np.int64)
+    half = _SHARES[2]
+    for p in range(2):
+        alone = hero_wins if p == 0 else villain_wins
+        out[0, p] = alone
+        out[1, p] = splits
+        out[2, p] = alone * SHARE_UNIT + splits * half
+        out[3, p] = alone * SHARE_UNIT * SHARE_UNIT + splits * half * half
     return out
 
 
 @njit(cache=True, inline="always")
 def _correct(
-    hero_rank: int,
-    hero_full: int,
-    villain_rank: int,
-    villain_full: int,
-    weight: int,
-    keys: Array,
-    full: Array,
-    out: Array,
-) -> None:  # pragma: no cover - compiled
-    """Replace ``weight`` showdowns part A counted with rank keys by the true ones."""
-    if hero_rank == hero_full and villain_rank == villain_full:
-        return
-    full[0] = hero_full
-    full[1] = villain_full
-    _tally(full, weight, out)
-    keys[0] = hero_rank
-    keys[1] = villain_rank
-    _tally(keys, -weight, out)
+    hero_rank: int, hero_full: int, villain_rank: int, villain_full: int, weight: int
+) -> tuple[int, int, int]:  # pragma: no cover - compiled
+    """The change to (hero wins, random hand wins, splits) when ``weight`` showdowns part
+    A counted with the rank keys take their true keys."""
+    return (
+        weight * (np.int64(hero_full > villain_full) - np.int64(hero_rank > villain_rank)),
+        weight * (np.int64(villain_full > hero_full) - np.int64(villain_rank > hero_rank)),
+        weight * (np.int64(hero_full == villain_full) - np.int64(hero_rank == villain_rank)),
+    )
