@@ -309,7 +309,7 @@ def _correct(
     """The change to (hero wins, random hand wins, splits) when ``weight`` showdowns part
     A counted with the rank keys take their true keys."""
     return (
-        weight * (np.int64(hero_full > villain_full) - np.int64(hero_rank > villain_rank)),
-        weight * (np.int64(villain_full > hero_full) - np.int64(villain_rank > hero_rank)),
-        weight * (np.int64(hero_full == villain_full) - np.int64(hero_rank == villain_rank)),
+        weight * (int(hero_full > villain_full) - int(hero_rank > villain_rank)),
+        weight * (int(villain_full > hero_full) - int(villain_rank > hero_rank)),
+        weight * (int(hero_full == villain_full) - int(hero_rank == villain_rank)),
     )
