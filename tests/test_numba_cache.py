@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from cardlab._numba_cache import sources_digest
@@ -52,12 +53,17 @@ def test_the_cache_goes_to_a_directory_per_digest(tmp_path: Path) -> None:
     where = Path(out.stdout.strip())
     assert where.parent == tmp_path / "cardlab" / "numba"
     assert where.name == sources_digest() and where.is_dir()
-    # a stale directory of other sources is removed when a new digest starts
+    # when a new digest starts, directories of other sources unused for two weeks go,
+    # recent ones (another checkout's) stay
     stale = where.parent / "0123456789abcdef"
+    recent = where.parent / "fedcba9876543210"
     stale.mkdir()
+    recent.mkdir()
+    weeks_ago = time.time() - 15 * 24 * 3600
+    os.utime(stale, (weeks_ago, weeks_ago))
     where.rmdir()
     subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
-    assert where.is_dir() and not stale.exists()
+    assert where.is_dir() and recent.is_dir() and not stale.exists()
     # the user's choice stands
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "mine")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)

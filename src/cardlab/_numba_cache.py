@@ -6,7 +6,8 @@ machine code after that module changes, and computes with the old layout. So unl
 user set ``NUMBA_CACHE_DIR``, the cache goes to ``<user cache>/cardlab/numba/<digest>``,
 the digest of every module with compiled code and every cardlab module those import.
 Changing any of them starts a new directory (the next run compiles, as after an
-install); the directories of other digests are removed then.
+install); directories of other digests unused for two weeks are removed then (two
+checkouts of different sources, used in turn, keep their own).
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ import os
 import re
 import shutil
 import sys
+import time
 from pathlib import Path
 
 _IMPORT = re.compile(rb"^\s*(?:from|import)\s+(cardlab(?:\.\w+)*)", re.MULTILINE)
 _PACKAGE = Path(__file__).resolve().parent
+KEEP_UNUSED_SECONDS = 14 * 24 * 3600
 
 
 def sources_digest(package: Path = _PACKAGE) -> str:
@@ -64,10 +67,13 @@ def configure() -> None:
     root = Path(platformdirs.user_cache_dir("cardlab")) / "numba"
     here = root / sources_digest()
     try:
-        if not here.exists():
-            if root.is_dir():  # other versions' kernels: they will not be loaded again
+        if here.is_dir():
+            os.utime(here)  # in use: see the pruning below
+        else:
+            if root.is_dir():  # other sources' kernels, unused for long: gone
                 for old in root.iterdir():
-                    shutil.rmtree(old, ignore_errors=True)
+                    if time.time() - old.stat().st_mtime > KEEP_UNUSED_SECONDS:
+                        shutil.rmtree(old, ignore_errors=True)
             here.mkdir(parents=True, exist_ok=True)
     except OSError:  # no writable cache directory: numba's default place
         return
