@@ -193,11 +193,14 @@ def fill_suit_plan(
     (at most five), a 12-bit slot (``PLAN_SLOT_BITS``): its rank and which (first
     position, size) it fills, as the row of :func:`top_suits_table`.
     :func:`plan_suits` reads it; a straight's five groups are its run."""
+    ranks = np.empty(5, np.int64)
+    firsts = np.empty(5, np.int64)
+    sizes = np.empty(5, np.int64)
     for i in range(rank_keys.shape[0]):
         key = rank_keys[i]
-        ranks = np.full(5, -1, np.int64)
-        firsts = np.zeros(5, np.int64)
-        sizes = np.zeros(5, np.int64)
+        ranks[:] = -1
+        firsts[:] = 0
+        sizes[:] = 0
         if straight_primary[key >> PRIMARY_SHIFT]:
             h = (key >> TOP_RANK_SHIFT & FIELD_MASK) - 1
             for p in range(5):
