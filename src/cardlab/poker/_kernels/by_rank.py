@@ -40,7 +40,7 @@ from numba import njit
 from cardlab.poker._kernels.bundle import KeyTables
 from cardlab.poker._kernels.direct import flush_key, popcount
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import add_suits
+from cardlab.poker._kernels.hashed import add_suits, hash_masks
 from cardlab.poker._kernels.showdowns import _SHARES, SHARE_UNIT, showdown_tables
 from cardlab.poker._kernels.special_boards import (
     plain_boards,
@@ -140,8 +140,7 @@ def exact_by_rank(
     mixwell = t.mixwell
     mix_suits = t.mix_suits
     suits_count = t.suits_count
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     rank_mask = (1 << suit_shift) - 1
     players, h = holes.shape
     nb = board.shape[0]

@@ -52,6 +52,13 @@ RareArrays = Any  # the tuple rare_arrays returns
 MAX_TABLE = 1 << 22  # entries of the lower-half table; beyond this use the direct path
 
 
+@njit(cache=True, inline="always")
+def hash_masks(n_lo_bits: int, suit_shift: int) -> tuple[int, int]:  # pragma: no cover
+    """The masks of a hash sum's two digits: the lower half's sum (``n_lo_bits`` bits)
+    and the upper half's (up to the suit counts at ``suit_shift``)."""
+    return (1 << n_lo_bits) - 1, (1 << (suit_shift - n_lo_bits)) - 1
+
+
 def split(n_ranks: int) -> int:
     """How many of the lowest ranks form the lower half."""
     return (n_ranks + 1) // 2
@@ -283,8 +290,7 @@ def mixwell_pairs(
     ``ints``: n_lo_bits, suit_shift, mix_suits, suits_count; ``scratch``: int64 of 16."""
     per_card, lo_index, hi_index5, mix_keys5, suit_plan5, top_suits = arrays
     n_lo_bits, suit_shift, mix_suits, suits_count = ints
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     need = -mix_suits
     for j in range(7):
         m = per_card[row[j], 3]
@@ -332,8 +338,7 @@ def hand_key(
     scratch of 16. ``t``: the tables (:class:`~.bundle.KeyTables`), with the hash
     tables of k cards."""
     n_lo_bits = t.n_lo_bits
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, t.suit_shift)
     place = t.hi_index[total >> n_lo_bits & hi_mask] + t.lo_index[total & lo_mask]
     key = t.rank_keys[place]
     if t.suits_count:
@@ -391,8 +396,7 @@ def mixwell_key(
         choices,
         drops,
     ) = arrays
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     mix_total = 0
     for j in range(k):
         m = per_card[row[j], 3]

@@ -31,7 +31,7 @@ from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import PLAN_SLOT_BITS, _mixwell_choices
+from cardlab.poker._kernels.hashed import PLAN_SLOT_BITS, _mixwell_choices, hash_masks
 from cardlab.poker.keys import SUITS_MASK
 
 Array = Any
@@ -70,8 +70,7 @@ def _plain_keys(
     top_suits = t.top_suits
     n_lo_bits = t.n_lo_bits
     suit_shift = t.suit_shift
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     flush_test = t.flush_test
     flush_bits = (flush_test // 3) << 3  # the top bit of each suit's nibble
     mixwell = t.mixwell
@@ -169,8 +168,7 @@ def _raise_noted(
     n_suits = suit_strength.shape[0]
     n_lo_bits = t.n_lo_bits
     suit_shift = t.suit_shift
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     flush_test = t.flush_test
     flush_bits = (flush_test // 3) << 3
     mixwell = t.mixwell

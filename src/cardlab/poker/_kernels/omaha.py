@@ -39,7 +39,7 @@ from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import plan_suits
+from cardlab.poker._kernels.hashed import hash_masks, plan_suits
 from cardlab.poker.keys import SUITS_MASK
 
 Array = Any
@@ -120,8 +120,7 @@ def omaha_key_of(
     if omaha_best.shape[0] == 0:
         return _by_choices(row, parts, ints, arrays)
     n_lo_bits, suit_shift, flush_test, suits_count, mixwell = ints
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     h0 = row[0]
     h1 = row[1]
     h2 = row[2]
@@ -305,8 +304,7 @@ def _raise_mixwell(
     different Mixwell suits with each board triple of one card in each of three other
     Mixwell suits (``parts[s, 4]``: the board cards of suit s, a bit per place)."""
     n_lo_bits, suit_shift, _, suits_count, _ = ints
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     on_board = 0
     for s in range(8):
         parts[s, 4] = 0
@@ -395,8 +393,7 @@ def _by_choices(
         top_suits,
     ) = arrays
     n_lo_bits, suit_shift, flush_test, suits_count, mixwell = ints
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     flush_bits = (flush_test // 3) << 3
     for q in range(16):  # the sums the plain keys need
         total = 0
@@ -525,8 +522,7 @@ def _omaha_rows(
             out[i] = _by_choices(codes[i], parts, ints, arrays)
         return
     n_lo_bits, suit_shift, flush_test, suits_count, mixwell = ints
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     ones = flush_test // 3
     digit_mask = (1 << suit_shift) - 1
     # per row: the top's place, the pairs reaching it, the flush suits, Mixwell possible

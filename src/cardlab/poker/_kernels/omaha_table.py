@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
+from cardlab.poker._kernels.hashed import hash_masks
+
 if TYPE_CHECKING:
     from cardlab.poker._kernels.hashed import HashTables
     from cardlab.poker._kernels.rule_arrays import KernelTables
@@ -112,8 +114,7 @@ def _fill_best(
     the deck can deal beside it (the others stay 0: no row reads them);
     ``board_sums[board]`` = the board's digit sum."""
     n_ranks = held.shape[0]
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     count = np.zeros(n_ranks, np.int64)
     r = np.zeros(5, np.int64)
     for r0 in range(n_ranks):

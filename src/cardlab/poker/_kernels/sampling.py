@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KeyTables
-from cardlab.poker._kernels.hashed import plan_suits, raise_rare_from, rare, rare_arrays
+from cardlab.poker._kernels.hashed import hash_masks, plan_suits, raise_rare_from, rare, rare_arrays
 from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_arrays, omaha_ints, omaha_key_of
 from cardlab.poker._kernels.showdowns import (
     _SHARES,
@@ -158,8 +158,7 @@ def _dealt_block(
     mixwell = t.mixwell
     mix_suits = t.mix_suits
     suits_count = t.suits_count
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     ra = rare_arrays(t)
     # the cards out of play, the rows' known cards and their sums
     in_play = base_used.copy()
@@ -363,8 +362,7 @@ def _ranges_block(
     mixwell = t.mixwell
     mix_suits = t.mix_suits
     suits_count = t.suits_count
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     rare_arrays_ = rare_arrays(t)
     state = np.uint64(seed)
     used = np.zeros(deck_size, np.int64)  # == stamp: in play this trial

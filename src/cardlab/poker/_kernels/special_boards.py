@@ -22,7 +22,7 @@ from numba import njit
 
 from cardlab.poker._kernels.direct import popcount
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import add_suits, mixwell_key
+from cardlab.poker._kernels.hashed import add_suits, hash_masks, mixwell_key
 from cardlab.poker._kernels.showdowns import _SHARES
 from cardlab.poker.keys import SUITS_MASK
 
@@ -189,8 +189,7 @@ def score_board(
     players = rows.shape[0]
     width = hnb + slots
     n_suits = dealt_mask.shape[0]
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     rank_mask = (1 << suit_shift) - 1
     flush_bits = (flush_test // 3) << 3
     how_full = (suit_shift, mix_suits, n_lo_bits, suits_count, mix_hash)
@@ -316,8 +315,7 @@ def plain_boards(
     flush_keys = arrays[11]
     players = rows.shape[0]
     width = hnb + slots
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     rank_mask = (1 << suit_shift) - 1
     n_last = slots - 1
     g_last = group[n_last]

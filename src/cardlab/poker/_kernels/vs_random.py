@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from cardlab.poker._kernels.bundle import KeyTables
+from cardlab.poker._kernels.hashed import hash_masks
 from cardlab.poker._kernels.showdowns import _SHARES, HASHED, SHARE_UNIT, showdown_tables
 
 if TYPE_CHECKING:
@@ -65,8 +66,7 @@ def hand_vs_random(
     lo_index = t.lo_index
     suit_strength = t.suit_strength
     n_lo_bits = t.n_lo_bits
-    lo_mask = (1 << n_lo_bits) - 1
-    hi_mask = (1 << (t.suit_shift - n_lo_bits)) - 1
+    lo_mask, hi_mask = hash_masks(n_lo_bits, t.suit_shift)
     rank_mask = (1 << t.suit_shift) - 1
     nb = board.shape[0]
     deal = 5 - nb
