@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "The hand store: list, show, export, import, stats.",
     ),
     "replay": ("cardlab.cli.replay:replay_command", "Replay PHH hand histories on the engine."),
+    "verify": ("cardlab.cli.verify:verify_command", "Check the fair dealing of PHH hands."),
     "web": ("cardlab.cli.web:web", "Serve the web page to play on."),
     "chart": ("cardlab.cli.chart:chart", "Equity of every starting hand against random hands."),
     "report": ("cardlab.cli.report:report", "The designer's report of decks and rules (HTML)."),

@@ -17,10 +17,11 @@ table's seed and the hand number, so a table replays exactly.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from cardlab.errors import GameError
+from cardlab.table.dealing import Dealer
 from cardlab.table.state import HandState
 from cardlab.table.structure import TableGame
 
@@ -70,21 +71,45 @@ class Session:
     def hand_seed(self, number: int) -> int:
         return random.Random(f"cardlab table {self.seed} hand {number}").getrandbits(63)
 
-    def new_hand(self, **state_options: str) -> HandState:
-        """Deal the next hand (the previous one must be over)."""
-        if self.hand is not None and not self.hand.is_over:
-            raise GameError("the current hand is not over")
-        active = self.active
-        if len(active) < 2:
-            raise GameError("fewer than two seats have chips: the table is over")
+    def next_order(self, sitting_out: Collection[int] = ()) -> list[int]:
+        """The seats of the next hand by position: the seats with chips (but
+        ``sitting_out``) from the first left of the button round to the button."""
         n = len(self.seats)
         after = [(self.button + k) % n for k in range(1, n + 1)]
-        self._order = [s for s in after if s in active]
+        return [s for s in after if self.seats[s].stack > 0 and s not in sitting_out]
+
+    def new_hand(
+        self,
+        *,
+        dealer: Dealer | None = None,
+        order: Sequence[int] | None = None,
+        **state_options: str,
+    ) -> HandState:
+        """Deal the next hand (the previous one must be over). ``dealer``: the hand's
+        fairly shuffled cards (else the table's seed shuffles); ``order``: the seats by
+        position (else :meth:`next_order`)."""
+        if self.hand is not None and not self.hand.is_over:
+            raise GameError("the current hand is not over")
+        seats = self.next_order() if order is None else list(order)
+        if len(seats) < 2:
+            raise GameError("fewer than two seats have chips: the table is over")
+        if any(self.seats[s].stack <= 0 for s in seats) or len(set(seats)) != len(seats):
+            raise GameError(f"a hand's seats must be distinct seats with chips: {seats}")
+        self._order = seats
         stacks = [self.seats[s].stack for s in self._order]
         self.hand = HandState(
-            self.game, stacks, seed=self.hand_seed(self.hands_played), **state_options
+            self.game,
+            stacks,
+            seed=self.hand_seed(self.hands_played),
+            dealer=dealer,
+            **state_options,
         )
         return self.hand
+
+    @property
+    def order(self) -> list[int]:
+        """The current (or last) hand's seats by position."""
+        return list(self._order)
 
     def seat_of(self, position: int | None) -> int | None:
         """The seat at a position of the current hand."""

@@ -42,6 +42,7 @@ from cardlab.cards import Card, format_cards
 from cardlab.errors import ActionError
 from cardlab.table import events as ev
 from cardlab.table import stud
+from cardlab.table.dealing import Dealer
 from cardlab.table.pots import Pot, layer_pots
 from cardlab.table.showdown import HandResult, settle_pots
 from cardlab.table.structure import Betting, Opening, Street, TableGame
@@ -98,6 +99,7 @@ class HandState:
         seed: int | None = None,
         deal: str = "auto",
         showdown: str = "auto",
+        dealer: Dealer | None = None,
     ) -> None:
         n = len(stacks)
         game.check_seats(n)
@@ -131,6 +133,15 @@ class HandState:
         # one card at a time, so a hand shuffles only the cards it deals)
         self._rng = random.Random(self.seed)
         self._stub = list(game.game.deck.cards)
+        # a fair dealer's shuffled deck: dealt from the top (kept reversed: pop() is the
+        # top card), player by player as the PHH lists the deals, no burns
+        self.dealer = dealer
+        if dealer is not None:
+            if not self.auto_deal:
+                raise ActionError("a dealer deals: deal='manual' takes no dealer")
+            if sorted(dealer.cards, key=game.game.deck.code) != list(game.game.deck.cards):
+                raise ActionError(f"the dealer's cards are not the {game.game.deck.name} deck")
+            self._stub = list(reversed(dealer.cards))
         # manual: the cards not dealt yet
         self._unseen: set[Card] = set() if self.auto_deal else set(self._stub)
         self._burned: list[Card] = []
@@ -822,18 +833,28 @@ class HandState:
             self.history.append(ev.Reshuffle(len(stub)))
             if not stub:
                 raise ActionError("the deck ran out of cards")  # prevented by max_seats
+            if self.dealer is not None:
+                stub = self._stub = list(reversed(self.dealer.reshuffle(stub)))
+        if self.dealer is not None:
+            return stub.pop()
         j = self._rng.randrange(len(stub))
         stub[j], stub[-1] = stub[-1], stub[j]
         return stub.pop()
 
     def _burn(self) -> None:
-        if self._stub:
+        if self._stub and self.dealer is None:
             self._burned.append(self._draw_card())
 
     def _auto_deal(self) -> None:
         n = self.players
         dealt: list[list[Card]] = [[] for _ in range(n)]
         pending = self._pending_hole
+        if self.dealer is not None:  # player by player, in the order the PHH lists deals
+            for i in range(n):
+                while pending[i]:
+                    card = self._draw_card()
+                    dealt[i].append(card)
+                    self._receive(i, (card,))
         while any(pending):  # one card at a time round the table, from position 0
             most = max(len(q) for q in pending)
             for i in range(n):

@@ -1,0 +1,393 @@
+"""The checks at the web's edge: cross-site requests, request bodies and rate limits.
+
+:class:`Guard` is a pure ASGI middleware; :class:`RateLimiter` is the token-bucket
+limiter it uses, which route code shares for finer buckets (``"create"``, ``"join"``,
+``"message"``) through :func:`client_key` and :func:`too_many`.
+
+Why these checks, and why they are enough
+-----------------------------------------
+The API has no cookies or logins today, but a table seat is held by whatever the page
+stores, and a page on another site must never act for a visitor (CSRF), nor open a
+WebSocket to a table in the visitor's name (cross-site WebSocket hijacking).
+
+1. **Origin.** Browsers send ``Origin`` with every cross-origin request that can change
+   state and with every WebSocket handshake; a page cannot forge it. A state-changing
+   request (POST, PUT, PATCH, DELETE) or a WebSocket handshake whose ``Origin`` is
+   neither this server's own (the request's scheme and ``Host``) nor one of
+   ``allowed_origins`` is refused with 403 (WebSocket: closed with 4403 before it is
+   accepted, which servers send as HTTP 403). ``Origin: null`` (sandboxed frames, some
+   redirects, ``file:`` pages) is refused. Without ``Origin``, a browser's
+   ``Sec-Fetch-Site: cross-site`` or ``same-site`` is refused too (a sibling subdomain is
+   not this server). Without either header the client is not a browser page (curl, a
+   script), which a cross-site attacker cannot make a visitor run, so it is allowed.
+2. **Content-Type.** A state-changing request with a body must be ``application/json``
+   (parameters such as ``; charset=utf-8`` allowed). A browser sends that type
+   cross-site only after a CORS preflight, which this server never approves; so even
+   an origin check that missed a case would leave a page only the "simple" types
+   (``text/plain``, forms), which are refused with 415. A request *without* a
+   Content-Type is allowed only when its body is really empty (read, not trusted from
+   ``Content-Length``): some actions post nothing, and an empty request carries no
+   data an attacker could choose; a cross-site page sending one is refused by rule 1.
+3. **Rate.** With a limiter, each HTTP request under ``/api/`` takes a token from the
+   client's ``"request"`` bucket; an empty bucket answers 429 with ``Retry-After``.
+
+The client key is the peer address, or with ``trust_forwarded`` the first address of
+``X-Forwarded-For`` (then ``X-Forwarded-Proto`` and ``X-Forwarded-Host`` also name this
+server's own origin). Trust them only behind a proxy that *sets* these headers: the
+first ``X-Forwarded-For`` address is whatever the client sent if the proxy appends.
+An IPv6 client is keyed by its /64 network, which one host usually owns whole.
+
+Not covered here: the ``Host`` header is not checked, so DNS rebinding (a foreign name
+resolving to a local server) needs Starlette's ``TrustedHostMiddleware`` as well.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from starlette.requests import HTTPConnection
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cardlab.errors import CardlabError
+from cardlab.web.payload import shown
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "MAX_KEYS",
+    "Guard",
+    "GuardError",
+    "Limit",
+    "RateLimiter",
+    "client_key",
+    "too_many",
+]
+
+MAX_KEYS = 100_000  # client keys a limiter remembers; the least recently seen go first
+MAX_KEY_LENGTH = 64  # characters of a client key kept (an IPv6 address is at most 45)
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+WS_REFUSED = 4403  # the close code of a refused WebSocket handshake ("403" in 4000-4999)
+_EPSILON = 1e-9  # seconds: clock arithmetic slack, so waiting the retry-after is enough
+_DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+_WS_SCHEMES = {"ws": "http", "wss": "https", "http": "http", "https": "https"}
+_SCOPE_KEY = "cardlab.client_key"  # where Guard leaves the key it used, for the routes
+_NOT_IN_ORIGIN = frozenset("/?#@\\ \t\r\n")
+
+
+class GuardError(CardlabError):
+    """A guard or rate limiter set up with a value it cannot use: a malformed origin,
+    a limit that is not positive, or a bucket that was never configured."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """At most ``count`` events per ``per`` seconds, in a burst or spread out."""
+
+    count: int
+    per: float
+
+    def __post_init__(self) -> None:
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 1:
+            raise GuardError(f"a limit's count must be a whole number >= 1: {self.count!r}")
+        number = isinstance(self.per, int | float) and not isinstance(self.per, bool)
+        if not number or not 0 < self.per < math.inf:
+            raise GuardError(f"a limit's period must be a positive number of seconds: {self.per!r}")
+
+
+DEFAULT_LIMITS: Mapping[str, Limit] = MappingProxyType(
+    {
+        "create": Limit(10, 60.0),  # new tables or games per minute
+        "join": Limit(30, 60.0),  # seats taken per minute
+        "message": Limit(20, 1.0),  # WebSocket messages per second
+        "request": Limit(120, 10.0),  # API requests per 10 seconds (the Guard's bucket)
+    }
+)
+
+
+class RateLimiter:
+    """Token buckets keyed by (client key, bucket name), one :class:`Limit` per name.
+
+    Each bucket is kept as the time it will be full again (the generic cell rate
+    algorithm: one float per bucket); a full bucket is forgotten, as it is the same as
+    a new one. Memory stays bounded under a flood: full buckets are swept once per
+    longest period, and at most ``max_keys`` client keys are kept, the least recently
+    seen forgotten first (which lets that client start afresh). ``clock`` gives seconds;
+    tests pass a fake one. Not thread-safe: call it from the event loop.
+    """
+
+    def __init__(
+        self,
+        limits: Mapping[str, Limit] = DEFAULT_LIMITS,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        max_keys: int = MAX_KEYS,
+    ) -> None:
+        if not limits:
+            raise GuardError("a rate limiter needs at least one bucket: {}")
+        for name, limit in limits.items():
+            if not isinstance(limit, Limit):
+                raise GuardError(f"bucket {name!r} must have a Limit: {shown(limit)}")
+        if isinstance(max_keys, bool) or not isinstance(max_keys, int) or max_keys < 1:
+            raise GuardError(f"max_keys must be a whole number >= 1: {max_keys!r}")
+        self.limits: Mapping[str, Limit] = MappingProxyType(dict(limits))
+        self.max_keys = max_keys
+        self._clock = clock
+        self._full_at: OrderedDict[str, dict[str, float]] = OrderedDict()
+        self._sweep_every = max(limit.per for limit in self.limits.values())
+        self._last_sweep = clock()
+
+    def __repr__(self) -> str:
+        return f"RateLimiter({dict(self.limits)!r}, max_keys={self.max_keys!r})"
+
+    def __len__(self) -> int:
+        """The number of client keys remembered now."""
+        return len(self._full_at)
+
+    def hit(self, key: str, bucket: str) -> float | None:
+        """Take one token from ``key``'s ``bucket``: None if there was one, else the
+        seconds until there will be (nothing is taken then)."""
+        limit = self.limits.get(bucket)
+        if limit is None:
+            raise GuardError(f"unknown rate-limit bucket {bucket!r}: have {sorted(self.limits)}")
+        now = self._clock()
+        if now - self._last_sweep >= self._sweep_every:
+            self._sweep(now)
+        interval = limit.per / limit.count  # seconds one token takes to come back
+        buckets = self._full_at.get(key)
+        if buckets is None:
+            buckets = self._full_at[key] = {}
+            if len(self._full_at) > self.max_keys:
+                self._full_at.popitem(last=False)
+        else:
+            self._full_at.move_to_end(key)
+        full_at = max(buckets.get(bucket, now), now)
+        wait = full_at - now - (limit.per - interval)  # > 0: not one token left
+        if wait > _EPSILON:
+            return wait
+        buckets[bucket] = full_at + interval
+        return None
+
+    def _sweep(self, now: float) -> None:
+        """Forget every full bucket, and every key left with none."""
+        self._last_sweep = now
+        for key in list(self._full_at):
+            buckets = self._full_at[key]
+            for name in [name for name, full_at in buckets.items() if full_at <= now]:
+                del buckets[name]
+            if not buckets:
+                del self._full_at[key]
+
+
+def client_key(connection: Scope | HTTPConnection, *, trust_forwarded: bool = False) -> str:
+    """The key a client is rate-limited by: its address (an IPv6 one as its /64 network).
+
+    Behind a :class:`Guard` this is the key the guard used (it records it in the
+    scope), so routes need not repeat ``trust_forwarded``. ``connection`` is an ASGI
+    scope, a ``Request`` or a ``WebSocket``.
+    """
+    scope = connection.scope if isinstance(connection, HTTPConnection) else connection
+    recorded = scope.get(_SCOPE_KEY)
+    if isinstance(recorded, str):
+        return recorded
+    address = ""
+    if trust_forwarded:
+        address = _first(_header_values(scope, b"x-forwarded-for"))
+    if not address:
+        client = scope.get("client")
+        if client:
+            address = str(client[0])
+    return _address_key(address) if address else "unknown"
+
+
+def too_many(retry_after: float) -> JSONResponse:
+    """The 429 answer to a client over its limit, who may try again in ``retry_after``
+    seconds (rounded up to a whole second, at least 1)."""
+    seconds = max(1, math.ceil(retry_after))
+    return JSONResponse(
+        {"error": f"too many requests: try again in {seconds} s", "retry_after": seconds},
+        status_code=429,
+        headers={"Retry-After": str(seconds)},
+    )
+
+
+class Guard:
+    """A pure ASGI middleware refusing cross-site writes and WebSockets, non-JSON write
+    bodies, and clients over their ``"request"`` limit (see the module docstring).
+
+    ``allowed_origins``: other origins trusted like this server's own, such as
+    ``"https://cards.example"`` (scheme, host and port only). ``limiter``: limits HTTP
+    requests under ``/api/`` (it must have a ``"request"`` bucket). ``trust_forwarded``:
+    read the client and this server's origin from ``X-Forwarded-*`` headers.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        allowed_origins: Sequence[str] = (),
+        limiter: RateLimiter | None = None,
+        trust_forwarded: bool = False,
+    ) -> None:
+        if isinstance(allowed_origins, str):
+            raise GuardError(f"allowed_origins must be a list of origins: {allowed_origins!r}")
+        if limiter is not None and "request" not in limiter.limits:
+            raise GuardError(f"the guard's limiter needs a 'request' bucket: {limiter!r}")
+        self.app = app
+        self.allowed_origins = frozenset(_allowed_origin(text) for text in allowed_origins)
+        self.limiter = limiter
+        self.trust_forwarded = trust_forwarded
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        scope[_SCOPE_KEY] = client_key(scope, trust_forwarded=self.trust_forwarded)
+        if kind == "websocket":
+            refusal = self._cross_site(scope)
+            if refusal is None:
+                await self.app(scope, receive, send)
+            elif (await receive())["type"] == "websocket.connect":
+                reason = refusal.encode()[:123].decode("utf-8", "ignore")  # a close frame's cap
+                await send({"type": "websocket.close", "code": WS_REFUSED, "reason": reason})
+            return
+        if self.limiter is not None and scope.get("path", "").startswith("/api/"):
+            wait = self.limiter.hit(scope[_SCOPE_KEY], "request")
+            if wait is not None:
+                await too_many(wait)(scope, receive, send)
+                return
+        if str(scope.get("method", "")).upper() not in STATE_CHANGING:
+            await self.app(scope, receive, send)
+            return
+        refusal = self._cross_site(scope)
+        if refusal is not None:
+            await JSONResponse({"error": refusal}, status_code=403)(scope, receive, send)
+            return
+        receive, refusal = await _not_json(scope, receive)
+        if refusal is not None:
+            await JSONResponse({"error": refusal}, status_code=415)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def _cross_site(self, scope: Scope) -> str | None:
+        """Why this request is refused as cross-site, or None if it is not."""
+        origins = _header_values(scope, b"origin")
+        if not origins:
+            site = _first(_header_values(scope, b"sec-fetch-site")).lower()
+            if site in ("cross-site", "same-site"):
+                return f"cross-site request refused: Sec-Fetch-Site is {shown(site)}"
+            return None
+        own = self._own_origin(scope)
+        for text in origins:
+            origin = _normal_origin(text)
+            if origin is None or (origin != own and origin not in self.allowed_origins):
+                return f"cross-site request refused: origin {shown(text)} is not this server's"
+        return None
+
+    def _own_origin(self, scope: Scope) -> str | None:
+        """This server's origin as the client addressed it: scheme and Host."""
+        scheme = _WS_SCHEMES.get(str(scope.get("scheme", "http")).lower(), "http")
+        host = _first(_header_values(scope, b"host"))
+        if self.trust_forwarded:
+            scheme = _WS_SCHEMES.get(
+                _first(_header_values(scope, b"x-forwarded-proto")).lower(), scheme
+            )
+            host = _first(_header_values(scope, b"x-forwarded-host")) or host
+        if not host:
+            server = scope.get("server")
+            if not server or server[1] is None:
+                return None
+            host = f"{server[0]}:{server[1]}"
+        return _normal_origin(f"{scheme}://{host}")
+
+
+def _allowed_origin(text: str) -> str:
+    """An ``allowed_origins`` entry, normalised like a request's Origin (one trailing
+    slash forgiven); anything but an http(s) scheme, host and port is an error."""
+    origin = _normal_origin(text.removesuffix("/")) if isinstance(text, str) else None
+    if origin is None:
+        raise GuardError(
+            f"an allowed origin must be scheme://host[:port], such as "
+            f"'https://cards.example': {shown(text)}"
+        )
+    return origin
+
+
+def _normal_origin(text: str) -> str | None:
+    """``"HTTPS://Example.com:443"`` as ``"https://example.com"``; None for anything
+    that is not an http(s) scheme, host and optional port (``"null"``, a path)."""
+    scheme, sep, host = text.strip().lower().partition("://")
+    if not sep or scheme not in _DEFAULT_PORTS or not host or not _NOT_IN_ORIGIN.isdisjoint(host):
+        return None
+    return f"{scheme}://{host.removesuffix(_DEFAULT_PORTS[scheme])}"
+
+
+async def _not_json(scope: Scope, receive: Receive) -> tuple[Receive, str | None]:
+    """Why a write's body is refused as not JSON, or None; and the ``receive`` to use
+    from now on (without a Content-Type, the body is read until it shows a byte)."""
+    expected = f"a {scope['method']} request must be sent as application/json"
+    types = _header_values(scope, b"content-type")
+    if types:
+        bad = [text for text in types if _media_type(text) != "application/json"]
+        return receive, (f"{expected}, got {shown(bad[0])}" if bad else None)
+    read = await _read_until_data(receive)
+    why = f"{expected}, got a body without a Content-Type" if read[-1].get("body") else None
+    return _replay(read, receive), why
+
+
+def _media_type(content_type: str) -> str:
+    """``"Application/JSON; charset=utf-8"`` as ``"application/json"``."""
+    return content_type.partition(";")[0].strip().lower()
+
+
+def _header_values(scope: Scope, name: bytes) -> list[str]:
+    """Every value of header ``name`` (lower case), as Latin-1 text like Starlette's."""
+    return [value.decode("latin-1") for key, value in scope.get("headers", ()) if key == name]
+
+
+def _first(values: Iterable[str]) -> str:
+    """The first comma-separated item of the first value ("" if none)."""
+    for value in values:
+        return value.partition(",")[0].strip()
+    return ""
+
+
+def _address_key(address: str) -> str:
+    """An address as a rate-limit key: IPv6 as its /64 network, anything else cut short."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:MAX_KEY_LENGTH]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+async def _read_until_data(receive: Receive) -> list[Message]:
+    """The request's messages up to the first with body bytes, or to its end."""
+    read: list[Message] = []
+    while True:
+        message = await receive()
+        read.append(message)
+        if message["type"] != "http.request" or message.get("body"):
+            return read
+        if not message.get("more_body", False):
+            return read
+
+
+def _replay(read: list[Message], receive: Receive) -> Receive:
+    """A ``receive`` giving the messages already read, then the rest."""
+    pending = list(read)
+
+    async def replayed() -> Message:
+        return pending.pop(0) if pending else await receive()
+
+    return replayed
