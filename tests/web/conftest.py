@@ -16,5 +16,7 @@ from cardlab.web import create_app
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     # few equity samples: the tests check the flow, not the estimate's precision
-    with TestClient(create_app(max_games=50, equity_samples=40)) as c:
+    # no rate limits: one test client plays hundreds of games (the limits have their own
+    # tests in test_web_guard.py and test_web_tables_security.py)
+    with TestClient(create_app(max_games=50, equity_samples=40, limiter=None)) as c:
         yield c

@@ -77,7 +77,9 @@ def test_body_over_the_cap_without_length_is_413(client: TestClient) -> None:
         for _ in range(MAX_BODY // 1000 + 2):
             yield b" " * 1000
 
-    response = client.post("/api/hands/evaluate", content=chunks())
+    response = client.post(
+        "/api/hands/evaluate", content=chunks(), headers={"content-type": "application/json"}
+    )
     assert response.status_code == 413
 
 

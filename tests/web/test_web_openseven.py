@@ -170,7 +170,9 @@ def test_bad_requests_are_400(
 
 
 def test_malformed_json_is_400(client: TestClient) -> None:
-    response = client.post("/api/openseven/games", content=b"{not json")
+    response = client.post(
+        "/api/openseven/games", content=b"{not json", headers={"content-type": "application/json"}
+    )
     assert response.status_code == 400
     assert "JSON object" in response.json()["error"]
     response = client.post("/api/openseven/games", json=[7])

@@ -19,7 +19,7 @@ with warnings.catch_warnings():
 from cardlab.store import Store
 from cardlab.table import Legal, Phase, TableGame
 from cardlab.web import create_app
-from cardlab.web.table_room import default_action, presets
+from cardlab.web.table_payload import default_action, presets
 
 Message = dict[str, Any]
 
@@ -37,7 +37,7 @@ def client(store: Store) -> Iterator[TestClient]:
 
 def new_table(client: TestClient, **fields: Any) -> str:
     body = {"game": "fesca78-holdem", "seats": 2, "stack": 100, "clock": 0, "pause": 0}
-    body |= {"bot_delay": 0, "seed": 11} | fields
+    body |= {"bot_delay": 0, "public": True} | fields
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
     return str(r.json()["id"])
@@ -292,6 +292,6 @@ def test_pages(client: TestClient) -> None:
     page = client.get(f"/tables/{tid}").text
     assert "table.js" in page and tid in page
     assert client.get("/tables/nope").status_code == 404
-    assert client.get("/api/tables/nope").status_code == 400
+    assert client.get("/api/tables/nope").status_code == 404
     opts = client.get("/api/tables/options").json()
     assert "random" in opts["bots"] and any(g["base"] == "draw" for g in opts["games"])

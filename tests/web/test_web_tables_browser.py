@@ -166,7 +166,6 @@ def test_three_people_and_two_bots_play_a_hand(base_url: str, players: list[WebD
         "clock": 0,
         "bot_delay": 0.3,
         "pause": 60,
-        "seed": 2026,
         "name": "browser test",
     }
     created = httpx.post(base_url + "/api/tables", json=config).json()

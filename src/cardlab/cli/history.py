@@ -207,3 +207,27 @@ def stats(ctx: click.Context, game: str | None, fmt: str) -> None:
                 justify=("left", "right", "right"),
             )
         )
+
+
+@history.command()
+@click.option(
+    "--older-than",
+    "days",
+    type=click.FloatRange(0, 36500),
+    required=True,
+    metavar="DAYS",
+    help="Delete hands played, and tables closed, more than DAYS days ago.",
+)
+@format_option("text", "json")
+@click.pass_context
+def prune(ctx: click.Context, days: float, fmt: str) -> None:
+    """Delete old hands and closed tables (open tables and their hands in play stay)."""
+    import datetime
+
+    cutoff = datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=days)
+    with _open(ctx) as store:
+        hands, tables = store.prune(cutoff)
+    if fmt == "json":
+        emit_json({"hands_deleted": hands, "tables_deleted": tables, "before": cutoff.isoformat()})
+    else:
+        emit(f"deleted {hands:,} hand(s) and {tables:,} closed table(s) older than {days:g} days")

@@ -33,7 +33,58 @@ _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
     is_flag=True,
     help="Keep tables and hands in memory only (gone when the server stops).",
 )
-def web(host: str, port: int, db: str | None, memory: bool) -> None:
+@click.option(
+    "--allow-origin",
+    "origins",
+    multiple=True,
+    metavar="ORIGIN",
+    help="Another origin allowed to change state, e.g. https://poker.example behind a "
+    "reverse proxy (repeatable; the server's own origin is always allowed).",
+)
+@click.option(
+    "--trust-proxy",
+    is_flag=True,
+    help="Take each client's address from X-Forwarded-For (only behind a proxy that sets it).",
+)
+@click.option(
+    "--max-tables",
+    type=click.IntRange(1, 100_000),
+    default=500,
+    show_default=True,
+    help="Live tables at most.",
+)
+@click.option(
+    "--idle-close",
+    type=click.FloatRange(10, 7 * 24 * 3600),
+    default=1800,
+    show_default=True,
+    help="Seconds after which a table with no person seated and no activity closes.",
+)
+@click.option(
+    "--bot-hands",
+    type=click.IntRange(1, 10**6),
+    default=200,
+    show_default=True,
+    help="Hands a table of bots deals while nobody watches, then it waits.",
+)
+@click.option(
+    "--retention-days",
+    type=click.FloatRange(0.01, 36500),
+    default=None,
+    help="Delete hands and closed tables older than this many days (default: keep all).",
+)
+def web(
+    host: str,
+    port: int,
+    db: str | None,
+    memory: bool,
+    origins: tuple[str, ...],
+    trust_proxy: bool,
+    max_tables: int,
+    idle_close: float,
+    bot_hands: int,
+    retention_days: float | None,
+) -> None:
     """Serve Open Seven, Mixwell hands, a showdown, the rules and poker tables at
     http://HOST:PORT/."""
     missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
@@ -47,10 +98,23 @@ def web(host: str, port: int, db: str | None, memory: bool) -> None:
 
     if memory and db is not None:
         raise CardlabError("--memory and --db exclude each other")
-    store = Store.in_memory() if memory else Store.open(db)
+    # WAL with synchronous=NORMAL: every commit survives a killed process (only a power
+    # loss may lose the last ones), and an action costs no fsync
+    store = Store.in_memory() if memory else Store.open(db, synchronous="NORMAL")
+    app = create_app(
+        table_store=store,
+        allowed_origins=origins,
+        trust_forwarded=trust_proxy,
+        tables={
+            "max_tables": max_tables,
+            "idle_close": idle_close,
+            "bot_hands": bot_hands,
+            "retention_days": retention_days,
+        },
+    )
     _warm_bots()
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
-    uvicorn.run(create_app(table_store=store), host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 def _check_free(host: str, port: int) -> None:

@@ -81,8 +81,9 @@ class HandRecord:
     the PHH code (``"NT"``), ``board`` the board cards as text (``""`` if none),
     ``actions`` the number of actions, ``decided_by`` how the pot was won if the engine
     says so, ``source`` where the hand came from (``"play"``, ``"arena"``, ``"web"``,
-    ``"import"``...), ``table_id`` the web table it was played at. ``id`` is set by the
-    store; it is ignored when a record is added.
+    ``"import"``...), ``table_id`` the web table it was played at, ``commitment`` the
+    fair-dealing commitment it was dealt under (docs/fair-dealing.md). ``id`` is set by
+    the store; it is ignored when a record is added.
     """
 
     game: str
@@ -99,6 +100,7 @@ class HandRecord:
     table_id: str | None = None
     played_at: datetime.datetime = field(default_factory=utc_now)
     id: int | None = None
+    commitment: str | None = None
 
     def __post_init__(self) -> None:
         _text(self.game, "game", empty=False)
@@ -127,6 +129,8 @@ class HandRecord:
             _text(self.table_id, "table_id", empty=False)
         if self.id is not None:
             _count(self.id, "id")
+        if self.commitment is not None:
+            _text(self.commitment, "commitment", empty=False)
         object.__setattr__(self, "players", players)
         object.__setattr__(self, "starting_stacks", starting)
         object.__setattr__(self, "finishing_stacks", finishing)
@@ -142,13 +146,15 @@ class HandRecord:
 
 @dataclass(frozen=True, slots=True)
 class TableRecord:
-    """A web table as last saved: its configuration and its state between hands (JSON)."""
+    """A web table as last saved: its configuration and its state between hands (JSON),
+    and when it was closed (None: open)."""
 
     table_id: str
     config: dict[str, Any]
     state: dict[str, Any]
     created_at: datetime.datetime
     updated_at: datetime.datetime
+    closed_at: datetime.datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

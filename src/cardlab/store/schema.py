@@ -69,6 +69,46 @@ MIGRATIONS: tuple[str, ...] = (
         played_at TEXT NOT NULL
     );
     """,
+    # 3: tables that survive a restart mid-hand and deal fairly: the hand in play and its
+    # actions (written before they are announced), the server seeds behind the deals
+    # (secret until revealed), the ledger of chips brought to and taken from tables.
+    """
+    ALTER TABLE hands ADD COLUMN commitment TEXT;
+    CREATE INDEX hands_by_commitment ON hands (commitment);
+    ALTER TABLE tables ADD COLUMN closed_at TEXT;
+    CREATE TABLE deal_seeds (
+        commitment TEXT PRIMARY KEY,
+        table_id TEXT NOT NULL,
+        server_seed TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revealed_at TEXT
+    );
+    CREATE INDEX deal_seeds_by_table ON deal_seeds (table_id, created_at);
+    CREATE TABLE live_hands (
+        table_id TEXT PRIMARY KEY,
+        deal_number INTEGER NOT NULL CHECK (deal_number >= 0),
+        start TEXT NOT NULL,
+        clock_remaining REAL,
+        started_at TEXT NOT NULL
+    );
+    CREATE TABLE live_actions (
+        table_id TEXT NOT NULL,
+        seq INTEGER NOT NULL CHECK (seq >= 0),
+        action TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE ledger (
+        id INTEGER PRIMARY KEY,
+        table_id TEXT NOT NULL,
+        seat INTEGER NOT NULL CHECK (seat >= 0),
+        player TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        at TEXT NOT NULL
+    );
+    CREATE INDEX ledger_by_table ON ledger (table_id, id);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import math
 import os
 import sqlite3
 import threading
@@ -29,18 +28,18 @@ from typing import Any, Literal, Self
 import platformdirs
 
 from cardlab.errors import StoreError
+from cardlab.store._checks import _check_count, _check_text, _json
 from cardlab.store.records import (
-    INT64_MAX,
     ArenaRun,
     GameStats,
     HandRecord,
     PlayerStats,
-    TableRecord,
     parse_utc,
     utc_now,
     utc_text,
 )
 from cardlab.store.schema import SCHEMA_VERSION, inspect, migrate
+from cardlab.store.tables import TablesMixin
 
 ENV_VAR = "CARDLAB_DB"
 """The environment variable naming the store used when no path is given."""
@@ -48,7 +47,8 @@ ENV_VAR = "CARDLAB_DB"
 FILE_NAME = "cardlab.sqlite3"
 
 _HAND_COLUMNS = (
-    "id, game, variant, phh, board, actions, showdown, decided_by, source, table_id, played_at"
+    "id, game, variant, phh, board, actions, showdown, decided_by, source, table_id, played_at,"
+    " commitment"
 )
 _CHUNK = 500  # hand ids per query when fetching seats (below SQLite's variable limit)
 
@@ -62,7 +62,7 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("cardlab", appauthor=False)) / FILE_NAME
 
 
-class Store:
+class Store(TablesMixin):
     """An open hand store. Make one with :meth:`Store.open` (or :meth:`Store.in_memory`)."""
 
     def __init__(self, connection: sqlite3.Connection, path: Path | None) -> None:
@@ -239,8 +239,8 @@ class Store:
             for record in batch:
                 cursor = connection.execute(
                     "INSERT INTO hands (game, variant, phh, board, actions, showdown,"
-                    " decided_by, source, table_id, played_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " decided_by, source, table_id, played_at, commitment)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         record.game,
                         record.variant,
@@ -252,6 +252,7 @@ class Store:
                         record.source,
                         record.table_id,
                         utc_text(record.played_at),
+                        record.commitment,
                     ),
                 )
                 hand_id = cursor.lastrowid
@@ -372,7 +373,7 @@ class Store:
         records = []
         for row in rows:
             hand_id, game, variant, phh, board, actions, showdown, decided_by = row[:8]
-            source, table_id, played_at = row[8:]
+            source, table_id, played_at, commitment = row[8:]
             if not seats[hand_id]:
                 raise StoreError(f"hand {hand_id} in the hand store {self._label()} has no seats")
             players, starting, finishing = zip(*seats[hand_id], strict=True)
@@ -392,6 +393,7 @@ class Store:
                     table_id=table_id,
                     played_at=parse_utc(played_at),
                     id=hand_id,
+                    commitment=commitment,
                 )
             )
         return records
@@ -421,55 +423,6 @@ class Store:
             )
             for name, hands, showdowns in sorted(games)
         }
-
-    # -- web tables ----------------------------------------------------------------------
-
-    def save_table(self, table_id: str, config: dict[str, Any], state: dict[str, Any]) -> None:
-        """Create or replace the web table ``table_id`` with its configuration and state."""
-        _check_id(table_id)
-        config_text = _json(config, "table config")
-        state_text = _json(state, "table state")
-        now = utc_text(utc_now())
-        with self.transaction():
-            self._open_connection().execute(
-                "INSERT INTO tables (id, config, state, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
-                " config = excluded.config, state = excluded.state,"
-                " updated_at = excluded.updated_at",
-                (table_id, config_text, state_text, now, now),
-            )
-
-    def load_table(self, table_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The configuration and state last saved for ``table_id``."""
-        record = self.table(table_id)
-        return record.config, record.state
-
-    def table(self, table_id: str) -> TableRecord:
-        """The web table ``table_id`` as last saved; :class:`StoreError` if there is none."""
-        _check_id(table_id)
-        with self._reading() as connection:
-            row = connection.execute(
-                "SELECT id, config, state, created_at, updated_at FROM tables WHERE id = ?",
-                (table_id,),
-            ).fetchone()
-        if row is None:
-            raise StoreError(f"no table {table_id!r} in the hand store {self._label()}")
-        return _table_record(row)
-
-    def tables(self) -> list[TableRecord]:
-        """Every saved web table, by id."""
-        with self._reading() as connection:
-            rows = connection.execute(
-                "SELECT id, config, state, created_at, updated_at FROM tables ORDER BY id"
-            ).fetchall()
-        return [_table_record(row) for row in rows]
-
-    def delete_table(self, table_id: str) -> bool:
-        """Forget the web table ``table_id`` (its hands stay); whether it was there."""
-        _check_id(table_id)
-        with self.transaction():
-            cursor = self._open_connection().execute("DELETE FROM tables WHERE id = ?", (table_id,))
-        return cursor.rowcount > 0
 
     # -- arena runs ----------------------------------------------------------------------
 
@@ -565,72 +518,6 @@ def _player_totals(
         hands[game, player].add(hand_id)
         nets[game, player] += finishing - starting
     return [(g, p, len(ids), nets[g, p]) for (g, p), ids in hands.items()]
-
-
-def _check_count(value: object, name: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT64_MAX:
-        raise StoreError(f"{name} must be an integer from 0 to 2**63 - 1, got {value!r}")
-
-
-def _check_id(table_id: object) -> None:
-    if not isinstance(table_id, str) or not table_id:
-        raise StoreError(f"a table id must be a non-empty string, got {table_id!r}")
-    _check_text(table_id, "a table id")
-
-
-def _check_text(value: str, name: str) -> None:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise StoreError(f"{name} is not valid Unicode text: {value!r}") from None
-
-
-def _json(value: object, name: str) -> str:
-    """``value`` as JSON text, refused unless it comes back equal (str keys, finite numbers)."""
-    if not isinstance(value, dict):
-        raise StoreError(f"the {name} must be a dict, got {value!r}")
-    _check_json(value, name)
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-
-
-def _check_json(value: object, where: str) -> None:
-    if value is None or isinstance(value, bool | int):
-        return
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise StoreError(f"the {where} holds a number JSON cannot keep: {value!r}")
-    elif isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise StoreError(
-                f"the {where} holds text that is not valid Unicode: {value!r}"
-            ) from None
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise StoreError(f"the {where} has a key that is not a string: {key!r}")
-            _check_json(key, where)
-            _check_json(item, where)
-    elif isinstance(value, list):
-        for item in value:
-            _check_json(item, where)
-    else:
-        raise StoreError(
-            f"the {where} holds a {type(value).__name__} JSON cannot keep: {value!r} "
-            "(use dicts with string keys, lists, strings, numbers, booleans and None)"
-        )
-
-
-def _table_record(row: Any) -> TableRecord:
-    table_id, config, state, created_at, updated_at = row
-    return TableRecord(
-        table_id=table_id,
-        config=json.loads(config),
-        state=json.loads(state),
-        created_at=parse_utc(created_at),
-        updated_at=parse_utc(updated_at),
-    )
 
 
 def _arena_run(row: Any) -> ArenaRun:

@@ -173,6 +173,27 @@ def apply(hand: HandState, action: Action) -> ev.Event:
     return hand.show_or_muck(kind is Kind.SHOW)
 
 
+def verify(hand: HandState, action: Action) -> None:
+    """Raise :class:`~cardlab.errors.ActionError` (and change nothing) unless ``action``
+    is legal for the player in turn, as :func:`apply` would; a web table checks an action
+    this way before it writes it to the store and applies it."""
+    kind = action.kind
+    if kind is Kind.FOLD:
+        hand.verify_fold()
+    elif kind is Kind.CALL:
+        hand.verify_check_or_call()
+    elif kind is Kind.RAISE:
+        if action.amount is None:
+            raise ActionError("a bet or raise needs an amount")
+        hand.verify_bet_or_raise_to(action.amount)
+    elif kind is Kind.BRING_IN:
+        hand.verify_bring_in()
+    elif kind is Kind.DISCARD:
+        hand.verify_discard(action.cards)
+    else:
+        hand.verify_show_or_muck(kind is Kind.SHOW)
+
+
 def legal_actions(hand: HandState) -> list[Action]:
     """One action of each kind the actor may take (a raise at its minimum), e.g. for
     a random player or a menu."""

@@ -50,7 +50,7 @@ def variant_code(game: TableGame) -> str:
 
 
 def to_history(
-    hand: HandState, *, players: Sequence[str] | None = None, **fields: Any
+    hand: HandState, /, *, players: Sequence[str] | None = None, **fields: Any
 ) -> phh.HandHistory:
     """A finished hand as a PHH hand history (``fields``: more PHH fields, e.g.
     ``event``, ``table``, ``hand``)."""
@@ -313,6 +313,7 @@ def _apply(hand: HandState, action: pa.Action, deck: Any, scale: int) -> None:
 
 def record(
     hand: HandState,
+    /,
     *,
     players: Sequence[str] | None = None,
     source: str,
@@ -339,6 +340,7 @@ def record(
         decided_by=hand.result.decided_by,
         source=source,
         table_id=table_id,
+        commitment=history.user_fields.get("_commitment"),
     )
 
 

@@ -29,13 +29,14 @@ A :class:`~cardlab.errors.CardlabError` becomes HTTP 400 ``{"error": message}``.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
@@ -47,6 +48,7 @@ from cardlab.decks import BUILTIN_DECKS
 from cardlab.errors import CardlabError
 from cardlab.openseven import State
 from cardlab.web import hands, openseven, rules, showdown
+from cardlab.web.guard import DEFAULT_LIMITS, Guard, RateLimiter
 from cardlab.web.payload import RequestError, field, whole_number
 from cardlab.web.payload import shown as payload_shown
 from cardlab.web.store import Store
@@ -62,10 +64,22 @@ def create_app(
     max_games: int = 1000,
     equity_samples: int = showdown.DEFAULT_SAMPLES,
     table_store: TableStore | None = None,
+    allowed_origins: Sequence[str] = (),
+    limiter: RateLimiter | Literal["default"] | None = "default",
+    trust_forwarded: bool = False,
+    tables: dict[str, Any] | None = None,
 ) -> Starlette:
     """The web app. ``max_games``: games (and deals) kept in memory before the oldest
     are forgotten; ``equity_samples``: Monte Carlo showdowns per street; ``table_store``:
-    where the poker tables are saved (None: in memory)."""
+    where the poker tables are saved (None: in memory); ``allowed_origins``: origins
+    besides the server's own allowed to change state (a reverse proxy's public address);
+    ``limiter``: the rate limits per client (None: none; "default":
+    :data:`~cardlab.web.guard.DEFAULT_LIMITS`); ``trust_forwarded``: take the client's
+    address from ``X-Forwarded-For`` (only behind a proxy that sets it); ``tables``: the
+    :class:`~cardlab.web.tables.TableManager`'s settings (``max_tables``,
+    ``idle_close``, ``bot_hands``, ``retention_days``, ``janitor_every``)."""
+    if limiter == "default":
+        limiter = RateLimiter(DEFAULT_LIMITS)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     games: Store[State] = Store("game", max_games)
     deals: Store[showdown.Deal] = Store("deal", max_games)
@@ -171,14 +185,26 @@ def create_app(
         Route("/api/rules", rules_data),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    tables = TableManager(table_store)
-    routes += table_routes(tables, templates)
+    from cardlab.web.verify_page import verify_routes
+
+    routes += verify_routes(templates)
+    manager = TableManager(table_store, limiter=limiter, **(tables or {}))
+    routes += table_routes(manager, templates)
     handlers = {CardlabError: _user_error, HTTPException: _http_error}
-    return Starlette(
+    guard = Middleware(
+        Guard,
+        allowed_origins=allowed_origins,
+        limiter=limiter,
+        trust_forwarded=trust_forwarded,
+    )
+    app = Starlette(
         routes=routes,
         exception_handlers=handlers,  # type: ignore[arg-type]
-        lifespan=tables.lifespan,
+        lifespan=manager.lifespan,
+        middleware=[guard],
     )
+    app.state.tables = manager
+    return app
 
 
 MAX_BODY = 64 * 1024  # bytes: the largest request body read (a compare of 10 hands is < 1 KiB)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import math
-import secrets
+import re
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -31,8 +32,10 @@ class TableConfig:
     """A table's set-up. ``bots``: seat number (from 1) to bot name; the other seats
     are for people. ``stacks``: each seat's starting stack (None: ``stack`` for all).
     ``clock``: seconds per decision (0: no clock); ``bot_delay``: seconds a bot waits
-    before acting; ``pause``: seconds between hands. ``seed`` decides
-    every card of every hand (kept on the server, never sent)."""
+    before acting; ``pause``: seconds between hands. ``public``: listed in the lobby
+    (else only its link finds it). ``seed``: set only on a *practice* table, whose
+    creator fixed every deal and which seats nobody else (docs/fair-dealing.md); other
+    tables deal from a committed server seed and the players' client seeds."""
 
     game: str
     seats: int
@@ -49,7 +52,17 @@ class TableConfig:
     bot_delay: float = DEFAULT_BOT_DELAY
     pause: float = DEFAULT_PAUSE
     name: str = ""
-    seed: int = 0
+    seed: int | None = None
+    public: bool = False
+
+    @property
+    def practice(self) -> bool:
+        """The creator fixed the deals: a table for the creator and bots only."""
+        return self.seed is not None
+
+    @property
+    def person_seats(self) -> int:
+        return self.seats - len(self.bots)
 
     def table_game(self) -> TableGame:
         return TableGame.create(
@@ -73,15 +86,19 @@ class TableConfig:
         """The starting stack of ``seat`` (from 0)."""
         return self.stack if self.stacks is None else self.stacks[seat]
 
-    def public(self) -> dict[str, Any]:
+    def shown(self) -> dict[str, Any]:
         """What anybody may know of the set-up (not the seed)."""
         out = self.as_dict()
         del out["seed"]
+        out["practice"] = self.practice
         return out
 
 
-def parse_config(data: dict[str, Any]) -> TableConfig:
-    """A checked :class:`TableConfig` from JSON (a create request or a saved table)."""
+def parse_config(data: dict[str, Any], *, saved: bool = False) -> TableConfig:
+    """A checked :class:`TableConfig` from JSON (a create request or a saved table).
+
+    A ``seed`` makes a practice table: every deal follows from it, so the table must have
+    one seat for a person (its creator) and bots in the others."""
     known = set(TableConfig.__dataclass_fields__)
     unknown = sorted(str(k)[:40] for k in data if k not in known)
     if unknown:
@@ -124,12 +141,23 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
     pause = _seconds(data, "pause", DEFAULT_PAUSE, 60.0)
     name = _text(data, "name", "").strip()[:60]
     seed = data.get("seed")
-    if seed is None:
-        seed = secrets.randbits(63)
-    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63
+    ):
         raise RequestError(
             f"field 'seed' must be a whole number from 0 to 2**63 - 1: {_shown(seed)}"
         )
+    if seed is not None and seats - len(bots) != 1 and saved:
+        seed = None  # a table saved before practice tables: it deals fairly now
+    if seed is not None and seats - len(bots) != 1:
+        raise RequestError(
+            "a fixed 'seed' is only for a practice table (one seat for you, bots in the "
+            f"others): this table has {seats - len(bots)} seats for people; without a seed "
+            "the cards are dealt fairly from seeds nobody can choose"
+        )
+    public = data.get("public", False) if data.get("public") is not None else False
+    if not isinstance(public, bool):
+        raise RequestError(f"field 'public' must be true or false: {_shown(public)}")
     config = TableConfig(
         game=game,
         seats=seats,
@@ -143,6 +171,7 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
         pause=pause,
         name=name,
         seed=seed,
+        public=public,
         ante=optional["ante"],
         bring_in=optional["bring_in"],
         small_bet=optional["small_bet"],
@@ -153,13 +182,34 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
     return config
 
 
+_BOT_WORD = re.compile(r"(?<![a-z])bots?(?![a-z])")
+# control, format (bidi overrides and isolates, zero-width joiners), private use,
+# surrogates, unassigned, and line/paragraph separators
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+
+
+def name_key(name: str) -> str:
+    """What two names must not share at one table: their NFKC case-folded form with
+    spaces removed ("Ann", "ａｎｎ" and "a nn" are one name)."""
+    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
 def check_name(name: object) -> str:
-    """A player's display name: 1 to 24 printable characters."""
+    """A player's display name: 1 to 24 printable characters, trimmed, with no control
+    or bidirectional-override characters and nothing that passes for a bot's label."""
     if not isinstance(name, str):
         raise RequestError(f"field 'name' must be a string: {_shown(name)}")
     text = " ".join(name.split())
-    if not text or len(text) > MAX_NAME or not text.isprintable():
-        raise RequestError(f"a name has 1 to {MAX_NAME} printable characters: {_shown(name)}")
+    if not text or len(text) > MAX_NAME:
+        raise RequestError(f"a name has 1 to {MAX_NAME} characters: {_shown(name)}")
+    bad = [c for c in text if unicodedata.category(c) in _REFUSED_CATEGORIES]
+    if bad or not text.isprintable():
+        shown = ", ".join(f"U+{ord(c):04X}" for c in (bad or [c for c in text][:1]))
+        raise RequestError(
+            f"a name may not hold control or text-direction characters ({shown}): {_shown(name)}"
+        )
+    if _BOT_WORD.search(unicodedata.normalize("NFKC", text).casefold()):
+        raise RequestError(f"a person's name may not say 'bot' (bots are labelled so): {text!r}")
     return text
 
 

@@ -39,17 +39,54 @@ class FinishedHand:
             for e in (_mask(e, position, self.shown) for e in self.events)
             if e.phh is not None
         ]
-        return dataclasses.replace(self.history, actions=tuple(lines))  # type: ignore[arg-type]
+        user = dict(self.history.user_fields)
+        if "_server_seed" not in user:
+            user.pop("_reshuffled", None)  # the piles show discards: only once revealed
+        return dataclasses.replace(
+            self.history,
+            actions=tuple(lines),  # type: ignore[arg-type]
+            user_fields=user,
+        )
+
+    @classmethod
+    def from_record(cls, stored: Any) -> FinishedHand:
+        """A hand of the store (a :class:`~cardlab.store.HandRecord` of a web table),
+        replayed to write it for any viewer."""
+        from cardlab.table.history import replay
+
+        history = phh.load(stored.phh)
+        hand = replay(history).hand
+        seats = tuple(int(s) - 1 for s in history.user_fields["_seats"])
+        number = history.hand if isinstance(history.hand, int) else 0
+        result = hand.result
+        shown = frozenset(result.shown) if result is not None else frozenset()
+        return cls(number, history, tuple(hand.history), seats, shown)
+
+    @property
+    def commitment(self) -> str | None:
+        value = self.history.user_fields.get("_commitment")
+        return value if isinstance(value, str) else None
+
+    def revealed(self, server_seed: bytes) -> FinishedHand:
+        """This hand with its deal's revealed fields (docs/fair-dealing.md)."""
+        from cardlab.web.table_fair import with_revealed
+
+        return replace(self, history=with_revealed(self.history, server_seed))
 
 
 def finished(
-    hand: HandState, number: int, seats: Sequence[int], names: Sequence[str]
+    hand: HandState,
+    number: int,
+    seats: Sequence[int],
+    names: Sequence[str],
+    user_fields: dict[str, Any] | None = None,
 ) -> FinishedHand:
-    """The record of the finished ``hand`` (positions to ``seats``, players ``names``)."""
+    """The record of the finished ``hand`` (positions to ``seats``, players ``names``;
+    ``user_fields``: the fair deal's fields and the like)."""
     result = hand.result
     if result is None:
         raise ValueError("the hand is not over")
-    history = to_history(hand, players=tuple(names))
+    history = to_history(hand, players=tuple(names), user_fields=dict(user_fields or {}))
     history = dataclasses.replace(history, hand=number)
     return FinishedHand(number, history, tuple(hand.history), tuple(seats), frozenset(result.shown))
 

@@ -1,18 +1,22 @@
-"""A live web table: seats and their secret tokens, hands dealt one after another, bots
-and clocks run by the server, every change pushed to everyone watching.
+"""A live web table: seats and their secret tokens, hands dealt fairly one after another,
+bots and clocks run by the server, every change stored before it is pushed to everyone.
 
-A :class:`Room` wraps a :class:`~cardlab.table.Session`. Everything a client is sent
-comes from :func:`~cardlab.table.seat_view` for its own seat (a spectator's view for a
-client with no seat), so no hidden card and no seed ever leaves the server. A person's
-seat is theirs through a random token (kept in an HttpOnly cookie); the room keeps only
-its SHA-256, so a saved table holds no key. Everything runs on the server's event loop:
-an action is checked and applied with no ``await`` in between, so two clicks cannot
-interleave, and each decision has one task waiting for it (a bot's short delay, or the
-clock of a person, whose expiry plays the default action: check if free, else fold;
-stand pat in a draw; bring in at stud).
+A :class:`Room` wraps a :class:`~cardlab.table.Session`. What a client is sent comes
+from :mod:`cardlab.web.table_payload` (its own seat's view). A person's seat is theirs
+through a secret browser token (an HttpOnly cookie); the room keeps only its SHA-256.
+Everything runs on the server's event loop: an action is checked, written to the store
+and applied with no ``await`` in between, so two clicks cannot interleave and nothing is
+announced that the store does not hold. Each decision has one task waiting for it (a
+bot's short delay, a leaving player's fold, or the clock of a person, whose expiry plays
+the default action: check if free, else fold; stand pat in a draw; bring in at stud).
 
-Between hands the table is saved (:meth:`Room.snapshot`), so a restarted server resumes
-every table between hands with every chip where it was.
+Write-ahead (docs/web-tables.md, "Restarts"): a deal is recorded (its number, seats,
+stacks, client seeds and commitment) before any card is shown, each action before it is
+announced, and the end of the hand with the table's new state in one transaction. A
+restarted server replays the hand in play from the same fair shuffle and the stored
+actions and resumes at the same decision with the clock it had; a hand that cannot be
+replayed is cancelled and every chip goes back to where it was before the deal. Deal
+numbers never repeat, so a cancelled hand's cards are never dealt again.
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ import hmac
 import json
 import logging
 import random
-import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,17 +35,24 @@ from typing import Any, Protocol
 
 from cardlab.bots import get_bot
 from cardlab.errors import ActionError, CardlabError, GameError
-from cardlab.table import Action, HandState, Legal, Phase, Session, apply, seat_view
-from cardlab.table import events as ev
+from cardlab.table import Action, HandState, Session, apply, seat_view
+from cardlab.table.actions import verify
+from cardlab.table.dealing import Dealer, FairDeal
 from cardlab.table.history import record
-from cardlab.web.table_config import TableConfig, check_name, parse_config
-from cardlab.web.table_phh import FinishedHand, describe, finished, showdown_summary
+from cardlab.web.table_config import TableConfig, check_name, name_key, parse_config
+from cardlab.web.table_fair import TableSeeds
+from cardlab.web.table_payload import default_action, payload
+from cardlab.web.table_phh import FinishedHand, finished, showdown_summary
+from cardlab.web.table_store import TableStore
 
 log = logging.getLogger(__name__)
 
 KEEP_HANDS = 100  # finished hands kept in memory per table for the PHH download
-LOG_LINES = 200
+KEEP_NOTICES = 5
 QUICK_BOTS = frozenset({"random", "station"})  # act at once, in the event loop
+CLOCK_SAVE = 5.0  # seconds between saves of a running clock
+SEED_WAIT = 1.5  # seconds a deal waits for the client seeds of connected browsers
+BOT_HANDS = 200  # hands a table of bots plays while nobody watches
 
 
 class TableFull(GameError):
@@ -55,54 +65,27 @@ class Connection(Protocol):
 
 @dataclass
 class SeatInfo:
-    """Who sits in a seat: ``kind`` is "open" (free for a person), "human" or "bot"."""
+    """Who sits in a seat: ``kind`` is "open" (free for a person), "human" or "bot";
+    ``leaving``: the person left during a hand and stands up when it ends."""
 
     kind: str
     name: str
     bot: str = ""
     token_sha256: str = ""
+    leaving: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
+            "token_sha256": self.token_sha256,
+            "leaving": self.leaving,
+        }
 
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def default_action(legal: Legal) -> Action:
-    """What the clock plays: check if free, else fold; stand pat; bring in; show."""
-    if legal.phase is Phase.DRAW:
-        return Action.discard()
-    if legal.phase is not Phase.BET:
-        return Action.show()
-    if legal.call == 0:
-        return Action.call()
-    if legal.call is None and legal.bring_in is not None:
-        return Action.bring_in()
-    return Action.fold() if legal.fold else Action.call()
-
-
-def presets(legal: Legal, pot: int, top_bet: int, to_call: int) -> list[dict[str, Any]]:
-    """Bet or raise sizes for the buttons: min, half pot, pot, all-in, each a legal
-    *to* amount (duplicates dropped)."""
-    lo, hi = legal.raise_min, legal.raise_max
-    if lo is None or hi is None:
-        return []
-    after_call = pot + to_call
-    wanted = [
-        ("min", lo),
-        ("½ pot", top_bet + after_call // 2),
-        ("pot", top_bet + after_call),
-        ("all-in", hi),
-    ]
-    out: list[dict[str, Any]] = []
-    seen: set[int] = set()
-    for label, amount in wanted:
-        amount = max(lo, min(hi, amount))
-        if amount == hi and label != "all-in":
-            continue  # the all-in button says it best
-        if amount not in seen:
-            seen.add(amount)
-            out.append({"label": label, "amount": amount})
-    return out
 
 
 class Room:
@@ -112,16 +95,22 @@ class Room:
         self,
         table_id: str,
         config: TableConfig,
+        store: TableStore,
         *,
         seats: list[SeatInfo] | None = None,
         stacks: list[int] | None = None,
         button: int | None = None,
         hands_played: int = 0,
         started: bool = False,
-        on_hand: Callable[[Room, Any], Any] | None = None,
+        deals: int = 0,
+        host_sha256: str = "",
+        fair: dict[str, Any] | None = None,
+        bot_hands: int = BOT_HANDS,
+        on_close: Callable[[Room], None] | None = None,
     ) -> None:
         self.id = table_id
         self.config = config
+        self.store = store
         self.game = config.table_game()
         n = config.seats
         if seats is None:
@@ -132,71 +121,96 @@ class Room:
                 for i in range(n)
             ]
         if stacks is None:
-            stacks = [config.stack_of(i) if s.kind != "open" else 0 for i, s in enumerate(seats)]
+            stacks = [config.stack_of(i) if s.kind == "bot" else 0 for i, s in enumerate(seats)]
         if len(seats) != n or len(stacks) != n:
             raise GameError(f"a saved table of {n} seats has {len(seats)} seats")
         self.seats = seats
-        self.session = Session(
-            self.game,
-            [s.name for s in seats],
-            [max(1, v) for v in stacks],
-            seed=config.seed,
-            button=button,
-        )
+        self.session = Session(self.game, [s.name for s in seats], [max(1, v) for v in stacks])
         for seat, value in zip(self.session.seats, stacks, strict=True):
             seat.stack = value
+        if button is not None:
+            self.session.button = button % n
         self.session.hands_played = hands_played
         self.started = started or all(s.kind == "bot" for s in seats)
+        self.deals = deals
+        self.host_sha256 = host_sha256
+        fair = fair or {}
+        self.fair = TableSeeds(
+            table_id,
+            store,
+            practice=config.seed,
+            current=fair.get("commitment"),
+            revealed=fair.get("revealed"),
+            reveal_requested=bool(fair.get("reveal_requested", False)),
+            rotations=int(fair.get("rotations", 0)),
+        )
+        self.fair.next_deal = deals
+        self.bot_hands = bot_hands
+        self.on_close = on_close
+        self.deal: FairDeal | None = None
+        self.dealer: Dealer | None = None
+        self.action_seq = 0
+        self._ended = True  # the current hand (if any) has been stored as finished
         self.turn = 0  # counts changes of the live hand; a client may echo it
         self.finished: deque[FinishedHand] = deque(maxlen=KEEP_HANDS)
+        self.notices: deque[str] = deque(maxlen=KEEP_NOTICES)
         self._last: tuple[int, HandState, list[str]] | None = None
         self._last_summary: dict[str, Any] | None = None
         self.deadline: float | None = None
+        self._resume_clock: float | None = None
         self.closed = False
-        self.on_hand = on_hand
+        self.closing = False
+        self.unwatched_hands = 0
+        self.last_activity = _now()
+        self._seeders: set[int] = set()  # seats whose browser has sent client seeds
+        self._bot_rng = random.Random(config.seed) if config.practice else random.Random()
         self._task: asyncio.Task[None] | None = None
         self._broadcaster: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
-        self._conns: dict[int, tuple[Connection, int | None]] = {}
+        self._conns: dict[int, tuple[Connection, int | None, bool]] = {}
         self._next_conn = 0
 
     # --- saving and restoring ------------------------------------------------------
 
-    def snapshot(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The table's config and its state between hands (a hand in progress is not
-        saved: a restart deals it again from the stacks it started with)."""
-        state = {
-            "seats": [
-                {"kind": s.kind, "name": s.name, "bot": s.bot, "token_sha256": s.token_sha256}
-                for s in self.seats
-            ],
-            "stacks": self._stacks_between_hands(),
-            "button": self._button_between_hands(),
+    def state(self) -> dict[str, Any]:
+        """The table's state between hands (a hand in play is in the store's
+        ``live_hands``; these stacks are the ones it started with)."""
+        return {
+            "seats": [s.as_dict() for s in self.seats],
+            "stacks": [s.stack for s in self.session.seats],
+            "button": self.session.button,
             "hands_played": self.session.hands_played,
             "started": self.started,
+            "deals": self.deals,
+            "host_sha256": self.host_sha256,
+            "fair": self.fair.state(),
         }
-        return self.config.as_dict(), state
 
-    def _stacks_between_hands(self) -> list[int]:
-        hand = self.session.hand
-        stacks = [s.stack for s in self.session.seats]
-        if hand is not None and not hand.is_over:
-            for p, start in enumerate(hand.starting_stacks):
-                seat = self.session.seat_of(p)
-                if seat is not None:
-                    stacks[seat] = start
-        return stacks
+    def snapshot(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        return self.config.as_dict(), self.state()
 
-    def _button_between_hands(self) -> int:
-        return self.session.button
+    def save(self) -> None:
+        self.store.save_table(self.id, self.config.as_dict(), self.state())
 
     @classmethod
     def restore(
-        cls, table_id: str, config: dict[str, Any], state: dict[str, Any], **options: Any
+        cls,
+        table_id: str,
+        config: dict[str, Any],
+        state: dict[str, Any],
+        store: TableStore,
+        **options: Any,
     ) -> Room:
-        checked = parse_config(config)
+        """The table as saved, with its hand in play resumed (or cancelled)."""
+        checked = parse_config(config, saved=True)
         seats = [
-            SeatInfo(str(s["kind"]), str(s["name"]), str(s.get("bot", "")), str(s["token_sha256"]))
+            SeatInfo(
+                str(s["kind"]),
+                str(s["name"]),
+                str(s.get("bot", "")),
+                str(s.get("token_sha256", "")),
+                bool(s.get("leaving", False)),
+            )
             for s in state["seats"]
         ]
         if any(s.kind not in ("open", "human", "bot") for s in seats):
@@ -204,23 +218,95 @@ class Room:
         stacks = [int(v) for v in state["stacks"]]
         if any(v < 0 for v in stacks):
             raise GameError(f"a saved table has a negative stack: {table_id!r}")
-        return cls(
+        room = cls(
             table_id,
             checked,
+            store,
             seats=seats,
             stacks=stacks,
             button=int(state["button"]),
             hands_played=int(state["hands_played"]),
             started=bool(state["started"]),
+            deals=int(state.get("deals", state["hands_played"])),
+            host_sha256=str(state.get("host_sha256", "")),
+            fair=state.get("fair"),
             **options,
+        )
+        room._load_finished()
+        live = store.live_hand(table_id)
+        if live is not None:
+            room._resume(live)
+        return room
+
+    def _load_finished(self) -> None:
+        """The table's last stored hands, for the PHH download after a restart."""
+        try:
+            records = self.store.hands(table_id=self.id, limit=KEEP_HANDS)
+        except CardlabError:
+            return
+        for rec in reversed(records):
+            with contextlib.suppress(CardlabError, KeyError, TypeError, ValueError):
+                self.finished.append(FinishedHand.from_record(rec))
+
+    def _resume(self, live: Any) -> None:
+        """Replay the stored hand in play; cancel it if it cannot be replayed."""
+        start = live.start
+        try:
+            deal = FairDeal(
+                str(start["commitment"]),
+                tuple(str(s) for s in start["client_seeds"]),
+                int(live.deal_number),
+                self.config.practice,
+            )
+            from cardlab.table.dealing import parse_server_seed
+
+            seed = parse_server_seed(self.store.seed(deal.commitment).server_seed)
+            dealer = Dealer(self.game.game.deck, seed, deal)
+            self.session.button = int(start["button"])
+            hand = self.session.new_hand(dealer=dealer, order=[int(s) for s in start["order"]])
+            deck = self.game.game.deck
+            for text in live.actions:
+                action = Action.parse(text, deck)
+                verify(hand, action)
+                apply(hand, action)
+        except (CardlabError, KeyError, TypeError, ValueError) as error:
+            self.session.hand = None
+            self.deal = self.dealer = None
+            log.warning("table %s: hand %s cannot be resumed: %s", self.id, live.deal_number, error)
+            self.store.cancel_hand(self.id, self.state())
+            self.notices.append(
+                f"deal {live.deal_number} could not be resumed after a restart ({error}); "
+                "it was cancelled and every chip returned"
+            )
+            return
+        self.deal, self.dealer = deal, dealer
+        self.action_seq = len(live.actions)
+        self._ended = False
+        self._resume_clock = live.clock_remaining
+        self.notices.append(
+            f"hand {self.session.hands_played + 1} resumed after a server restart "
+            f"at action {self.action_seq}"
         )
 
     # --- seats -------------------------------------------------------------------------
 
-    def join(self, name: object, seat: int | None = None) -> tuple[int, str]:
-        """Seat a person (the first open seat, or ``seat`` counted from 0); returns the
-        seat and its new secret token."""
+    def join(self, name: object, seat: int | None, token_sha256: str) -> int:
+        """Seat the person whose browser token hashes to ``token_sha256`` (the first open
+        seat, or ``seat`` counted from 0); a browser that already has a seat here gets
+        that seat again. Returns the seat."""
+        if self.closed or self.closing:
+            raise TableFull(f"table {self.id!r} is closed")
+        mine = self.seat_of_hash(token_sha256)
+        if mine is not None:
+            return mine
+        if self.config.practice and token_sha256 != self.host_sha256:
+            raise TableFull(
+                "this is a practice table (its creator fixed the cards): it seats only its creator"
+            )
         text = check_name(name)
+        taken = {name_key(s.name) for s in self.seats if s.kind != "open"}
+        if name_key(text) in taken:
+            raise TableFull(f"the name {text!r} is taken at this table: choose another")
         open_seats = [i for i, s in enumerate(self.seats) if s.kind == "open"]
         if not open_seats:
             raise TableFull(f"table {self.id!r} is full: every seat is taken")
@@ -229,28 +315,86 @@ class Room:
         elif seat not in open_seats:
             free = ", ".join(str(i + 1) for i in open_seats)
             raise TableFull(f"seat {seat + 1} is not free (free: {free})")
-        token = secrets.token_urlsafe(32)
-        self.seats[seat] = SeatInfo("human", text, token_sha256=digest(token))
+        stack = self.config.stack_of(seat)
+        self.seats[seat] = SeatInfo("human", text, token_sha256=token_sha256)
         self.session.seats[seat].name = text
-        self.session.seats[seat].stack = self.config.stack_of(seat)
+        self.session.seats[seat].stack = stack
+        with self.store.transaction():
+            self.save()
+            self.store.add_ledger(self.id, seat, text, "buy-in", stack)
+        self.touch()
         self.notify()
         self._maybe_deal()
-        return seat, token
+        return seat
+
+    def seat_of_hash(self, token_sha256: str | None) -> int | None:
+        """The seat of the person whose token hashes to ``token_sha256``."""
+        if not token_sha256:
+            return None
+        found = None
+        for i, s in enumerate(self.seats):
+            if (
+                s.kind == "human"
+                and s.token_sha256
+                and hmac.compare_digest(s.token_sha256, token_sha256)
+            ):
+                found = i
+        return found
 
     def seat_of_token(self, token: str | None) -> int | None:
         """The seat whose secret ``token`` is (None: no seat)."""
         if not token or len(token) > 200:
             return None
-        wanted = digest(token)
-        found = None
-        for i, s in enumerate(self.seats):
-            if s.kind == "human" and hmac.compare_digest(s.token_sha256, wanted):
-                found = i
-        return found
+        return self.seat_of_hash(digest(token))
+
+    def is_host(self, token_sha256: str | None) -> bool:
+        return (
+            bool(token_sha256)
+            and bool(self.host_sha256)
+            and hmac.compare_digest(self.host_sha256, str(token_sha256))
+        )
+
+    def leave(self, seat: int | None) -> None:
+        """The person in ``seat`` gives it back: their token stops working at once; the
+        stack goes to the ledger now, or when the hand they are in ends (their
+        decisions meanwhile are the clock's: check if free, else fold)."""
+        if seat is None or self.seats[seat].kind != "human":
+            raise ActionError("you have no seat at this table")
+        info = self.seats[seat]
+        info.token_sha256 = ""
+        for conn_id, (conn, at, host) in list(self._conns.items()):
+            if at == seat:  # the socket watches on as a spectator
+                self._conns[conn_id] = (conn, None, host)
+        hand = self.session.hand
+        position = None if hand is None else self.session.position_of(seat)
+        if self.live() and position is not None:
+            info.leaving = True
+            self.save()
+            self.notices.append(f"{info.name} is leaving after this hand")
+            if hand is not None and hand.actor == position:
+                self._schedule(self._leaving_turn(self.turn))
+        else:
+            self._stand_up(seat)
+        self.touch()
+        self.notify()
+
+    def _stand_up(self, seat: int) -> None:
+        info = self.seats[seat]
+        amount = self.session.seats[seat].stack
+        self.seats[seat] = SeatInfo("open", f"seat {seat + 1}")
+        self.session.seats[seat].stack = 0
+        self.session.seats[seat].name = f"seat {seat + 1}"
+        with self.store.transaction():
+            self.save()
+            self.store.add_ledger(self.id, seat, info.name, "cash-out", amount)
 
     @property
     def open_seats(self) -> int:
         return sum(1 for s in self.seats if s.kind == "open")
+
+    @property
+    def people(self) -> set[int]:
+        return {i for i, s in enumerate(self.seats) if s.kind == "human" and not s.leaving}
 
     def start_now(self, seat: int | None) -> None:
         """A seated person deals the first hand without waiting for the open seats."""
@@ -258,8 +402,42 @@ class Room:
             raise ActionError("only a seated player can start the table")
         if not self.started:
             self.started = True
+            self.save()
             self._maybe_deal()
             self.notify()
+
+    # --- fair dealing ------------------------------------------------------------------
+
+    def offer_seed(self, seat: int | None, deal: object, seed: object) -> None:
+        if seat is None:
+            raise ActionError("only a seated player sends a client seed")
+        self.fair.offer(seat, deal, seed)
+        self._seeders.add(seat)
+
+    def request_reveal(self, seat: int | None) -> None:
+        """A seated person asks to reveal the server seed: now between hands, else at
+        the end of the hand in play."""
+        if seat is None:
+            raise ActionError("only a seated player can ask to reveal the seed")
+        if self.live():
+            if not self.fair.reveal_requested:
+                self.fair.reveal_requested = True
+                self.save()
+                self.notices.append(
+                    f"{self.seats[seat].name} asked to reveal the seed: after this hand"
+                )
+        else:
+            self._reveal()
+        self.notify()
+
+    def _reveal(self) -> None:
+        old, seed = self.fair.reveal()
+        self.finished = deque(
+            (h.revealed(seed) if h.commitment == old else h for h in self.finished),
+            maxlen=KEEP_HANDS,
+        )
+        self.save()
+        self.notices.append(f"server seed {old[:12]}... revealed; a new seed is in use")
 
     # --- playing -------------------------------------------------------------------------
 
@@ -271,7 +449,7 @@ class Room:
         hand = self.session.hand
         return hand is not None and not hand.is_over
 
-    def act(self, seat: int | None, text: str, *, turn: int | None = None) -> ev.Event:
+    def act(self, seat: int | None, text: str, *, turn: int | None = None) -> None:
         """Play ``text`` (``f``, ``c``, ``r 20``, ``b``, ``d 木7``, ``s``, ``m``) for
         ``seat``; :class:`ActionError` (nothing changes) when it is not that seat's turn,
         the action is illegal, or ``turn`` shows the client saw an older state."""
@@ -288,10 +466,19 @@ class Room:
         if actor is None or self.session.seat_of(actor) != seat:
             who = "nobody" if actor is None else self.seats[self.session.seat_of(actor) or 0].name
             raise ActionError(f"it is not your turn (waiting for {who})")
-        action = Action.parse(text, self.game.game.deck)
-        event = apply(hand, action)
+        self.touch()
+        self._play(Action.parse(text, self.game.game.deck))
+
+    def _play(self, action: Action) -> None:
+        """Check ``action``, store it, then apply it and tell everyone (write-ahead)."""
+        hand = self.session.hand
+        if hand is None or hand.is_over:
+            raise ActionError("no hand is being played")
+        verify(hand, action)
+        self.store.add_action(self.id, self.action_seq, str(action))
+        self.action_seq += 1
+        apply(hand, action)
         self._changed()
-        return event
 
     def wake(self) -> None:
         """Start the room's tasks on the running loop (idempotent)."""
@@ -299,14 +486,18 @@ class Room:
             return
         if self._broadcaster is None or self._broadcaster.done():
             self._broadcaster = asyncio.get_running_loop().create_task(self._broadcast_loop())
+        hand = self.session.hand
         if self.live():
             if self._task is None or self._task.done():
                 self._schedule_decision()
+        elif hand is not None and not self._ended:
+            if self._task is None or self._task.done():
+                self._schedule(self._end_of_hand())
         else:
             self._maybe_deal()
 
     def close(self) -> None:
-        self.closed = True
+        """Stop the room's tasks (the server stops; the table stays open in the store)."""
         for task in (self._task, self._broadcaster):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
@@ -317,10 +508,17 @@ class Room:
             self._task.cancel()
         self._task = asyncio.get_running_loop().create_task(coro)
 
+    def watched(self) -> bool:
+        return bool(self._conns)
+
     def _can_deal(self) -> bool:
         if self.open_seats == 0:
             self.started = True
-        return not self.closed and self.started and self.session.can_deal()
+        if self.closed or self.closing or not self.started:
+            return False
+        if len(self.session.next_order()) < 2:
+            return False
+        return bool(self.people) or self.watched() or self.unwatched_hands < self.bot_hands
 
     def _maybe_deal(self) -> None:
         if self.live() or (self._task is not None and not self._task.done()):
@@ -333,9 +531,48 @@ class Room:
 
     async def _deal_soon(self, delay: float) -> None:
         await asyncio.sleep(delay)
+        # give the browsers that send client seeds a moment to send this deal's
+        waited = 0.0
+        while waited < SEED_WAIT and self._missing_seeds():
+            await asyncio.sleep(0.05)
+            waited += 0.05
         if self._can_deal() and not self.live():
-            self.session.new_hand()
-            self._changed()
+            self._deal()
+
+    def _missing_seeds(self) -> bool:
+        connected = self.connected_seats()
+        return any(
+            s in connected and not self.fair.has_seed(s) for s in self.people & self._seeders
+        )
+
+    def _deal(self) -> None:
+        """Deal the next hand: recorded in the store before any card is shown."""
+        order = self.session.next_order()
+        number = self.deals
+        deal = self.fair.deal(number, order, self.people)
+        dealer = Dealer(self.game.game.deck, self.fair.server_seed, deal)
+        start = {
+            "order": order,
+            "button": self.session.button,
+            "client_seeds": list(deal.client_seeds),
+            "commitment": deal.commitment,
+            "names": [self.seats[s].name for s in order],
+        }
+        self.deals = number + 1
+        try:
+            self.store.begin_hand(self.id, number, start, self.state())
+        except CardlabError:
+            log.exception("table %s: deal %d could not be stored; not dealt", self.id, number)
+            self.notices.append("the server could not store the next deal; it was not dealt")
+            self.notify()
+            return
+        self.session.new_hand(dealer=dealer, order=order)
+        self.deal, self.dealer = deal, dealer
+        self.action_seq = 0
+        self._ended = False
+        if not self.watched() and not self.people:
+            self.unwatched_hands += 1
+        self._changed()
 
     def _changed(self) -> None:
         self.turn += 1
@@ -353,20 +590,44 @@ class Room:
         seat = self.session.seat_of(hand.actor)
         if seat is None:
             return
-        if self.seats[seat].kind == "bot":
+        info = self.seats[seat]
+        resumed, self._resume_clock = self._resume_clock, None
+        if info.kind == "bot":
             self._schedule(self._bot_turn(self.turn, seat))
+        elif info.leaving or info.kind == "open":
+            self._schedule(self._leaving_turn(self.turn))
         elif self.config.clock > 0:
-            loop = asyncio.get_running_loop()
-            self.deadline = loop.time() + self.config.clock
+            remaining = self.config.clock if resumed is None else max(0.0, resumed)
+            self.deadline = asyncio.get_running_loop().time() + remaining
             self._schedule(self._clock(self.turn))
 
     async def _clock(self, turn: int) -> None:
-        await asyncio.sleep(self.config.clock)
+        loop = asyncio.get_running_loop()
+        while self.deadline is not None and turn == self.turn:
+            left = self.deadline - loop.time()
+            if left <= 0:
+                break
+            await asyncio.sleep(min(CLOCK_SAVE, left))
+            left = 0.0 if self.deadline is None else self.deadline - loop.time()
+            if turn == self.turn and left > 0:
+                with contextlib.suppress(CardlabError):
+                    self.store.save_clock(self.id, left)
         hand = self.session.hand
         if turn != self.turn or hand is None or hand.is_over:
             return
-        apply(hand, default_action(hand.legal()))
-        self._changed()
+        self._auto(hand)
+
+    async def _leaving_turn(self, turn: int) -> None:
+        await asyncio.sleep(0)
+        hand = self.session.hand
+        if turn == self.turn and hand is not None and not hand.is_over:
+            self._auto(hand)
+
+    def _auto(self, hand: HandState) -> None:
+        try:
+            self._play(default_action(hand.legal()))
+        except CardlabError:
+            log.exception("table %s: the default action could not be played", self.id)
 
     async def _bot_turn(self, turn: int, seat: int) -> None:
         await asyncio.sleep(self.config.bot_delay)
@@ -374,9 +635,7 @@ class Room:
         if turn != self.turn or hand is None or hand.actor is None:
             return
         view = seat_view(hand, hand.actor)
-        rng = random.Random(
-            f"cardlab web table {self.config.seed} hand {self.session.hands_played} turn {turn}"
-        )
+        rng = random.Random(self._bot_rng.getrandbits(64))
         bot = get_bot(self.seats[seat].bot)
         try:
             if bot.name in QUICK_BOTS:
@@ -389,36 +648,97 @@ class Room:
         if turn != self.turn or hand.is_over:
             return
         try:
-            apply(hand, action)
+            self._play(action)
         except CardlabError:
-            apply(hand, default_action(hand.legal()))
-        self._changed()
+            self._auto(hand)
 
     async def _end_of_hand(self) -> None:
         hand = self.session.hand
-        if hand is None or hand.result is None:
+        if hand is None or hand.result is None or self._ended or self.deal is None:
             return
+        self._ended = True
         names = self.session.names()
-        seats = [self.session.seat_of(p) or 0 for p in range(hand.players)]
+        order = self.session.order
         number = self.session.hands_played + 1
-        self.finished.append(finished(hand, number, seats, names))
+        fields = self.deal.user_fields() | {"_seats": [s + 1 for s in order], "_table": self.id}
+        if self.dealer is not None and self.dealer.piles:
+            fields["_reshuffled"] = [" ".join(c.ascii for c in p) for p in self.dealer.piles]
+        done = finished(hand, number, order, names, fields)
+        stored = record(
+            hand, players=names, source="web", table_id=self.id, user_fields=fields, hand=number
+        )
         self.session.end_hand()
-        if self.on_hand is not None:
-            # saved before anyone is told the hand is over: what they see is on disk
-            stored = record(hand, players=names, source="web", table_id=self.id)
-            try:
-                await self.on_hand(self, stored)
-            except Exception:
-                log.exception("saving hand %d of table %s failed", number, self.id)
+        leaving = [i for i, s in enumerate(self.seats) if s.leaving]
+        try:
+            with self.store.transaction():
+                self.store.end_hand(self.id, stored, self.state())
+                for seat in leaving:
+                    self._stand_up(seat)
+        except CardlabError:
+            log.exception("saving hand %d of table %s failed", number, self.id)
+        self.finished.append(done)
         self._last = (number, hand, names)
         self._last_summary = None
+        if self.fair.reveal_requested:
+            self._reveal()
+        if self.closing:
+            self.close_table()
+            return
         self.notify()
         await asyncio.sleep(self.config.pause)
-        if self._can_deal():
-            self.session.new_hand()
-            self._changed()
-        else:
+        self._task = None
+        self._maybe_deal()
+        self.notify()
+
+    # --- closing -----------------------------------------------------------------------
+
+    def request_close(self, *, now: bool = False) -> None:
+        """The host closes the table: at once between hands; during a hand at its end,
+        or (``now``) at once with the hand cancelled and every chip returned."""
+        if self.closed:
+            return
+        if self.live() and not now:
+            self.closing = True
+            self.notices.append("the host is closing the table after this hand")
             self.notify()
+            return
+        if self.live():
+            self._cancel_hand("the host closed the table")
+        self.close_table()
+
+    def _cancel_hand(self, why: str) -> None:
+        number = self.session.hands_played + 1
+        self.session.hand = None
+        self.deal = self.dealer = None
+        self._ended = True
+        self.turn += 1
+        self.deadline = None
+        self.store.cancel_hand(self.id, self.state())
+        self.notices.append(f"hand {number} was cancelled ({why}); every chip returned")
+
+    def close_table(self) -> None:
+        """Close now: reveal the seed, every person's stack to the ledger, the table
+        marked closed in the store (its hands stay), every client told."""
+        if self.closed:
+            return
+        self.closing = False
+        try:
+            if self.deals > 0 or self.finished:
+                self._reveal()
+            people = [i for i, s in enumerate(self.seats) if s.kind == "human"]
+            with self.store.transaction():
+                for seat in people:
+                    self._stand_up(seat)
+                self.store.close_table(self.id, self.state())
+        except CardlabError:
+            log.exception("closing table %s", self.id)
+        self.closed = True
+        self.notices.append("the table is closed")
+        self.notify()
+        if self._task is not None and self._task is not asyncio.current_task():
+            self._task.cancel()
+        if self.on_close is not None:
+            self.on_close(self)
 
     # --- what clients see ------------------------------------------------------------
 
@@ -434,153 +754,80 @@ class Room:
         return self._last_summary
 
     def status(self) -> str:
+        if self.closed:
+            return "the table is closed"
         if self.live():
             hand = self.session.hand
             assert hand is not None
             seat = self.session.seat_of(hand.actor)
             who = "" if seat is None else f": {self.seats[seat].name} to act"
-            return f"hand {self.session.hands_played + 1}, {hand.street_name}{who}"
-        if not self.session.can_deal():
+            closing = " (the table closes after this hand)" if self.closing else ""
+            return f"hand {self.session.hands_played + 1}, {hand.street_name}{who}{closing}"
+        if len(self.session.next_order()) < 2:
             if sum(1 for s in self.seats if s.kind != "open") < 2:
                 return "waiting for players"
             return "the table is over: fewer than two players have chips"
         if not self.started:
             return f"waiting for players ({self.open_seats} open seats) or a start"
+        if not self._can_deal():
+            return "paused: a table of bots stops while nobody watches"
         if self._last is not None:
             return f"hand {self._last[0]} is over: the next one comes shortly"
         return "the next hand is being dealt"
 
-    def payload(self, seat: int | None) -> dict[str, Any]:
-        """Everything the client of ``seat`` (None: a spectator) is sent."""
-        hand = self.session.hand
-        position = None if hand is None or seat is None else self.session.position_of(seat)
-        view = None if hand is None else seat_view(hand, position)
-        names = self.session.names() if hand is not None else []
-        connected = {s for _, s in self._conns.values()}
-        players = []
-        for i, info in enumerate(self.seats):
-            p = None if hand is None else self.session.position_of(i)
-            pv = None if view is None or p is None else view.players[p]
-            players.append(
-                {
-                    "seat": i + 1,
-                    "name": info.name,
-                    "kind": info.kind,
-                    "bot": info.bot,
-                    "stack": self.session.seats[i].stack
-                    if pv is None or view is None or view.over
-                    else pv.stack,
-                    "bet": 0 if pv is None else pv.bet,
-                    "in_hand": pv is not None and pv.in_hand,
-                    "all_in": pv is not None and pv.all_in and not (view is not None and view.over),
-                    "cards": []
-                    if pv is None
-                    else ["??" if c is None else str(c) for c in pv.cards],
-                    "up": [] if pv is None else list(pv.up),
-                    "button": self.session.button == i,
-                    "actor": view is not None
-                    and p is not None
-                    and view.actor == p
-                    and not view.over,
-                    "connected": i in connected,
-                    "you": seat == i,
-                }
-            )
-        out: dict[str, Any] = {
-            "type": "state",
-            "table": {
-                "id": self.id,
-                "name": self.config.name,
-                "game": self.config.game,
-                "game_name": self.game.game.name,
-                "stakes": self.game.stakes.describe(),
-                "config": self.config.public(),
-                "hand_number": self.session.hands_played + (1 if self.live() else 0),
-                "started": self.started,
-                "status": self.status(),
-                "open_seats": self.open_seats,
-            },
-            "seats": players,
-            "you": None if seat is None else {"seat": seat + 1, "name": self.seats[seat].name},
-            "turn": self.turn,
-            "hand": None,
-            "legal": None,
-            "clock": None,
-            "log": [],
-            "last": self.last,
-        }
-        if view is not None and hand is not None:
-            out["hand"] = {
-                "street": view.street,
-                "phase": view.phase.value,
-                "board": [str(c) for c in view.board],
-                "pots": [
-                    {"amount": p.amount, "players": [names[i] for i in p.players]}
-                    for p in view.pots
-                ],
-                "total_pot": view.total_pot,
-                "over": view.over,
-            }
-            out["log"] = [describe(e, names) for e in view.history][-LOG_LINES:]
-            if view.legal is not None and not view.over:
-                out["legal"] = self._legal_payload(view.legal, view, hand)
-            if self.deadline is not None and hand.actor is not None:
-                loop = asyncio.get_running_loop()
-                out["clock"] = {
-                    "seat": (self.session.seat_of(hand.actor) or 0) + 1,
-                    "remaining": max(0.0, self.deadline - loop.time()),
-                    "total": self.config.clock,
-                }
-        return out
-
-    def _legal_payload(self, legal: Legal, view: Any, hand: HandState) -> dict[str, Any]:
-        top = max(p.bet for p in view.players)
-        me = view.players[legal.player]
-        to_call = 0 if legal.call is None else legal.call
-        return {
-            "phase": legal.phase.value,
-            "fold": legal.fold,
-            "call": legal.call,
-            "check": legal.call == 0,
-            "bring_in": legal.bring_in,
-            "raise_min": legal.raise_min,
-            "raise_max": legal.raise_max,
-            "complete": legal.complete,
-            "bet": top == 0,
-            "discard": legal.discard,
-            "hole": [str(c) for c in me.cards if c is not None],
-            "presets": presets(legal, view.total_pot, top, to_call),
-            "default": str(default_action(legal)),
-        }
+    def payload(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:
+        return payload(self, seat, host=host)
 
     # --- connections --------------------------------------------------------------
 
-    def connect(self, conn: Connection, seat: int | None) -> int:
+    def connect(self, conn: Connection, seat: int | None, host: bool = False) -> int:
         self._next_conn += 1
-        self._conns[self._next_conn] = (conn, seat)
+        self._conns[self._next_conn] = (conn, seat, host)
+        self.unwatched_hands = 0
+        self.touch()
         self.notify()
+        self._maybe_deal()
         return self._next_conn
 
     def disconnect(self, conn_id: int) -> None:
         if self._conns.pop(conn_id, None) is not None:
+            self.touch()
             self.notify()
+
+    def connected_seats(self) -> set[int]:
+        return {s for _, s, _ in self._conns.values() if s is not None}
 
     @property
     def connections(self) -> int:
         return len(self._conns)
 
+    def touch(self) -> None:
+        self.last_activity = _now()
+
+    def idle_for(self) -> float:
+        return _now() - self.last_activity
+
     def notify(self) -> None:
         self._wake.set()
 
     async def _broadcast_loop(self) -> None:
-        while not self.closed:
+        while True:
             await self._wake.wait()
             self._wake.clear()
-            texts: dict[int | None, str] = {}
-            for conn_id, (conn, seat) in list(self._conns.items()):
-                if seat not in texts:
-                    texts[seat] = json.dumps(self.payload(seat), ensure_ascii=False)
+            texts: dict[tuple[int | None, bool], str] = {}
+            for conn_id, (conn, seat, host) in list(self._conns.items()):
+                key = (seat, host)
+                if key not in texts:
+                    texts[key] = json.dumps(self.payload(seat, host=host), ensure_ascii=False)
                 try:
-                    await asyncio.wait_for(conn.send_text(texts[seat]), 10)
+                    await asyncio.wait_for(conn.send_text(texts[key]), 10)
                 except Exception:  # gone, or too slow: it reconnects and gets the state
                     self._conns.pop(conn_id, None)
+            if self.closed:
+                return
+
+
+def _now() -> float:
+    import time
+
+    return time.monotonic()

@@ -1,27 +1,67 @@
 """Where the web tables keep their chips: the hand store.
 
-The live tables need four things of a store: ``save_table(table_id, config, state)``
-after every hand, ``tables()`` at start-up (records with ``table_id``, ``config``,
-``state``), ``add_hand(record)`` for each finished hand, and ``hands(table_id=...)``.
-:class:`cardlab.store.Store` has exactly these: :func:`open_table_store` opens the
-SQLite file, or a store in memory whose tables end with the process.
+A live table needs of its store: its set-up and state (``save_table``, ``tables``), the
+hand in play written ahead of every announcement (``begin_hand``, ``add_action``,
+``save_clock``, ``live_hand``, ``end_hand``, ``cancel_hand``), the server seeds of the
+fair deal (``add_seed``, ``seed``, ``reveal_seed``, ``hand_ids_dealt_under``, ``hand``),
+the ledger (``add_ledger``), closing (``close_table``) and the hands to download
+(``hands``). :class:`cardlab.store.Store` has exactly these: :func:`open_table_store`
+opens the SQLite file, or a store in memory whose tables end with the process.
 """
 
 from __future__ import annotations
 
+import datetime
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from cardlab.store import Store
 
 
 class TableStore(Protocol):
+    def transaction(self) -> AbstractContextManager[None]: ...
+
     def save_table(self, table_id: str, config: dict[str, Any], state: dict[str, Any]) -> None: ...
 
-    def tables(self) -> list[Any]: ...
+    def tables(self, *, closed: bool = False) -> list[Any]: ...
 
-    def add_hand(self, record: Any) -> int: ...
+    def close_table(self, table_id: str, state: dict[str, Any]) -> None: ...
+
+    def begin_hand(
+        self, table_id: str, deal_number: int, start: dict[str, Any], state: dict[str, Any]
+    ) -> None: ...
+
+    def add_action(
+        self, table_id: str, seq: int, action: str, clock_remaining: float | None = None
+    ) -> None: ...
+
+    def save_clock(self, table_id: str, remaining: float | None) -> None: ...
+
+    def live_hand(self, table_id: str) -> Any: ...
+
+    def end_hand(self, table_id: str, record: Any, state: dict[str, Any]) -> int: ...
+
+    def cancel_hand(self, table_id: str, state: dict[str, Any]) -> None: ...
+
+    def add_seed(self, table_id: str, commitment: str, server_seed: str) -> None: ...
+
+    def seed(self, commitment: str) -> Any: ...
+
+    def reveal_seed(self, commitment: str, phh_of: dict[int, str]) -> None: ...
+
+    def hand_ids_dealt_under(self, commitment: str) -> list[int]: ...
+
+    def hand(self, hand_id: int) -> Any: ...
+
+    def hands(self, *, table_id: str | None = None, limit: int | None = None) -> list[Any]: ...
+
+    def add_ledger(self, table_id: str, seat: int, player: str, kind: str, amount: int) -> int: ...
+
+    def ledger(self, table_id: str) -> list[Any]: ...
+
+    def prune(self, before: datetime.datetime) -> tuple[int, int]: ...
 
 
 def open_table_store(path: str | None) -> Store:
     """The SQLite hand store at ``path`` (None: in memory)."""
-    return Store.open(path) if path is not None else Store.in_memory()
+    return Store.open(path, synchronous="NORMAL") if path is not None else Store.in_memory()

@@ -2,35 +2,50 @@
 
 Routes (mounted by :func:`cardlab.web.app.create_app`)::
 
-    GET  /tables                              the lobby: open tables, create one
+    GET  /tables                              the lobby: public tables, create one
     GET  /tables/{id}                         a table (join with a name, then play)
-    GET  /api/tables                          the tables and their free seats
-    POST /api/tables                          {"game", "seats", "stack", "bots", ...} -> id
+    GET  /api/tables                          the public tables and their free seats
+    POST /api/tables                          {"game", "seats", "stack", "bots", "public"?,
+                                              ...} -> the table (the caller is its host)
     GET  /api/tables/options                  the games, bots and defaults for the form
     GET  /api/tables/{id}                     the table as the caller's seat sees it
-    POST /api/tables/{id}/join                {"name", "seat"?} -> the seat (+ its cookie)
+    POST /api/tables/{id}/join                {"name", "seat"?} -> the seat (idempotent)
+    POST /api/tables/{id}/leave               give the seat back (stack to the ledger)
+    POST /api/tables/{id}/close               the host closes the table {"now"?: true}
     GET  /api/tables/{id}/hands.phhs          the finished hands, as the caller may see them
-    WS   /api/tables/{id}/ws                  live: state pushed on every change;
-                                              send {"type": "action", "action": "r 20",
-                                              "turn"?: n} or {"type": "start"}
+    WS   /api/tables/{id}/ws                  live: state pushed on every change; send
+                                              {"type": "action", "action": "r 20",
+                                              "turn"?: n}, {"type": "start"},
+                                              {"type": "client_seed", "deal": n, "seed": s},
+                                              {"type": "reveal"}, {"type": "leave"}
 
-The seat's secret token is an HttpOnly cookie (``cardlab_seat_<id>``) set when joining;
-it is the only way to act for a seat, so reloading the page or reconnecting returns the
-player to their seat. Every bad request is a 400 with ``{"error": ...}``; every bad
-WebSocket message gets ``{"type": "error", "message": ...}`` and changes nothing.
+Who is who: a browser carries one secret, the HttpOnly cookie ``cardlab_id`` (set by a
+table page, or by the first join or create that lacks it). A seat and a table's host
+hold only its SHA-256, so joining twice from one browser gives the same seat, and
+leaving makes the secret worthless at that table. Table ids carry 128 random bits; a
+table is in the lobby only if its creator asks (``"public": true``).
+
+Limits: the edge (:mod:`cardlab.web.guard`) refuses cross-site requests and non-JSON
+state changes and rate-limits every client; here, tables created, joins and WebSocket
+messages have their own budgets (429 with the seconds to wait), the table limit counts
+live tables only, tables with no person seated close after ``idle_close`` seconds
+without activity, and a table of bots stops dealing after ``bot_hands`` hands nobody
+watched. Every bad request is a 400 with ``{"error": ...}``; every bad WebSocket
+message gets ``{"type": "error", "message": ...}`` and changes nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import json
 import logging
 import secrets
 from collections.abc import AsyncIterator
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.templating import Jinja2Templates
@@ -39,6 +54,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from cardlab.errors import CardlabError, GameError
 from cardlab.poker.games import game_names
 from cardlab.table import TableGame
+from cardlab.web.guard import RateLimiter, client_key, too_many
 from cardlab.web.payload import RequestError
 from cardlab.web.table_config import (
     DEFAULT_BOT_DELAY,
@@ -48,64 +64,91 @@ from cardlab.web.table_config import (
     parse_config,
 )
 from cardlab.web.table_phh import phhs
-from cardlab.web.table_room import Room
+from cardlab.web.table_room import BOT_HANDS, Room, digest
 from cardlab.web.table_store import TableStore, open_table_store
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024
 MAX_MESSAGE = 2048
+COOKIE = "cardlab_id"
 COOKIE_AGE = 30 * 24 * 3600
+IDLE_CLOSE = 30 * 60.0  # seconds: a table with no person seated and nothing happening
+JANITOR_EVERY = 30.0
 
 
 class TableNotFound(GameError):
     """No table has that id."""
 
 
-class TableManager:
-    """Every live table by id, saved in ``store`` after every hand."""
+class NotHost(GameError):
+    """Only the table's host may do that."""
 
-    def __init__(self, store: TableStore | None = None, *, max_tables: int = 500) -> None:
+
+class TableManager:
+    """Every live table by id, each stored as it plays (see :class:`Room`)."""
+
+    def __init__(
+        self,
+        store: TableStore | None = None,
+        *,
+        max_tables: int = 500,
+        idle_close: float = IDLE_CLOSE,
+        bot_hands: int = BOT_HANDS,
+        retention_days: float | None = None,
+        limiter: RateLimiter | None = None,
+        janitor_every: float = JANITOR_EVERY,
+    ) -> None:
         self.store: TableStore = store if store is not None else open_table_store(None)
         self.max_tables = max_tables
+        self.idle_close = idle_close
+        self.bot_hands = bot_hands
+        self.retention_days = retention_days
+        self.limiter = limiter
+        self.janitor_every = janitor_every
         self.rooms: dict[str, Room] = {}
+        self._janitor: asyncio.Task[None] | None = None
         for saved in self.store.tables():
             try:
                 self.rooms[saved.table_id] = Room.restore(
-                    saved.table_id, saved.config, saved.state, on_hand=self._on_hand
+                    saved.table_id,
+                    saved.config,
+                    saved.state,
+                    self.store,
+                    bot_hands=bot_hands,
+                    on_close=self._closed,
                 )
             except (CardlabError, KeyError, TypeError, ValueError):
                 log.exception("table %r could not be restored", saved.table_id)
 
-    def create(self, data: dict[str, Any]) -> Room:
+    def create(self, data: dict[str, Any], host_sha256: str) -> Room:
         if len(self.rooms) >= self.max_tables:
-            raise GameError(f"the server has {len(self.rooms)} tables, its limit")
+            raise GameError(
+                f"the server has {len(self.rooms)} live tables, its limit: try again later"
+            )
         config = parse_config(data)
-        table_id = secrets.token_urlsafe(9)
-        room = Room(table_id, config, on_hand=self._on_hand)
+        table_id = secrets.token_urlsafe(16)  # 128 bits
+        room = Room(
+            table_id,
+            config,
+            self.store,
+            host_sha256=host_sha256,
+            bot_hands=self.bot_hands,
+            on_close=self._closed,
+        )
+        room.save()
         self.rooms[table_id] = room
-        self.save(room)
         return room
 
     def get(self, table_id: str) -> Room:
         room = self.rooms.get(table_id)
         if room is None:
-            raise TableNotFound(f"no table {table_id[:40]!r} (the link may be wrong)")
+            raise TableNotFound(f"no table {table_id[:40]!r} (the link may be wrong or closed)")
         room.wake()
         return room
 
-    def save(self, room: Room) -> None:
-        config, state = room.snapshot()
-        self.store.save_table(room.id, config, state)
-
-    async def _on_hand(self, room: Room, record: Any) -> None:
-        config, state = room.snapshot()
-
-        def write() -> None:
-            self.store.add_hand(record)
-            self.store.save_table(room.id, config, state)
-
-        await asyncio.to_thread(write)
+    def _closed(self, room: Room) -> None:
+        self.rooms.pop(room.id, None)
 
     def wake_all(self) -> None:
         for room in self.rooms.values():
@@ -115,13 +158,48 @@ class TableManager:
         for room in self.rooms.values():
             room.close()
 
+    def sweep(self) -> list[str]:
+        """Close the tables with no person seated that nothing happened at for
+        ``idle_close`` seconds; the ids closed."""
+        idle = [
+            room
+            for room in list(self.rooms.values())
+            if not any(s.kind == "human" for s in room.seats)
+            and not room.watched()
+            and room.idle_for() >= self.idle_close
+            and not room.live()
+        ]
+        for room in idle:
+            room.close_table()
+        return [room.id for room in idle]
+
+    def prune(self) -> tuple[int, int]:
+        """Apply the retention setting: hands and closed tables older than it go."""
+        if self.retention_days is None:
+            return 0, 0
+        cutoff = datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=self.retention_days)
+        return self.store.prune(cutoff)
+
+    async def _janitor_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.janitor_every)
+            try:
+                self.sweep()
+                await asyncio.to_thread(self.prune)
+            except Exception:  # the janitor must outlive a bad table
+                log.exception("closing idle tables failed")
+
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Any) -> AsyncIterator[None]:
         """Start every table when the server starts; stop their tasks when it stops."""
         self.wake_all()
+        with contextlib.suppress(CardlabError):
+            self.prune()
+        self._janitor = asyncio.get_running_loop().create_task(self._janitor_loop())
         try:
             yield
         finally:
+            self._janitor.cancel()
             self.close_all()
 
 
@@ -149,12 +227,9 @@ def options() -> dict[str, Any]:
             "clock": DEFAULT_CLOCK,
             "bot_delay": DEFAULT_BOT_DELAY,
             "pause": DEFAULT_PAUSE,
+            "public": False,
         },
     }
-
-
-def cookie_name(table_id: str) -> str:
-    return f"cardlab_seat_{table_id}"
 
 
 def _summary(room: Room) -> dict[str, Any]:
@@ -169,6 +244,8 @@ def _summary(room: Room) -> dict[str, Any]:
         "bots": sum(1 for s in room.seats if s.kind == "bot"),
         "hands_played": room.session.hands_played,
         "status": room.status(),
+        "public": room.config.public,
+        "practice": room.config.practice,
         "url": f"/tables/{room.id}",
     }
 
@@ -196,15 +273,49 @@ def _object(raw: bytes | str, what: str) -> dict[str, Any]:
 
 
 def _error(exc: Exception) -> Response:
-    message = str(exc)
-    return JSONResponse({"error": message[:300]}, status_code=400)
+    status = 404 if isinstance(exc, TableNotFound) else 403 if isinstance(exc, NotHost) else 400
+    return JSONResponse({"error": str(exc)[:300]}, status_code=status)
+
+
+def browser_hash(connection: HTTPConnection, table_id: str | None = None) -> str | None:
+    """The SHA-256 of the caller's browser secret (or, for tables made before it, of
+    the old per-table seat cookie)."""
+    token = connection.cookies.get(COOKIE)
+    if token and len(token) <= 200:
+        return digest(token)
+    if table_id is not None:
+        legacy = connection.cookies.get(f"cardlab_seat_{table_id}")
+        if legacy and len(legacy) <= 200:
+            return digest(legacy)
+    return None
+
+
+def _set_browser_cookie(response: Response, token: str) -> None:
+    response.set_cookie(
+        COOKIE, token, max_age=COOKIE_AGE, httponly=True, samesite="strict", path="/"
+    )
+
+
+def _browser(request: Request) -> tuple[str, str | None]:
+    """(the caller's browser hash, a new secret to set when the caller had none)."""
+    known = browser_hash(request)
+    if known is not None:
+        return known, None
+    token = secrets.token_urlsafe(32)
+    return digest(token), token
 
 
 def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[BaseRoute]:
     """The pages, the JSON API and the WebSocket of the tables."""
 
-    def seat_of(room: Room, request: Request | WebSocket) -> int | None:
-        return room.seat_of_token(request.cookies.get(cookie_name(room.id)))
+    def seat_of(room: Room, connection: HTTPConnection) -> int | None:
+        return room.seat_of_hash(browser_hash(connection, room.id))
+
+    def limited(connection: HTTPConnection, bucket: str) -> Response | None:
+        if manager.limiter is None:
+            return None
+        wait = manager.limiter.hit(client_key(connection), bucket)
+        return None if wait is None else too_many(wait)
 
     async def lobby(request: Request) -> Response:
         return templates.TemplateResponse(
@@ -216,67 +327,103 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         room = manager.rooms.get(table_id)
         if room is None:
             return PlainTextResponse(f"no table {table_id[:40]!r}", status_code=404)
-        return templates.TemplateResponse(
+        response = templates.TemplateResponse(
             request,
             "table.html",
-            {"title": f"{room.game.game.name} table", "page": "tables", "table_id": room.id},
+            {
+                "title": f"{room.game.game.name} table",
+                "page": "tables",
+                "table_id": room.id,
+                "practice": room.config.practice,
+            },
         )
+        if browser_hash(request) is None:
+            _set_browser_cookie(response, secrets.token_urlsafe(32))
+        return response
 
     async def api_list(request: Request) -> Response:
-        return JSONResponse({"tables": [_summary(r) for r in manager.rooms.values()]})
+        public = [r for r in manager.rooms.values() if r.config.public]
+        return JSONResponse({"tables": [_summary(r) for r in public]})
 
     async def api_options(request: Request) -> Response:
         return JSONResponse(options())
 
     async def api_create(request: Request) -> Response:
+        refused = limited(request, "create")
+        if refused is not None:
+            return refused
+        host, new_token = _browser(request)
         try:
-            room = manager.create(await _body(request))
+            room = manager.create(await _body(request), host)
             room.wake()
         except CardlabError as exc:
             return _error(exc)
-        return JSONResponse(_summary(room), status_code=201)
+        response = JSONResponse(_summary(room) | {"host": True}, status_code=201)
+        if new_token is not None:
+            _set_browser_cookie(response, new_token)
+        return response
 
     async def api_get(request: Request) -> Response:
         try:
             room = manager.get(request.path_params["table_id"])
         except CardlabError as exc:
             return _error(exc)
-        return JSONResponse(room.payload(seat_of(room, request)))
+        host = room.is_host(browser_hash(request))
+        return JSONResponse(room.payload(seat_of(room, request), host=host))
 
     async def api_join(request: Request) -> Response:
+        refused = limited(request, "join")
+        if refused is not None:
+            return refused
+        new_token: str | None = None
         try:
             room = manager.get(request.path_params["table_id"])
             data = await _body(request)
-            seat = seat_of(room, request)
-            if seat is None:
-                wanted = data.get("seat")
-                if wanted is not None:
-                    if isinstance(wanted, bool) or not isinstance(wanted, int):
-                        raise RequestError(f"field 'seat' must be a seat number: {wanted!r:.40}")
-                    wanted -= 1
-                seat, token = room.join(data.get("name"), wanted)
-                await asyncio.to_thread(manager.save, room)
-            else:
-                token = None
+            known = browser_hash(request, room.id)
+            if known is None:
+                new_token = secrets.token_urlsafe(32)
+                known = digest(new_token)
+            wanted = data.get("seat")
+            if wanted is not None:
+                if isinstance(wanted, bool) or not isinstance(wanted, int):
+                    raise RequestError(f"field 'seat' must be a seat number: {wanted!r:.40}")
+                wanted -= 1
+            seat = room.join(data.get("name"), wanted, known)
         except CardlabError as exc:
             return _error(exc)
         response = JSONResponse({"seat": seat + 1, "name": room.seats[seat].name})
-        if token is not None:
-            response.set_cookie(
-                cookie_name(room.id),
-                token,
-                max_age=COOKIE_AGE,
-                httponly=True,
-                samesite="strict",
-                path="/",
-            )
+        if new_token is not None:
+            _set_browser_cookie(response, new_token)
         return response
 
-    async def api_hands(request: Request) -> Response:
+    async def api_leave(request: Request) -> Response:
         try:
             room = manager.get(request.path_params["table_id"])
+            await _body(request)
+            room.leave(seat_of(room, request))
         except CardlabError as exc:
             return _error(exc)
+        return JSONResponse({"left": True})
+
+    async def api_close(request: Request) -> Response:
+        try:
+            room = manager.get(request.path_params["table_id"])
+            data = await _body(request)
+            if not room.is_host(browser_hash(request)):
+                raise NotHost("only the table's host (its creator) can close it")
+            now = data.get("now", False)
+            if not isinstance(now, bool):
+                raise RequestError(f"field 'now' must be true or false: {now!r:.40}")
+            room.request_close(now=now)
+        except CardlabError as exc:
+            return _error(exc)
+        return JSONResponse({"closed": room.closed, "closing": room.closing})
+
+    async def api_hands(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        room = manager.rooms.get(table_id)
+        if room is None:
+            return _error(TableNotFound(f"no table {table_id[:40]!r}"))
         seat = seat_of(room, request)
         text = phhs(list(room.finished), seat)
         return PlainTextResponse(
@@ -293,13 +440,25 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         room.wake()
         await websocket.accept()
         seat = seat_of(room, websocket)
-        conn_id = room.connect(websocket, seat)
+        host = room.is_host(browser_hash(websocket))
+        conn_id = room.connect(websocket, seat, host)
         try:
-            await websocket.send_text(json.dumps(room.payload(seat), ensure_ascii=False))
+            await websocket.send_text(json.dumps(room.payload(seat, host=host), ensure_ascii=False))
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                if manager.limiter is not None:
+                    wait = manager.limiter.hit(client_key(websocket), "message")
+                    if wait is not None:
+                        reply: dict[str, Any] | None = {
+                            "type": "error",
+                            "message": f"too many messages: wait {wait:.1f} s",
+                            "retry_after": round(wait, 2),
+                        }
+                        await websocket.send_text(json.dumps(reply))
+                        continue
+                seat = seat_of(room, websocket) if seat is not None else None
                 reply = handle_message(room, seat, message.get("text"), message.get("bytes"))
                 if reply is not None:
                     await websocket.send_text(json.dumps(reply, ensure_ascii=False))
@@ -316,6 +475,8 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         Route("/api/tables/options", api_options),
         Route("/api/tables/{table_id}", api_get),
         Route("/api/tables/{table_id}/join", api_join, methods=["POST"]),
+        Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
+        Route("/api/tables/{table_id}/close", api_close, methods=["POST"]),
         Route("/api/tables/{table_id}/hands.phhs", api_hands),
         WebSocketRoute("/api/tables/{table_id}/ws", ws),
     ]
@@ -335,8 +496,19 @@ def handle_message(
         kind = message.get("type")
         if kind == "ping":
             return {"type": "pong"}
+        if room.closed:
+            raise RequestError("the table is closed")
         if kind == "start":
             room.start_now(seat)
+            return None
+        if kind == "client_seed":
+            room.offer_seed(seat, message.get("deal"), message.get("seed"))
+            return None
+        if kind == "reveal":
+            room.request_reveal(seat)
+            return None
+        if kind == "leave":
+            room.leave(seat)
             return None
         if kind == "action":
             action = message.get("action")
@@ -347,6 +519,9 @@ def handle_message(
                 raise RequestError(f"'turn' must be a whole number: {turn!r:.40}")
             room.act(seat, action, turn=turn)
             return None
-        raise RequestError(f"unknown message type {str(kind)[:40]!r} (action, start or ping)")
+        raise RequestError(
+            f"unknown message type {str(kind)[:40]!r} "
+            "(action, start, client_seed, reveal, leave or ping)"
+        )
     except CardlabError as exc:
         return {"type": "error", "message": str(exc)[:300]}

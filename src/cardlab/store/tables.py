@@ -1,0 +1,400 @@
+"""The store's web tables: each table's set-up and state, the hand in play and its
+actions (written before anyone is told of them), the server seeds of the fair deal, and
+the ledger of chips brought to and taken from each table.
+
+A live table writes, in this order and each in one transaction:
+
+- :meth:`TablesMixin.begin_hand`: the hand's start (deal number, seats, stacks, client
+  seeds, commitment) together with the table's new state, before any card is shown;
+- :meth:`TablesMixin.add_action` for every decision, before it is announced;
+- :meth:`TablesMixin.end_hand`: the finished hand into ``hands``, the table's state, and
+  the hand in play cleared — or :meth:`TablesMixin.cancel_hand`, which clears it and
+  puts back the stacks it started with.
+
+So a process killed at any moment leaves either a finished hand or a hand in play whose
+every announced action is stored: a restarted server resumes it at the same decision.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sqlite3
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any
+
+from cardlab.errors import StoreError
+from cardlab.store._checks import _check_count, _check_id, _check_text, _json
+from cardlab.store.records import TableRecord, parse_utc, utc_now, utc_text
+
+
+@dataclass(frozen=True, slots=True)
+class LiveHand:
+    """The hand in play at a table, as stored: its start and its actions so far."""
+
+    table_id: str
+    deal_number: int
+    start: dict[str, Any]
+    actions: tuple[str, ...]
+    clock_remaining: float | None
+    started_at: datetime.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """Chips brought to a table (``buy-in``) or taken away (``cash-out``) by a seat."""
+
+    id: int
+    table_id: str
+    seat: int
+    player: str
+    kind: str
+    amount: int
+    at: datetime.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DealSeed:
+    """A table's server seed: secret (``revealed_at`` None) or revealed."""
+
+    commitment: str
+    table_id: str
+    server_seed: str
+    created_at: datetime.datetime
+    revealed_at: datetime.datetime | None
+
+
+LEDGER_KINDS = ("buy-in", "cash-out")
+
+
+class TablesMixin:
+    """The web-table methods of :class:`cardlab.store.Store` (see the module docs)."""
+
+    # provided by Store
+    def _open_connection(self) -> sqlite3.Connection:
+        raise NotImplementedError
+
+    def transaction(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def _reading(self) -> AbstractContextManager[sqlite3.Connection]:
+        raise NotImplementedError
+
+    def _label(self) -> str:
+        raise NotImplementedError
+
+    # -- tables --------------------------------------------------------------------------
+
+    def save_table(self, table_id: str, config: dict[str, Any], state: dict[str, Any]) -> None:
+        """Create or replace the web table ``table_id`` with its configuration and state."""
+        _check_id(table_id)
+        config_text = _json(config, "table config")
+        state_text = _json(state, "table state")
+        now = utc_text(utc_now())
+        with self.transaction():
+            self._open_connection().execute(
+                "INSERT INTO tables (id, config, state, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
+                " config = excluded.config, state = excluded.state,"
+                " updated_at = excluded.updated_at",
+                (table_id, config_text, state_text, now, now),
+            )
+
+    def load_table(self, table_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The configuration and state last saved for ``table_id``."""
+        record = self.table(table_id)
+        return record.config, record.state
+
+    def table(self, table_id: str) -> TableRecord:
+        """The web table ``table_id`` as last saved; :class:`StoreError` if there is none."""
+        _check_id(table_id)
+        with self._reading() as connection:
+            row = connection.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+        if row is None:
+            raise StoreError(f"no table {table_id!r} in the hand store {self._label()}")
+        return _table_record(row)
+
+    def tables(self, *, closed: bool = False) -> list[TableRecord]:
+        """Every saved web table still open (``closed``: the closed ones too), by id."""
+        where = "" if closed else " WHERE closed_at IS NULL"
+        with self._reading() as connection:
+            rows = connection.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables{where} ORDER BY id"
+            ).fetchall()
+        return [_table_record(row) for row in rows]
+
+    def delete_table(self, table_id: str) -> bool:
+        """Forget the web table ``table_id`` (its hands stay); whether it was there."""
+        _check_id(table_id)
+        with self.transaction():
+            connection = self._open_connection()
+            connection.execute("DELETE FROM live_hands WHERE table_id = ?", (table_id,))
+            connection.execute("DELETE FROM live_actions WHERE table_id = ?", (table_id,))
+            cursor = connection.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        return cursor.rowcount > 0
+
+    def close_table(self, table_id: str, state: dict[str, Any]) -> None:
+        """Mark the table closed with its last state (its hands and ledger stay)."""
+        _check_id(table_id)
+        state_text = _json(state, "table state")
+        now = utc_text(utc_now())
+        with self.transaction():
+            connection = self._open_connection()
+            connection.execute("DELETE FROM live_hands WHERE table_id = ?", (table_id,))
+            connection.execute("DELETE FROM live_actions WHERE table_id = ?", (table_id,))
+            connection.execute(
+                "UPDATE tables SET state = ?, updated_at = ?, closed_at = ? WHERE id = ?",
+                (state_text, now, now, table_id),
+            )
+
+    # -- the hand in play ----------------------------------------------------------------
+
+    def begin_hand(
+        self, table_id: str, deal_number: int, start: dict[str, Any], state: dict[str, Any]
+    ) -> None:
+        """Record that ``deal_number`` is being dealt (``start``: what replaying it needs)
+        with the table's state, in one transaction, before any card is shown."""
+        _check_id(table_id)
+        _check_count(deal_number, "a deal number")
+        start_text = _json(start, "hand start")
+        state_text = _json(state, "table state")
+        now = utc_text(utc_now())
+        with self.transaction():
+            connection = self._open_connection()
+            connection.execute("DELETE FROM live_actions WHERE table_id = ?", (table_id,))
+            connection.execute(
+                "INSERT INTO live_hands (table_id, deal_number, start, clock_remaining,"
+                " started_at) VALUES (?, ?, ?, NULL, ?) ON CONFLICT (table_id) DO UPDATE SET"
+                " deal_number = excluded.deal_number, start = excluded.start,"
+                " clock_remaining = NULL, started_at = excluded.started_at",
+                (table_id, deal_number, start_text, now),
+            )
+            cursor = connection.execute(
+                "UPDATE tables SET state = ?, updated_at = ? WHERE id = ?",
+                (state_text, now, table_id),
+            )
+            if cursor.rowcount == 0:
+                raise StoreError(f"no table {table_id!r} in the hand store {self._label()}")
+
+    def add_action(
+        self, table_id: str, seq: int, action: str, clock_remaining: float | None = None
+    ) -> None:
+        """Store the ``seq``-th action (from 0) of the hand in play, and the clock of the
+        decision that follows it (None: no clock)."""
+        _check_id(table_id)
+        _check_count(seq, "an action's number")
+        if not isinstance(action, str) or not action:
+            raise StoreError(f"an action is non-empty text, got {action!r}")
+        _check_text(action, "an action")
+        with self.transaction():
+            connection = self._open_connection()
+            live = connection.execute(
+                "SELECT COUNT(*) FROM live_hands WHERE table_id = ?", (table_id,)
+            ).fetchone()[0]
+            if not live:
+                raise StoreError(f"table {table_id!r} has no hand in play to add an action to")
+            try:
+                connection.execute(
+                    "INSERT INTO live_actions (table_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                    (table_id, seq, action, utc_text(utc_now())),
+                )
+            except sqlite3.IntegrityError:
+                raise StoreError(f"action {seq} of table {table_id!r} is already stored") from None
+            connection.execute(
+                "UPDATE live_hands SET clock_remaining = ? WHERE table_id = ?",
+                (clock_remaining, table_id),
+            )
+
+    def save_clock(self, table_id: str, remaining: float | None) -> None:
+        """The time left on the decision the hand in play waits for."""
+        _check_id(table_id)
+        with self.transaction():
+            self._open_connection().execute(
+                "UPDATE live_hands SET clock_remaining = ? WHERE table_id = ?",
+                (remaining, table_id),
+            )
+
+    def live_hand(self, table_id: str) -> LiveHand | None:
+        """The hand in play at ``table_id`` with its actions in order (None: between
+        hands)."""
+        _check_id(table_id)
+        with self._reading() as connection:
+            row = connection.execute(
+                "SELECT deal_number, start, clock_remaining, started_at FROM live_hands"
+                " WHERE table_id = ?",
+                (table_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            actions = [
+                text
+                for (text,) in connection.execute(
+                    "SELECT action FROM live_actions WHERE table_id = ? ORDER BY seq",
+                    (table_id,),
+                )
+            ]
+        deal_number, start, clock, started_at = row
+        return LiveHand(
+            table_id,
+            int(deal_number),
+            json.loads(start),
+            tuple(actions),
+            None if clock is None else float(clock),
+            parse_utc(started_at),
+        )
+
+    def end_hand(self, table_id: str, record: Any, state: dict[str, Any]) -> int:
+        """The hand in play is over: store it (a :class:`HandRecord`), the table's new
+        state, and clear the hand in play, in one transaction; the hand's id."""
+        with self.transaction():
+            hand_id = self.add_hands([record])[0]
+            self._clear_live(table_id, state)
+        return hand_id
+
+    def cancel_hand(self, table_id: str, state: dict[str, Any]) -> None:
+        """The hand in play is cancelled: clear it and save the table's state (the stacks
+        the hand started with), in one transaction."""
+        with self.transaction():
+            self._clear_live(table_id, state)
+
+    def _clear_live(self, table_id: str, state: dict[str, Any]) -> None:
+        _check_id(table_id)
+        state_text = _json(state, "table state")
+        connection = self._open_connection()
+        connection.execute("DELETE FROM live_hands WHERE table_id = ?", (table_id,))
+        connection.execute("DELETE FROM live_actions WHERE table_id = ?", (table_id,))
+        connection.execute(
+            "UPDATE tables SET state = ?, updated_at = ? WHERE id = ?",
+            (state_text, utc_text(utc_now()), table_id),
+        )
+
+    def add_hands(self, records: Any) -> list[int]:
+        raise NotImplementedError
+
+    # -- server seeds --------------------------------------------------------------------
+
+    def add_seed(self, table_id: str, commitment: str, server_seed: str) -> None:
+        """Keep a table's new secret server seed (hex) under its commitment."""
+        _check_id(table_id)
+        for value, name in ((commitment, "commitment"), (server_seed, "server seed")):
+            if not isinstance(value, str) or len(value) != 64:
+                raise StoreError(f"a {name} is 64 hex digits, got {value!r:.80}")
+        with self.transaction():
+            self._open_connection().execute(
+                "INSERT INTO deal_seeds (commitment, table_id, server_seed, created_at)"
+                " VALUES (?, ?, ?, ?)",
+                (commitment, table_id, server_seed, utc_text(utc_now())),
+            )
+
+    def seed(self, commitment: str) -> DealSeed:
+        """The server seed behind ``commitment``; :class:`StoreError` if none."""
+        with self._reading() as connection:
+            row = connection.execute(
+                "SELECT commitment, table_id, server_seed, created_at, revealed_at"
+                " FROM deal_seeds WHERE commitment = ?",
+                (commitment,),
+            ).fetchone()
+        if row is None:
+            raise StoreError(f"no server seed with commitment {str(commitment)[:16]!r}...")
+        c, table_id, seed, created, revealed = row
+        return DealSeed(
+            c, table_id, seed, parse_utc(created), None if revealed is None else parse_utc(revealed)
+        )
+
+    def reveal_seed(self, commitment: str, phh_of: dict[int, str]) -> None:
+        """Mark the seed revealed and replace the PHH text of its hands (``phh_of``: hand
+        id to the text with the revealed fields), in one transaction."""
+        with self.transaction():
+            connection = self._open_connection()
+            connection.execute(
+                "UPDATE deal_seeds SET revealed_at = ? WHERE commitment = ?",
+                (utc_text(utc_now()), commitment),
+            )
+            connection.executemany(
+                "UPDATE hands SET phh = ? WHERE id = ? AND commitment = ?",
+                [(text, hand_id, commitment) for hand_id, text in phh_of.items()],
+            )
+
+    def hand_ids_dealt_under(self, commitment: str) -> list[int]:
+        """The ids of the stored hands dealt under ``commitment``, oldest first."""
+        with self._reading() as connection:
+            return [
+                int(hand_id)
+                for (hand_id,) in connection.execute(
+                    "SELECT id FROM hands WHERE commitment = ? ORDER BY id", (commitment,)
+                )
+            ]
+
+    # -- ledger --------------------------------------------------------------------------
+
+    def add_ledger(self, table_id: str, seat: int, player: str, kind: str, amount: int) -> int:
+        """Record chips brought (``buy-in``) or taken (``cash-out``) by a seat."""
+        _check_id(table_id)
+        _check_count(seat, "a seat")
+        _check_count(amount, "an amount")
+        if kind not in LEDGER_KINDS:
+            raise StoreError(f"a ledger entry is one of {LEDGER_KINDS}, got {kind!r}")
+        _check_text(player, "a player")
+        with self.transaction():
+            cursor = self._open_connection().execute(
+                "INSERT INTO ledger (table_id, seat, player, kind, amount, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, seat, player, kind, amount, utc_text(utc_now())),
+            )
+        assert cursor.lastrowid is not None  # an INSERT always sets it
+        return cursor.lastrowid
+
+    def ledger(self, table_id: str) -> list[LedgerEntry]:
+        """The table's ledger, oldest entry first."""
+        _check_id(table_id)
+        with self._reading() as connection:
+            rows = connection.execute(
+                "SELECT id, table_id, seat, player, kind, amount, at FROM ledger"
+                " WHERE table_id = ? ORDER BY id",
+                (table_id,),
+            ).fetchall()
+        return [LedgerEntry(i, t, s, p, k, a, parse_utc(at)) for i, t, s, p, k, a, at in rows]
+
+    # -- retention -----------------------------------------------------------------------
+
+    def prune(self, before: datetime.datetime) -> tuple[int, int]:
+        """Delete the hands played before ``before`` and the tables closed before it
+        (with their ledgers and revealed seeds); (hands, tables) deleted. Open tables and
+        their unrevealed seeds are never touched."""
+        when = utc_text(before)
+        with self.transaction():
+            connection = self._open_connection()
+            hands = connection.execute("DELETE FROM hands WHERE played_at < ?", (when,)).rowcount
+            closed = [
+                table_id
+                for (table_id,) in connection.execute(
+                    "SELECT id FROM tables WHERE closed_at IS NOT NULL AND closed_at < ?",
+                    (when,),
+                )
+            ]
+            for table_id in closed:
+                connection.execute("DELETE FROM ledger WHERE table_id = ?", (table_id,))
+                connection.execute(
+                    "DELETE FROM deal_seeds WHERE table_id = ? AND revealed_at IS NOT NULL",
+                    (table_id,),
+                )
+                connection.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        return hands, len(closed)
+
+
+_TABLE_COLUMNS = "id, config, state, created_at, updated_at, closed_at"
+
+
+def _table_record(row: Any) -> TableRecord:
+    table_id, config, state, created_at, updated_at, closed_at = row
+    return TableRecord(
+        table_id=table_id,
+        config=json.loads(config),
+        state=json.loads(state),
+        created_at=parse_utc(created_at),
+        updated_at=parse_utc(updated_at),
+        closed_at=None if closed_at is None else parse_utc(closed_at),
+    )
