@@ -66,6 +66,7 @@ from cardlab.web.table_config import (
 from cardlab.web.table_phh import phhs
 from cardlab.web.table_room import BOT_HANDS, Room, digest
 from cardlab.web.table_store import TableStore, open_table_store
+from cardlab.web.verify_page import deck_orders_json
 
 log = logging.getLogger(__name__)
 
@@ -335,6 +336,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
                 "page": "tables",
                 "table_id": room.id,
                 "practice": room.config.practice,
+                "deck_orders_json": deck_orders_json(),
             },
         )
         if browser_hash(request) is None:

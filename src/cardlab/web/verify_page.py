@@ -37,7 +37,8 @@ def script_json(value: object) -> str:
 
 
 @lru_cache(maxsize=1)
-def _deck_orders_json() -> str:
+def deck_orders_json() -> str:
+    """:func:`deck_orders` as JSON for a ``<script type="application/json">`` tag."""
     return script_json(deck_orders())
 
 
@@ -48,7 +49,7 @@ def verify_routes(templates: Jinja2Templates) -> list[BaseRoute]:
         context = {
             "title": "Check the deal",
             "page": "verify",
-            "deck_orders_json": _deck_orders_json(),
+            "deck_orders_json": deck_orders_json(),
         }
         return templates.TemplateResponse(request, "verify.html", context)
 

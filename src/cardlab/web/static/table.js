@@ -54,7 +54,7 @@
     botSeats();
     $("t-form").addEventListener("submit", async (event) => {
       event.preventDefault();
-      const body = { game: game.value, seats: Number(seatsInput.value), stack: Number($("t-stack").value), clock: Number($("t-clock").value), bots: {} };
+      const body = { game: game.value, seats: Number(seatsInput.value), stack: Number($("t-stack").value), clock: Number($("t-clock").value), bots: {}, public: $("t-public").checked };
       if ($("t-betting").value) body.betting = $("t-betting").value;
       if ($("t-blinds").value.trim()) body.blinds = $("t-blinds").value.split(/[\/ ,]+/).filter(Boolean).map(Number);
       if ($("t-ante").value !== "") body.ante = Number($("t-ante").value);
@@ -67,7 +67,7 @@
     const list = await api("GET", "/api/tables");
     const box = $("t-list");
     box.textContent = "";
-    if (!list.tables.length) { box.textContent = "No tables yet: create one below."; return; }
+    if (!list.tables.length) { box.textContent = "No public tables: create one below (a table is private unless you list it)."; return; }
     const rows = list.tables.map((t) => el("tr", {}, el("td", {}, el("a", { href: t.url, text: t.name || t.game_name })), el("td", { text: t.stakes }), el("td", { text: `${t.open_seats} of ${t.seats} seats free` }), el("td", { text: t.status })));
     box.append(el("table", {}, el("thead", {}, el("tr", {}, ...["Table", "Stakes", "Seats", "Status"].map((h) => el("th", { text: h })))), el("tbody", {}, ...rows)));
   }
@@ -110,6 +110,66 @@
       } catch (e) { showError("pt-error", e.message); }
     });
     $("pt-start").addEventListener("click", () => send({ type: "start" }));
+    $("pt-leave").addEventListener("click", async () => {
+      if (!confirm("Leave your seat? Your stack goes to the ledger.")) return;
+      try { await api("POST", `/api/tables/${id}/leave`, {}); } catch (e) { showError("pt-error", e.message); }
+    });
+    $("pt-close").addEventListener("click", async () => {
+      if (!confirm("Close the table for everyone? (A hand in play finishes first.)")) return;
+      try { await api("POST", `/api/tables/${id}/close`, {}); } catch (e) { showError("pt-error", e.message); }
+    });
+    $("pt-reveal").addEventListener("click", () => send({ type: "reveal" }));
+    $("pt-verify").addEventListener("click", verifyHands);
+
+    // the client seed of each deal: random in this browser, remembered to check later
+    const seedKey = `cardlab-seeds-${id}`;
+    function mySeeds() {
+      try { return JSON.parse(localStorage.getItem(seedKey) || "{}"); } catch (e) { return {}; }
+    }
+    function sendSeed() {
+      const s = state;
+      if (!s || !s.you || !s.fair) return;
+      const deal = s.fair.next_deal;
+      const seeds = mySeeds();
+      if (!seeds[deal]) {
+        const bytes = new Uint8Array(16);
+        crypto.getRandomValues(bytes);
+        seeds[deal] = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+        const keys = Object.keys(seeds).map(Number).sort((a, b) => a - b);
+        for (const k of keys.slice(0, Math.max(0, keys.length - 500))) delete seeds[k];
+        try { localStorage.setItem(seedKey, JSON.stringify(seeds)); } catch (e) { /* private mode */ }
+      }
+      if (sentFor !== deal) { send({ type: "client_seed", deal, seed: seeds[deal] }); sentFor = deal; }
+    }
+    let sentFor = null;
+
+    async function verifyHands() {
+      const rows = $("pt-verify-rows");
+      const box = $("pt-verify-results");
+      rows.textContent = "";
+      box.hidden = false;
+      box.dataset.state = "running";
+      try {
+        const text = await (await fetch(`/api/tables/${id}/hands.phhs`, { credentials: "same-origin" })).text();
+        const results = text.trim() ? await window.cardlabFair.verifyText(text) : [];
+        const hands = text.trim() ? window.cardlabFair.parsePhhs(text) : [];
+        const seeds = mySeeds();
+        results.forEach((r, i) => {
+          let detail = r.detail;
+          const fields = hands[i] ? hands[i].fields : {};
+          const mine = seeds[r.deal];
+          if (mine && Array.isArray(fields._client_seeds)) {
+            detail += fields._client_seeds.includes(mine) ? " · your client seed is in it" : " · YOUR CLIENT SEED IS MISSING";
+          }
+          rows.append(el("tr", { "data-status": r.status, "data-deal": r.deal === null ? "" : String(r.deal) }, el("td", { text: String(fields.hand ?? r.hand) }), el("td", { text: r.status }), el("td", { text: detail })));
+        });
+        if (!results.length) rows.append(el("tr", {}, el("td", { colspan: "3", text: "No finished hands yet." })));
+        box.dataset.state = "done";
+      } catch (e) {
+        box.dataset.state = "error";
+        rows.append(el("tr", {}, el("td", { colspan: "3", text: e.message })));
+      }
+    }
 
     function render() {
       const s = state;
@@ -117,7 +177,22 @@
       $("pt-stakes").textContent = `${s.table.game_name} · ${s.table.stakes} · hand ${s.table.hand_number}`;
       $("pt-status").textContent = s.table.status + (s.you ? ` · you are ${s.you.name} (seat ${s.you.seat})` : " · watching");
       $("pt-join").hidden = !!s.you || s.table.open_seats === 0;
-      $("pt-start").hidden = !s.you || s.table.started;
+      $("pt-start").hidden = !s.you || s.table.started || s.table.closed;
+      $("pt-leave").hidden = !s.you || s.table.closed;
+      $("pt-close").hidden = !s.host || s.table.closed;
+      $("pt-reveal").hidden = !s.you || s.table.closed || s.fair.reveal_requested;
+      $("pt-commitment").textContent = s.fair.commitment;
+      const revealed = $("pt-revealed");
+      revealed.textContent = "";
+      for (const r of s.fair.revealed) revealed.append(el("li", {}, "revealed: ", el("code", { class: "pt-hex", text: r.server_seed }), " (commitment ", el("code", { class: "pt-hex", text: r.commitment.slice(0, 16) + "…" }), ")"));
+      const notices = $("pt-notices");
+      notices.textContent = "";
+      for (const n of s.notices) notices.append(el("li", { text: n }));
+      if (s.hand && s.you) {
+        const mine = mySeeds()[s.hand.deal_number];
+        $("pt-my-seed").textContent = mine ? (s.hand.client_seeds.includes(mine) ? `This deal used your browser's seed ${mine.slice(0, 8)}…` : "This deal did not get your browser's seed in time (it counts as empty).") : "";
+      }
+      sendSeed();
       // seats
       const seats = $("pt-seats");
       seats.textContent = "";
