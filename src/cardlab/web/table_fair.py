@@ -12,6 +12,7 @@ import dataclasses
 from collections import deque
 from typing import Any
 
+from cardlab.errors import CardlabError
 from cardlab.table import phh
 from cardlab.table.dealing import (
     FairDeal,
@@ -49,11 +50,15 @@ class TableSeeds:
         self.rotations = rotations  # seeds retired so far
         self.client_seeds: dict[int, str] = {}  # seat -> seed, for the next deal
         self.next_deal = 0
-        if current is None:
-            self.commitment, self.server_seed = self._draw()
-        else:
-            self.commitment = current
-            self.server_seed = parse_server_seed(store.seed(current).server_seed)
+        self.lost: str | None = None  # a commitment whose seed the store no longer has
+        if current is not None:
+            try:
+                self.commitment = current
+                self.server_seed = parse_server_seed(store.seed(current).server_seed)
+                return
+            except CardlabError:
+                self.lost = current
+        self.commitment, self.server_seed = self._draw()
 
     def _draw(self) -> tuple[str, bytes]:
         """A new server seed, stored before its commitment is shown to anyone."""
