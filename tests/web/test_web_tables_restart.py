@@ -180,7 +180,7 @@ def test_the_resumed_hand_is_the_dealt_one_and_verifies(tmp_path: Path) -> None:
         tid, cookies = make_table(client)
         before = play_until(client, tid, cookies, at_street(2))
         seen = {
-            "hole": [[s["cards"] for s in v["seats"] if s["you"]][0] for v in before],
+            "hole": [next(s["cards"] for s in v["seats"] if s["you"]) for v in before],
             "board": before[0]["hand"]["board"],
         }
     with TestClient(app_on(path)) as client:
@@ -233,7 +233,8 @@ def test_a_hand_that_cannot_resume_is_cancelled_with_every_chip_back(
                 "SELECT COUNT(*) FROM live_actions WHERE table_id = ?", (tid,)
             ).fetchone()
             db.execute(
-                "INSERT INTO live_actions (table_id, seq, action, at) VALUES (?, ?, 'r 99999', 'x')",
+                "INSERT INTO live_actions (table_id, seq, action, at)"
+                " VALUES (?, ?, 'r 99999', 'x')",
                 (tid, n),
             )
         else:
@@ -279,7 +280,8 @@ def _serve(path: Path, port: int) -> subprocess.Popen[bytes]:
             return process
         except httpx.HTTPError:
             if process.poll() is not None:
-                raise AssertionError(process.stderr.read().decode() if process.stderr else "")
+                error = process.stderr.read().decode() if process.stderr else ""
+                raise AssertionError(error) from None
             time.sleep(0.1)
     raise AssertionError("cardlab web did not start")
 
