@@ -167,6 +167,7 @@ def test_three_people_and_two_bots_play_a_hand(base_url: str, players: list[WebD
         "bot_delay": 0.3,
         "pause": 60,
         "name": "browser test",
+        "public": True,
     }
     created = httpx.post(base_url + "/api/tables", json=config).json()
     url = base_url + created["url"]
@@ -246,3 +247,91 @@ def test_three_people_and_two_bots_play_a_hand(base_url: str, players: list[WebD
     scroll_width = ann.execute_script("return document.documentElement.scrollWidth")
     assert scroll_width <= PHONE[0], ann.execute_script(WIDE)
     screenshot(ann, "tables-lobby")
+
+
+def test_the_page_deals_with_its_seeds_reveals_and_verifies(
+    base_url: str, players: list[WebDriver], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One person and two bots: the page sends a client seed for every deal, which the
+    hand uses; after "Reveal the seed" the page's own check (WebCrypto, no server call)
+    says the same as `cardlab verify` on the same download, hand by hand."""
+    import httpx
+
+    from cardlab.cli import main
+    from cardlab.table import phh
+    from cardlab.table.dealing import verify
+
+    config = {
+        "game": "fesca78-holdem",
+        "seats": 3,
+        "bots": {"2": "station", "3": "station"},
+        "clock": 0,
+        "bot_delay": 0,
+        "pause": 0.3,
+    }
+    created = httpx.post(base_url + "/api/tables", json=config).json()
+    driver = players[0]
+    size(driver, DESKTOP)
+    driver.get(base_url + created["url"])
+    wait(driver, lambda: visible(driver, "pt-join"), "the join form")
+    driver.find_element(By.ID, "pt-name").send_keys("dana")
+    driver.find_element(By.ID, "pt-join-btn").click()
+    wait(driver, lambda: visible(driver, "pt-leave"), "the seat")
+    played = "return (window.__hands = document.getElementById('pt-stakes').innerText)"
+    for _ in range(3000):  # call or check whenever it is dana's turn, for three hands
+        if "hand 4" in str(driver.execute_script(played)):
+            break
+        driver.execute_script("const b = document.getElementById('pt-act-call'); if (b) b.click();")
+        time.sleep(0.02)
+    click_when_ready(driver, "pt-reveal", "the reveal button")
+    for _ in range(3000):  # the seed is revealed when the hand in play ends
+        if "revealed" in text(driver, "#pt-revealed"):
+            break
+        driver.execute_script("const b = document.getElementById('pt-act-call'); if (b) b.click();")
+        time.sleep(0.02)
+    assert "revealed" in text(driver, "#pt-revealed")
+    download = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        f"fetch('/api/tables/{created['id']}/hands.phhs').then(r => r.text()).then(done);"
+    )
+    hands = phh.load_all(download)
+    assert len(hands) >= 3
+    python = [verify(h).status for h in hands]
+    assert python.count("verified") >= 3  # the hands dealt before the reveal
+    # the page's seeds are in the hands: dana's position holds 32 hex digits
+    for h in hands:
+        seeds = h.user_fields["_client_seeds"]
+        dana = list(h.players or ()).index("dana")
+        assert len(seeds[dana]) == 32 and all(s == "" for i, s in enumerate(seeds) if i != dana)
+    click(driver, "#pt-verify")
+    wait(
+        driver,
+        lambda: (
+            driver.execute_script(
+                "return document.getElementById('pt-verify-results').dataset.state"
+            )
+            == "done"
+        ),
+        "the browser's check",
+    )
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('#pt-verify-rows tr')]"
+        ".map(r => [r.dataset.status, r.innerText])"
+    )
+    # the page fetched the download again: the same hands, maybe one more
+    assert [status for status, _ in rows][: len(python)] == python
+    assert all("your client seed is in it" in line for _, line in rows[: len(python)])
+    path = tmp_path / "table.phhs"
+    path.write_text(download, encoding="utf-8")
+    capsys.readouterr()
+    try:
+        main(["verify", str(path), "--format", "json"])
+        code: object = 0
+    except SystemExit as ended:
+        code = ended.code
+    import json
+
+    cli = json.loads(capsys.readouterr().out)
+    assert code == 0 and cli["failed"] == 0
+    assert [h["status"] for h in cli["hands"]] == python
+    screenshot(driver, "table-fair-dealing")

@@ -163,6 +163,7 @@ class Room:
         self.unwatched_hands = 0
         self.last_activity = _now()
         self._seeders: set[int] = set()  # seats whose browser has sent client seeds
+        self._joined: dict[int, float] = {}  # seat -> when a person sat down
         self._bot_rng = random.Random(config.seed) if config.practice else random.Random()
         self._task: asyncio.Task[None] | None = None
         self._broadcaster: asyncio.Task[None] | None = None
@@ -319,6 +320,7 @@ class Room:
         self.seats[seat] = SeatInfo("human", text, token_sha256=token_sha256)
         self.session.seats[seat].name = text
         self.session.seats[seat].stack = stack
+        self._joined[seat] = _now()
         with self.store.transaction():
             self.save()
             self.store.add_ledger(self.id, seat, text, "buy-in", stack)
@@ -540,9 +542,13 @@ class Room:
             self._deal()
 
     def _missing_seeds(self) -> bool:
+        """A browser that sends client seeds has not sent this deal's yet (or a person
+        just sat down, whose page is still connecting)."""
         connected = self.connected_seats()
+        fresh = {s for s, at in self._joined.items() if _now() - at < SEED_WAIT}
         return any(
-            s in connected and not self.fair.has_seed(s) for s in self.people & self._seeders
+            (s in connected or s in fresh) and not self.fair.has_seed(s)
+            for s in self.people & (self._seeders | fresh)
         )
 
     def _deal(self) -> None:
