@@ -34,7 +34,10 @@ import sys, uvicorn
 from cardlab.store import Store
 from cardlab.web import create_app
 store = Store.open(sys.argv[2], synchronous="NORMAL") if len(sys.argv) > 2 else Store.in_memory()
-app = create_app(table_store=store)
+from cardlab.web.guard import DEFAULT_LIMITS, Limit, RateLimiter
+# the default limits, but the load test makes its 50+ tables from one address at once
+limits = dict(DEFAULT_LIMITS) | {"create": Limit(1000, 60.0), "join": Limit(1000, 60.0)}
+app = create_app(table_store=store, limiter=RateLimiter(limits))
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
 """
 
@@ -137,12 +140,12 @@ async def run(args: argparse.Namespace) -> None:
                 # fixed-limit, so that random bots do not bust each other in a few hands
                 body = {"game": games[k % 4], "seats": 6, "bots": bots, "stack": 10_000}
                 body["betting"] = "fixed-limit"
-                body |= {"bot_delay": 0, "pause": 0, "clock": 30, "seed": k}
+                body |= {"bot_delay": 0, "pause": 0, "clock": 30, "public": True}
                 (await client.post("/api/tables", json=body)).raise_for_status()
             human_tables = []
             for k in range((args.humans + 1) // 2):
                 body = {"game": games[k % 4], "seats": 4, "bots": {"3": "random", "4": "random"}}
-                body |= {"stack": 10_000, "bot_delay": 0, "pause": 0, "clock": 30, "seed": 1000 + k}
+                body |= {"stack": 10_000, "bot_delay": 0, "pause": 0, "clock": 30, "public": True}
                 r = await client.post("/api/tables", json=body)
                 human_tables.append(r.json()["id"])
             start_hands = await hands_played(client)

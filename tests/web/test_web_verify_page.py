@@ -77,9 +77,9 @@ def test_script_json_cannot_end_the_script(value: object) -> None:
 def hostile_decks(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, list[str]]]:
     orders = {"</script><script>alert('x')</script>": ["<!--", "a&b"], "standard52": ["As"]}
     monkeypatch.setattr(verify_page, "deck_orders", lambda: orders)
-    verify_page._deck_orders_json.cache_clear()
+    verify_page.deck_orders_json.cache_clear()
     yield orders
-    verify_page._deck_orders_json.cache_clear()
+    verify_page.deck_orders_json.cache_clear()
 
 
 def test_the_page_escapes_the_orders(hostile_decks: dict[str, list[str]]) -> None:

@@ -74,21 +74,22 @@ MIGRATIONS: tuple[str, ...] = (
     # (secret until revealed), the ledger of chips brought to and taken from tables.
     """
     ALTER TABLE hands ADD COLUMN commitment TEXT;
-    CREATE INDEX hands_by_commitment ON hands (commitment);
+    CREATE INDEX hands_by_commitment ON hands (table_id, commitment);
     ALTER TABLE tables ADD COLUMN closed_at TEXT;
     CREATE TABLE deal_seeds (
-        commitment TEXT PRIMARY KEY,
         table_id TEXT NOT NULL,
+        commitment TEXT NOT NULL,
         server_seed TEXT NOT NULL,
         created_at TEXT NOT NULL,
-        revealed_at TEXT
+        revealed_at TEXT,
+        PRIMARY KEY (table_id, commitment)
     );
-    CREATE INDEX deal_seeds_by_table ON deal_seeds (table_id, created_at);
     CREATE TABLE live_hands (
         table_id TEXT PRIMARY KEY,
         deal_number INTEGER NOT NULL CHECK (deal_number >= 0),
         start TEXT NOT NULL,
         clock_remaining REAL,
+        clock_seq INTEGER,
         started_at TEXT NOT NULL
     );
     CREATE TABLE live_actions (

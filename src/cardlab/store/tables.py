@@ -179,42 +179,30 @@ class TablesMixin:
             if cursor.rowcount == 0:
                 raise StoreError(f"no table {table_id!r} in the hand store {self._label()}")
 
-    def add_action(
-        self, table_id: str, seq: int, action: str, clock_remaining: float | None = None
-    ) -> None:
-        """Store the ``seq``-th action (from 0) of the hand in play, and the clock of the
-        decision that follows it (None: no clock)."""
-        _check_id(table_id)
-        _check_count(seq, "an action's number")
+    def add_action(self, table_id: str, seq: int, action: str) -> None:
+        """Store the ``seq``-th action (from 0) of the hand in play (one INSERT: this is
+        the write every decision waits for)."""
         if not isinstance(action, str) or not action:
             raise StoreError(f"an action is non-empty text, got {action!r}")
-        _check_text(action, "an action")
         with self.transaction():
-            connection = self._open_connection()
-            live = connection.execute(
-                "SELECT COUNT(*) FROM live_hands WHERE table_id = ?", (table_id,)
-            ).fetchone()[0]
-            if not live:
-                raise StoreError(f"table {table_id!r} has no hand in play to add an action to")
             try:
-                connection.execute(
+                self._open_connection().execute(
                     "INSERT INTO live_actions (table_id, seq, action, at) VALUES (?, ?, ?, ?)",
                     (table_id, seq, action, utc_text(utc_now())),
                 )
             except sqlite3.IntegrityError:
                 raise StoreError(f"action {seq} of table {table_id!r} is already stored") from None
-            connection.execute(
-                "UPDATE live_hands SET clock_remaining = ? WHERE table_id = ?",
-                (clock_remaining, table_id),
-            )
+            except sqlite3.InterfaceError as error:
+                raise StoreError(f"a bad action for table {table_id!r}: {error}") from None
 
-    def save_clock(self, table_id: str, remaining: float | None) -> None:
-        """The time left on the decision the hand in play waits for."""
+    def save_clock(self, table_id: str, seq: int, remaining: float) -> None:
+        """The time left on the decision that follows action ``seq`` (the number of
+        actions stored before it) of the hand in play."""
         _check_id(table_id)
         with self.transaction():
             self._open_connection().execute(
-                "UPDATE live_hands SET clock_remaining = ? WHERE table_id = ?",
-                (remaining, table_id),
+                "UPDATE live_hands SET clock_remaining = ?, clock_seq = ? WHERE table_id = ?",
+                (remaining, seq, table_id),
             )
 
     def live_hand(self, table_id: str) -> LiveHand | None:
@@ -223,8 +211,8 @@ class TablesMixin:
         _check_id(table_id)
         with self._reading() as connection:
             row = connection.execute(
-                "SELECT deal_number, start, clock_remaining, started_at FROM live_hands"
-                " WHERE table_id = ?",
+                "SELECT deal_number, start, clock_remaining, clock_seq, started_at"
+                " FROM live_hands WHERE table_id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
@@ -236,13 +224,16 @@ class TablesMixin:
                     (table_id,),
                 )
             ]
-        deal_number, start, clock, started_at = row
+        deal_number, start, clock, clock_seq, started_at = row
+        # a saved clock belongs to the decision after action clock_seq; later actions
+        # started new decisions with a full clock
+        current = clock is not None and clock_seq == len(actions)
         return LiveHand(
             table_id,
             int(deal_number),
             json.loads(start),
             tuple(actions),
-            None if clock is None else float(clock),
+            float(clock) if current else None,
             parse_utc(started_at),
         )
 
@@ -283,19 +274,25 @@ class TablesMixin:
             if not isinstance(value, str) or len(value) != 64:
                 raise StoreError(f"a {name} is 64 hex digits, got {value!r:.80}")
         with self.transaction():
-            self._open_connection().execute(
-                "INSERT INTO deal_seeds (commitment, table_id, server_seed, created_at)"
-                " VALUES (?, ?, ?, ?)",
-                (commitment, table_id, server_seed, utc_text(utc_now())),
-            )
+            try:
+                self._open_connection().execute(
+                    "INSERT INTO deal_seeds (table_id, commitment, server_seed, created_at)"
+                    " VALUES (?, ?, ?, ?)",
+                    (table_id, commitment, server_seed, utc_text(utc_now())),
+                )
+            except sqlite3.IntegrityError:
+                raise StoreError(
+                    f"table {table_id!r} already used the seed of commitment {commitment[:16]}..."
+                ) from None
 
-    def seed(self, commitment: str) -> DealSeed:
-        """The server seed behind ``commitment``; :class:`StoreError` if none."""
+    def seed(self, table_id: str, commitment: str) -> DealSeed:
+        """The server seed behind ``commitment`` at ``table_id``; :class:`StoreError` if
+        none."""
         with self._reading() as connection:
             row = connection.execute(
                 "SELECT commitment, table_id, server_seed, created_at, revealed_at"
-                " FROM deal_seeds WHERE commitment = ?",
-                (commitment,),
+                " FROM deal_seeds WHERE table_id = ? AND commitment = ?",
+                (table_id, commitment),
             ).fetchone()
         if row is None:
             raise StoreError(f"no server seed with commitment {str(commitment)[:16]!r}...")
@@ -304,27 +301,28 @@ class TablesMixin:
             c, table_id, seed, parse_utc(created), None if revealed is None else parse_utc(revealed)
         )
 
-    def reveal_seed(self, commitment: str, phh_of: dict[int, str]) -> None:
-        """Mark the seed revealed and replace the PHH text of its hands (``phh_of``: hand
-        id to the text with the revealed fields), in one transaction."""
+    def reveal_seed(self, table_id: str, commitment: str, phh_of: dict[int, str]) -> None:
+        """Mark the table's seed revealed and replace the PHH text of its hands
+        (``phh_of``: hand id to the text with the revealed fields), in one transaction."""
         with self.transaction():
             connection = self._open_connection()
             connection.execute(
-                "UPDATE deal_seeds SET revealed_at = ? WHERE commitment = ?",
-                (utc_text(utc_now()), commitment),
+                "UPDATE deal_seeds SET revealed_at = ? WHERE table_id = ? AND commitment = ?",
+                (utc_text(utc_now()), table_id, commitment),
             )
             connection.executemany(
-                "UPDATE hands SET phh = ? WHERE id = ? AND commitment = ?",
-                [(text, hand_id, commitment) for hand_id, text in phh_of.items()],
+                "UPDATE hands SET phh = ? WHERE id = ? AND table_id = ? AND commitment = ?",
+                [(text, hand_id, table_id, commitment) for hand_id, text in phh_of.items()],
             )
 
-    def hand_ids_dealt_under(self, commitment: str) -> list[int]:
-        """The ids of the stored hands dealt under ``commitment``, oldest first."""
+    def hand_ids_dealt_under(self, table_id: str, commitment: str) -> list[int]:
+        """The ids of the table's stored hands dealt under ``commitment``, oldest first."""
         with self._reading() as connection:
             return [
                 int(hand_id)
                 for (hand_id,) in connection.execute(
-                    "SELECT id FROM hands WHERE commitment = ? ORDER BY id", (commitment,)
+                    "SELECT id FROM hands WHERE table_id = ? AND commitment = ? ORDER BY id",
+                    (table_id, commitment),
                 )
             ]
 

@@ -318,14 +318,17 @@ def record(
     players: Sequence[str] | None = None,
     source: str,
     table_id: str | None = None,
+    history: phh.HandHistory | None = None,
     **fields: Any,
 ) -> HandRecord:
-    """A finished hand as a row of the hand store (its PHH text is the source of truth)."""
+    """A finished hand as a row of the hand store (its PHH text is the source of truth;
+    ``history``: the hand's history when the caller already wrote it)."""
     from cardlab.cards import format_cards
 
     default = (f"p{i + 1}" for i in range(hand.players))
     names = tuple(players) if players is not None else tuple(default)
-    history = to_history(hand, players=names, **fields)
+    if history is None:
+        history = to_history(hand, players=names, **fields)
     assert hand.result is not None
     return HandRecord(
         game=hand.game.game.key,

@@ -6,9 +6,9 @@ limiter it uses, which route code shares for finer buckets (``"create"``, ``"joi
 
 Why these checks, and why they are enough
 -----------------------------------------
-The API has no cookies or logins today, but a table seat is held by whatever the page
-stores, and a page on another site must never act for a visitor (CSRF), nor open a
-WebSocket to a table in the visitor's name (cross-site WebSocket hijacking).
+A table seat and a table's host are held by an HttpOnly browser cookie, so a page on
+another site must never act for a visitor (CSRF), nor open a WebSocket to a table in
+the visitor's name (cross-site WebSocket hijacking).
 
 1. **Origin.** Browsers send ``Origin`` with every cross-origin request that can change
    state and with every WebSocket handshake; a page cannot forge it. A state-changing
@@ -28,8 +28,9 @@ WebSocket to a table in the visitor's name (cross-site WebSocket hijacking).
    Content-Type is allowed only when its body is really empty (read, not trusted from
    ``Content-Length``): some actions post nothing, and an empty request carries no
    data an attacker could choose; a cross-site page sending one is refused by rule 1.
-3. **Rate.** With a limiter, each HTTP request under ``/api/`` takes a token from the
-   client's ``"request"`` bucket; an empty bucket answers 429 with ``Retry-After``.
+3. **Rate.** With a limiter, each HTTP request under ``/api/`` and each WebSocket
+   handshake takes a token from the client's ``"request"`` bucket; an empty bucket
+   answers 429 with ``Retry-After`` (a handshake is closed with 4403 and the wait).
 
 The client key is the peer address, or with ``trust_forwarded`` the first address of
 ``X-Forwarded-For`` (then ``X-Forwarded-Proto`` and ``X-Forwarded-Host`` also name this
@@ -251,6 +252,11 @@ class Guard:
         scope[_SCOPE_KEY] = client_key(scope, trust_forwarded=self.trust_forwarded)
         if kind == "websocket":
             refusal = self._cross_site(scope)
+            if refusal is None and self.limiter is not None:
+                # a handshake is a request too: a client over its budget opens no socket
+                wait = self.limiter.hit(scope[_SCOPE_KEY], "request")
+                if wait is not None:
+                    refusal = f"too many requests: try again in {math.ceil(wait)} s"
             if refusal is None:
                 await self.app(scope, receive, send)
             elif (await receive())["type"] == "websocket.connect":

@@ -188,6 +188,21 @@ _BOT_WORD = re.compile(r"(?<![a-z])bots?(?![a-z])")
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 
 
+_SCRIPT_GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "CJK", "IDEOGRAPHIC": "CJK"}
+
+
+def _scripts(text: str) -> set[str]:
+    """The scripts of the letters of ``text`` (NFKC: full-width Latin is Latin), with
+    the Chinese, Japanese and Korean scripts as one: mixing Latin and Cyrillic (``Аnn``
+    with a Cyrillic А) is how one name imitates another (Unicode TR 39)."""
+    out = set()
+    for c in unicodedata.normalize("NFKC", text):
+        if unicodedata.category(c).startswith("L"):
+            word = unicodedata.name(c, "UNKNOWN").split()[0]
+            out.add(_SCRIPT_GROUPS.get(word, word))
+    return out
+
+
 def name_key(name: str) -> str:
     """What two names must not share at one table: their NFKC case-folded form with
     spaces removed ("Ann", "ａｎｎ" and "a nn" are one name)."""
@@ -207,6 +222,12 @@ def check_name(name: object) -> str:
         shown = ", ".join(f"U+{ord(c):04X}" for c in (bad or [c for c in text][:1]))
         raise RequestError(
             f"a name may not hold control or text-direction characters ({shown}): {_shown(name)}"
+        )
+    scripts = _scripts(text)
+    if len(scripts) > 1:
+        raise RequestError(
+            f"a name is written in one script (this one mixes {' and '.join(sorted(scripts))}, "
+            f"which can imitate another name): {text!r}"
         )
     if _BOT_WORD.search(unicodedata.normalize("NFKC", text).casefold()):
         raise RequestError(f"a person's name may not say 'bot' (bots are labelled so): {text!r}")

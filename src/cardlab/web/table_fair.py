@@ -54,7 +54,7 @@ class TableSeeds:
         if current is not None:
             try:
                 self.commitment = current
-                self.server_seed = parse_server_seed(store.seed(current).server_seed)
+                self.server_seed = parse_server_seed(store.seed(table_id, current).server_seed)
                 return
             except CardlabError:
                 self.lost = current
@@ -117,10 +117,10 @@ class TableSeeds:
         fields; a new seed is drawn. Returns the old (commitment, seed)."""
         old, seed = self.commitment, self.server_seed
         texts: dict[int, str] = {}
-        for hand_id in self.store.hand_ids_dealt_under(old):
+        for hand_id in self.store.hand_ids_dealt_under(self.table_id, old):
             record = self.store.hand(hand_id)
             texts[hand_id] = phh.dumps(with_revealed(phh.load(record.phh), seed))
-        self.store.reveal_seed(old, texts)
+        self.store.reveal_seed(self.table_id, old, texts)
         self.revealed.append({"commitment": old, "server_seed": seed.hex()})
         self.reveal_requested = False
         self.rotations += 1

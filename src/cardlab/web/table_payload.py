@@ -64,7 +64,7 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
     hand = session.hand
     position = None if hand is None or seat is None else session.position_of(seat)
     view = None if hand is None else seat_view(hand, position)
-    names = session.names() if hand is not None else []
+    names = room.hand_names if hand is not None else []
     connected = room.connected_seats()
     players = []
     for i, info in enumerate(room.seats):

@@ -31,15 +31,29 @@ class FinishedHand:
     seats: tuple[int, ...]  # the seat at each position
     shown: frozenset[int]  # positions whose cards were shown
 
-    def for_seat(self, viewer_seat: int | None) -> phh.HandHistory:
-        """The history as the seat ``viewer_seat`` (None: a spectator) may see it."""
+    @property
+    def sittings(self) -> tuple[str, ...]:
+        """Who played each position (a random id per person's sitting-down)."""
+        value = self.history.user_fields.get("_sittings", ())
+        return tuple(str(v) for v in value) if isinstance(value, list | tuple) else ()
+
+    def for_seat(self, viewer_seat: int | None, sitting: str | None = None) -> phh.HandHistory:
+        """The history as the person in ``viewer_seat`` (None: a spectator) may see it:
+        their own cards only if they played the hand (``sitting``: who sits there now; a
+        person who took the seat later sees the hand as a spectator)."""
         position = self.seats.index(viewer_seat) if viewer_seat in self.seats else None
+        sittings = self.sittings
+        if position is not None and sittings and sittings[position] != (sitting or ""):
+            position = None
+        if position is not None and sittings and not sittings[position]:
+            position = None  # a bot's seat
         lines = [
             e.phh
             for e in (_mask(e, position, self.shown) for e in self.events)
             if e.phh is not None
         ]
         user = dict(self.history.user_fields)
+        user.pop("_sittings", None)
         if "_server_seed" not in user:
             user.pop("_reshuffled", None)  # the piles show discards: only once revealed
         return dataclasses.replace(
@@ -100,9 +114,9 @@ def _mask(event: ev.Event, viewer: int | None, shown: frozenset[int]) -> ev.Even
     return event
 
 
-def phhs(hands: Sequence[FinishedHand], viewer_seat: int | None) -> str:
-    """The hands as one ``.phhs`` file, as ``viewer_seat`` may see them."""
-    return phh.dumps_all(h.for_seat(viewer_seat) for h in hands)
+def phhs(hands: Sequence[FinishedHand], viewer_seat: int | None, sitting: str | None = None) -> str:
+    """The hands as one ``.phhs`` file, as the person in ``viewer_seat`` may see them."""
+    return phh.dumps_all(h.for_seat(viewer_seat, sitting) for h in hands)
 
 
 def showdown_summary(

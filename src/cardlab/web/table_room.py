@@ -28,6 +28,7 @@ import hmac
 import json
 import logging
 import random
+import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -73,6 +74,7 @@ class SeatInfo:
     bot: str = ""
     token_sha256: str = ""
     leaving: bool = False
+    sitting: str = ""  # a random id per person and sitting-down (who played which hand)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -81,6 +83,7 @@ class SeatInfo:
             "bot": self.bot,
             "token_sha256": self.token_sha256,
             "leaving": self.leaving,
+            "sitting": self.sitting,
         }
 
 
@@ -149,6 +152,8 @@ class Room:
         self.on_close = on_close
         self.deal: FairDeal | None = None
         self.dealer: Dealer | None = None
+        self.hand_names: list[str] = []  # the players of the current hand by position
+        self.hand_sittings: list[str] = []
         self.action_seq = 0
         self._ended = True  # the current hand (if any) has been stored as finished
         self.turn = 0  # counts changes of the live hand; a client may echo it
@@ -211,6 +216,7 @@ class Room:
                 str(s.get("bot", "")),
                 str(s.get("token_sha256", "")),
                 bool(s.get("leaving", False)),
+                str(s.get("sitting", "")),
             )
             for s in state["seats"]
         ]
@@ -261,7 +267,7 @@ class Room:
             )
             from cardlab.table.dealing import parse_server_seed
 
-            seed = parse_server_seed(self.store.seed(deal.commitment).server_seed)
+            seed = parse_server_seed(self.store.seed(self.id, deal.commitment).server_seed)
             dealer = Dealer(self.game.game.deck, seed, deal)
             self.session.button = int(start["button"])
             hand = self.session.new_hand(dealer=dealer, order=[int(s) for s in start["order"]])
@@ -281,6 +287,9 @@ class Room:
             )
             return
         self.deal, self.dealer = deal, dealer
+        names = [self.seats[s].name for s in self.session.order]
+        self.hand_names = [str(n) for n in start.get("names", names)]
+        self.hand_sittings = [str(n) for n in start.get("sittings", [""] * len(names))]
         self.action_seq = len(live.actions)
         self._ended = False
         self._resume_clock = live.clock_remaining
@@ -291,10 +300,13 @@ class Room:
 
     # --- seats -------------------------------------------------------------------------
 
-    def join(self, name: object, seat: int | None, token_sha256: str) -> int:
+    def join(
+        self, name: object, seat: int | None, token_sha256: str, *, sends_seeds: bool = False
+    ) -> int:
         """Seat the person whose browser token hashes to ``token_sha256`` (the first open
         seat, or ``seat`` counted from 0); a browser that already has a seat here gets
-        that seat again. Returns the seat."""
+        that seat again. Returns the seat. ``sends_seeds``: the person's page will send
+        client seeds, so the next deal waits a moment for its first one."""
         if self.closed or self.closing:
             raise TableFull(f"table {self.id!r} is closed")
         mine = self.seat_of_hash(token_sha256)
@@ -317,10 +329,13 @@ class Room:
             free = ", ".join(str(i + 1) for i in open_seats)
             raise TableFull(f"seat {seat + 1} is not free (free: {free})")
         stack = self.config.stack_of(seat)
-        self.seats[seat] = SeatInfo("human", text, token_sha256=token_sha256)
+        self.seats[seat] = SeatInfo(
+            "human", text, token_sha256=token_sha256, sitting=secrets.token_urlsafe(12)
+        )
         self.session.seats[seat].name = text
         self.session.seats[seat].stack = stack
-        self._joined[seat] = _now()
+        if sends_seeds:
+            self._joined[seat] = _now()
         with self.store.transaction():
             self.save()
             self.store.add_ledger(self.id, seat, text, "buy-in", stack)
@@ -520,7 +535,8 @@ class Room:
             return False
         if len(self.session.next_order()) < 2:
             return False
-        return bool(self.people) or self.watched() or self.unwatched_hands < self.bot_hands
+        # nobody watching (people seated or not): a few hands, then the table waits
+        return self.watched() or self.unwatched_hands < self.bot_hands
 
     def _maybe_deal(self) -> None:
         if self.live() or (self._task is not None and not self._task.done()):
@@ -557,12 +573,13 @@ class Room:
         number = self.deals
         deal = self.fair.deal(number, order, self.people)
         dealer = Dealer(self.game.game.deck, self.fair.server_seed, deal)
-        start = {
+        start: dict[str, Any] = {
             "order": order,
             "button": self.session.button,
             "client_seeds": list(deal.client_seeds),
             "commitment": deal.commitment,
             "names": [self.seats[s].name for s in order],
+            "sittings": [self.seats[s].sitting for s in order],
         }
         self.deals = number + 1
         try:
@@ -574,9 +591,10 @@ class Room:
             return
         self.session.new_hand(dealer=dealer, order=order)
         self.deal, self.dealer = deal, dealer
+        self.hand_names, self.hand_sittings = start["names"], start["sittings"]
         self.action_seq = 0
         self._ended = False
-        if not self.watched() and not self.people:
+        if not self.watched():
             self.unwatched_hands += 1
         self._changed()
 
@@ -617,7 +635,7 @@ class Room:
             left = 0.0 if self.deadline is None else self.deadline - loop.time()
             if turn == self.turn and left > 0:
                 with contextlib.suppress(CardlabError):
-                    self.store.save_clock(self.id, left)
+                    self.store.save_clock(self.id, self.action_seq, left)
         hand = self.session.hand
         if turn != self.turn or hand is None or hand.is_over:
             return
@@ -663,16 +681,18 @@ class Room:
         if hand is None or hand.result is None or self._ended or self.deal is None:
             return
         self._ended = True
-        names = self.session.names()
+        names = list(self.hand_names)
         order = self.session.order
         number = self.session.hands_played + 1
-        fields = self.deal.user_fields() | {"_seats": [s + 1 for s in order], "_table": self.id}
+        fields = self.deal.user_fields() | {
+            "_seats": [s + 1 for s in order],
+            "_table": self.id,
+            "_sittings": list(self.hand_sittings),
+        }
         if self.dealer is not None and self.dealer.piles:
             fields["_reshuffled"] = [" ".join(c.ascii for c in p) for p in self.dealer.piles]
         done = finished(hand, number, order, names, fields)
-        stored = record(
-            hand, players=names, source="web", table_id=self.id, user_fields=fields, hand=number
-        )
+        stored = record(hand, players=names, source="web", table_id=self.id, history=done.history)
         self.session.end_hand()
         leaving = [i for i, s in enumerate(self.seats) if s.leaving]
         try:
@@ -776,7 +796,7 @@ class Room:
         if not self.started:
             return f"waiting for players ({self.open_seats} open seats) or a start"
         if not self._can_deal():
-            return "paused: a table of bots stops while nobody watches"
+            return f"paused: nobody has watched the last {self.unwatched_hands} hands"
         if self._last is not None:
             return f"hand {self._last[0]} is over: the next one comes shortly"
         return "the next hand is being dealt"

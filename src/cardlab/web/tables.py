@@ -9,7 +9,9 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
                                               ...} -> the table (the caller is its host)
     GET  /api/tables/options                  the games, bots and defaults for the form
     GET  /api/tables/{id}                     the table as the caller's seat sees it
-    POST /api/tables/{id}/join                {"name", "seat"?} -> the seat (idempotent)
+    POST /api/tables/{id}/join                {"name", "seat"?, "client_seeds"?} -> the
+                                              seat (idempotent; client_seeds: the page
+                                              will send a client seed for each deal)
     POST /api/tables/{id}/leave               give the seat back (stack to the ledger)
     POST /api/tables/{id}/close               the host closes the table {"now"?: true}
     GET  /api/tables/{id}/hands.phhs          the finished hands, as the caller may see them
@@ -390,7 +392,10 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
                 if isinstance(wanted, bool) or not isinstance(wanted, int):
                     raise RequestError(f"field 'seat' must be a seat number: {wanted!r:.40}")
                 wanted -= 1
-            seat = room.join(data.get("name"), wanted, known)
+            sends = data.get("client_seeds", False)
+            if not isinstance(sends, bool):
+                raise RequestError(f"field 'client_seeds' must be true or false: {sends!r:.40}")
+            seat = room.join(data.get("name"), wanted, known, sends_seeds=sends)
         except CardlabError as exc:
             return _error(exc)
         response = JSONResponse({"seat": seat + 1, "name": room.seats[seat].name})
@@ -427,7 +432,8 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         if room is None:
             return _error(TableNotFound(f"no table {table_id[:40]!r}"))
         seat = seat_of(room, request)
-        text = phhs(list(room.finished), seat)
+        sitting = None if seat is None else room.seats[seat].sitting
+        text = phhs(list(room.finished), seat, sitting)
         return PlainTextResponse(
             text,
             headers={"content-disposition": f'attachment; filename="table-{room.id}.phhs"'},
@@ -451,7 +457,9 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
                 if message["type"] == "websocket.disconnect":
                     break
                 if manager.limiter is not None:
-                    wait = manager.limiter.hit(client_key(websocket), "message")
+                    # per connection: friends behind one home router share an address
+                    key = f"{client_key(websocket)}#{conn_id}"
+                    wait = manager.limiter.hit(key, "message")
                     if wait is not None:
                         reply: dict[str, Any] | None = {
                             "type": "error",

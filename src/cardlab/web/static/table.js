@@ -103,7 +103,7 @@
     $("pt-join-form").addEventListener("submit", async (event) => {
       event.preventDefault();
       try {
-        await api("POST", `/api/tables/${id}/join`, { name: $("pt-name").value });
+        await api("POST", `/api/tables/${id}/join`, { name: $("pt-name").value, client_seeds: true });
         showError("pt-error", "");
         if (ws) { ws.onclose = null; ws.close(); }
         connect();  // the new cookie makes this connection the seat's
