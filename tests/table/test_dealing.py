@@ -246,3 +246,20 @@ def test_a_deck_order_is_the_one_the_docs_spell() -> None:
     fesca = [c.ascii for c in get_deck("FESCA78").cards]
     assert fesca[:13] == [f"M{r}" for r in range(1, 13)] + ["MZ"] and fesca[-1] == "YZ"
     assert struct.pack(">I", 1) == (1).to_bytes(4, "big")
+
+
+def test_a_real_tables_download_verifies() -> None:
+    """Hands downloaded from a real web table (tests/data/phh/fair-table.phhs): each
+    revealed deck is the plain re-implementation's, and every dealt card is in order."""
+    path = Path(__file__).resolve().parents[1] / "data" / "phh" / "fair-table.phhs"
+    hands = phh.load_all(path)
+    assert len(hands) == 4
+    for h in hands:
+        user = h.user_fields
+        key = bytes.fromhex(user["_server_seed"])
+        assert hashlib.sha256(key).hexdigest() == user["_commitment"]
+        deck = reference_shuffle(
+            list(h.deck.cards), key, user["_client_seeds"], user["_deal_number"]
+        )
+        assert " ".join(c.ascii for c in deck) == user["_shuffled_deck"]  # type: ignore[attr-defined]
+        assert d.verify(h).status == "verified"
