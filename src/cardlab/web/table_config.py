@@ -54,6 +54,16 @@ class TableConfig:
     name: str = ""
     seed: int | None = None
     public: bool = False
+    max_buy_in: int | None = None
+    max_missed: int = 10
+
+    @property
+    def buy_in_cap(self) -> int:
+        """The most chips a person may have after a rebuy or top-up (default: the
+        largest starting stack)."""
+        if self.max_buy_in is not None:
+            return self.max_buy_in
+        return self.stack if self.stacks is None else max(self.stacks)
 
     @property
     def practice(self) -> bool:
@@ -140,6 +150,10 @@ def parse_config(data: dict[str, Any], *, saved: bool = False) -> TableConfig:
     bot_delay = _seconds(data, "bot_delay", DEFAULT_BOT_DELAY, 10.0)
     pause = _seconds(data, "pause", DEFAULT_PAUSE, 60.0)
     name = _text(data, "name", "").strip()[:60]
+    max_buy_in = (
+        None if data.get("max_buy_in") is None else _whole(data, "max_buy_in", 0, 1, MAX_CHIPS)
+    )
+    max_missed = _whole(data, "max_missed", 10, 1, 1000)
     seed = data.get("seed")
     if seed is not None and (
         isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63
@@ -172,6 +186,8 @@ def parse_config(data: dict[str, Any], *, saved: bool = False) -> TableConfig:
         name=name,
         seed=seed,
         public=public,
+        max_buy_in=max_buy_in,
+        max_missed=max_missed,
         ante=optional["ante"],
         bring_in=optional["bring_in"],
         small_bet=optional["small_bet"],

@@ -87,6 +87,7 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
                 "actor": view is not None and p is not None and view.actor == p and not view.over,
                 "connected": i in connected,
                 "leaving": info.leaving,
+                "sitting_out": info.sitting_out,
                 "you": seat == i,
             }
         )
@@ -107,6 +108,8 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
             "public": room.config.public,
             "closed": room.closed,
             "closing": room.closing,
+            "paused": room.paused,
+            "buy_in_cap": room.config.buy_in_cap,
         },
         "fair": room.fair.public(),
         "notices": list(room.notices),

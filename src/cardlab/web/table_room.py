@@ -75,6 +75,8 @@ class SeatInfo:
     token_sha256: str = ""
     leaving: bool = False
     sitting: str = ""  # a random id per person and sitting-down (who played which hand)
+    sitting_out: bool = False  # dealt no cards, posts nothing
+    missed: int = 0  # hands missed while sitting out
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -84,6 +86,8 @@ class SeatInfo:
             "token_sha256": self.token_sha256,
             "leaving": self.leaving,
             "sitting": self.sitting,
+            "sitting_out": self.sitting_out,
+            "missed": self.missed,
         }
 
 
@@ -165,6 +169,8 @@ class Room:
         self._resume_clock: float | None = None
         self.closed = False
         self.closing = False
+        self.paused = False  # the host stopped dealing (between hands)
+        self._next_config: TableConfig | None = None  # the host's settings for next hand
         self.unwatched_hands = 0
         self.last_activity = _now()
         self._seeders: set[int] = set()  # seats whose browser has sent client seeds
@@ -188,6 +194,7 @@ class Room:
             "hands_played": self.session.hands_played,
             "started": self.started,
             "deals": self.deals,
+            "paused": self.paused,
             "host_sha256": self.host_sha256,
             "fair": self.fair.state(),
         }
@@ -217,6 +224,8 @@ class Room:
                 str(s.get("token_sha256", "")),
                 bool(s.get("leaving", False)),
                 str(s.get("sitting", "")),
+                bool(s.get("sitting_out", False)),
+                int(s.get("missed", 0)),
             )
             for s in state["seats"]
         ]
@@ -239,6 +248,7 @@ class Room:
             fair=state.get("fair"),
             **options,
         )
+        room.paused = bool(state.get("paused", False))
         room._load_finished()
         live = store.live_hand(table_id)
         if live is not None:
@@ -423,6 +433,190 @@ class Room:
             self._maybe_deal()
             self.notify()
 
+    def sit_out(self, seat: int | None, out: bool = True) -> None:
+        """The person in ``seat`` sits out (dealt no cards, posts nothing, from the next
+        hand) or back in. After ``max_missed`` missed hands a seat is stood up."""
+        if seat is None or self.seats[seat].kind != "human":
+            raise ActionError("you have no seat at this table")
+        info = self.seats[seat]
+        info.sitting_out = out
+        info.missed = 0
+        self.save()
+        self.touch()
+        self.notify()
+        if not out:
+            self._maybe_deal()
+
+    def add_chips(self, seat: int | None, amount: object) -> None:
+        """A rebuy or top-up of ``amount`` chips for ``seat``, between its hands, up to
+        the table's buy-in cap; a buy-in in the ledger."""
+        if seat is None or self.seats[seat].kind != "human":
+            raise ActionError("you have no seat at this table")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            raise ActionError(f"a rebuy is a positive whole number of chips: {amount!r:.40}")
+        if self.live() and self.session.position_of(seat) is not None:
+            raise ActionError("chips can be added between your hands, not during one")
+        stack = self.session.seats[seat].stack
+        cap = self.config.buy_in_cap
+        if stack + amount > cap:
+            raise ActionError(
+                f"the table allows at most {cap} chips in front of you: you have {stack}, "
+                f"so add at most {max(0, cap - stack)}"
+            )
+        self.session.seats[seat].stack = stack + amount
+        self.seats[seat].missed = 0
+        with self.store.transaction():
+            self.save()
+            self.store.add_ledger(self.id, seat, self.seats[seat].name, "buy-in", amount)
+        self.notices.append(f"{self.seats[seat].name} added {amount} chips")
+        self.touch()
+        self.notify()
+        self._maybe_deal()
+
+    def ledger(self) -> dict[str, Any]:
+        """The ledger: every buy-in and cash-out, each person's totals and net (what
+        they took away and have on the table, less what they brought), and the check
+        that chips brought less chips taken equal the chips at the table."""
+        entries = self.store.ledger(self.id)
+        people: dict[str, dict[str, int]] = {}
+        for e in entries:
+            row = people.setdefault(e.player, {"bought": 0, "cashed": 0, "on_table": 0})
+            row["bought" if e.kind == "buy-in" else "cashed"] += e.amount
+        stacks = self._table_stacks()
+        for i, info in enumerate(self.seats):
+            if info.kind != "open":
+                row = people.setdefault(info.name, {"bought": 0, "cashed": 0, "on_table": 0})
+                row["on_table"] += stacks[i]
+        rows = [
+            {"player": name, **row, "net": row["cashed"] + row["on_table"] - row["bought"]}
+            for name, row in people.items()
+        ]
+        brought = sum(e.amount for e in entries if e.kind == "buy-in")
+        taken = sum(e.amount for e in entries if e.kind == "cash-out")
+        return {
+            "entries": [
+                {
+                    "at": e.at.isoformat(),
+                    "seat": e.seat + 1,
+                    "player": e.player,
+                    "kind": e.kind,
+                    "amount": e.amount,
+                }
+                for e in entries
+            ],
+            "players": rows,
+            "chips_brought": brought,
+            "chips_taken": taken,
+            "chips_on_table": sum(stacks),
+            "balanced": brought - taken == sum(stacks),
+        }
+
+    def _table_stacks(self) -> list[int]:
+        """Every seat's chips, a hand in play counted as it started (its bets are not
+        anybody's yet)."""
+        return [s.stack for s in self.session.seats]
+
+    # --- the host -----------------------------------------------------------------------
+
+    def pause(self, paused: bool = True) -> None:
+        """The host stops dealing after the hand in play, or deals again."""
+        self.paused = paused
+        self.save()
+        self.notices.append("the host paused the table" if paused else "the host resumed")
+        self.notify()
+        if not paused:
+            self._maybe_deal()
+
+    SETTINGS = (
+        "blinds",
+        "ante",
+        "bring_in",
+        "small_bet",
+        "big_bet",
+        "betting",
+        "clock",
+        "bot_delay",
+        "pause",
+        "max_buy_in",
+        "max_missed",
+        "public",
+        "name",
+    )
+
+    def change_settings(self, data: dict[str, Any]) -> None:
+        """The host changes the stakes, clock, bot delay, pause or limits: from the next
+        hand (checked now: a refused change changes nothing)."""
+        unknown = sorted(str(k)[:30] for k in data if k not in self.SETTINGS)
+        if unknown:
+            raise ActionError(
+                f"the host can change {', '.join(self.SETTINGS)}; not {', '.join(unknown)}"
+            )
+        config = parse_config(self.config.as_dict() | data, saved=True)
+        if self.live():
+            self._next_config = config
+            self.notices.append("the host changed the settings: from the next hand")
+        else:
+            self._next_config = config
+            self._apply_next_config()
+            self.notices.append("the host changed the settings")
+        self.notify()
+
+    def _apply_next_config(self) -> None:
+        if self._next_config is None:
+            return
+        self.config, self._next_config = self._next_config, None
+        self.game = self.config.table_game()
+        self.session.game = self.game
+        with contextlib.suppress(CardlabError):
+            self.save()
+
+    def remove(self, seat: object) -> None:
+        """The host removes a person or a bot from ``seat`` (from 1): its stack goes to
+        the ledger now, or when the hand it plays ends."""
+        index = self._seat_index(seat)
+        info = self.seats[index]
+        if info.kind == "open":
+            raise ActionError(f"seat {index + 1} is empty")
+        if info.kind == "bot":
+            info.kind = "human"  # leaves like a person: check or fold, then stands up
+        self.leave(index)
+        self.notices.append(f"the host removed {info.name}")
+
+    def add_bot(self, seat: object, bot: object) -> None:
+        """The host seats a bot in an open seat, with the table's starting stack."""
+        index = self._seat_index(seat)
+        if self.seats[index].kind != "open":
+            raise ActionError(f"seat {index + 1} is not free")
+        if not isinstance(bot, str):
+            raise ActionError(f"a bot is named by a string: {bot!r:.40}")
+        name = get_bot(bot).name
+        label = f"{name} bot {index + 1}"
+        stack = self.config.stack_of(index)
+        self.seats[index] = SeatInfo("bot", label, name)
+        self.session.seats[index].name = label
+        self.session.seats[index].stack = stack
+        with self.store.transaction():
+            self.save()
+            self.store.add_ledger(self.id, index, label, "buy-in", stack)
+        self.notify()
+        self._maybe_deal()
+
+    def transfer_host(self, seat: object) -> None:
+        """The host hands the table to the person in ``seat`` (from 1)."""
+        index = self._seat_index(seat)
+        info = self.seats[index]
+        if info.kind != "human" or not info.token_sha256:
+            raise ActionError(f"seat {index + 1} has no person to be the host")
+        self.host_sha256 = info.token_sha256
+        self.save()
+        self.notices.append(f"{info.name} is the host now")
+        self.notify()
+
+    def _seat_index(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= len(self.seats):
+            raise ActionError(f"a seat is a number from 1 to {len(self.seats)}: {seat!r:.40}")
+        return seat - 1
+
     # --- fair dealing ------------------------------------------------------------------
 
     def offer_seed(self, seat: int | None, deal: object, seed: object) -> None:
@@ -531,9 +725,9 @@ class Room:
     def _can_deal(self) -> bool:
         if self.open_seats == 0:
             self.started = True
-        if self.closed or self.closing or not self.started:
+        if self.closed or self.closing or not self.started or self.paused:
             return False
-        if len(self.session.next_order()) < 2:
+        if len(self.session.next_order(self._sitting_out())) < 2:
             return False
         # nobody watching (people seated or not): a few hands, then the table waits
         return self.watched() or self.unwatched_hands < self.bot_hands
@@ -567,9 +761,23 @@ class Room:
             for s in self.people & (self._seeders | fresh)
         )
 
+    def _sitting_out(self) -> set[int]:
+        return {i for i, s in enumerate(self.seats) if s.sitting_out}
+
+    def _count_missed(self, order: list[int]) -> None:
+        """Each seat with chips that sat this deal out missed a hand; one that missed
+        ``max_missed`` hands is stood up (its stack to the ledger)."""
+        for i, info in enumerate(self.seats):
+            if info.sitting_out and i not in order and self.session.seats[i].stack > 0:
+                info.missed += 1
+                if info.missed >= self.config.max_missed and info.kind == "human":
+                    self.notices.append(f"{info.name} missed {info.missed} hands: stood up")
+                    self._stand_up(i)
+
     def _deal(self) -> None:
         """Deal the next hand: recorded in the store before any card is shown."""
-        order = self.session.next_order()
+        self._count_missed(self.session.next_order(self._sitting_out()))
+        order = self.session.next_order(self._sitting_out())
         number = self.deals
         deal = self.fair.deal(number, order, self.people)
         dealer = Dealer(self.game.game.deck, self.fair.server_seed, deal)
@@ -703,6 +911,7 @@ class Room:
         except CardlabError:
             log.exception("saving hand %d of table %s failed", number, self.id)
         self.finished.append(done)
+        self._apply_next_config()
         self._last = (number, hand, names)
         self._last_summary = None
         if self.fair.reveal_requested:
@@ -795,6 +1004,8 @@ class Room:
             return "the table is over: fewer than two players have chips"
         if not self.started:
             return f"waiting for players ({self.open_seats} open seats) or a start"
+        if self.paused:
+            return "paused by the host"
         if not self._can_deal():
             return f"paused: nobody has watched the last {self.unwatched_hands} hands"
         if self._last is not None:

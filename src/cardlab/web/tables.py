@@ -14,12 +14,19 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
                                               will send a client seed for each deal)
     POST /api/tables/{id}/leave               give the seat back (stack to the ledger)
     POST /api/tables/{id}/close               the host closes the table {"now"?: true}
+    POST /api/tables/{id}/host                the host: {"op": "pause" | "resume" |
+                                              "settings" | "remove" | "add_bot" |
+                                              "transfer", ...} (see host_operation)
+    POST /api/tables/{id}/chips               {"amount"}: a rebuy or top-up between hands
+    GET  /api/tables/{id}/ledger              buy-ins, cash-outs, each person's net
+                                              (?format=csv)
     GET  /api/tables/{id}/hands.phhs          the finished hands, as the caller may see them
     WS   /api/tables/{id}/ws                  live: state pushed on every change; send
                                               {"type": "action", "action": "r 20",
                                               "turn"?: n}, {"type": "start"},
                                               {"type": "client_seed", "deal": n, "seed": s},
-                                              {"type": "reveal"}, {"type": "leave"}
+                                              {"type": "reveal"}, {"type": "leave"},
+                                              {"type": "sit_out"}, {"type": "sit_in"}
 
 Who is who: a browser carries one secret, the HttpOnly cookie ``cardlab_id`` (set by a
 table page, or by the first join or create that lacks it). A seat and a table's host
@@ -53,6 +60,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from cardlab import render
 from cardlab.errors import CardlabError, GameError
 from cardlab.poker.games import game_names
 from cardlab.table import TableGame
@@ -139,7 +147,13 @@ class TableManager:
             bot_hands=self.bot_hands,
             on_close=self._closed,
         )
-        room.save()
+        with self.store.transaction():
+            room.save()
+            for seat, info in enumerate(room.seats):
+                if info.kind == "bot":  # bots bring their chips too: the ledger balances
+                    self.store.add_ledger(
+                        table_id, seat, info.name, "buy-in", room.session.seats[seat].stack
+                    )
         self.rooms[table_id] = room
         return room
 
@@ -426,6 +440,43 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             return _error(exc)
         return JSONResponse({"closed": room.closed, "closing": room.closing})
 
+    async def api_chips(request: Request) -> Response:
+        try:
+            room = manager.get(request.path_params["table_id"])
+            data = await _body(request)
+            room.add_chips(seat_of(room, request), data.get("amount"))
+        except CardlabError as exc:
+            return _error(exc)
+        seat = seat_of(room, request)
+        return JSONResponse({"stack": None if seat is None else room.session.seats[seat].stack})
+
+    async def api_ledger(request: Request) -> Response:
+        try:
+            room = manager.get(request.path_params["table_id"])
+        except CardlabError as exc:
+            return _error(exc)
+        ledger = room.ledger()
+        if request.query_params.get("format") == "csv":
+            header = ("player", "bought", "cashed", "on_table", "net")
+            text = render.to_csv(header, [[r[k] for k in header] for r in ledger["players"]])
+            return PlainTextResponse(
+                text,
+                media_type="text/csv",
+                headers={"content-disposition": f'attachment; filename="ledger-{room.id}.csv"'},
+            )
+        return JSONResponse(ledger)
+
+    async def api_host(request: Request) -> Response:
+        try:
+            room = manager.get(request.path_params["table_id"])
+            data = await _body(request)
+            if not room.is_host(browser_hash(request)):
+                raise NotHost("only the table's host can do that")
+            host_operation(room, data)
+        except CardlabError as exc:
+            return _error(exc)
+        return JSONResponse({"status": room.status(), "paused": room.paused})
+
     async def api_hands(request: Request) -> Response:
         table_id = request.path_params["table_id"]
         room = manager.rooms.get(table_id)
@@ -487,9 +538,40 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         Route("/api/tables/{table_id}/join", api_join, methods=["POST"]),
         Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
         Route("/api/tables/{table_id}/close", api_close, methods=["POST"]),
+        Route("/api/tables/{table_id}/chips", api_chips, methods=["POST"]),
+        Route("/api/tables/{table_id}/host", api_host, methods=["POST"]),
+        Route("/api/tables/{table_id}/ledger", api_ledger),
         Route("/api/tables/{table_id}/hands.phhs", api_hands),
         WebSocketRoute("/api/tables/{table_id}/ws", ws),
     ]
+
+
+HOST_OPERATIONS = ("pause", "resume", "settings", "remove", "add_bot", "transfer")
+
+
+def host_operation(room: Room, data: dict[str, Any]) -> None:
+    """Do what the host asks: ``{"op": "pause"}``, ``"resume"``, ``{"op": "settings",
+    "settings": {"blinds": [2, 4], ...}}`` (from the next hand), ``{"op": "remove",
+    "seat": 3}``, ``{"op": "add_bot", "seat": 3, "bot": "equity"}``, ``{"op":
+    "transfer", "seat": 2}``."""
+    op = data.get("op")
+    if op == "pause":
+        room.pause(True)
+    elif op == "resume":
+        room.pause(False)
+    elif op == "settings":
+        settings = data.get("settings")
+        if not isinstance(settings, dict):
+            raise RequestError(f"'settings' must be an object: {settings!r:.60}")
+        room.change_settings(settings)
+    elif op == "remove":
+        room.remove(data.get("seat"))
+    elif op == "add_bot":
+        room.add_bot(data.get("seat"), data.get("bot"))
+    elif op == "transfer":
+        room.transfer_host(data.get("seat"))
+    else:
+        raise RequestError(f"unknown host operation {str(op)[:30]!r} (one of {HOST_OPERATIONS})")
 
 
 def handle_message(
@@ -520,6 +602,9 @@ def handle_message(
         if kind == "leave":
             room.leave(seat)
             return None
+        if kind in ("sit_out", "sit_in"):
+            room.sit_out(seat, kind == "sit_out")
+            return None
         if kind == "action":
             action = message.get("action")
             if not isinstance(action, str):
@@ -531,7 +616,7 @@ def handle_message(
             return None
         raise RequestError(
             f"unknown message type {str(kind)[:40]!r} "
-            "(action, start, client_seed, reveal, leave or ping)"
+            "(action, start, client_seed, reveal, leave, sit_out, sit_in or ping)"
         )
     except CardlabError as exc:
         return {"type": "error", "message": str(exc)[:300]}
