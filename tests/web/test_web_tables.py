@@ -170,6 +170,20 @@ def test_default_action_rules() -> None:
     assert str(default_action(Legal(0, Phase.DRAW, discard=5))) == "d"
 
 
+def test_a_limit_below_the_stack_is_max_not_all_in() -> None:
+    # pot-limit: the pot raise is the top; a 487 stack is not "all-in 26"
+    legal = Legal(0, Phase.BET, fold=True, call=2, raise_min=4, raise_max=26)
+    got = presets(legal, pot=8, top_bet=2, to_call=2, all_in=487)
+    assert [p["label"] for p in got][-1] in ("pot", "max")
+    assert all(p["label"] != "all-in" for p in got)
+    fixed = Legal(0, Phase.BET, fold=True, call=2, raise_min=4, raise_max=4)
+    assert presets(fixed, pot=3, top_bet=2, to_call=1, all_in=100) == [
+        {"label": "max", "amount": 4}
+    ]
+    short = Legal(0, Phase.BET, fold=True, call=2, raise_min=4, raise_max=7)
+    assert presets(short, pot=100, top_bet=5, to_call=2, all_in=7)[-1]["label"] == "all-in"
+
+
 def test_presets_stay_in_the_legal_range() -> None:
     legal = Legal(0, Phase.BET, fold=True, call=2, raise_min=4, raise_max=50)
     got = {p["label"]: p["amount"] for p in presets(legal, pot=3, top_bet=2, to_call=1)}

@@ -335,3 +335,89 @@ def test_the_page_deals_with_its_seeds_reveals_and_verifies(
     assert code == 0 and cli["failed"] == 0
     assert [h["status"] for h in cli["hands"]] == python
     screenshot(driver, "table-fair-dealing")
+
+
+def test_the_host_panel_seats_and_ledger(base_url: str, players: list[WebDriver]) -> None:
+    """The creator's browser is the host: pause, new blinds from the next hand, remove a
+    bot and seat another; the seat's sit-out and top-up; the ledger says it balances.
+    Screenshots at desktop and phone width."""
+    import httpx
+
+    driver = players[1]
+    size(driver, DESKTOP)
+    driver.get(base_url + "/tables")
+    config = {
+        "game": "fesca78-holdem",
+        "seats": 3,
+        "bots": {"2": "station", "3": "station"},
+        "clock": 0,
+        "bot_delay": 0.05,
+        "pause": 0.5,
+        "max_buy_in": 300,
+    }
+    created = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/tables', {method: 'POST', headers: {'content-type': 'application/json'},"
+        " body: JSON.stringify(arguments[0])}).then(r => r.json()).then(done);",
+        config,
+    )
+    tid = created["id"]
+    driver.get(base_url + created["url"])
+    wait(driver, lambda: visible(driver, "pt-join"), "the join form")
+    driver.find_element(By.ID, "pt-name").send_keys("hana")
+    driver.find_element(By.ID, "pt-join-btn").click()
+    wait(driver, lambda: visible(driver, "pt-host"), "the host panel")
+    state = lambda: httpx.get(f"{base_url}/api/tables/{tid}").json()  # noqa: E731
+    # new blinds from the next hand
+    driver.find_element(By.ID, "pt-set-blinds").send_keys("5/10")
+    click(driver, "#pt-set-btn")
+    wait(
+        driver,
+        lambda: (
+            "from the next hand" in text(driver, "#pt-notices")
+            or "changed the settings" in text(driver, "#pt-notices")
+        ),
+        "the settings notice",
+    )
+    for _ in range(2000):  # hana calls until a hand with the new blinds is dealt
+        if "blinds 5/10" in state()["table"]["stakes"]:
+            break
+        driver.execute_script("const b = document.getElementById('pt-act-call'); if (b) b.click();")
+        time.sleep(0.02)
+    assert "blinds 5/10" in state()["table"]["stakes"]
+    # pause, then remove a bot and seat a random bot while paused
+    click(driver, "#pt-pause")
+    for _ in range(2000):
+        if state()["table"]["status"] == "paused by the host":
+            break
+        driver.execute_script("const b = document.getElementById('pt-act-call'); if (b) b.click();")
+        time.sleep(0.02)
+    assert state()["table"]["status"] == "paused by the host"
+    click(driver, "[data-remove='3']")
+    wait(driver, lambda: state()["seats"][2]["kind"] == "open", "the bot removed")
+    wait(driver, lambda: "Seat a bot" in text(driver, "#pt-host-seats"), "the open seat")
+    driver.execute_script(
+        "[...document.querySelectorAll('#pt-host-seats button')]"
+        ".find(b => b.textContent === 'Seat a bot').click()"
+    )
+    wait(driver, lambda: state()["seats"][2]["kind"] == "bot", "a bot seated")
+    # a top-up within the cap, and the ledger balances
+    wait(driver, lambda: visible(driver, "pt-chips"), "the add-chips form")
+    driver.find_element(By.ID, "pt-chips-n").send_keys("50")
+    click(driver, "#pt-chips-btn")
+    wait(driver, lambda: "added 50 chips" in text(driver, "#pt-notices"), "the top-up")
+    wait(driver, lambda: "it balances" in text(driver, "#pt-ledger-check"), "the ledger")
+    ledger = httpx.get(f"{base_url}/api/tables/{tid}/ledger").json()
+    # hana, two station bots, the bot seated later, and the top-up
+    assert ledger["balanced"] and ledger["chips_brought"] == 4 * 200 + 50
+    # sit out from the next hand, shown on the seat
+    click(driver, "#pt-sit")
+    wait(driver, lambda: "sitting out" in text(driver, "#pt-seats"), "the sit-out badge")
+    screenshot(driver, "table-host")
+    size(driver, PHONE)
+    time.sleep(0.3)
+    wide = [w for w in driver.execute_script(WIDE) if not w.startswith("INPUT#")]
+    assert wide == [] and driver.execute_script(
+        "return document.documentElement.scrollWidth"
+    ) <= PHONE[0], wide
+    screenshot(driver, "table-host")

@@ -38,7 +38,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -156,6 +156,9 @@ def create_app(
         deal_id = request.path_params["deal_id"]
         return _json(await run_in_threadpool(showdown.refine, deals, deal_id, equity_samples))
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
+
     async def rules_data(request: Request) -> Response:
         deck = request.query_params.get("deck", "FESCA78")
         return _json(await run_in_threadpool(rules.rules_page, deck))
@@ -183,6 +186,7 @@ def create_app(
         Route("/api/showdown/deals/{deal_id}/next", deal_next, methods=["POST"]),
         Route("/api/showdown/deals/{deal_id}/samples", deal_more, methods=["POST"]),
         Route("/api/rules", rules_data),
+        Route("/favicon.ico", favicon),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     from cardlab.web.verify_page import verify_routes

@@ -32,28 +32,28 @@ def default_action(legal: Legal) -> Action:
     return Action.fold() if legal.fold else Action.call()
 
 
-def presets(legal: Legal, pot: int, top_bet: int, to_call: int) -> list[dict[str, Any]]:
-    """Bet or raise sizes for the buttons: min, half pot, pot, all-in, each a legal
+def presets(
+    legal: Legal, pot: int, top_bet: int, to_call: int, all_in: int | None = None
+) -> list[dict[str, Any]]:
+    """Bet or raise sizes for the buttons: min, half pot, pot, and the top (all-in when
+    the top is the player's whole stack, ``all_in``, else the limit: "max"), each a legal
     *to* amount (duplicates dropped)."""
     lo, hi = legal.raise_min, legal.raise_max
     if lo is None or hi is None:
         return []
     after_call = pot + to_call
-    wanted = [
-        ("min", lo),
-        ("½ pot", top_bet + after_call // 2),
-        ("pot", top_bet + after_call),
-        ("all-in", hi),
-    ]
+    pot_raise = top_bet + after_call
+    top = "all-in" if all_in is None or hi >= all_in else "max"
+    if top == "max" and pot_raise == hi:
+        top = "pot"  # pot-limit: the pot raise is the limit, and says so
     out: list[dict[str, Any]] = []
     seen: set[int] = set()
-    for label, amount in wanted:
+    for label, amount in (("min", lo), ("½ pot", top_bet + after_call // 2), ("pot", pot_raise)):
         amount = max(lo, min(hi, amount))
-        if amount == hi and label != "all-in":
-            continue  # the all-in button says it best
-        if amount not in seen:
+        if amount < hi and amount not in seen:
             seen.add(amount)
             out.append({"label": label, "amount": amount})
+    out.append({"label": top, "amount": hi})
     return out
 
 
@@ -165,6 +165,6 @@ def _legal_payload(legal: Legal, view: Any, hand: HandState) -> dict[str, Any]:
         "bet": top == 0,
         "discard": legal.discard,
         "hole": [str(c) for c in me.cards if c is not None],
-        "presets": presets(legal, view.total_pot, top, to_call),
+        "presets": presets(legal, view.total_pot, top, to_call, me.stack + me.bet),
         "default": str(default_action(legal)),
     }

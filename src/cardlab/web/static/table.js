@@ -98,7 +98,13 @@
         if (msg.type === "error") showError("pt-error", msg.message);
         else if (msg.type === "state") { state = msg; render(); }
       };
-      ws.onclose = () => { $("pt-status").textContent = "Reconnecting…"; setTimeout(connect, 1000); };
+      ws.onopen = () => { $("pt").classList.remove("offline"); };
+      ws.onclose = () => {
+        $("pt-status").textContent = "Reconnecting…";
+        $("pt").classList.add("offline");  // controls are disabled, not silently dropped
+        document.querySelectorAll("#pt-actions button, #pt-actions input").forEach((b) => { b.disabled = true; });
+        setTimeout(connect, 1000);
+      };
     }
     $("pt-join-form").addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -119,6 +125,41 @@
       try { await api("POST", `/api/tables/${id}/close`, {}); } catch (e) { showError("pt-error", e.message); }
     });
     $("pt-reveal").addEventListener("click", () => send({ type: "reveal" }));
+    $("pt-sit").addEventListener("click", () => send({ type: state && state.you && state.seats[state.you.seat - 1].sitting_out ? "sit_in" : "sit_out" }));
+    $("pt-ledger-csv").href = `/api/tables/${id}/ledger?format=csv`;
+    $("pt-chips").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const n = Number($("pt-chips-n").value);
+      if (!Number.isInteger(n) || n <= 0) { $("pt-chips-note").textContent = "a whole number of chips"; return; }
+      try { await api("POST", `/api/tables/${id}/chips`, { amount: n }); $("pt-chips-note").textContent = ""; $("pt-chips-n").value = ""; loadLedger(); }
+      catch (e) { $("pt-chips-note").textContent = e.message; }
+    });
+    async function host(body) {
+      try { await api("POST", `/api/tables/${id}/host`, body); showError("pt-error", ""); }
+      catch (e) { showError("pt-error", e.message); }
+    }
+    $("pt-pause").addEventListener("click", () => host({ op: state && state.table.paused ? "resume" : "pause" }));
+    $("pt-settings").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const settings = {};
+      const blinds = $("pt-set-blinds").value.trim();
+      if (blinds) settings.blinds = blinds.split(/[\/ ,]+/).filter(Boolean).map(Number);
+      if ($("pt-set-ante").value !== "") settings.ante = Number($("pt-set-ante").value);
+      if ($("pt-set-clock").value !== "") settings.clock = Number($("pt-set-clock").value);
+      if ($("pt-set-botdelay").value !== "") settings.bot_delay = Number($("pt-set-botdelay").value);
+      if ($("pt-set-cap").value !== "") settings.max_buy_in = Number($("pt-set-cap").value);
+      host({ op: "settings", settings });
+    });
+    let ledgerHand = null;
+    async function loadLedger() {
+      try {
+        const l = await api("GET", `/api/tables/${id}/ledger`);
+        const rows = $("pt-ledger-rows");
+        rows.textContent = "";
+        for (const p of l.players) rows.append(el("tr", {}, el("td", { text: p.player }), el("td", { text: String(p.bought) }), el("td", { text: String(p.cashed) }), el("td", { text: String(p.on_table) }), el("td", { text: (p.net > 0 ? "+" : "") + p.net })));
+        $("pt-ledger-check").textContent = `${l.chips_brought} chips brought, ${l.chips_taken} taken away, ${l.chips_on_table} on the table` + (l.balanced ? ": it balances." : ": it does not balance!");
+      } catch (e) { $("pt-ledger-check").textContent = e.message; }
+    }
     $("pt-verify").addEventListener("click", verifyHands);
 
     // the client seed of each deal: random in this browser, remembered to check later
@@ -179,6 +220,31 @@
       $("pt-join").hidden = !!s.you || s.table.open_seats === 0;
       $("pt-start").hidden = !s.you || s.table.started || s.table.closed;
       $("pt-leave").hidden = !s.you || s.table.closed;
+      const mine = s.you ? s.seats[s.you.seat - 1] : null;
+      $("pt-sit").hidden = !s.you || s.table.closed;
+      $("pt-sit").textContent = mine && mine.sitting_out ? "Sit back in" : "Sit out from the next hand";
+      const inHand = mine && s.hand && !s.hand.over && mine.cards.length > 0;
+      $("pt-chips").hidden = !s.you || s.table.closed || inHand || mine.stack >= s.table.buy_in_cap;
+      $("pt-chips-n").max = mine ? Math.max(1, s.table.buy_in_cap - mine.stack) : 1;
+      $("pt-host").hidden = !s.host || s.table.closed;
+      $("pt-pause").textContent = s.table.paused ? "Resume dealing" : "Pause after this hand";
+      if (s.host) {
+        const hs = $("pt-host-seats");
+        hs.textContent = "";
+        for (const p of s.seats) {
+          const cells = [el("td", { text: `${p.seat}. ${p.name}` })];
+          if (p.kind === "open") {
+            const sel = el("select", { "aria-label": `bot for seat ${p.seat}` }, ...["station", "random", "equity"].map((b) => el("option", { value: b, text: b + " bot" })));
+            cells.push(el("td", {}, sel, el("button", { type: "button", text: "Seat a bot", onclick: () => host({ op: "add_bot", seat: p.seat, bot: sel.value }) })));
+          } else {
+            const buttons = [el("button", { type: "button", "data-remove": p.seat, text: "Remove", onclick: () => host({ op: "remove", seat: p.seat }) })];
+            if (p.kind === "human" && !p.you) buttons.push(el("button", { type: "button", text: "Make host", onclick: () => host({ op: "transfer", seat: p.seat }) }));
+            cells.push(el("td", {}, ...buttons));
+          }
+          hs.append(el("tr", {}, ...cells));
+        }
+      }
+      if (ledgerHand !== s.table.hand_number + (s.hand && s.hand.over ? 0.5 : 0)) { ledgerHand = s.table.hand_number + (s.hand && s.hand.over ? 0.5 : 0); loadLedger(); }
       $("pt-close").hidden = !s.host || s.table.closed;
       $("pt-reveal").hidden = !s.you || s.table.closed || s.fair.reveal_requested;
       $("pt-commitment").textContent = s.fair.commitment;
@@ -198,7 +264,9 @@
       seats.textContent = "";
       for (const p of s.seats) {
         const badges = [];
-        if (p.button) badges.push(el("span", { class: "badge", text: "D", title: "button" }));
+        if (p.button && !/stud/.test(s.table.game)) badges.push(el("span", { class: "badge", text: "D", title: "button" }));
+        if (p.sitting_out) badges.push(el("span", { class: "badge", text: "sitting out" }));
+        if (p.leaving) badges.push(el("span", { class: "badge", text: "leaving" }));
         if (p.actor) badges.push(el("span", { class: "badge", text: "to act" }));
         if (p.all_in) badges.push(el("span", { class: "badge", text: "all-in" }));
         if (p.kind === "bot") badges.push(el("span", { class: "badge", text: "bot" }));
