@@ -417,7 +417,8 @@ def test_the_host_panel_seats_and_ledger(base_url: str, players: list[WebDriver]
     size(driver, PHONE)
     time.sleep(0.3)
     wide = [w for w in driver.execute_script(WIDE) if not w.startswith("INPUT#")]
-    assert wide == [] and driver.execute_script(
-        "return document.documentElement.scrollWidth"
-    ) <= PHONE[0], wide
+    assert (
+        wide == []
+        and driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+    ), wide
     screenshot(driver, "table-host")
