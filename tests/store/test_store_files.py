@@ -19,6 +19,7 @@ from cardlab.store import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, Store, def
 RELEASED = {
     1: "2abbdcdcfab6302922edc58689a02d06e444454849a767675ac397450ae75394",
     2: "824a7dfab68331ccccb477e432c44b1da347243a786a508c2a4c652cab10d043",
+    3: "3cccfa587b075e0619205ebd46312093185cf3765dff5436c7e70e26d2d279a6",
 }
 
 
@@ -274,3 +275,28 @@ def test_fuzzed_files_are_refused_not_crashed(
     with pytest.raises(StoreError):
         Store.open(path)
     assert _snapshot(path) == before
+
+
+def test_migration_from_version_2_keeps_tables_and_hands(tmp_path: Path) -> None:
+    """A schema-2 file with a web table and a hand opens at schema 3 with both intact,
+    the table open, and no hand in play."""
+    path = tmp_path / "v2.sqlite3"
+    _version_1_file(path)
+    connection = sqlite3.connect(path)
+    for statement in MIGRATIONS[1].split(";"):
+        if statement.strip():
+            connection.execute(statement)
+    connection.execute("PRAGMA user_version = 2")
+    connection.execute(
+        "INSERT INTO tables VALUES ('t1', '{\"game\": \"fesca78-holdem\"}', '{\"stacks\": [5]}',"
+        " '2026-01-02T03:04:05.000006Z', '2026-01-02T03:04:05.000006Z')"
+    )
+    connection.commit()
+    connection.close()
+    with Store.open(path) as store:
+        assert store.hand(1).commitment is None
+        (table,) = store.tables()
+        assert (table.table_id, table.state, table.closed_at) == ("t1", {"stacks": [5]}, None)
+        assert store.live_hand("t1") is None
+        assert store.ledger("t1") == []
+    assert _pragma(path, "user_version") == 3
