@@ -249,9 +249,9 @@ def test_a_deck_order_is_the_one_the_docs_spell() -> None:
 
 
 def test_a_real_tables_download_verifies() -> None:
-    """Hands downloaded from a real web table (tests/data/phh/fair-table.phhs): each
+    """Hands downloaded from a real web table (tests/data/fair/table-download.phhs): each
     revealed deck is the plain re-implementation's, and every dealt card is in order."""
-    path = Path(__file__).resolve().parents[1] / "data" / "phh" / "fair-table.phhs"
+    path = Path(__file__).resolve().parents[1] / "data" / "fair" / "table-download.phhs"
     hands = phh.load_all(path)
     assert len(hands) == 4
     for h in hands:
