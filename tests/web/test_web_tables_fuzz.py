@@ -73,8 +73,27 @@ ACTIONS = st.sampled_from(
 ) | st.text(max_size=20)
 MESSAGES = (
     st.fixed_dictionaries(
-        {"type": st.sampled_from(["action", "start", "ping", "nope"])},
-        optional={"action": ACTIONS | JSON, "turn": JSON | st.integers(0, 20)},
+        {
+            "type": st.sampled_from(
+                [
+                    "action",
+                    "start",
+                    "ping",
+                    "nope",
+                    "client_seed",
+                    "reveal",
+                    "leave",
+                    "sit_out",
+                    "sit_in",
+                ]
+            )
+        },
+        optional={
+            "action": ACTIONS | JSON,
+            "turn": JSON | st.integers(0, 20),
+            "deal": JSON | st.integers(0, 5),
+            "seed": JSON | st.from_regex(r"[0-9a-f]{0,70}", fullmatch=True),
+        },
     )
     | JSON
 )
@@ -156,5 +175,64 @@ def test_websocket_messages_never_crash(
     state = client.get(f"/api/tables/{tid}").json()
     live = sum(s["stack"] + s["bet"] for s in state["seats"])
     pots = 0 if state["hand"] is None else sum(p["amount"] for p in state["hand"]["pots"])
-    seated_chips = 200 * sum(1 for s in state["seats"] if s["kind"] != "open")
-    assert live + pots == seated_chips
+    ledger = client.get(f"/api/tables/{tid}/ledger").json()
+    assert live + pots == ledger["chips_brought"] - ledger["chips_taken"]
+    assert ledger["balanced"]
+
+
+HOST_BODIES = (
+    st.fixed_dictionaries(
+        {
+            "op": st.sampled_from(
+                ["pause", "resume", "settings", "remove", "add_bot", "transfer", "x"]
+            )
+        },
+        optional={
+            "seat": JSON | st.integers(-1, 5),
+            "bot": JSON | st.sampled_from(["random", "station", "nope"]),
+            "settings": st.dictionaries(FIELDS, VALUES, max_size=3) | JSON,
+        },
+    )
+    | JSON
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    calls=st.lists(
+        st.tuples(
+            st.sampled_from(["leave", "close", "chips", "host", "ledger", "join"]),
+            HOST_BODIES | st.fixed_dictionaries({"amount": JSON | st.integers(-5, 500)}) | JSON,
+            st.sampled_from(["host", "seat", "none"]),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_seat_and_host_endpoints_never_crash(
+    client: TestClient, calls: list[tuple[str, Any, str]]
+) -> None:
+    client.cookies.clear()
+    r = client.post(
+        "/api/tables",
+        json={"seats": 3, "bots": {"3": "random"}, "clock": 0, "bot_delay": 0, "pause": 0},
+    )
+    tid = r.json()["id"]
+    host = r.headers["set-cookie"].split(";")[0]
+    client.cookies.clear()
+    r = client.post(f"/api/tables/{tid}/join", json={"name": "fuzz"})
+    seat = r.headers["set-cookie"].split(";")[0]
+    client.cookies.clear()
+    cookies = {"host": host, "seat": seat, "none": ""}
+    for what, body, who in calls:
+        headers = JSON_TYPE | ({"cookie": cookies[who]} if cookies[who] else {})
+        if what == "ledger":
+            r = client.get(f"/api/tables/{tid}/ledger", headers=headers)
+        else:
+            r = client.post(f"/api/tables/{tid}/{what}", content=json.dumps(body), headers=headers)
+        client.cookies.clear()
+        assert r.status_code in (200, 400, 403, 404), r.text
+        assert isinstance(r.json(), dict)
+    ledger = client.get(f"/api/tables/{tid}/ledger")
+    if ledger.status_code == 200:  # the table may have been closed
+        assert ledger.json()["balanced"]
