@@ -91,6 +91,7 @@ async def human(
     sent = 0
     async with connect(uri, additional_headers={"cookie": cookie}, max_size=2**22) as ws:
         waiting: tuple[int, float] | None = None  # (turn sent, when)
+        last = ""
         while time.monotonic() < until:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, until - time.monotonic()))
@@ -98,6 +99,11 @@ async def human(
                 break
             message = json.loads(raw)
             now = time.perf_counter()
+            if message["type"] == "error" and "retry_after" in message and waiting is not None:
+                # rate-limited (a person never acts this fast): send it again when allowed
+                await asyncio.sleep(float(message["retry_after"]))
+                await ws.send(last)
+                continue
             if waiting is not None and (
                 message["type"] == "error" or message.get("turn", -1) > waiting[0]
             ):
@@ -110,7 +116,8 @@ async def human(
                 continue
             action = random_action(legal, rng)
             waiting = (message["turn"], time.perf_counter())
-            await ws.send(json.dumps({"type": "action", "action": action, "turn": message["turn"]}))
+            last = json.dumps({"type": "action", "action": action, "turn": message["turn"]})
+            await ws.send(last)
             sent += 1
     return sent
 
@@ -145,6 +152,7 @@ async def run(args: argparse.Namespace) -> None:
             human_tables = []
             for k in range((args.humans + 1) // 2):
                 body = {"game": games[k % 4], "seats": 4, "bots": {"3": "random", "4": "random"}}
+                body["betting"] = "fixed-limit"  # random play busts no-limit tables in seconds
                 body |= {"stack": 10_000, "bot_delay": 0, "pause": 0, "clock": 30, "public": True}
                 r = await client.post("/api/tables", json=body)
                 human_tables.append(r.json()["id"])

@@ -105,7 +105,7 @@ DEFAULT_LIMITS: Mapping[str, Limit] = MappingProxyType(
     {
         "create": Limit(10, 60.0),  # new tables or games per minute
         "join": Limit(30, 60.0),  # seats taken per minute
-        "message": Limit(20, 1.0),  # WebSocket messages per second
+        "message": Limit(50, 1.0),  # WebSocket messages per second (per connection)
         "request": Limit(600, 10.0),  # API requests per 10 seconds (the Guard's bucket)
     }
 )
