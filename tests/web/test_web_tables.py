@@ -119,7 +119,10 @@ def test_out_of_turn_and_spectators_change_nothing(client: TestClient) -> None:
         assert "moved on" in error_of(actor)
         # an illegal amount is an error and changes nothing
         actor.send_json({"type": "action", "action": "r 1"})
-        assert "raise" in error_of(actor)
+        message = error_of(actor)
+        assert "raise" in message
+        # in the player's words: "you must ...", not the engine's "p2 must ..."
+        assert message.startswith("you ") and "p1" not in message and "p2" not in message
         actor.send_json({"type": "action", "action": "f", "turn": m_actor["turn"]})
         done = until(actor, lambda m: m["last"] is not None)
         assert done["last"]["pots"][0]["decided_by"] == "uncontested"
@@ -309,3 +312,37 @@ def test_pages(client: TestClient) -> None:
     assert client.get("/api/tables/nope").status_code == 404
     opts = client.get("/api/tables/options").json()
     assert "random" in opts["bots"] and any(g["base"] == "draw" for g in opts["games"])
+
+
+def test_the_showdown_says_why_in_words() -> None:
+    """Every kind of decision gets its sentence: a category beats another, the same
+    category decided by ranks, the suits, a split (checked-down FESCA78 hands)."""
+    import random
+
+    from cardlab.table import Session, apply, legal_actions
+    from cardlab.table.dealing import Dealer, FairDeal, commitment
+    from cardlab.web.table_phh import showdown_summary
+
+    game = TableGame.create("fesca78-holdem")
+    seed = bytes(32)
+    seen: dict[str, str] = {}
+    for k in range(3000):
+        if {"category", "ranks", "suits", "tie"} <= set(seen):
+            break
+        session = Session(game, ["ann", "bob", "cy"], [100] * 3)
+        dealer = Dealer(game.game.deck, seed, FairDeal(commitment(seed), ("", "", ""), k))
+        hand = session.new_hand(dealer=dealer)
+        rng = random.Random(k)
+        while not hand.is_over:
+            calm = [a for a in legal_actions(hand) if a.kind.value == "c"]
+            apply(hand, calm[0] if calm else rng.choice(legal_actions(hand)))
+        summary = showdown_summary(hand, ["ann", "bob", "cy"])
+        for pot in summary["pots"]:
+            seen.setdefault(pot["decided_by"], pot["why"])
+            if pot["decided_by"] == "category":
+                shown = {h["name"]: h["description"].split(",")[0] for h in summary["hands"]}
+                assert pot["why"].startswith(shown[pot["winners"][0]].split(" — ")[0])
+    assert " beats " in seen["category"]
+    assert seen["ranks"].startswith("both ") and " beats " in seen["ranks"]
+    assert "the suits decide" in seen["suits"]
+    assert seen["tie"].startswith("split: ")

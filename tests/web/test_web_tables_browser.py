@@ -214,7 +214,12 @@ def test_three_people_and_two_bots_play_a_hand(base_url: str, players: list[WebD
     # the showdown, as all three see it
     for driver in players:
         wait(driver, lambda d=driver: visible(d, "pt-last-hands"), "the showdown")
-    pots = text(ann, "#pt-last-pots")
+    pots = text(ann, "#pt-last-pots") + " ".join(
+        ann.execute_script(
+            "return [...document.querySelectorAll('#pt-last-pots [data-decided-by]')]"
+            ".map(e => e.dataset.decidedBy)"
+        )
+    )
     assert "main pot 201" in pots  # 4 x 50 and ann's small blind
     assert "side pot 1 150" in pots  # 3 x 50 more from bob and the bots
     assert any(step in pots for step in ("category", "secondary", "ranks", "suits", "tie"))

@@ -138,6 +138,7 @@ def showdown_summary(
             "players": [names[p] for p in pot.players],
             "winners": [names[p] for p in pot.winners],
             "decided_by": pot.decided_by,
+            "why": why_won(pot, best, names),
         }
         for k, pot in enumerate(result.pots)
     ]
@@ -156,6 +157,37 @@ def showdown_summary(
         ],
         "results": [{"name": names[p], "won": w} for p, w in enumerate(result.winnings) if w != 0],
     }
+
+
+def _headline(value: Any) -> str:
+    """ "one pair, 12s" of "one pair, 12s — 陰陽12 木12 ..."."""
+    return str(value.describe()).split(" — ")[0]
+
+
+def why_won(pot: Any, best: dict[int, Any], names: Sequence[str]) -> str:
+    """Why a pot went where it did, in the players' words: "Mixwell beats three of a
+    kind", "both one pair: one pair, 12s beats one pair, 9s", "same two pair and ranks:
+    the suits decide (see the rules)", "split: the same hand"."""
+    winners = list(pot.winners)
+    others = [p for p in pot.players if p not in winners and p in best]
+    decided = pot.decided_by
+    if decided == "uncontested" or (not others and len(winners) == 1):
+        return f"{names[winners[0]]} took it uncontested" if winners else ""
+    if decided == "tie" or (len(winners) > 1 and not others):
+        return "split: " + " and ".join(names[p] for p in winners) + " have the same hand"
+    if not winners or winners[0] not in best or not others:
+        return str(decided)
+    win = best[winners[0]]
+    lose = max(others, key=lambda p: best[p].key)
+    loser = best[lose]
+    if decided == "category" or win.name != loser.name:
+        return f"{win.name} beats {loser.name}"
+    if decided == "suits":
+        return (
+            f"same {win.name} ({_headline(win)}) and the same ranks: the suits decide, "
+            f"{names[winners[0]]}'s are higher (see the rules)"
+        )
+    return f"both {win.name}: {_headline(win)} beats {_headline(loser)}"
 
 
 def describe(event: ev.Event, names: Sequence[str]) -> str:

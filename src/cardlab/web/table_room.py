@@ -28,6 +28,7 @@ import hmac
 import json
 import logging
 import random
+import re
 import secrets
 from collections import deque
 from collections.abc import Callable
@@ -678,7 +679,13 @@ class Room:
             who = "nobody" if actor is None else self.seats[self.session.seat_of(actor) or 0].name
             raise ActionError(f"it is not your turn (waiting for {who})")
         self.touch()
-        self._play(Action.parse(text, self.game.game.deck))
+        try:
+            self._play(Action.parse(text, self.game.game.deck))
+        except ActionError as error:
+            # the engine names players by position ("p2 must ..."): say "you"
+            message = re.sub(rf"\bp{actor + 1}\b", "you", str(error))
+            message = message.replace("you has ", "you have ").replace("you is ", "you are ")
+            raise ActionError(message) from None
 
     def _play(self, action: Action) -> None:
         """Check ``action``, store it, then apply it and tell everyone (write-ahead)."""

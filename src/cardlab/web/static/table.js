@@ -58,6 +58,13 @@
       if ($("t-betting").value) body.betting = $("t-betting").value;
       if ($("t-blinds").value.trim()) body.blinds = $("t-blinds").value.split(/[\/ ,]+/).filter(Boolean).map(Number);
       if ($("t-ante").value !== "") body.ante = Number($("t-ante").value);
+      if ($("t-name").value.trim()) body.name = $("t-name").value.trim();
+      if ($("t-bring-in").value !== "") body.bring_in = Number($("t-bring-in").value);
+      const bets = $("t-bets").value.split(/[\/ ,]+/).filter(Boolean).map(Number);
+      if (bets.length === 2) { body.small_bet = bets[0]; body.big_bet = bets[1]; }
+      if ($("t-pause").value !== "") body.pause = Number($("t-pause").value);
+      if ($("t-bot-delay").value !== "") body.bot_delay = Number($("t-bot-delay").value);
+      if ($("t-cap").value !== "") body.max_buy_in = Number($("t-cap").value);
       $("t-bot-seats").querySelectorAll("select").forEach((s, i) => { if (s.value) body.bots[i + 1] = s.value; });
       try {
         const t = await api("POST", "/api/tables", body);
@@ -341,10 +348,17 @@
           num.dataset.turn = String(state.turn);
           const btn = $("pt-raise-btn");
           const label = () => { btn.textContent = `${word} ${num.value}`; };
-          range.oninput = () => { num.value = range.value; label(); };
-          num.oninput = () => { range.value = num.value; label(); };
+          const valid = () => /^\d+$/.test(num.value) && Number(num.value) >= legal.raise_min && Number(num.value) <= legal.raise_max;
+          const check = () => {
+            btn.disabled = !valid();
+            num.setAttribute("aria-invalid", valid() ? "false" : "true");
+            if (!valid()) btn.textContent = `${word} ${legal.raise_min}–${legal.raise_max}`;
+          };
+          range.oninput = () => { num.value = range.value; label(); check(); };
+          num.oninput = () => { if (valid()) range.value = num.value; label(); check(); };
           label();
-          btn.onclick = () => act("r " + num.value);
+          check();
+          btn.onclick = () => { if (valid()) act("r " + num.value); };
           const presets = $("pt-presets");
           presets.textContent = "";
           for (const p of legal.presets) {
@@ -374,8 +388,8 @@
       if (!last) return;
       box.textContent = "";
       box.append(el("h2", { text: `Hand ${last.hand}` + (last.board ? `: board ${last.board}` : "") }));
-      const potRows = last.pots.map((p) => el("tr", {}, el("td", { text: `${p.name} ${p.amount}` }), el("td", { text: p.winners.join(", ") }), el("td", { text: p.decided_by })));
-      box.append(el("table", { id: "pt-last-pots" }, el("thead", {}, el("tr", {}, el("th", { text: "Pot" }), el("th", { text: "Won by" }), el("th", { text: "Decided by" }))), el("tbody", {}, ...potRows)));
+      const potRows = last.pots.map((p) => el("tr", {}, el("td", { text: `${p.name} ${p.amount}` }), el("td", { text: p.winners.join(", ") }), el("td", { title: `decided by: ${p.decided_by}`, "data-decided-by": p.decided_by }, p.why || p.decided_by, p.decided_by === "suits" ? el("a", { href: "/rules", text: " (rules)" }) : null)));
+      box.append(el("table", { id: "pt-last-pots" }, el("thead", {}, el("tr", {}, el("th", { text: "Pot" }), el("th", { text: "Won by" }), el("th", { text: "Why" }))), el("tbody", {}, ...potRows)));
       if (last.hands.length) {
         const handRows = last.hands.map((h) => el("tr", {}, el("td", { text: h.name }), el("td", { text: h.cards }), el("td", { text: h.description })));
         box.append(el("table", { id: "pt-last-hands" }, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Cards" }), el("th", { text: "Best five" }))), el("tbody", {}, ...handRows)));
