@@ -372,7 +372,3 @@ def _walk(
                 dealt.add(want)
     reshuffles = f", {passes} reshuffle(s)" if passes else ""
     return Verdict("verified", f"{count} cards dealt in order from the deck{reshuffles}", practice)
-
-
-def verify_all(histories: Sequence[Any]) -> list[Verdict]:
-    return [verify(h) for h in histories]

@@ -369,12 +369,6 @@ class Room:
                 found = i
         return found
 
-    def seat_of_token(self, token: str | None) -> int | None:
-        """The seat whose secret ``token`` is (None: no seat)."""
-        if not token or len(token) > 200:
-            return None
-        return self.seat_of_hash(digest(token))
-
     def is_host(self, token_sha256: str | None) -> bool:
         return (
             bool(token_sha256)
@@ -483,7 +477,8 @@ class Room:
         for e in entries:
             row = people.setdefault(e.player, {"bought": 0, "cashed": 0, "on_table": 0})
             row["bought" if e.kind == "buy-in" else "cashed"] += e.amount
-        stacks = self._table_stacks()
+        # a hand in play counts as it started: its bets are nobody's yet
+        stacks = [s.stack for s in self.session.seats]
         for i, info in enumerate(self.seats):
             if info.kind != "open":
                 row = people.setdefault(info.name, {"bought": 0, "cashed": 0, "on_table": 0})
@@ -511,11 +506,6 @@ class Room:
             "chips_on_table": sum(stacks),
             "balanced": brought - taken == sum(stacks),
         }
-
-    def _table_stacks(self) -> list[int]:
-        """Every seat's chips, a hand in play counted as it started (its bets are not
-        anybody's yet)."""
-        return [s.stack for s in self.session.seats]
 
     # --- the host -----------------------------------------------------------------------
 
