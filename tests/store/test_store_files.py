@@ -20,6 +20,7 @@ RELEASED = {
     1: "2abbdcdcfab6302922edc58689a02d06e444454849a767675ac397450ae75394",
     2: "824a7dfab68331ccccb477e432c44b1da347243a786a508c2a4c652cab10d043",
     3: "3cccfa587b075e0619205ebd46312093185cf3765dff5436c7e70e26d2d279a6",
+    4: "a85ef6e82194ede377fc2e0a9bc6dbf88bb8e746c6b906822c5db0ad5f89395e",
 }
 
 
@@ -278,8 +279,8 @@ def test_fuzzed_files_are_refused_not_crashed(
 
 
 def test_migration_from_version_2_keeps_tables_and_hands(tmp_path: Path) -> None:
-    """A schema-2 file with a web table and a hand opens at schema 3 with both intact,
-    the table open, and no hand in play."""
+    """A schema-2 file with a web table and a hand opens at the current schema with both
+    intact, the table open, no hand in play and no tournament results."""
     path = tmp_path / "v2.sqlite3"
     _version_1_file(path)
     connection = sqlite3.connect(path)
@@ -299,4 +300,5 @@ def test_migration_from_version_2_keeps_tables_and_hands(tmp_path: Path) -> None
         assert (table.table_id, table.state, table.closed_at) == ("t1", {"stacks": [5]}, None)
         assert store.live_hand("t1") is None
         assert store.ledger("t1") == []
-    assert _pragma(path, "user_version") == 3
+        assert store.results("t1") == []
+    assert _pragma(path, "user_version") == 4

@@ -215,6 +215,8 @@ def test_bots_play_hands_and_every_chip_stays(client: TestClient, store: Store) 
 def choose(legal: dict[str, Any]) -> str:
     if legal["phase"] == "draw":
         return "d " + legal["hole"][0]
+    if legal["phase"] == "showdown":
+        return "s"
     if legal["bring_in"] is not None:
         return "b"
     return "c"

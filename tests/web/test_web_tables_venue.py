@@ -65,7 +65,7 @@ def post(client: TestClient, tid: str, what: str, cookie: str, body: Any) -> Any
 def play(
     client: TestClient, tid: str, cookies: list[str], done: Callable[[Message], bool]
 ) -> Message:
-    """The people check or call until ``done(view)``."""
+    """The people check or call (and show at a showdown) until ``done(view)``."""
     url = f"/api/tables/{tid}/ws"
     with (
         client.websocket_connect(url, headers={"cookie": cookies[0]}) as w0,
@@ -77,7 +77,8 @@ def play(
                 return views[0]
             for ws, v in zip((w0, w1), views, strict=True):
                 if v["legal"] is not None:
-                    ws.send_json({"type": "action", "action": "c", "turn": v["turn"]})
+                    action = "s" if v["legal"]["phase"] == "showdown" else "c"
+                    ws.send_json({"type": "action", "action": action, "turn": v["turn"]})
             time.sleep(0.01)
     raise AssertionError("never reached")
 

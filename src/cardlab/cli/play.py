@@ -5,12 +5,18 @@ table is drawn (your cards, the board, every stack and bet, the pot, whose turn)
 the legal actions and their amounts; type ``f``, ``c``, ``r 20``, ``b``, ``d 木7 火2``
 (``d`` alone stands pat) or ``q`` to quit. Every finished hand is written to the hand
 store at once, so quitting (``q``, Ctrl-D, Ctrl-C) mid-hand loses only the hand in play.
+
+``--tournament`` plays a sit-and-go instead (:mod:`cardlab.table.tournament`): the
+forced bets rise every ``--level-hands`` hands (or ``--level-minutes``), a seat with no
+chips is out, and the standings and prizes are printed at the end. If you go out
+first, the bots play it out without you (quietly) so every place is known.
 """
 
 from __future__ import annotations
 
 import random
 import sys
+import time
 from typing import TextIO
 
 import click
@@ -29,7 +35,8 @@ from cardlab.table.history import record
 from cardlab.table.narrate import describe
 from cardlab.table.session import Session
 from cardlab.table.state import HandState, Legal, Phase
-from cardlab.table.structure import MAX_SEATS
+from cardlab.table.structure import MAX_SEATS, TableGame
+from cardlab.table.tournament import Schedule, Tournament
 from cardlab.table.view import SeatView, seat_view
 
 QUIT = {"q", "quit", "exit"}
@@ -62,6 +69,37 @@ class Quit(Exception):
 @click.option("--hands", type=click.IntRange(min=1), default=None, help="Stop after this many.")
 @click.option("--name", default="you", show_default=True, help="Your name in the hand store.")
 @click.option("--db", type=click.Path(dir_okay=False), default=None, help="The hand store file.")
+@click.option("--tournament", is_flag=True, help="A sit-and-go: rising blinds, last in wins.")
+@click.option(
+    "--levels",
+    default=None,
+    help="Tournament levels like 10/20,15/30,25/50+5 (+ANTE; Stud: BRING-IN/BET) "
+    "[default: the usual ladder from the stack].",
+)
+@click.option(
+    "--level-hands",
+    type=click.IntRange(1, 10_000),
+    default=None,
+    help="Hands per tournament level [default: 10].",
+)
+@click.option(
+    "--level-minutes",
+    type=click.IntRange(1, 10_000),
+    default=None,
+    help="Minutes per tournament level (instead of hands).",
+)
+@click.option(
+    "--buy-in",
+    type=click.IntRange(0, 10**9),
+    default=10,
+    show_default=True,
+    help="Tournament buy-in per seat: the prize pool.",
+)
+@click.option(
+    "--payouts",
+    default=None,
+    help="Percent of the pool by place, like 65,35 [default: by the number of seats].",
+)
 def play(
     game_name: str,
     deck: str | None,
@@ -74,8 +112,19 @@ def play(
     hands: int | None,
     name: str,
     db: str | None,
+    tournament: bool,
+    levels: str | None,
+    level_hands: int | None,
+    level_minutes: int | None,
+    buy_in: int,
+    payouts: str | None,
 ) -> None:
-    """Play poker at a table of bots in the terminal."""
+    """Play poker at a table of bots in the terminal (a cash game, or a sit-and-go with
+    --tournament)."""
+    if not tournament and (levels or level_hands or level_minutes or payouts):
+        raise GameError("--levels, --level-hands, --level-minutes and --payouts need --tournament")
+    if level_hands and level_minutes:
+        raise GameError("levels last --level-hands or --level-minutes, not both")
     game = table_game(game_key(game_name, deck), parse_blinds(blinds))
     game.check_seats(seats)
     chips = stack_value(stack)
@@ -86,9 +135,23 @@ def play(
     names = [name] + [f"{b.name}-{s + 1}" for s, b in enumerate(seat_bots, start=1)]
     if seed is None:
         seed = random.SystemRandom().getrandbits(32)
+    sng = None
+    if tournament:
+        every, unit = (level_minutes, "minutes") if level_minutes else (level_hands or 10, "hands")
+        schedule = (
+            Schedule.parse(levels, game, every=every, unit=unit)
+            if levels
+            else Schedule.default(game, chips, every=every, unit=unit)
+        )
+        sng = Tournament(
+            schedule,
+            dict(enumerate(names)),
+            buy_in=buy_in,
+            payouts=None if payouts is None else parse_payouts(payouts),
+        )
     store = _open_store(db)
     session = Session(game, names, chips, seed=seed)
-    table = TerminalTable(session, seat_bots, hints, store, sys.stdin)
+    table = TerminalTable(session, seat_bots, hints, store, sys.stdin, tournament=sng)
     try:
         table.run(hands)
     finally:
@@ -99,6 +162,14 @@ def play(
         store.close()
 
 
+def parse_payouts(text: str) -> list[int]:
+    """``"65,35"`` -> [65, 35] (checked against the entrants by the tournament)."""
+    parts = [p.strip().rstrip("%") for p in text.split(",")]
+    if not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
+        raise GameError(f"payouts are whole percents by place, like 65,35, got {text!r}")
+    return [int(p) for p in parts]
+
+
 def _open_store(db: str | None) -> Store:
     return Store.open(db)
 
@@ -107,9 +178,21 @@ class TerminalTable:
     """The loop of hands: bots act, you are asked, hands are kept."""
 
     def __init__(
-        self, session: Session, bots: list[Bot], hints: bool, store: Store, stdin: TextIO
+        self,
+        session: Session,
+        bots: list[Bot],
+        hints: bool,
+        store: Store,
+        stdin: TextIO,
+        *,
+        tournament: Tournament | None = None,
     ) -> None:
         self.session = session
+        self.tournament = tournament
+        self.base_game: TableGame = session.game
+        self.quiet = False  # you are out of a tournament: the bots finish it unseen
+        self._started_at = time.monotonic()
+        self._level = -1
         self.bots = bots
         self.hints = hints
         self.store = store
@@ -118,21 +201,83 @@ class TerminalTable:
 
     def run(self, limit: int | None) -> None:
         s = self.session
-        while s.can_deal() and s.seats[0].stack > 0 and (limit is None or s.hands_played < limit):
+        t = self.tournament
+        while s.can_deal() and (limit is None or s.hands_played < limit):
+            if s.seats[0].stack == 0 and t is None:
+                break
+            if t is not None:
+                self._level_up(t)
             hand = s.new_hand()
-            self.console.rule(f"hand {s.hands_played + 1} · {s.game.game.name}")
+            if not self.quiet:
+                self.console.rule(f"hand {s.hands_played + 1} · {s.game.game.name}")
+            before = {seat: s.seats[seat].stack for seat in s.order}
             try:
                 self.play_hand(hand)
             except (Quit, KeyboardInterrupt, EOFError):
                 self.console.print("quit: the hand in play is not kept")
                 return
-            self.show_result(hand)
+            if not self.quiet:
+                self.show_result(hand)
             self.keep(hand)
             s.end_hand()
+            if t is not None:
+                self._after_hand(t, before)
+        if t is not None:
+            self.show_standings(t)
+            return
         if s.seats[0].stack == 0:
             self.console.print("you have no chips left")
         elif not s.can_deal():
             self.console.print("you won every chip at the table")
+
+    def _level_up(self, t: Tournament) -> None:
+        """The next hand's level: announced when it changes."""
+        if t.schedule.unit == "minutes":
+            now = time.monotonic()
+            t.add_time(now - self._started_at)
+            self._started_at = now
+        index = t.level_index
+        self.session.game = t.game_for(self.base_game, index)
+        if index != self._level and not self.quiet:
+            stakes = t.level.describe(self.base_game.stakes.betting)
+            nxt = t.next_in()
+            when = (
+                f"{nxt['hands']:g} hands"
+                if "hands" in nxt
+                else f"{nxt['seconds'] / 60:.0f} minutes"
+            )
+            self.console.print(f"[bold]level {index + 1}[/bold]: {stakes} (next level in {when})")
+        self._level = index
+
+    def _after_hand(self, t: Tournament, before: dict[int, int]) -> None:
+        s = self.session
+        after = {seat: s.seats[seat].stack for seat in before}
+        for entry in t.record_hand(before, after, order=list(before)):
+            if entry.place == 1:
+                continue
+            prize = f", wins {entry.prize}" if entry.prize else ""
+            who = "you are" if entry.seat == 0 else f"{entry.name} is"
+            self.console.print(f"[bold]{who} out in place {entry.place}{prize}[/bold]")
+            if entry.seat == 0 and not self.quiet:
+                self.console.print("the bots play on to settle every place…")
+                self.quiet = True
+
+    def show_standings(self, t: Tournament) -> None:
+        from rich.table import Table
+
+        chips = {i: seat.stack for i, seat in enumerate(self.session.seats) if seat.stack > 0}
+        table = Table(title="standings" if not t.over else f"standings (winner: {t.winner})")
+        for column in ("place", "name", "chips", "out in hand", "prize"):
+            table.add_column(column, justify="left" if column == "name" else "right")
+        for row in t.standings(chips):
+            table.add_row(
+                "-" if row["place"] is None else str(row["place"]),
+                row["name"],
+                "" if row["chips"] is None else str(row["chips"]),
+                "" if row["out_hand"] is None else str(row["out_hand"]),
+                "" if row["prize"] is None else str(row["prize"]),
+            )
+        self.console.print(table)
 
     def play_hand(self, hand: HandState) -> None:
         s = self.session
@@ -157,6 +302,8 @@ class TerminalTable:
 
     def _announce(self, hand: HandState, shown: int) -> int:
         """Print what happened since event ``shown`` as you may see it."""
+        if self.quiet:
+            return shown
         names = self.session.names()
         history = seat_view(hand, self._me(hand)).history
         for e in history[shown:]:

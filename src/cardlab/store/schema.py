@@ -110,6 +110,19 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX ledger_by_table ON ledger (table_id, id);
     """,
+    # 4: the final standings of tournament tables
+    """
+    CREATE TABLE tournament_results (
+        table_id TEXT NOT NULL,
+        seat INTEGER NOT NULL CHECK (seat >= 0),
+        place INTEGER NOT NULL CHECK (place >= 1),
+        player TEXT NOT NULL,
+        prize INTEGER NOT NULL CHECK (prize >= 0),
+        out_hand INTEGER CHECK (out_hand >= 1),
+        at TEXT NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    ) WITHOUT ROWID;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

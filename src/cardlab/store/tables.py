@@ -9,7 +9,9 @@ A live table writes, in this order and each in one transaction:
 - :meth:`TablesMixin.add_action` for every decision, before it is announced;
 - :meth:`TablesMixin.end_hand`: the finished hand into ``hands``, the table's state, and
   the hand in play cleared — or :meth:`TablesMixin.cancel_hand`, which clears it and
-  puts back the stacks it started with.
+  puts back the stacks it started with;
+- :meth:`TablesMixin.amend_hand` when the winner of a hand everyone folded to shows
+  their cards after it (before the show is announced).
 
 So a process killed at any moment leaves either a finished hand or a hand in play whose
 every announced action is stored: a restarted server resumes it at the same decision.
@@ -66,6 +68,20 @@ class DealSeed:
 
 
 LEDGER_KINDS = ("buy-in", "cash-out")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    """A seat's final place in a tournament table, its prize and the tournament hand
+    it went out in (None for the winner)."""
+
+    table_id: str
+    seat: int
+    place: int
+    player: str
+    prize: int
+    out_hand: int | None
+    at: datetime.datetime
 
 
 class TablesMixin:
@@ -245,6 +261,22 @@ class TablesMixin:
             self._clear_live(table_id, state)
         return hand_id
 
+    def amend_hand(self, table_id: str, hand_id: int, phh: str, actions: int) -> None:
+        """Replace the PHH text (and action count) of the stored hand ``hand_id`` of
+        ``table_id``: its uncontested winner showed after it ended; :class:`StoreError`
+        if the table has no such hand."""
+        _check_id(table_id)
+        _check_count(actions, "an action count")
+        if not isinstance(phh, str) or not phh:
+            raise StoreError(f"a hand's PHH is non-empty text, got {phh!r:.60}")
+        with self.transaction():
+            cursor = self._open_connection().execute(
+                "UPDATE hands SET phh = ?, actions = ? WHERE id = ? AND table_id = ?",
+                (phh, actions, hand_id, table_id),
+            )
+        if cursor.rowcount == 0:
+            raise StoreError(f"table {table_id!r} has no stored hand {hand_id!r}")
+
     def cancel_hand(self, table_id: str, state: dict[str, Any]) -> None:
         """The hand in play is cancelled: clear it and save the table's state (the stacks
         the hand started with), in one transaction."""
@@ -345,6 +377,44 @@ class TablesMixin:
         assert cursor.lastrowid is not None  # an INSERT always sets it
         return cursor.lastrowid
 
+    def save_results(self, table_id: str, standings: list[dict[str, Any]]) -> None:
+        """Write a finished tournament's standings (``seat`` from 1, ``place``,
+        ``name``, ``prize``, ``out_hand``), replacing any written before."""
+        _check_id(table_id)
+        rows = []
+        for row in standings:
+            seat, place, prize = int(row["seat"]) - 1, row["place"], row["prize"]
+            _check_count(seat, "a seat")
+            if not isinstance(place, int) or place < 1:
+                raise StoreError(f"a tournament result needs a place from 1, got {place!r}")
+            _check_count(prize, "a prize")
+            _check_text(str(row["name"]), "a player")
+            out = row.get("out_hand")
+            rows.append((table_id, seat, place, str(row["name"]), prize, out))
+        at = utc_text(utc_now())
+        with self.transaction():
+            connection = self._open_connection()
+            connection.execute("DELETE FROM tournament_results WHERE table_id = ?", (table_id,))
+            connection.executemany(
+                "INSERT INTO tournament_results"
+                " (table_id, seat, place, player, prize, out_hand, at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(*r, at) for r in rows],
+            )
+
+    def results(self, table_id: str) -> list[TournamentResult]:
+        """A tournament table's final standings, best place first (empty while it runs)."""
+        _check_id(table_id)
+        with self._reading() as connection:
+            rows = connection.execute(
+                "SELECT table_id, seat, place, player, prize, out_hand, at"
+                " FROM tournament_results WHERE table_id = ? ORDER BY place, seat",
+                (table_id,),
+            ).fetchall()
+        return [
+            TournamentResult(r[0], r[1], r[2], r[3], r[4], r[5], parse_utc(r[6])) for r in rows
+        ]
+
     def ledger(self, table_id: str) -> list[LedgerEntry]:
         """The table's ledger, oldest entry first."""
         _check_id(table_id)
@@ -375,6 +445,9 @@ class TablesMixin:
             ]
             for table_id in closed:
                 connection.execute("DELETE FROM ledger WHERE table_id = ?", (table_id,))
+                connection.execute(
+                    "DELETE FROM tournament_results WHERE table_id = ?", (table_id,)
+                )
                 connection.execute(
                     "DELETE FROM deal_seeds WHERE table_id = ? AND revealed_at IS NOT NULL",
                     (table_id,),

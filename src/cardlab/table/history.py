@@ -13,7 +13,7 @@ units of the smallest decimal and reported back in the file's units.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -221,11 +221,18 @@ def _scale(history: phh.HandHistory) -> int:
     return int(10**places)
 
 
-def replay(history: phh.HandHistory, *, label: str = "hand") -> Replay:
+def replay(
+    history: phh.HandHistory,
+    *,
+    label: str = "hand",
+    on_step: Callable[[int, pa.Action | None, HandState], None] | None = None,
+) -> Replay:
     """Play a history on the engine; a refused action names the hand and the action.
 
     A history that ends at the showdown without its show/muck lines is shown down in
     order (as pokerkit does); one that ends before the hand does is an error.
+    ``on_step(k, action, hand)`` is called with the hand after each action ``k`` is
+    taken, and once before the first with ``k`` -1 and no action (a replayer's steps).
     """
     scale = _scale(history)
     try:
@@ -237,11 +244,15 @@ def replay(history: phh.HandHistory, *, label: str = "hand") -> Replay:
     except CardlabError as exc:
         raise HistoryError(f"{label}: {exc}") from None
     deck = game.game.deck
+    if on_step is not None:
+        on_step(-1, None, hand)
     for k, action in enumerate(history.actions):
         try:
             _apply(hand, action, deck, scale)
         except (ActionError, CardError, HistoryError) as exc:
             raise HistoryError(f"{label}: actions[{k}] {str(action)!r}: {exc}") from None
+        if on_step is not None:
+            on_step(k, action, hand)
     if not hand.is_over:
         if hand.phase is Phase.SHOWDOWN:
             hand.finish_showdown()

@@ -140,7 +140,7 @@ _KINDS: dict[str, str] = {
     "variant": "str",
     "ante_trimming_status": "bool",
     "antes": "amounts",
-    "blinds_or_straddles": "amounts",
+    "blinds_or_straddles": "signed amounts",  # negative: a post (pokerkit's reading)
     "bring_in": "amount",
     "small_bet": "amount",
     "big_bet": "amount",
@@ -319,10 +319,13 @@ def _convert(name: str, value: Any) -> Any:
             ok = isinstance(item, str)
         elif kind == "ints":
             ok = isinstance(item, int) and not isinstance(item, bool)
+        elif kind == "signed amounts":
+            ok = _is_number(item)
         else:
             ok = _is_number(item) and item >= 0
         if not ok:
-            expected = {"strs": "a string", "ints": "an integer"}.get(kind, "a number >= 0")
+            named = {"strs": "a string", "ints": "an integer", "signed amounts": "a number"}
+            expected = named.get(kind, "a number >= 0")
             raise HistoryFieldError(name, i, f"expected {expected}, got {_short(item)}")
     return tuple(value)
 

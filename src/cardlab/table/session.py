@@ -16,6 +16,7 @@ table's seed and the hand number, so a table replays exactly.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -83,11 +84,13 @@ class Session:
         *,
         dealer: Dealer | None = None,
         order: Sequence[int] | None = None,
+        posts: Collection[int] = (),
         **state_options: str,
     ) -> HandState:
         """Deal the next hand (the previous one must be over). ``dealer``: the hand's
         fairly shuffled cards (else the table's seed shuffles); ``order``: the seats by
-        position (else :meth:`next_order`)."""
+        position (else :meth:`next_order`); ``posts``: the positions that post a big
+        blind to come in at once (:meth:`~cardlab.table.structure.Stakes.with_posts`)."""
         if self.hand is not None and not self.hand.is_over:
             raise GameError("the current hand is not over")
         seats = self.next_order() if order is None else list(order)
@@ -95,10 +98,13 @@ class Session:
             raise GameError("fewer than two seats have chips: the table is over")
         if any(self.seats[s].stack <= 0 for s in seats) or len(set(seats)) != len(seats):
             raise GameError(f"a hand's seats must be distinct seats with chips: {seats}")
+        game = self.game
+        if posts:
+            game = dataclasses.replace(game, stakes=game.stakes.with_posts(posts, len(seats)))
         self._order = seats
         stacks = [self.seats[s].stack for s in self._order]
         self.hand = HandState(
-            self.game,
+            game,
             stacks,
             seed=self.hand_seed(self.hands_played),
             dealer=dealer,

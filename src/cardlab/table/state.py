@@ -488,7 +488,12 @@ class HandState:
 
     def verify_show_or_muck(self, show: bool = True, player: int | None = None) -> int:
         """Check a show or muck; returns the player. ``player``: a replayed history may
-        show hands in another order than the last aggressor first."""
+        show hands in another order than the last aggressor first.
+
+        After a hand won uncontested (everyone else folded), the winner may still show
+        their cards, once (:attr:`winner_may_show`); nobody else may, and nobody mucks."""
+        if self.result is not None:
+            return self._verify_show_after(show, player)
         if not self._show_queue or self._actors or any(self._pending_discard):
             raise ActionError(f"nobody shows down now: the hand is {self._waiting_for()}")
         i = self._show_queue[0] if player is None else player
@@ -496,7 +501,35 @@ class HandState:
             raise ActionError(f"p{i + 1} is not at the showdown")
         if show and any(c is None for c in self.hole[i]):
             raise ActionError(f"p{i + 1}'s cards are unknown: give them to show")
+        if not show and sum(self.alive) == 1:
+            raise ActionError(f"p{i + 1} cannot muck: they are the last player in the hand")
         return i
+
+    def _verify_show_after(self, show: bool, player: int | None) -> int:
+        assert self.result is not None
+        survivors = self.in_hand()
+        if self.result.showdown or len(survivors) != 1:
+            raise ActionError("nobody shows now: the hand is over and was shown down")
+        winner = survivors[0]
+        if not show:
+            raise ActionError(
+                f"nobody mucks now: the hand is over (p{winner + 1} won it uncontested and "
+                "may show)"
+            )
+        i = winner if player is None else player
+        if i != winner:
+            raise ActionError(
+                f"p{i + 1} cannot show: the hand is over, and only its winner "
+                f"(p{winner + 1}) may show after everyone else folded"
+            )
+        if self._shown[i]:
+            raise ActionError(f"p{i + 1} has already shown their cards")
+        if any(c is None for c in self.hole[i]):
+            raise ActionError(f"p{i + 1}'s cards are unknown: give them to show")
+        return i
+
+    def can_show_or_muck(self, show: bool = True, player: int | None = None) -> bool:
+        return self._can(lambda: self.verify_show_or_muck(show, player))
 
     def show_or_muck(
         self,
@@ -506,22 +539,59 @@ class HandState:
         player: int | None = None,
     ) -> ev.ShowMuck:
         """The next player at the showdown (or ``player``) shows or mucks, giving up
-        every pot; ``cards`` reveals the unknown hole cards of a replayed hand."""
+        every pot; ``cards`` reveals the unknown hole cards of a replayed hand. After a
+        hand won uncontested, the winner shows (it changes no chip and not the result)."""
         if cards is not None and show:
             self._reveal(cards, player)
         i = self.verify_show_or_muck(show, player)
+        shown: tuple[Card, ...] | None = None
+        if self.result is not None:  # the winner of an uncontested pot shows
+            self._shown[i] = True
+            shown = tuple(c for c in self.hole[i] if c is not None)
+            event = ev.ShowMuck(i, shown)
+            self.history.append(event)
+            return event
         self._show_queue.remove(i)
         if show:
             self._shown[i] = True
-            shown: tuple[Card, ...] | None = tuple(c for c in self.hole[i] if c is not None)
+            shown = tuple(c for c in self.hole[i] if c is not None)
         else:
             self._muck(i)
-            shown = None
         return self._record_and_continue(ev.ShowMuck(i, shown))
 
     def has_shown(self, player: int) -> bool:
-        """True once ``player`` has shown their hand at the showdown."""
+        """True once ``player`` has shown their hand (at the showdown, or after winning
+        uncontested)."""
         return 0 <= player < self.players and self._shown[player]
+
+    def shown_hands(self) -> dict[int, tuple[Card, ...]]:
+        """Every hand shown so far, by position: at the showdown (also when the others
+        then mucked) and the uncontested winner's after the hand."""
+        return {
+            i: tuple(c for c in self.hole[i] if c is not None)
+            for i in range(self.players)
+            if self._shown[i]
+        }
+
+    @property
+    def winner_may_show(self) -> int | None:
+        """The winner of a hand everyone else folded to, while they may still show
+        their cards (None: nobody may show now)."""
+        if self.result is None or self.result.showdown:
+            return None
+        survivors = self.in_hand()
+        if len(survivors) != 1 or self._shown[survivors[0]]:
+            return None
+        return survivors[0]
+
+    def must_show(self) -> bool:
+        """The hand next at the showdown is turned up by the rules, with no choice:
+        the first hand shown (the last aggressor's, else the first player's left of the
+        button), and every hand when the betting ended with players all-in. (The
+        engine still takes a muck: recorded hands have them; a live table does not ask.)"""
+        if not self._show_queue or self.result is not None or self.actor is None:
+            return False
+        return self._all_in or not any(self._shown)
 
     def finish_showdown(self) -> None:
         """Show every hand still to show, in order (what ``showdown="auto"`` does)."""
@@ -529,11 +599,16 @@ class HandState:
         self._advance()
 
     def _reveal(self, cards: Iterable[Card | str | None] | str, player: int | None) -> None:
-        if not self._show_queue:
+        if self.result is not None:
+            i = self.winner_may_show if player is None else player
+            if i is None or i != self.winner_may_show:
+                return  # verify_show_or_muck says why
+        elif not self._show_queue:
             return
-        i = self._show_queue[0] if player is None else player
-        if i not in self._show_queue:
-            return  # verify_show_or_muck says why
+        else:
+            i = self._show_queue[0] if player is None else player
+            if i not in self._show_queue:
+                return  # verify_show_or_muck says why
         given = tuple(c for c in self._cards_given(cards) if c is not None)
         if len(given) < len(self._cards_given(cards)):
             return  # a partial show ("??Ad") reveals nothing the hand needs
@@ -652,8 +727,9 @@ class HandState:
         self.bets = [0] * n
         posted_antes = [min(a, s) for a, s in zip(antes, self.starting_stacks, strict=True)]
         for i, blind in enumerate(self.stakes.blinds_for(n)):
-            # as pokerkit: what is left after the ante as posted (before any trimming)
-            amount = min(blind, self.starting_stacks[i] - posted_antes[i])
+            # as pokerkit: what is left after the ante as posted (before any trimming);
+            # a negative blind is a post (Stakes.with_posts) of that many chips
+            amount = min(abs(blind), self.starting_stacks[i] - posted_antes[i])
             if amount:
                 self._put(i, amount)
                 self.history.append(ev.PostBlind(i, amount))
@@ -745,8 +821,10 @@ class HandState:
             ups = [self.up_cards(i) for i in range(n)]
             opener = stud.opener(ups, self.alive, self.rules, self.game.stud.opener)
         else:
+            # as pokerkit: the largest blind or straddle acts last; a post (negative)
+            # does not count, so it moves nobody's turn
             blinds = self.stakes.blinds_for(n)
-            top = max(range(n), key=lambda i: (self.bets[i] * (1 if blinds[i] > 0 else 0), i))
+            top = max(range(n), key=lambda i: (self.bets[i] * _sign(blinds[i]), i))
             opener = (top + 1) % n
         self._opener = opener
         self._bring_in_status = self.street_index == 0 and self.stakes.bring_in > 0
@@ -901,3 +979,7 @@ class HandState:
                 if c in pile:
                     pile.remove(c)
                     break
+
+
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,7 +127,8 @@ def base_streets(base_key: str, hole_cards: int) -> tuple[Street, ...]:
 class Stakes:
     """The betting structure and forced bets of a game.
 
-    ``blinds``: by position, small blind first (straddles follow the big blind);
+    ``blinds``: by position, small blind first (straddles follow the big blind; a
+    negative entry is a *post*, see :meth:`with_posts`);
     ``ante``: paid by every seat; ``antes``: more antes by position (``(0, 2)`` with
     blinds ``(1, 2)`` is a big-blind ante); ``small_bet``: the minimum bet (no-limit and
     pot-limit) or the small bet (fixed-limit); ``big_bet``: fixed-limit's big bet
@@ -152,10 +153,10 @@ class Stakes:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise GameError(f"{name.replace('_', ' ')} must be a whole number >= 0: {value!r}")
-        for name in ("blinds", "antes"):
-            values = getattr(self, name)
-            if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in values):
-                raise GameError(f"{name} must be whole numbers >= 0, got {values!r}")
+        if any(not isinstance(v, int) or isinstance(v, bool) for v in self.blinds):
+            raise GameError(f"blinds must be whole numbers, got {self.blinds!r}")
+        if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in self.antes):
+            raise GameError(f"antes must be whole numbers >= 0, got {self.antes!r}")
         if self.small_bet <= 0:
             raise GameError(f"the minimum bet must be positive, got {self.small_bet}")
         if self.max_raises is not None and self.max_raises < 1:
@@ -194,6 +195,26 @@ class Stakes:
         """The blind each position posts; heads-up the button (position 1) posts the
         small blind and position 0 the big blind."""
         return _spread(self.blinds, players)
+
+    def with_posts(self, positions: Collection[int], players: int) -> Stakes:
+        """These stakes for a hand of ``players`` in which the players at ``positions``
+        each *post* a big blind to be dealt in at once (people new to a running table).
+        A post is a negative entry of ``blinds``, as pokerkit's ``blinds_or_straddles``
+        writes it: the chips are the poster's live bet (they may check if nobody raises)
+        but do not change who acts first. A position with a blind already posts that."""
+        big = max(self.blinds[:2], default=0)
+        if big <= 0 or players < 3:
+            raise GameError(
+                f"a post needs a big blind and three or more players: blinds {self.blinds}, "
+                f"{players} players"
+            )
+        values = list(self.blinds[:players]) + [0] * max(0, players - len(self.blinds))
+        for p in positions:
+            if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < players:
+                raise GameError(f"a post is at a position from 0 to {players - 1}, got {p!r}")
+            if values[p] == 0:
+                values[p] = -big
+        return dataclasses.replace(self, blinds=tuple(values))
 
     def antes_for(self, players: int) -> list[int]:
         """The ante each position posts (heads-up reversed like the blinds)."""

@@ -2,8 +2,8 @@
 
 Bots, the terminal table and the web table see a hand only through :func:`seat_view`,
 so no one learns a card dealt face down to somebody else, a card still in the deck, or
-the seed, before the hand is over (then the cards shown at the showdown are public;
-mucked and folded hands never are).
+the seed; a hand shown at the showdown (the shows come one by one) or by the winner
+of an uncontested pot after the hand is public; mucked and folded hands never are.
 """
 
 from __future__ import annotations
@@ -113,14 +113,13 @@ class SeatView:
 def _visible(hand: HandState, viewer: int | None, owner: int, k: int) -> bool:
     if viewer == owner or hand.up[owner][k]:
         return True
-    return hand.is_over and hand.result is not None and owner in hand.result.shown
+    return hand.has_shown(owner)  # at the showdown, or by an uncontested winner after it
 
 
 def masked(event: ev.Event, viewer: int | None, hand: HandState) -> ev.Event:
     """``event`` with what ``viewer`` may not see replaced by None."""
     if isinstance(event, ev.DealHole) and event.player != viewer:
-        shown = hand.is_over and hand.result is not None and event.player in hand.result.shown
-        if shown:
+        if hand.has_shown(event.player):
             return event
         cards = tuple(c if up else None for c, up in zip(event.cards, event.up, strict=True))
         return replace(event, cards=cards)

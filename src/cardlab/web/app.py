@@ -23,6 +23,8 @@ Routes::
     POST /api/showdown/deals/{id}/samples     sample this street's equity again, pooled
     GET  /api/rules?deck=D                    the rules page's hands, examples and steps
 
+The hand replayer's routes are in :mod:`cardlab.web.replay`.
+
 A :class:`~cardlab.errors.CardlabError` becomes HTTP 400 ``{"error": message}``.
 """
 
@@ -51,6 +53,7 @@ from cardlab.web import hands, openseven, rules, showdown
 from cardlab.web.guard import DEFAULT_LIMITS, Guard, RateLimiter
 from cardlab.web.payload import RequestError, field, whole_number
 from cardlab.web.payload import shown as payload_shown
+from cardlab.web.replay import replay_routes
 from cardlab.web.store import Store
 from cardlab.web.table_store import TableStore
 from cardlab.web.tables import TableManager, table_routes
@@ -194,6 +197,7 @@ def create_app(
     routes += verify_routes(templates)
     manager = TableManager(table_store, limiter=limiter, **(tables or {}))
     routes += table_routes(manager, templates)
+    routes += replay_routes(manager, templates)
     handlers = {CardlabError: _user_error, HTTPException: _http_error}
     guard = Middleware(
         Guard,

@@ -16,8 +16,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cardlab.bots import BOTS, get_bot
+from cardlab.errors import GameError
 from cardlab.poker.games import game_names
 from cardlab.table import TableGame
+from cardlab.table.tournament import MAX_LEVELS, Schedule, check_payouts
 from cardlab.web.payload import RequestError
 
 MAX_CHIPS = 10**9
@@ -25,6 +27,8 @@ MAX_NAME = 24
 DEFAULT_CLOCK = 30.0
 DEFAULT_BOT_DELAY = 0.8
 DEFAULT_PAUSE = 3.0
+NEW_PLAYERS = ("wait", "post")
+FORMATS = ("cash", "tournament")  # a new seat waits for its big blind, or posts one
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,16 @@ class TableConfig:
     before acting; ``pause``: seconds between hands. ``public``: listed in the lobby
     (else only its link finds it). ``seed``: set only on a *practice* table, whose
     creator fixed every deal and which seats nobody else (docs/fair-dealing.md); other
-    tables deal from a committed server seed and the players' client seeds."""
+    tables deal from a committed server seed and the players' client seeds.
+    ``approve_seats``: a person who asks for a seat waits for the host's approval;
+    ``new_players``: a person who sits down at a running table (or back in after
+    sitting out) is dealt in at their big blind ("wait") or at once, posting a big
+    blind ("post").
+
+    ``format``: "cash" or "tournament" (a sit-and-go, :mod:`cardlab.table.tournament`:
+    ``levels`` like "10/20,15/30+3" or the default ladder from the stack, each lasting
+    ``level_hands`` hands or ``level_minutes`` minutes; ``tournament_buy_in`` per
+    entrant makes the prize pool, paid by place as ``payouts`` percents)."""
 
     game: str
     seats: int
@@ -56,6 +69,30 @@ class TableConfig:
     public: bool = False
     max_buy_in: int | None = None
     max_missed: int = 10
+    approve_seats: bool = False
+    new_players: str = "wait"
+    format: str = "cash"
+    levels: str | None = None
+    level_hands: int | None = None
+    level_minutes: int | None = None
+    tournament_buy_in: int = 0
+    payouts: tuple[int, ...] | None = None
+
+    @property
+    def tournament(self) -> bool:
+        return self.format == "tournament"
+
+    def schedule(self) -> Schedule:
+        """The tournament's blind schedule."""
+        every, unit = (
+            (self.level_minutes, "minutes")
+            if self.level_minutes
+            else (self.level_hands or 10, "hands")
+        )
+        game = self.table_game()
+        if self.levels:
+            return Schedule.parse(self.levels, game, every=every, unit=unit)
+        return Schedule.default(game, self.stack, every=every, unit=unit)
 
     @property
     def buy_in_cap(self) -> int:
@@ -90,6 +127,7 @@ class TableConfig:
         out["blinds"] = None if self.blinds is None else list(self.blinds)
         out["bots"] = {str(k): v for k, v in self.bots.items()}
         out["stacks"] = None if self.stacks is None else list(self.stacks)
+        out["payouts"] = None if self.payouts is None else list(self.payouts)
         return out
 
     def stack_of(self, seat: int) -> int:
@@ -172,7 +210,62 @@ def parse_config(data: dict[str, Any], *, saved: bool = False) -> TableConfig:
     public = data.get("public", False) if data.get("public") is not None else False
     if not isinstance(public, bool):
         raise RequestError(f"field 'public' must be true or false: {_shown(public)}")
+    approve_seats = data.get("approve_seats")
+    if approve_seats is None:
+        approve_seats = False
+    if not isinstance(approve_seats, bool):
+        raise RequestError(f"field 'approve_seats' must be true or false: {_shown(approve_seats)}")
+    new_players = _text(data, "new_players", "wait").strip().lower()
+    if new_players not in NEW_PLAYERS:
+        raise RequestError(
+            f"field 'new_players' is {' or '.join(map(repr, NEW_PLAYERS))}: {_shown(new_players)}"
+        )
+    fmt = _text(data, "format", "cash").strip().lower()
+    if fmt not in FORMATS:
+        raise RequestError(f"field 'format' is 'cash' or 'tournament': {_shown(fmt)}")
+    levels = data.get("levels")
+    if levels is not None:
+        levels = _text(data, "levels", "").strip() or None
+    if levels is not None and len(levels) > 20 * MAX_LEVELS:
+        raise RequestError("field 'levels' is too long")
+    level_hands = (
+        None if data.get("level_hands") is None else _whole(data, "level_hands", 10, 1, 10_000)
+    )
+    level_minutes = (
+        None if data.get("level_minutes") is None else _whole(data, "level_minutes", 10, 1, 10_000)
+    )
+    if level_hands is not None and level_minutes is not None:
+        raise RequestError("a level lasts 'level_hands' hands or 'level_minutes' minutes, not both")
+    tournament_buy_in = _whole(data, "tournament_buy_in", 0, 0, MAX_CHIPS)
+    payouts_raw = data.get("payouts")
+    payouts: tuple[int, ...] | None = None
+    if payouts_raw is not None:
+        if not isinstance(payouts_raw, list) or not 1 <= len(payouts_raw) <= seats:
+            raise RequestError(
+                f"field 'payouts' must be a list of 1 to {seats} percents: {_shown(payouts_raw)}"
+            )
+        payouts = tuple(_number(v, "payouts", 1, 100) for v in payouts_raw)
+        try:
+            check_payouts(payouts, seats)
+        except GameError as error:
+            raise RequestError(str(error)) from None
+    if fmt == "tournament":
+        if stacks is not None and len(set(stacks)) > 1:
+            raise RequestError("in a tournament everyone starts with the same stack: use 'stack'")
+        if seed is not None:
+            raise RequestError("a tournament deals fairly: a practice 'seed' is for cash tables")
+    elif levels or level_hands or level_minutes or tournament_buy_in or payouts:
+        raise RequestError(
+            "'levels', 'level_hands', 'level_minutes', 'tournament_buy_in' and 'payouts' "
+            'are for a tournament: add "format": "tournament"'
+        )
     config = TableConfig(
+        format=fmt,
+        levels=levels,
+        level_hands=level_hands,
+        level_minutes=level_minutes,
+        tournament_buy_in=tournament_buy_in,
+        payouts=payouts,
         game=game,
         seats=seats,
         stack=stack,
@@ -188,6 +281,8 @@ def parse_config(data: dict[str, Any], *, saved: bool = False) -> TableConfig:
         public=public,
         max_buy_in=max_buy_in,
         max_missed=max_missed,
+        approve_seats=approve_seats,
+        new_players=new_players,
         ante=optional["ante"],
         bring_in=optional["bring_in"],
         small_bet=optional["small_bet"],
@@ -195,6 +290,11 @@ def parse_config(data: dict[str, Any], *, saved: bool = False) -> TableConfig:
     )
     table_game = config.table_game()  # GameError on stakes the engine refuses
     table_game.check_seats(seats)
+    if config.tournament:
+        try:
+            config.schedule().level(0).apply(table_game)
+        except GameError as error:
+            raise RequestError(f"field 'levels': {error}") from None
     return config
 
 

@@ -11,7 +11,9 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from cardlab.table import Action, HandState, Legal, Phase, seat_view
+from cardlab.table.showdown import showdown_keys
 from cardlab.web.table_phh import describe
+from cardlab.web.table_tournament import payload as tournament_payload
 
 if TYPE_CHECKING:
     from cardlab.web.table_room import Room
@@ -19,17 +21,41 @@ if TYPE_CHECKING:
 LOG_LINES = 200
 
 
-def default_action(legal: Legal) -> Action:
-    """What the clock plays: check if free, else fold; stand pat; bring in; show."""
+def default_action(legal: Legal, hand: HandState | None = None) -> Action:
+    """What the clock plays: check if free, else fold; stand pat; bring in; at the
+    showdown show a hand the rules turn up or that wins or ties a pot (against the hands
+    shown so far, :func:`shows_by_default`), else muck (``hand`` None: show)."""
     if legal.phase is Phase.DRAW:
         return Action.discard()
     if legal.phase is not Phase.BET:
-        return Action.show()
+        if hand is None or shows_by_default(hand, legal.player):
+            return Action.show()
+        return Action.muck()
     if legal.call == 0:
         return Action.call()
     if legal.call is None and legal.bring_in is not None:
         return Action.bring_in()
     return Action.fold() if legal.fold else Action.call()
+
+
+def shows_by_default(hand: HandState, player: int) -> bool:
+    """Whether ``player``, at the showdown, shows when nobody decides for them: when the
+    rules turn the hand up (:meth:`HandState.must_show`), or when it wins or ties at
+    least part of a pot it is in against the hands shown so far in that pot (a pot
+    where nobody has shown yet is theirs so far)."""
+    if hand.must_show():
+        return True
+    shown = {p for p in hand.shown_hands() if hand.alive[p]}
+    mine = [pot for pot in hand.pots() if player in pot.players]
+    rivals = {p for pot in mine for p in pot.players if p in shown}
+    if not mine or not rivals:
+        return True
+    keys = showdown_keys(hand, [player, *sorted(rivals)])
+    for pot in mine:
+        in_pot = [p for p in pot.players if p in rivals]
+        if not in_pot or keys[player] >= max(keys[p] for p in in_pot):
+            return True
+    return False
 
 
 def presets(
@@ -88,6 +114,7 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
                 "connected": i in connected,
                 "leaving": info.leaving,
                 "sitting_out": info.sitting_out,
+                "waiting": info.waiting,  # new here: comes in at the big blind or posts
                 "you": seat == i,
             }
         )
@@ -122,6 +149,11 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
         "clock": None,
         "log": [],
         "last": room.last,
+        "tournament": tournament_payload(room),
+        "can_show": room.can_show(seat),  # the uncontested winner may show (type "show")
+        "seat_requests": room.seat_requests.shown() if host else [],  # the host's alone
+        "chat": room.chat.recent(host=host),  # the same for every client of (seat, host)
+        "chat_mutes": room.chat.mutes() if host else [],
     }
     if view is not None and hand is not None:
         out["hand"] = {
@@ -137,7 +169,11 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
             "client_seeds": list(room.deal.client_seeds) if room.deal is not None else [],
         }
         out["log"] = [describe(e, names) for e in view.history][-LOG_LINES:]
-        if view.legal is not None and not view.over:
+        # a hand the rules turn up at the showdown is shown at once: nobody is asked
+        asked = view.legal is not None and not (
+            view.legal.phase is Phase.SHOWDOWN and hand.must_show()
+        )
+        if view.legal is not None and asked and not view.over:
             out["legal"] = _legal_payload(view.legal, view, hand)
         if room.deadline is not None and hand.actor is not None:
             loop = asyncio.get_running_loop()
@@ -166,5 +202,5 @@ def _legal_payload(legal: Legal, view: Any, hand: HandState) -> dict[str, Any]:
         "discard": legal.discard,
         "hole": [str(c) for c in me.cards if c is not None],
         "presets": presets(legal, view.total_pot, top, to_call, me.stack + me.bet),
-        "default": str(default_action(legal)),
+        "default": str(default_action(legal, hand)),
     }

@@ -9,15 +9,19 @@ The hand store keeps the full history (:func:`cardlab.table.history.record`).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from cardlab.cards import format_cards
+from cardlab.errors import CardlabError
+from cardlab.poker.showdown import best_five as five_of
 from cardlab.table import events as ev
 from cardlab.table import narrate, phh
 from cardlab.table.history import to_history
+from cardlab.table.phh_actions import parse_action
 from cardlab.table.state import HandState
 
 
@@ -72,9 +76,24 @@ class FinishedHand:
         hand = replay(history).hand
         seats = tuple(int(s) - 1 for s in history.user_fields["_seats"])
         number = history.hand if isinstance(history.hand, int) else 0
-        result = hand.result
-        shown = frozenset(result.shown) if result is not None else frozenset()
-        return cls(number, history, tuple(hand.history), seats, shown)
+        return cls(number, history, tuple(hand.history), seats, frozenset(hand.shown_hands()))
+
+    def shown_after(self, hand: HandState, position: int) -> FinishedHand:
+        """This hand as it reads once ``position``, the winner everyone else folded to,
+        has shown their cards after it: one more action line, ``pN sm CARDS``, and their
+        cards dealt face down shown to every viewer (``hand`` is not changed: a table
+        stores this record before it applies the show)."""
+        show = ev.ShowMuck(position, tuple(c for c in hand.hole[position] if c is not None))
+        actions = (*self.history.actions, parse_action(show.phh))
+        history = dataclasses.replace(self.history, actions=actions)
+        return replace(
+            self, history=history, events=(*self.events, show), shown=self.shown | {position}
+        )
+
+    @property
+    def decisions(self) -> int:
+        """The action lines that are not the dealer's (the store's ``actions`` count)."""
+        return sum(1 for a in self.history.actions if not str(a).startswith("d "))
 
     @property
     def commitment(self) -> str | None:
@@ -102,7 +121,8 @@ def finished(
         raise ValueError("the hand is not over")
     history = to_history(hand, players=tuple(names), user_fields=dict(user_fields or {}))
     history = dataclasses.replace(history, hand=number)
-    return FinishedHand(number, history, tuple(hand.history), tuple(seats), frozenset(result.shown))
+    shown = frozenset(hand.shown_hands())
+    return FinishedHand(number, history, tuple(hand.history), tuple(seats), shown)
 
 
 def _mask(event: ev.Event, viewer: int | None, shown: frozenset[int]) -> ev.Event:
@@ -129,8 +149,13 @@ def showdown_summary(
     result = hand.result
     if result is None:
         raise ValueError("the hand is not over")
-    shown = sorted(result.shown)
+    shown = hand.shown_hands()  # also a hand shown before the others mucked, or after
     best = result.best_hands() if result.showdown and best_five else {}
+    if best_five and hand.street_index == len(hand.streets) - 1:
+        for p, cards in shown.items():  # shown, but the pot was not shown down
+            if p not in best:
+                with contextlib.suppress(CardlabError):
+                    best[p] = five_of(hand.game.game, cards, hand.board)
     pots = [
         {
             "name": "main pot" if k == 0 else f"side pot {k}",
@@ -149,11 +174,11 @@ def showdown_summary(
         "hands": [
             {
                 "name": names[p],
-                "cards": format_cards(result.shown[p]),
+                "cards": format_cards(cards),
                 "best_five": format_cards(best[p].cards) if p in best else "",
                 "description": best[p].describe() if p in best else "",
             }
-            for p in shown
+            for p, cards in sorted(shown.items())
         ],
         "results": [{"name": names[p], "won": w} for p, w in enumerate(result.winnings) if w != 0],
     }

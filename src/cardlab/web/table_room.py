@@ -31,20 +31,31 @@ import random
 import re
 import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from cardlab.bots import get_bot
 from cardlab.errors import ActionError, CardlabError, GameError
-from cardlab.table import Action, HandState, Session, apply, seat_view
+from cardlab.table import Action, HandState, Phase, Session, apply, seat_view
 from cardlab.table.actions import verify
 from cardlab.table.dealing import Dealer, FairDeal
 from cardlab.table.history import record
+from cardlab.table.phh import dumps as phh_text
+from cardlab.table.tournament import Tournament
+from cardlab.web import table_tournament as sng
+from cardlab.web.table_chat import Chat
 from cardlab.web.table_config import TableConfig, check_name, name_key, parse_config
 from cardlab.web.table_fair import TableSeeds
 from cardlab.web.table_payload import default_action, payload
 from cardlab.web.table_phh import FinishedHand, finished, showdown_summary
+from cardlab.web.table_seating import (
+    SeatRequest,
+    SeatRequests,
+    ask_for_seat,
+    dealt_in,
+    waiting_note,
+)
 from cardlab.web.table_store import TableStore
 
 log = logging.getLogger(__name__)
@@ -78,6 +89,7 @@ class SeatInfo:
     sitting: str = ""  # a random id per person and sitting-down (who played which hand)
     sitting_out: bool = False  # dealt no cards, posts nothing
     missed: int = 0  # hands missed while sitting out
+    waiting: bool = False  # new at a running table: waits for the big blind or to post
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -89,6 +101,7 @@ class SeatInfo:
             "sitting": self.sitting,
             "sitting_out": self.sitting_out,
             "missed": self.missed,
+            "waiting": self.waiting,
         }
 
 
@@ -166,6 +179,8 @@ class Room:
         self.notices: deque[str] = deque(maxlen=KEEP_NOTICES)
         self._last: tuple[int, HandState, list[str]] | None = None
         self._last_summary: dict[str, Any] | None = None
+        # the last hand as stored (its id), while its uncontested winner may show
+        self._show_window: tuple[int, HandState, int] | None = None
         self.deadline: float | None = None
         self._resume_clock: float | None = None
         self.closed = False
@@ -182,6 +197,11 @@ class Room:
         self._wake = asyncio.Event()
         self._conns: dict[int, tuple[Connection, int | None, bool]] = {}
         self._next_conn = 0
+        self.seat_requests = SeatRequests()  # pending requests for a seat (approve_seats)
+        self.chat = Chat(is_host=self.is_host, on_change=self.notify)  # memory only
+        self.tournament: Tournament | None = None  # a sit-and-go, once it has started
+        self.tournament_level: int | None = None  # the level of the hand dealt last
+        self.tournament_mark: float | None = None  # time-based levels: counting since
 
     # --- saving and restoring ------------------------------------------------------
 
@@ -196,8 +216,10 @@ class Room:
             "started": self.started,
             "deals": self.deals,
             "paused": self.paused,
+            "requests": self.seat_requests.state(),
             "host_sha256": self.host_sha256,
             "fair": self.fair.state(),
+            "tournament": None if self.tournament is None else self.tournament.as_dict(),
         }
 
     def snapshot(self) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -227,6 +249,7 @@ class Room:
                 str(s.get("sitting", "")),
                 bool(s.get("sitting_out", False)),
                 int(s.get("missed", 0)),
+                waiting=bool(s.get("waiting", False)),
             )
             for s in state["seats"]
         ]
@@ -250,6 +273,9 @@ class Room:
             **options,
         )
         room.paused = bool(state.get("paused", False))
+        if state.get("tournament"):
+            room.tournament = Tournament.from_dict(state["tournament"])
+        room.seat_requests = SeatRequests(state.get("requests", []))
         room._load_finished()
         live = store.live_hand(table_id)
         if live is not None:
@@ -281,7 +307,14 @@ class Room:
             seed = parse_server_seed(self.store.seed(self.id, deal.commitment).server_seed)
             dealer = Dealer(self.game.game.deck, seed, deal)
             self.session.button = int(start["button"])
-            hand = self.session.new_hand(dealer=dealer, order=[int(s) for s in start["order"]])
+            posts = [int(p) for p in start.get("posts", [])]
+            sng.resume_level(self, start)
+            hand = self.session.new_hand(
+                dealer=dealer,
+                order=[int(s) for s in start["order"]],
+                posts=posts,
+                showdown="manual",
+            )
             deck = self.game.game.deck
             for text in live.actions:
                 action = Action.parse(text, deck)
@@ -313,35 +346,54 @@ class Room:
 
     def join(
         self, name: object, seat: int | None, token_sha256: str, *, sends_seeds: bool = False
-    ) -> int:
+    ) -> int | SeatRequest:
         """Seat the person whose browser token hashes to ``token_sha256`` (the first open
         seat, or ``seat`` counted from 0); a browser that already has a seat here gets
         that seat again. Returns the seat. ``sends_seeds``: the person's page will send
-        client seeds, so the next deal waits a moment for its first one."""
+        client seeds, so the next deal waits a moment for its first one. With
+        ``approve_seats`` anybody but the host gets a pending request for the host to
+        answer instead (:mod:`cardlab.web.table_seating`)."""
         if self.closed or self.closing:
             raise TableFull(f"table {self.id!r} is closed")
         mine = self.seat_of_hash(token_sha256)
         if mine is not None:
             return mine
+        sng.check_join(self)
         if self.config.practice and token_sha256 != self.host_sha256:
             raise TableFull(
                 "this is a practice table (its creator fixed the cards): it seats only its creator"
             )
         text = check_name(name)
-        taken = {name_key(s.name) for s in self.seats if s.kind != "open"}
-        if name_key(text) in taken:
-            raise TableFull(f"the name {text!r} is taken at this table: choose another")
+        if self.config.approve_seats and not self.is_host(token_sha256):
+            return ask_for_seat(self, text, seat, token_sha256, sends_seeds)
+        return self.sit_down(text, self.free_seat(text, seat), token_sha256, sends_seeds)
+
+    def free_seat(self, name: str, seat: int | None, taken: Collection[str] = ()) -> int:
+        """The seat for a person called ``name`` (``seat``, else the first open one);
+        :class:`TableFull` when the name is taken (or among ``taken``) or no seat is."""
+        keys = {name_key(s.name) for s in self.seats if s.kind != "open"}
+        if name_key(name) in keys | {name_key(t) for t in taken}:
+            raise TableFull(f"the name {name!r} is taken at this table: choose another")
         open_seats = [i for i, s in enumerate(self.seats) if s.kind == "open"]
         if not open_seats:
             raise TableFull(f"table {self.id!r} is full: every seat is taken")
         if seat is None:
-            seat = open_seats[0]
-        elif seat not in open_seats:
+            return open_seats[0]
+        if seat not in open_seats:
             free = ", ".join(str(i + 1) for i in open_seats)
             raise TableFull(f"seat {seat + 1} is not free (free: {free})")
+        return seat
+
+    def sit_down(self, text: str, seat: int, token_sha256: str, sends_seeds: bool) -> int:
+        """Seat a person (checked) with the seat's starting stack, a buy-in in the
+        ledger; at a running table they wait to come in (:func:`dealt_in`)."""
         stack = self.config.stack_of(seat)
         self.seats[seat] = SeatInfo(
-            "human", text, token_sha256=token_sha256, sitting=secrets.token_urlsafe(12)
+            "human",
+            text,
+            token_sha256=token_sha256,
+            sitting=secrets.token_urlsafe(12),
+            waiting=self.deals > 0,
         )
         self.session.seats[seat].name = text
         self.session.seats[seat].stack = stack
@@ -389,7 +441,13 @@ class Room:
                 self._conns[conn_id] = (conn, None, host)
         hand = self.session.hand
         position = None if hand is None else self.session.position_of(seat)
-        if self.live() and position is not None:
+        if sng.stays_in(self, seat):  # a tournament seat plays on, folded by the clock
+            info.sitting_out = True
+            self.save()
+            self.notices.append(f"{info.name} left: their hands fold until they are out")
+            if hand is not None and position is not None and hand.actor == position:
+                self._schedule(self._leaving_turn(self.turn))
+        elif self.live() and position is not None:
             info.leaving = True
             self.save()
             self.notices.append(f"{info.name} is leaving after this hand")
@@ -434,6 +492,8 @@ class Room:
         if seat is None or self.seats[seat].kind != "human":
             raise ActionError("you have no seat at this table")
         info = self.seats[seat]
+        if not out and info.sitting_out and info.missed:  # back after missing hands
+            info.waiting = True
         info.sitting_out = out
         info.missed = 0
         self.save()
@@ -447,6 +507,7 @@ class Room:
         the table's buy-in cap; a buy-in in the ledger."""
         if seat is None or self.seats[seat].kind != "human":
             raise ActionError("you have no seat at this table")
+        sng.check_rebuy(self)
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
             raise ActionError(f"a rebuy is a positive whole number of chips: {amount!r:.40}")
         if self.live() and self.session.position_of(seat) is not None:
@@ -512,6 +573,8 @@ class Room:
     def pause(self, paused: bool = True) -> None:
         """The host stops dealing after the hand in play, or deals again."""
         self.paused = paused
+        if self.tournament is not None:
+            sng.tick(self, stop=paused)
         self.save()
         self.notices.append("the host paused the table" if paused else "the host resumed")
         self.notify()
@@ -532,12 +595,15 @@ class Room:
         "max_missed",
         "public",
         "name",
+        "approve_seats",
+        "new_players",
     )
 
     def change_settings(self, data: dict[str, Any]) -> None:
         """The host changes the stakes, clock, bot delay, pause or limits: from the next
         hand (checked now: a refused change changes nothing)."""
         unknown = sorted(str(k)[:30] for k in data if k not in self.SETTINGS)
+        sng.check_settings(self, data)
         if unknown:
             raise ActionError(
                 f"the host can change {', '.join(self.SETTINGS)}; not {', '.join(unknown)}"
@@ -688,6 +754,57 @@ class Room:
         apply(hand, action)
         self._changed()
 
+    # --- a show after a hand won uncontested ---------------------------------------------
+
+    def can_show(self, seat: int | None) -> bool:
+        """The person in ``seat`` won the last hand with everyone else folded and may
+        still show their cards: once, until the next deal."""
+        return self._show_refusal(seat) is None
+
+    def _show_refusal(self, seat: int | None) -> str | None:
+        """Why the person in ``seat`` may not show their cards now (None: they may)."""
+        if seat is None or self.seats[seat].kind != "human":
+            return "you have no seat at this table"
+        if self.live():
+            return "the hand is still being played: at the showdown you are asked to show"
+        hand, window = self.session.hand, self._show_window
+        if hand is None or window is None or window[1] is not hand or self.closed:
+            return "there is no finished hand to show your cards from"
+        position = self.session.position_of(seat)
+        if position is None or self.hand_sittings[position] != self.seats[seat].sitting:
+            return "you did not play the last hand"
+        if hand.has_shown(position):
+            return "your cards are already shown"
+        if hand.winner_may_show != position:
+            return "only the winner of a hand everyone else folded to may show after it"
+        return None
+
+    def show_hand(self, seat: int | None) -> None:
+        """The person in ``seat``, who won the last hand with everyone else folded, shows
+        their cards before the next deal: the stored hand gets its ``pN sm CARDS`` line
+        first (write-ahead), then every client sees the cards."""
+        why = self._show_refusal(seat)
+        if why is not None:
+            raise ActionError(why)
+        assert seat is not None and self._show_window is not None
+        hand_id, hand, number = self._show_window
+        position = self.session.position_of(seat)
+        k = next((k for k, h in enumerate(self.finished) if h.number == number), None)
+        if position is None or k is None:
+            raise ActionError("there is no finished hand to show your cards from")
+        hand.verify_show_or_muck(True, position)
+        done = self.finished[k].shown_after(hand, position)
+        try:
+            self.store.amend_hand(self.id, hand_id, phh_text(done.history), done.decisions)
+        except CardlabError:
+            log.exception("table %s: the show after hand %d could not be stored", self.id, number)
+            raise ActionError("the server could not store your show: try again") from None
+        hand.show_or_muck(True, player=position)
+        self.finished[k] = done
+        self._last_summary = None
+        self.touch()
+        self.notify()
+
     def wake(self) -> None:
         """Start the room's tasks on the running loop (idempotent)."""
         if self.closed:
@@ -722,7 +839,7 @@ class Room:
     def _can_deal(self) -> bool:
         if self.open_seats == 0:
             self.started = True
-        if self.closed or self.closing or not self.started or self.paused:
+        if self.closed or self.closing or not self.started or self.paused or sng.is_over(self):
             return False
         if len(self.session.next_order(self._sitting_out())) < 2:
             return False
@@ -759,7 +876,15 @@ class Room:
         )
 
     def _sitting_out(self) -> set[int]:
+        if self.config.tournament:  # away in a tournament: dealt in, folded by the clock
+            return set()
         return {i for i, s in enumerate(self.seats) if s.sitting_out}
+
+    def _dealt_in(self, order: list[int]) -> tuple[list[int], list[int]]:
+        """Of the seats that may play (by position), those dealt in and the positions
+        that post to come in: the waiting seats come in by the table's ``new_players``."""
+        waiting = {s for s in order if self.seats[s].waiting}
+        return dealt_in(order, waiting, self.game.stakes.blinds, self.config.new_players)
 
     def _count_missed(self, order: list[int]) -> None:
         """Each seat with chips that sat this deal out missed a hand; one that missed
@@ -773,8 +898,12 @@ class Room:
 
     def _deal(self) -> None:
         """Deal the next hand: recorded in the store before any card is shown."""
+        level = sng.before_deal(self)
         self._count_missed(self.session.next_order(self._sitting_out()))
-        order = self.session.next_order(self._sitting_out())
+        order, posts = self._dealt_in(self.session.next_order(self._sitting_out()))
+        joining = [s for s in order if self.seats[s].waiting]
+        for s in joining:
+            self.seats[s].waiting = False
         number = self.deals
         deal = self.fair.deal(number, order, self.people)
         dealer = Dealer(self.game.game.deck, self.fair.server_seed, deal)
@@ -785,16 +914,21 @@ class Room:
             "commitment": deal.commitment,
             "names": [self.seats[s].name for s in order],
             "sittings": [self.seats[s].sitting for s in order],
+            "posts": posts,
         }
+        if level is not None:
+            start["level"] = level
         self.deals = number + 1
         try:
             self.store.begin_hand(self.id, number, start, self.state())
         except CardlabError:
+            for s in joining:
+                self.seats[s].waiting = True
             log.exception("table %s: deal %d could not be stored; not dealt", self.id, number)
             self.notices.append("the server could not store the next deal; it was not dealt")
             self.notify()
             return
-        self.session.new_hand(dealer=dealer, order=order)
+        self.session.new_hand(dealer=dealer, order=order, posts=posts, showdown="manual")
         self.deal, self.dealer = deal, dealer
         self.hand_names, self.hand_sittings = start["names"], start["sittings"]
         self.action_seq = 0
@@ -821,9 +955,12 @@ class Room:
             return
         info = self.seats[seat]
         resumed, self._resume_clock = self._resume_clock, None
+        if hand.phase is Phase.SHOWDOWN and hand.must_show():
+            self._auto(hand)  # the rules turn this hand up: shown at once, nobody is asked
+            return
         if info.kind == "bot":
             self._schedule(self._bot_turn(self.turn, seat))
-        elif info.leaving or info.kind == "open":
+        elif info.leaving or info.kind == "open" or (info.sitting_out and self.config.tournament):
             self._schedule(self._leaving_turn(self.turn))
         elif self.config.clock > 0:
             remaining = self.config.clock if resumed is None else max(0.0, resumed)
@@ -854,7 +991,7 @@ class Room:
 
     def _auto(self, hand: HandState) -> None:
         try:
-            self._play(default_action(hand.legal()))
+            self._play(default_action(hand.legal(), hand))
         except CardlabError:
             log.exception("table %s: the default action could not be played", self.id)
 
@@ -862,6 +999,9 @@ class Room:
         await asyncio.sleep(self.config.bot_delay)
         hand = self.session.hand
         if turn != self.turn or hand is None or hand.actor is None:
+            return
+        if hand.phase is Phase.SHOWDOWN:  # a bot shows or mucks as the clock would
+            self._auto(hand)
             return
         view = seat_view(hand, hand.actor)
         rng = random.Random(self._bot_rng.getrandbits(64))
@@ -873,7 +1013,7 @@ class Room:
                 action = await asyncio.to_thread(bot.act, view, rng)
         except Exception:  # a broken bot must not stop the table
             log.exception("bot %s failed at table %s", self.seats[seat].bot, self.id)
-            action = default_action(hand.legal())
+            action = default_action(hand.legal(), hand)
         if turn != self.turn or hand.is_over:
             return
         try:
@@ -886,6 +1026,7 @@ class Room:
         if hand is None or hand.result is None or self._ended or self.deal is None:
             return
         self._ended = True
+        self._show_window = None
         names = list(self.hand_names)
         order = self.session.order
         number = self.session.hands_played + 1
@@ -898,13 +1039,19 @@ class Room:
             fields["_reshuffled"] = [" ".join(c.ascii for c in p) for p in self.dealer.piles]
         done = finished(hand, number, order, names, fields)
         stored = record(hand, players=names, source="web", table_id=self.id, history=done.history)
+        before = {seat: self.session.seats[seat].stack for seat in order}
         self.session.end_hand()
+        try:
+            sng.after_hand(self, before)
+        except CardlabError:
+            log.exception("table %s: the tournament's places could not be saved", self.id)
         leaving = [i for i, s in enumerate(self.seats) if s.leaving]
         try:
             with self.store.transaction():
-                self.store.end_hand(self.id, stored, self.state())
+                hand_id = self.store.end_hand(self.id, stored, self.state())
                 for seat in leaving:
                     self._stand_up(seat)
+            self._show_window = (hand_id, hand, number)
         except CardlabError:
             log.exception("saving hand %d of table %s failed", number, self.id)
         self.finished.append(done)
@@ -982,7 +1129,8 @@ class Room:
             return None
         if self._last_summary is None:
             number, hand, names = self._last
-            self._last_summary = {"hand": number, **showdown_summary(hand, names)}
+            replay = f"/tables/{self.id}/hands/{number}/replay"  # web/replay.py
+            self._last_summary = {"hand": number, "replay": replay, **showdown_summary(hand, names)}
         return self._last_summary
 
     def status(self) -> str:
@@ -994,7 +1142,10 @@ class Room:
             seat = self.session.seat_of(hand.actor)
             who = "" if seat is None else f": {self.seats[seat].name} to act"
             closing = " (the table closes after this hand)" if self.closing else ""
-            return f"hand {self.session.hands_played + 1}, {hand.street_name}{who}{closing}"
+            waits = waiting_note(self)
+            return f"hand {self.session.hands_played + 1}, {hand.street_name}{who}{closing}{waits}"
+        if self.tournament is not None and self.tournament.over:
+            return f"the tournament is over: {self.tournament.winner} wins"
         if len(self.session.next_order()) < 2:
             if sum(1 for s in self.seats if s.kind != "open") < 2:
                 return "waiting for players"
@@ -1002,11 +1153,11 @@ class Room:
         if not self.started:
             return f"waiting for players ({self.open_seats} open seats) or a start"
         if self.paused:
-            return "paused by the host"
+            return f"paused by the host{waiting_note(self)}"
         if not self._can_deal():
             return f"paused: nobody has watched the last {self.unwatched_hands} hands"
         if self._last is not None:
-            return f"hand {self._last[0]} is over: the next one comes shortly"
+            return f"hand {self._last[0]} is over: the next one comes shortly{waiting_note(self)}"
         return "the next hand is being dealt"
 
     def payload(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:
@@ -1037,6 +1188,10 @@ class Room:
 
     def touch(self) -> None:
         self.last_activity = _now()
+
+    def clock(self) -> float:
+        """Seconds on the server's monotonic clock."""
+        return _now()
 
     def idle_for(self) -> float:
         return _now() - self.last_activity

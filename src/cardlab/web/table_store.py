@@ -2,11 +2,12 @@
 
 A live table needs of its store: its set-up and state (``save_table``, ``tables``), the
 hand in play written ahead of every announcement (``begin_hand``, ``add_action``,
-``save_clock``, ``live_hand``, ``end_hand``, ``cancel_hand``), the server seeds of the
-fair deal (``add_seed``, ``seed``, ``reveal_seed``, ``hand_ids_dealt_under``, ``hand``),
-the ledger (``add_ledger``), closing (``close_table``) and the hands to download
-(``hands``). :class:`cardlab.store.Store` has exactly these: :func:`open_table_store`
-opens the SQLite file, or a store in memory whose tables end with the process.
+``save_clock``, ``live_hand``, ``end_hand``, ``cancel_hand``; ``amend_hand`` for a show
+after the hand), the server seeds of the fair deal (``add_seed``, ``seed``,
+``reveal_seed``, ``hand_ids_dealt_under``, ``hand``), the ledger (``add_ledger``), a tournament's standings (``save_results``),
+closing (``close_table``) and the hands to download (``hands``).
+:class:`cardlab.store.Store` has exactly these: :func:`open_table_store` opens the
+SQLite file, or a store in memory whose tables end with the process.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class TableStore(Protocol):
 
     def end_hand(self, table_id: str, record: Any, state: dict[str, Any]) -> int: ...
 
+    def amend_hand(self, table_id: str, hand_id: int, phh: str, actions: int) -> None: ...
+
     def cancel_hand(self, table_id: str, state: dict[str, Any]) -> None: ...
 
     def add_seed(self, table_id: str, commitment: str, server_seed: str) -> None: ...
@@ -56,6 +59,10 @@ class TableStore(Protocol):
     def add_ledger(self, table_id: str, seat: int, player: str, kind: str, amount: int) -> int: ...
 
     def ledger(self, table_id: str) -> list[Any]: ...
+
+    def save_results(self, table_id: str, standings: list[dict[str, Any]]) -> None: ...
+
+    def results(self, table_id: str) -> list[Any]: ...
 
     def prune(self, before: datetime.datetime) -> tuple[int, int]: ...
 

@@ -11,12 +11,16 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
     GET  /api/tables/{id}                     the table as the caller's seat sees it
     POST /api/tables/{id}/join                {"name", "seat"?, "client_seeds"?} -> the
                                               seat (idempotent; client_seeds: the page
-                                              will send a client seed for each deal)
-    POST /api/tables/{id}/leave               give the seat back (stack to the ledger)
+                                              will send a client seed for each deal), or
+                                              202 and a request for the host to approve
+    GET  /api/tables/{id}/request             what became of the caller's seat request
+    POST /api/tables/{id}/leave               give the seat back (stack to the ledger), or
+                                              withdraw a pending seat request
     POST /api/tables/{id}/close               the host closes the table {"now"?: true}
     POST /api/tables/{id}/host                the host: {"op": "pause" | "resume" |
                                               "settings" | "remove" | "add_bot" |
-                                              "transfer", ...} (see host_operation)
+                                              "transfer" | "approve" | "refuse", ...}
+                                              (see host_operation)
     POST /api/tables/{id}/chips               {"amount"}: a rebuy or top-up between hands
     GET  /api/tables/{id}/ledger              buy-ins, cash-outs, each person's net
                                               (?format=csv)
@@ -26,7 +30,12 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
                                               "turn"?: n}, {"type": "start"},
                                               {"type": "client_seed", "deal": n, "seed": s},
                                               {"type": "reveal"}, {"type": "leave"},
-                                              {"type": "sit_out"}, {"type": "sit_in"}
+                                              {"type": "sit_out"}, {"type": "sit_in"},
+                                              {"type": "show"} (the winner of a hand
+                                              everyone folded to, before the next deal),
+                                              {"type": "chat", "text": t, "name"?: n}
+                                              (see table_chat: its answer, and what only
+                                              this browser may know, is a "chat_status")
 
 Who is who: a browser carries one secret, the HttpOnly cookie ``cardlab_id`` (set by a
 table page, or by the first join or create that lacks it). A seat and a table's host
@@ -50,6 +59,7 @@ import contextlib
 import datetime
 import json
 import logging
+import math
 import secrets
 from collections.abc import AsyncIterator
 from typing import Any
@@ -66,6 +76,7 @@ from cardlab.poker.games import game_names
 from cardlab.table import TableGame
 from cardlab.web.guard import RateLimiter, client_key, too_many
 from cardlab.web.payload import RequestError
+from cardlab.web.table_chat import chat_message, host_chat_operation
 from cardlab.web.table_config import (
     DEFAULT_BOT_DELAY,
     DEFAULT_CLOCK,
@@ -75,6 +86,15 @@ from cardlab.web.table_config import (
 )
 from cardlab.web.table_phh import phhs
 from cardlab.web.table_room import BOT_HANDS, Room, digest
+from cardlab.web.table_seating import (
+    AskLater,
+    SeatRequest,
+    approve,
+    expire_requests,
+    refuse,
+    request_status,
+    withdraw,
+)
 from cardlab.web.table_store import TableStore, open_table_store
 from cardlab.web.verify_page import deck_orders_json
 
@@ -177,7 +197,9 @@ class TableManager:
 
     def sweep(self) -> list[str]:
         """Close the tables with no person seated that nothing happened at for
-        ``idle_close`` seconds; the ids closed."""
+        ``idle_close`` seconds; the ids closed. (Seat requests past their time go too.)"""
+        for room in list(self.rooms.values()):
+            expire_requests(room)
         idle = [
             room
             for room in list(self.rooms.values())
@@ -290,6 +312,13 @@ def _object(raw: bytes | str, what: str) -> dict[str, Any]:
 
 
 def _error(exc: Exception) -> Response:
+    if isinstance(exc, AskLater):  # too many seat requests, or asked again too soon
+        seconds = max(1, math.ceil(exc.retry_after))
+        return JSONResponse(
+            {"error": str(exc)[:300], "retry_after": seconds},
+            status_code=429,
+            headers={"Retry-After": str(seconds)},
+        )
     status = 404 if isinstance(exc, TableNotFound) else 403 if isinstance(exc, NotHost) else 400
     return JSONResponse({"error": str(exc)[:300]}, status_code=status)
 
@@ -412,7 +441,11 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             seat = room.join(data.get("name"), wanted, known, sends_seeds=sends)
         except CardlabError as exc:
             return _error(exc)
-        response = JSONResponse({"seat": seat + 1, "name": room.seats[seat].name})
+        if isinstance(seat, SeatRequest):  # the host approves or refuses (table_seating)
+            body = {"pending": True, "request": seat.id, "name": seat.name}
+            response = JSONResponse(body | {"status": "waiting for the host to approve"}, 202)
+        else:
+            response = JSONResponse({"seat": seat + 1, "name": room.seats[seat].name})
         if new_token is not None:
             _set_browser_cookie(response, new_token)
         return response
@@ -421,10 +454,20 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         try:
             room = manager.get(request.path_params["table_id"])
             await _body(request)
-            room.leave(seat_of(room, request))
+            seat = seat_of(room, request)
+            if seat is None and withdraw(room, browser_hash(request, room.id)):
+                return JSONResponse({"left": True, "withdrawn": True})
+            room.leave(seat)
         except CardlabError as exc:
             return _error(exc)
         return JSONResponse({"left": True})
+
+    async def api_request(request: Request) -> Response:
+        try:
+            room = manager.get(request.path_params["table_id"])
+        except CardlabError as exc:
+            return _error(exc)
+        return JSONResponse(request_status(room, browser_hash(request, room.id)))
 
     async def api_close(request: Request) -> Response:
         try:
@@ -500,9 +543,14 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         await websocket.accept()
         seat = seat_of(room, websocket)
         host = room.is_host(browser_hash(websocket))
+        author = browser_hash(websocket, room.id)  # who chats (see table_chat)
         conn_id = room.connect(websocket, seat, host)
+        room.chat.listen(conn_id, websocket, author)
         try:
             await websocket.send_text(json.dumps(room.payload(seat, host=host), ensure_ascii=False))
+            greeting = room.chat.greeting(author)
+            if greeting is not None:
+                await websocket.send_text(json.dumps(greeting, ensure_ascii=False))
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -520,12 +568,15 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
                         await websocket.send_text(json.dumps(reply))
                         continue
                 seat = seat_of(room, websocket) if seat is not None else None
-                reply = handle_message(room, seat, message.get("text"), message.get("bytes"))
+                reply = handle_message(
+                    room, seat, message.get("text"), message.get("bytes"), author=author
+                )
                 if reply is not None:
                     await websocket.send_text(json.dumps(reply, ensure_ascii=False))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            room.chat.unlisten(conn_id)
             room.disconnect(conn_id)
 
     return [
@@ -537,6 +588,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         Route("/api/tables/{table_id}", api_get),
         Route("/api/tables/{table_id}/join", api_join, methods=["POST"]),
         Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
+        Route("/api/tables/{table_id}/request", api_request),
         Route("/api/tables/{table_id}/close", api_close, methods=["POST"]),
         Route("/api/tables/{table_id}/chips", api_chips, methods=["POST"]),
         Route("/api/tables/{table_id}/host", api_host, methods=["POST"]),
@@ -546,14 +598,28 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
     ]
 
 
-HOST_OPERATIONS = ("pause", "resume", "settings", "remove", "add_bot", "transfer")
+HOST_OPERATIONS = (
+    "pause",
+    "resume",
+    "settings",
+    "remove",
+    "add_bot",
+    "transfer",
+    "mute",
+    "unmute",
+    "approve",
+    "refuse",
+)
 
 
 def host_operation(room: Room, data: dict[str, Any]) -> None:
     """Do what the host asks: ``{"op": "pause"}``, ``"resume"``, ``{"op": "settings",
     "settings": {"blinds": [2, 4], ...}}`` (from the next hand), ``{"op": "remove",
     "seat": 3}``, ``{"op": "add_bot", "seat": 3, "bot": "equity"}``, ``{"op":
-    "transfer", "seat": 2}``."""
+    "transfer", "seat": 2}``; ``{"op": "mute", "seat": 2}`` or ``"message": 17`` (the
+    chat, see :func:`~cardlab.web.table_chat.host_chat_operation`) and ``"unmute"``;
+    ``{"op": "approve", "request": "Xy3..."}`` and ``"refuse"`` (seat requests, see
+    :mod:`cardlab.web.table_seating`)."""
     op = data.get("op")
     if op == "pause":
         room.pause(True)
@@ -570,15 +636,27 @@ def host_operation(room: Room, data: dict[str, Any]) -> None:
         room.add_bot(data.get("seat"), data.get("bot"))
     elif op == "transfer":
         room.transfer_host(data.get("seat"))
+    elif op == "approve":
+        approve(room, data.get("request"))
+    elif op == "refuse":
+        refuse(room, data.get("request"))
+    elif op in ("mute", "unmute"):
+        host_chat_operation(room, op, data)
     else:
         raise RequestError(f"unknown host operation {str(op)[:30]!r} (one of {HOST_OPERATIONS})")
 
 
 def handle_message(
-    room: Room, seat: int | None, text: str | None, data: bytes | None = None
+    room: Room,
+    seat: int | None,
+    text: str | None,
+    data: bytes | None = None,
+    *,
+    author: str | None = None,
 ) -> dict[str, Any] | None:
     """Do what one WebSocket message asks; the reply for this client only (an error, a
-    pong), or None when the change reaches everyone through the broadcast."""
+    pong, a chat status), or None when the change reaches everyone through the
+    broadcast. ``author``: the browser's key (its chat messages are its)."""
     try:
         if text is None:
             raise RequestError("messages are JSON text, not binary")
@@ -605,6 +683,11 @@ def handle_message(
         if kind in ("sit_out", "sit_in"):
             room.sit_out(seat, kind == "sit_out")
             return None
+        if kind == "show":  # the winner of a hand everyone else folded to shows after it
+            room.show_hand(seat)
+            return None
+        if kind == "chat":
+            return chat_message(room, seat, author, message)
         if kind == "action":
             action = message.get("action")
             if not isinstance(action, str):
@@ -616,7 +699,7 @@ def handle_message(
             return None
         raise RequestError(
             f"unknown message type {str(kind)[:40]!r} "
-            "(action, start, client_seed, reveal, leave, sit_out, sit_in or ping)"
+            "(action, show, start, client_seed, reveal, leave, sit_out, sit_in, chat or ping)"
         )
     except CardlabError as exc:
         return {"type": "error", "message": str(exc)[:300]}

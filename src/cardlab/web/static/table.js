@@ -14,12 +14,81 @@
     return e;
   };
   const SUITS = { "木": "wood", "火": "fire", "土": "earth", "金": "metal", "水": "water", "陰": "yinyang", "太": "yinyang", "♥": "red", "♦": "red" };
-  function card(text, small) {
-    const hidden = text === "??";
-    const cls = "pt-card" + (small ? " sm" : "") + (hidden ? " back" : "");
-    const suit = hidden ? "" : (SUITS[text[0]] || SUITS[text[text.length - 1]] || "");
-    return el("span", { class: cls + (suit ? " " + suit : ""), text: hidden ? "?" : text, "aria-label": hidden ? "hidden card" : text });
+  // standard52: "As", "Td"; FESCA and TESCA: the element first, then the rank ("木7", "陰陽12")
+  const SUIT52 = { s: ["♠", "spades"], h: ["♥", "hearts"], d: ["♦", "diamonds"], c: ["♣", "clubs"] };
+  const RANK52 = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight", 7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two" };
+  // fills a card element (a span, or a button in the draw) with the face of ``text``
+  function face(e, text, opts) {
+    const o = opts || {};
+    const classes = ["pt-card"];
+    if (o.small) classes.push("sm");
+    if (o.down) classes.push("down");
+    if (o.up) classes.push("up");
+    if (o.dealt) classes.push("dealt");
+    e.dataset.card = text;
+    const s52 = /^([2-9TJQKA])([shdc])$/.exec(text);
+    const element = /^([^\x00-\x7f]+)(.+)$/u.exec(text);
+    if (text === "??") {
+      classes.push("back");
+      e.setAttribute("aria-label", "face-down card");
+    } else if (s52) {
+      const [symbol, suitName] = SUIT52[s52[2]];
+      classes.push("s52", "suit-" + s52[2]);
+      e.append(el("span", { class: "rk", text: s52[1] === "T" ? "10" : s52[1] }), el("span", { class: "st", text: symbol }));
+      if (!o.small) e.dataset.pip = symbol;  // drawn by the stylesheet: not in the text
+      e.setAttribute("aria-label", `${RANK52[s52[1]]} of ${suitName}`);
+    } else if (element) {
+      const suit = SUITS[text[0]] || "";
+      if (suit) classes.push(suit);
+      classes.push("fesca");
+      e.append(el("span", { class: "st", text: element[1] }), el("span", { class: "rk", text: element[2] }));
+      e.setAttribute("aria-label", text);
+    } else {
+      e.textContent = text;
+      e.setAttribute("aria-label", text);
+    }
+    if (e.tagName !== "BUTTON") e.setAttribute("role", "img");
+    e.className = classes.join(" ");
+    return e;
   }
+  function card(text, opts) {
+    return face(el("span", {}), text, opts);
+  }
+  // a preference of this browser (sounds, the four-colour deck), kept in localStorage
+  function pref(key, value) {
+    try {
+      if (value === undefined) return localStorage.getItem(key) === "1";
+      localStorage.setItem(key, value ? "1" : "0");
+    } catch (e) { /* private mode: for this page only */ }
+    return !!value;
+  }
+  // short tones made on the spot (WebAudio), off unless the player turns them on
+  const sound = {
+    on: false,
+    ctx: null,
+    tone(freq, seconds, gain, type) {
+      if (!this.on) return;
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return;
+      try {
+        this.ctx = this.ctx || new Ctx();
+        if (this.ctx.state === "suspended") this.ctx.resume();
+        const t = this.ctx.currentTime;
+        const osc = this.ctx.createOscillator();
+        const amp = this.ctx.createGain();
+        osc.type = type;
+        osc.frequency.value = freq;
+        amp.gain.setValueAtTime(gain, t);
+        amp.gain.exponentialRampToValueAtTime(0.0001, t + seconds);
+        osc.connect(amp);
+        amp.connect(this.ctx.destination);
+        osc.start(t);
+        osc.stop(t + seconds + 0.02);
+      } catch (e) { /* no sound is no harm */ }
+    },
+    tick() { this.tone(1320, 0.08, 0.15, "sine"); },  // your turn
+    click() { this.tone(2200, 0.03, 0.06, "triangle"); },  // chips go in
+  };
   function showError(id, message) {
     const box = $(id);
     box.textContent = message;
@@ -93,6 +162,8 @@
     function send(message) {
       if (ws && ws.readyState === 1) ws.send(JSON.stringify(message));
     }
+    // the one hook for other panels (chat.js): each message first, true = handled there
+    const hooks = (window.cardlabTable = { send, listeners: [] });
     function act(action) {
       showError("pt-error", "");
       send({ type: "action", action, turn: state ? state.turn : undefined });
@@ -102,6 +173,7 @@
       ws = new WebSocket(`${proto}://${location.host}/api/tables/${id}/ws`);
       ws.onmessage = (m) => {
         const msg = JSON.parse(m.data);
+        if (hooks.listeners.map((f) => f(msg)).includes(true)) return;
         if (msg.type === "error") showError("pt-error", msg.message);
         else if (msg.type === "state") { state = msg; render(); }
       };
@@ -266,38 +338,269 @@
         $("pt-my-seed").textContent = mine ? (s.hand.client_seeds.includes(mine) ? `This deal used your browser's seed ${mine.slice(0, 8)}…` : "This deal did not get your browser's seed in time (it counts as empty).") : "";
       }
       sendSeed();
-      // seats
+      renderFelt();
+      renderActions();
+      renderLast();
+      renderTournament();
+      const logBox = $("pt-log");
+      logBox.textContent = "";
+      s.log.forEach((line) => logBox.append(el("li", { text: line })));
+      logBox.scrollTop = logBox.scrollHeight;
+      remember();
+    }
+
+    // --- the felt: seats around an oval, each bet in front of its seat, the middle -----
+    const stud = () => /stud/.test(state.table.game);
+    const handKey = (s) => (s.hand ? String(s.table.hand_number) : null);  // the same once over
+    const calm = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    let prev = null;  // what the last state showed: what is new in this one is animated
+    const seen = new Set();  // the cards already dealt on screen, this hand
+    let seenHand = null;
+
+    function betweenHands(s) { return !s.hand || s.hand.over; }
+    function winners(s) {
+      // name -> chips won, of the last hand, while it is still the one on the table
+      const out = new Map();
+      if (!s.last || !betweenHands(s)) return out;
+      for (const p of s.last.pots) {
+        const share = p.winners.length ? Math.floor(p.amount / p.winners.length) : 0;
+        for (const w of p.winners) out.set(w, (out.get(w) || 0) + share);
+      }
+      return out;
+    }
+
+    function renderFelt() {
+      const s = state;
+      const key = handKey(s);
+      if (key !== seenHand) { seen.clear(); seenHand = key; }
+      const n = s.seats.length;
+      const base = s.you ? s.you.seat - 1 : 0;  // the viewer sits at the bottom centre
+      const won = winners(s);
       const seats = $("pt-seats");
+      const bets = $("pt-bets");
       seats.textContent = "";
+      bets.textContent = "";
       for (const p of s.seats) {
+        const i = p.seat - 1;
+        const angle = Math.PI / 2 + (((i - base + n) % n) * 2 * Math.PI) / n;
+        const folded = s.hand && p.cards.length && !p.in_hand;
+        const winner = won.has(p.name);
+        const cls = ["pt-seat"];
+        if (p.actor) cls.push("actor");
+        if (p.you) cls.push("you");
+        if (folded || p.kind === "open" || p.sitting_out) cls.push("out");
+        if (p.kind === "open") cls.push("open");
+        if (winner) cls.push("winner");
         const badges = [];
-        if (p.button && !/stud/.test(s.table.game)) badges.push(el("span", { class: "badge", text: "D", title: "button" }));
+        if (p.actor) badges.push(el("span", { class: "badge act", text: "to act" }));
+        if (winner) badges.push(el("span", { class: "badge win", text: `wins ${won.get(p.name)}` }));
+        if (p.all_in) badges.push(el("span", { class: "badge", text: "all-in" }));
+        if (folded && !winner) badges.push(el("span", { class: "badge", text: "folded" }));
         if (p.sitting_out) badges.push(el("span", { class: "badge", text: "sitting out" }));
         if (p.leaving) badges.push(el("span", { class: "badge", text: "leaving" }));
-        if (p.actor) badges.push(el("span", { class: "badge", text: "to act" }));
-        if (p.all_in) badges.push(el("span", { class: "badge", text: "all-in" }));
-        if (p.kind === "bot") badges.push(el("span", { class: "badge", text: "bot" }));
-        const folded = s.hand && p.cards.length && !p.in_hand;
-        const cls = "pt-seat" + (p.actor ? " actor" : "") + (p.you ? " you" : "") + (folded || p.kind === "open" ? " out" : "");
-        const meta = p.kind === "open" ? "open seat" : `stack ${p.stack}` + (p.bet ? ` · bet ${p.bet}` : "") + (folded ? " · folded" : "");
-        seats.append(el("div", { class: cls, "data-seat": p.seat }, el("div", { class: "nm", text: `${p.seat}. ${p.name}` }), el("div", {}, ...badges), el("div", { class: "meta", text: meta }), el("div", { class: "pt-cards" }, ...p.cards.map((c) => card(c, true)))));
+        if (p.kind === "bot") badges.push(el("span", { class: "badge bot", text: "bot" }));
+        if (p.kind === "human" && !p.connected && !p.you) badges.push(el("span", { class: "badge", text: "away" }));
+        const shown = folded && !p.you ? [] : p.cards;  // the others' folded cards are mucked
+        const row = el("div", { class: "pt-cards" });
+        row.style.setProperty("--n", String(shown.length));
+        row.style.setProperty("--n1", String(Math.max(1, shown.length - 1)));
+        shown.forEach((c, k) => {
+          const id = `${p.seat}:${k}:${c}`;
+          const dealt = !seen.has(id);
+          seen.add(id);
+          const showUp = stud() && c !== "??";
+          row.append(card(c, { small: true, up: showUp && p.up[k], down: showUp && !p.up[k], dealt }));
+        });
+        const meta = p.kind === "open"
+          ? el("div", { class: "meta", text: "open seat" })
+          : el("div", { class: "meta" }, el("span", { class: "lbl", text: "stack " }), el("span", { class: "stk", text: String(p.stack) }));
+        const plate = el("div", { class: "pt-plate" }, el("div", { class: "nm", text: `${p.seat}. ${p.name}`, title: p.name }), meta, el("div", { class: "pt-badges" }, ...badges));
+        if (s.clock && s.clock.seat === p.seat) plate.append(el("div", { class: "pt-seat-clock", role: "timer" }, el("i")));
+        const seat = el("div", { class: cls.join(" "), "data-seat": p.seat, "data-angle": angle.toFixed(5) }, row, plate);
+        seats.append(seat);
+        if (p.bet > 0) {
+          const grew = prev && prev.hand === key && (prev.bets[p.seat] || 0) < p.bet;
+          bets.append(el("div", { class: "pt-bet" + (grew ? " moved" : ""), "data-seat": p.seat, "data-amount": p.bet, "aria-label": `${p.name} bets ${p.bet}` }, el("span", { class: "chip", "aria-hidden": "true" }), el("span", { text: String(p.bet) })));
+        }
+        if (p.button && !stud()) bets.append(el("div", { class: "pt-dealer", "data-seat": p.seat, title: "dealer button", text: "D" }));
       }
       // board and pots
       const board = $("pt-board");
       board.textContent = "";
       const pots = $("pt-pots");
       pots.textContent = "";
+      const result = $("pt-result");
+      result.textContent = "";
       if (s.hand) {
-        s.hand.board.forEach((c) => board.append(card(c)));
-        const texts = s.hand.pots.map((p, i) => `${i ? "side pot " + i : "pot"} ${p.amount}`);
-        pots.textContent = s.hand.over ? "" : (texts.length ? texts.join(" · ") + " · " : "") + `total ${s.hand.total_pot}`;
+        s.hand.board.forEach((c, k) => {
+          const id = `b:${k}:${c}`;
+          board.append(card(c, { dealt: !seen.has(id) }));
+          seen.add(id);
+        });
+        if (!s.hand.over) {
+          s.hand.pots.forEach((p, i) => {
+            if (p.amount > 0 || i === 0) pots.append(el("span", { class: "pt-pot" }, el("span", { class: "chip", "aria-hidden": "true" }), el("span", { text: `${i ? "side pot " + i : "pot"} ${p.amount}` })));
+          });
+          const inPots = s.hand.pots.reduce((a, p) => a + p.amount, 0);
+          if (s.hand.total_pot !== inPots) pots.append(el("span", { class: "pt-total", text: `total ${s.hand.total_pot}` }));
+        }
       }
-      renderActions();
-      renderLast();
-      const logBox = $("pt-log");
-      logBox.textContent = "";
-      s.log.forEach((line) => logBox.append(el("li", { text: line })));
-      logBox.scrollTop = logBox.scrollHeight;
+      if (s.last && betweenHands(s)) {
+        for (const p of s.last.pots) {
+          const who = p.winners.length > 1 ? `${p.winners.join(" and ")} split` : `${p.winners[0] || "nobody"} wins`;
+          result.append(el("div", { text: `${who} ${p.amount}` + (s.last.pots.length > 1 ? ` (${p.name})` : "") }));
+        }
+      }
+      layout();
+      animate();
+      tickClock();
+    }
+
+    // places the seats on the oval, and each bet and the button between its seat and
+    // the middle, clear of the board and of the other seats (px: the felt's own size)
+    const spots = new Map();  // seat -> {seat: [x, y], bet: [x, y]} of the last layout
+    function layout() {
+      const felt = $("pt-felt");
+      const W = felt.clientWidth;
+      const H = felt.clientHeight;
+      const seatEls = [...$("pt-seats").children];
+      if (!seatEls.length || !W) return;
+      let sw = 0;
+      let sh = 0;
+      for (const e of seatEls) { sw = Math.max(sw, e.offsetWidth); sh = Math.max(sh, e.offsetHeight); }
+      felt.style.setProperty("--oval-x", `${sw / 2}px`);
+      felt.style.setProperty("--oval-y", `${sh / 2}px`);
+      const rx = W / 2 - sw / 2;
+      const ry = H / 2 - sh / 2;
+      const boxes = [];
+      spots.clear();
+      for (const e of seatEls) {
+        const a = Number(e.dataset.angle);
+        const x = W / 2 + rx * Math.cos(a);
+        const y = H / 2 + ry * Math.sin(a);
+        e.style.left = `${x - e.offsetWidth / 2}px`;
+        e.style.top = `${y - e.offsetHeight / 2}px`;
+        e.style.setProperty("--from-x", `${W / 2 - x}px`);  // dealt cards come from the middle
+        e.style.setProperty("--from-y", `${H / 2 - y}px`);
+        boxes.push(box(x, y, e.offsetWidth, e.offsetHeight, 2));
+        spots.set(e.dataset.seat, { seat: [x, y] });
+      }
+      const mid = $("pt-middle");
+      boxes.push(box(W / 2, H / 2, mid.offsetWidth, mid.offsetHeight, 6));
+      const place = (e, avoid, reach) => {
+        const home = spots.get(e.dataset.seat);
+        const [sx, sy] = home.seat;
+        const w = e.offsetWidth;
+        const h = e.offsetHeight;
+        const dx = sx - W / 2;
+        const dy = sy - H / 2;
+        const len = Math.hypot(dx, dy) || 1;
+        const [px, py] = [-dy / len, dx / len];  // across the line to the seat
+        let best = null;
+        for (const side of [0, 1, -1, 2, -2]) {
+          for (const f of reach) {
+            const x = W / 2 + dx * f + px * side * (h + 4);
+            const y = H / 2 + dy * f + py * side * (h + 4);
+            const b = box(x, y, w, h, 0);
+            if (b.l < 0 || b.t < 0 || b.r > W || b.b > H) continue;
+            if (!boxes.some((o) => overlap(b, o)) && !avoid.some((o) => overlap(b, o))) { best = [x, y]; break; }
+          }
+          if (best) break;
+        }
+        if (!best) best = [W / 2 + dx * reach[0], H / 2 + dy * reach[0]];
+        e.style.left = `${best[0] - w / 2}px`;
+        e.style.top = `${best[1] - h / 2}px`;
+        e.style.setProperty("--from-x", `${sx - best[0]}px`);  // a bet comes from its seat
+        e.style.setProperty("--from-y", `${sy - best[1]}px`);
+        return best;
+      };
+      const placed = [];
+      for (const e of $("pt-bets").querySelectorAll(".pt-bet[data-seat]")) {
+        const [x, y] = place(e, placed, [0.58, 0.5, 0.66, 0.44, 0.74, 0.38, 0.8]);
+        spots.get(e.dataset.seat).bet = [x, y];
+        placed.push(box(x, y, e.offsetWidth, e.offsetHeight, 2));
+      }
+      for (const e of $("pt-bets").querySelectorAll(".pt-dealer")) {
+        const [x, y] = place(e, placed, [0.76, 0.7, 0.82, 0.64, 0.58, 0.5]);
+        placed.push(box(x, y, e.offsetWidth, e.offsetHeight, 2));
+      }
+    }
+    function box(x, y, w, h, margin) {
+      return { l: x - w / 2 - margin, r: x + w / 2 + margin, t: y - h / 2 - margin, b: y + h / 2 + margin };
+    }
+    function overlap(a, b) { return a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b; }
+    if (window.ResizeObserver) new ResizeObserver(() => { if (state) layout(); }).observe($("pt-felt"));
+
+    // the chips gathered into the pot at the end of a street, the pot pushed to the
+    // winners at the end of the hand; a tick when it is your turn, a click on bets
+    function animate() {
+      const s = state;
+      const key = handKey(s);
+      if (!prev) return;
+      const W = $("pt-felt").clientWidth;
+      const H = $("pt-felt").clientHeight;
+      const raised = s.seats.some((p) => prev.hand === key && p.bet > (prev.bets[p.seat] || 0));
+      if (raised) sound.click();
+      if (s.legal && s.turn !== prev.turn) sound.tick();
+      if (calm()) return;
+      const collected = prev.hand === key && !prev.over && Object.values(prev.bets).some((b) => b > 0) && s.seats.every((p) => !p.bet);
+      if (collected) {
+        for (const [seat, at] of Object.entries(prev.betAt)) ghost(at, [W / 2, H / 2], prev.bets[seat]);
+      }
+      if (s.last && s.last.hand !== prev.lastHand && betweenHands(s)) {
+        const won = winners(s);
+        for (const p of s.seats) {
+          const at = spots.get(String(p.seat));
+          if (won.has(p.name) && at) ghost([W / 2, H / 2], at.seat, won.get(p.name));
+        }
+      }
+    }
+    function ghost(from, to, amount) {
+      const g = el("div", { class: "pt-bet pt-ghost" }, el("span", { class: "chip" }), el("span", { text: String(amount || "") }));
+      $("pt-felt").append(g);  // not among the bets: a new state does not cut it short
+      g.style.left = `${from[0] - g.offsetWidth / 2}px`;
+      g.style.top = `${from[1] - g.offsetHeight / 2}px`;
+      g.style.setProperty("--to-x", `${to[0] - from[0]}px`);
+      g.style.setProperty("--to-y", `${to[1] - from[1]}px`);
+      const gone = () => g.remove();
+      g.addEventListener("animationend", gone);
+      setTimeout(gone, 1200);
+    }
+    function remember() {
+      const s = state;
+      const betAt = {};
+      for (const [seat, at] of spots) if (at.bet) betAt[seat] = at.bet;
+      prev = {
+        hand: handKey(s),
+        over: !s.hand || s.hand.over,
+        bets: Object.fromEntries(s.seats.map((p) => [p.seat, p.bet])),
+        betAt,
+        turn: s.legal ? s.turn : prev && prev.turn,
+        lastHand: s.last ? s.last.hand : null,
+      };
+    }
+
+    // the clock of the seat to act, on its seat and (your own) above your buttons
+    let clockEnd = null;
+    function tickClock() {
+      const s = state;
+      clockEnd = s.clock ? performance.now() + s.clock.remaining * 1000 : null;
+      clearInterval(clockTimer);
+      const draw = () => {
+        const bar = document.querySelector(".pt-seat-clock i");
+        const mine = $("pt-clock");
+        if (clockEnd === null) { mine.style.width = "0"; return; }
+        const left = Math.max(0, clockEnd - performance.now()) / 1000;
+        const share = `${(100 * left) / (state.clock.total || 1)}%`;
+        if (bar) { bar.style.width = share; bar.parentElement.setAttribute("aria-label", `${Math.ceil(left)} seconds left`); }
+        if (state.legal) {
+          const legal = state.legal;
+          mine.style.width = share;
+          mine.setAttribute("aria-label", `${Math.ceil(left)} seconds left (then: ${legal.default === "f" ? "fold" : legal.default === "c" ? "check" : "default action"})`);
+        } else mine.style.width = "0";
+      };
+      draw();
+      if (clockEnd !== null) clockTimer = setInterval(draw, 250);
     }
 
     function renderActions() {
@@ -305,19 +608,27 @@
       const legal = s.legal;
       const panel = $("pt-actions");
       const me = s.you ? s.seats[s.you.seat - 1] : null;
-      panel.hidden = !me || !s.hand || s.hand.over || !me.cards.length;
+      const live = !!(me && s.hand && !s.hand.over && me.cards.length);
+      const canShow = !!(me && s.can_show && betweenHands(s));
+      panel.hidden = !live && !canShow;
       const hole = $("pt-hole");
       hole.textContent = "";
       const buttons = $("pt-buttons");
       buttons.textContent = "";
       $("pt-raise").hidden = true;
       if (panel.hidden) return;
-      if (!legal) {
-        me.cards.forEach((c) => hole.append(card(c)));
+      // your cards, big; in Stud the face-down ones look different from the face-up ones
+      const mine = (c, k) => card(c, { up: stud() && me.up[k], down: stud() && !me.up[k] });
+      if (!live) {
+        me.cards.forEach((c, k) => hole.append(mine(c, k)));
+        buttons.append(el("button", { type: "button", id: "pt-act-show-cards", class: "primary", text: "Show my cards", onclick: () => send({ type: "show" }) }));
+      } else if (!legal) {
+        me.cards.forEach((c, k) => hole.append(mine(c, k)));
         buttons.append(el("span", { class: "note", text: "Waiting for the others…" }));
       } else if (legal.phase === "draw") {
         for (const c of legal.hole) {
-          const b = el("button", { type: "button", class: "pt-card", "aria-pressed": selected.has(c) ? "true" : "false", "aria-label": `discard ${c}`, text: c });
+          const b = face(el("button", { type: "button", "aria-pressed": selected.has(c) ? "true" : "false" }), c);
+          b.setAttribute("aria-label", `discard ${c}`);
           b.addEventListener("click", () => { if (selected.has(c)) selected.delete(c); else selected.add(c); b.setAttribute("aria-pressed", selected.has(c) ? "true" : "false"); update(); });
           hole.append(b);
         }
@@ -327,11 +638,11 @@
         draw.addEventListener("click", () => { const cards = [...selected].join(" "); selected.clear(); act(cards ? "d " + cards : "d"); });
         buttons.append(draw);
       } else if (legal.phase === "showdown") {
-        me.cards.forEach((c) => hole.append(card(c)));
+        me.cards.forEach((c, k) => hole.append(mine(c, k)));
         buttons.append(el("button", { type: "button", id: "pt-act-show", class: "primary", text: "Show", onclick: () => act("s") }));
         buttons.append(el("button", { type: "button", id: "pt-act-muck", text: "Muck", onclick: () => act("m") }));
       } else {
-        me.cards.forEach((c) => hole.append(card(c)));
+        me.cards.forEach((c, k) => hole.append(mine(c, k)));
         if (legal.fold) buttons.append(el("button", { type: "button", id: "pt-act-fold", text: "Fold", onclick: () => act("f") }));
         if (legal.call !== null) buttons.append(el("button", { type: "button", id: "pt-act-call", class: legal.check ? "primary" : "", text: legal.check ? "Check" : `Call ${legal.call}`, onclick: () => act("c") }));
         if (legal.bring_in !== null) buttons.append(el("button", { type: "button", id: "pt-act-bring-in", text: `Bring in ${legal.bring_in}`, onclick: () => act("b") }));
@@ -366,19 +677,6 @@
           }
         }
       }
-      // the clock
-      clearInterval(clockTimer);
-      const bar = $("pt-clock");
-      if (s.clock && legal) {
-        const end = performance.now() + s.clock.remaining * 1000;
-        const tick = () => {
-          const left = Math.max(0, end - performance.now()) / 1000;
-          bar.style.width = `${(100 * left) / s.clock.total}%`;
-          bar.setAttribute("aria-label", `${Math.ceil(left)} seconds left (then: ${legal.default === "f" ? "fold" : legal.default === "c" ? "check" : "default action"})`);
-        };
-        tick();
-        clockTimer = setInterval(tick, 250);
-      } else { bar.style.width = "0"; }
     }
 
     function renderLast() {
@@ -396,6 +694,58 @@
       }
       box.append(el("p", { class: "note", text: last.results.map((r) => `${r.name} ${r.won > 0 ? "+" : ""}${r.won}`).join(" · ") }));
     }
+
+    // a sit-and-go: the level, the stakes and the next ones, who is left, the standings
+    let levelTimer = null;
+    function renderTournament() {
+      const t = state.tournament;
+      const panel = $("pt-tournament");
+      const body = $("pt-tournament-body");
+      clearInterval(levelTimer);
+      panel.hidden = !t;
+      body.textContent = "";
+      if (!t) return;
+      if (t.over) body.append(el("p", { id: "pt-tournament-winner", class: "pt-tournament-winner", text: `${t.winner} wins` }));
+      const facts = el("dl", { class: "pt-tournament-facts" });
+      const fact = (name, ...value) => facts.append(el("div", {}, el("dt", { text: name }), el("dd", {}, ...value)));
+      if (t.level != null) fact("Level", t.levels != null ? `${t.level} of ${t.levels}` : String(t.level));
+      if (t.stakes) fact("Stakes", String(t.stakes));
+      if (t.next && !t.over) {
+        const when = el("span", { id: "pt-tournament-next-in" });
+        fact("Next level", `${t.next} `, when);
+        const next = t.next_in || {};
+        if (next.hands != null) when.textContent = `in ${next.hands} hand${next.hands === 1 ? "" : "s"}`;
+        else if (next.seconds != null) {
+          const end = performance.now() + next.seconds * 1000;
+          const draw = () => {
+            const left = Math.max(0, Math.round((end - performance.now()) / 1000));
+            when.textContent = `in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+          };
+          draw();
+          levelTimer = setInterval(draw, 1000);
+        }
+      }
+      if (t.players_left != null) fact("Players left", `${t.players_left} of ${t.entrants}`);
+      body.append(facts);
+      const rows = (t.standings || []).map((r) => el("tr", { class: r.out_hand == null ? "in" : "out" },
+        el("td", { text: r.place == null ? "" : String(r.place) }),
+        el("td", { text: r.name }),
+        el("td", { text: r.chips == null ? "" : String(r.chips) }),
+        el("td", { text: r.prize ? String(r.prize) : "" }),
+        el("td", { text: r.out_hand == null ? "" : `hand ${r.out_hand}` })));
+      body.append(el("table", { id: "pt-standings", class: "pt-standings" },
+        el("thead", {}, el("tr", {}, ...["Place", "Player", "Chips", "Prize", "Out"].map((h) => el("th", { text: h })))),
+        el("tbody", {}, ...rows)));
+    }
+
+    // this browser's preferences
+    const four = $("pt-four-colour");
+    four.checked = pref("cardlab-four-colour");
+    root.classList.toggle("four-colour", four.checked);
+    four.addEventListener("change", () => { pref("cardlab-four-colour", four.checked); root.classList.toggle("four-colour", four.checked); });
+    const loud = $("pt-sound");
+    loud.checked = sound.on = pref("cardlab-sound");
+    loud.addEventListener("change", () => { sound.on = pref("cardlab-sound", loud.checked); if (sound.on) sound.click(); });
     connect();
   }
 
