@@ -9,6 +9,7 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -167,3 +168,56 @@ def test_fuzzed_play_options(seats: str, stack: str, blinds: str, bots: str) -> 
     else:
         assert "hand(s) played" in out
     assert "Traceback" not in err
+
+
+def test_play_a_tournament_to_the_end(tmp_path: Path) -> None:
+    """A sit-and-go: calling every hand you go out (or win); the bots play on and every
+    seat gets its place; the levels rise every 2 hands as asked."""
+    output, played = _play(
+        tmp_path,
+        "c\n" * 400,
+        "--tournament", "--stack", "30", "--levels", "1/2,2/4,3/6+1", "--level-hands", "2",
+        "--buy-in", "5",
+    )  # fmt: skip
+    assert "level 1: blinds 1/2 (next level in 2 hands)" in output
+    assert "level 2: blinds 2/4" in output
+    assert "you are out in place 3" in output or "winner: you" in output
+    table = output[output.index("standings") :]
+    places = re.findall(r"^│\s+(\d)\s+│\s+(\S+)\s+│", table, re.MULTILINE)
+    assert sorted(p for p, _ in places) == ["1", "2", "3"]
+    assert re.search(
+        r"^│\s+1\s+│.*│\s+15\s+│$", table, re.MULTILINE
+    )  # 3 seats: the winner takes 15
+    with store_module().Store.open(tmp_path / "play.sqlite3") as s:
+        assert len(s.hands()) == played
+
+
+def store_module() -> Any:
+    return pytest.importorskip("cardlab.store")
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--levels", "1/2"], "need --tournament"),
+        (["--tournament", "--levels", "2/1"], "small blind"),
+        (["--tournament", "--level-hands", "2", "--level-minutes", "3"], "not both"),
+        (["--tournament", "--payouts", "60,30"], "summing to 100"),
+        (["--tournament", "--payouts", "50,30,20,0"], "payouts"),
+        (["--tournament", "--payouts", "x"], "whole percents"),
+    ],
+)
+def test_bad_tournament_options_are_one_line(extra: list[str], words: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        code, _out, err = run_main(
+            "play",
+            "--seats",
+            "3",
+            "--bots",
+            "station",
+            "--db",
+            str(Path(tmp) / "h.sqlite3"),
+            *extra,
+        )
+    assert code == 2 and err.startswith("cardlab: error: ") and err.count("\n") == 1, err
+    assert words in err

@@ -130,11 +130,8 @@ def play(
     chips = stack_value(stack)
     lineup = bot_names(bots)
     players: list[Bot] = [get_bot(n) for n in lineup]
-    prepare_bots(game.game, lineup, hints)
     seat_bots = [players[(s - 1) % len(players)] for s in range(1, seats)]
     names = [name] + [f"{b.name}-{s + 1}" for s, b in enumerate(seat_bots, start=1)]
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(32)
     sng = None
     if tournament:
         every, unit = (level_minutes, "minutes") if level_minutes else (level_hands or 10, "hands")
@@ -149,6 +146,9 @@ def play(
             buy_in=buy_in,
             payouts=None if payouts is None else parse_payouts(payouts),
         )
+    prepare_bots(game.game, lineup, hints)
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(32)
     store = _open_store(db)
     session = Session(game, names, chips, seed=seed)
     table = TerminalTable(session, seat_bots, hints, store, sys.stdin, tournament=sng)

@@ -200,7 +200,7 @@ class Schedule:
             numbers = [p.strip() for p in [*pieces, ante_text] if p.strip()]
             if (
                 len(pieces) != 2
-                or (ante_text and not ante_text.strip())
+                or ("+" in words and not ante_text.strip())
                 or not all(p.isascii() and p.isdigit() for p in numbers)
             ):
                 raise GameError(
