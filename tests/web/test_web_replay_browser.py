@@ -156,7 +156,7 @@ def test_a_table_hand_replays_to_the_board_and_stacks_of_its_download(
             driver.find_element(By.ID, "rp-next").click()
     river = _frame(driver)
     assert river["street"] == "river" and river["board"] == board
-    assert "river: " + " ".join(board) in river["log"]
+    assert f"river: {board[4]}" in river["log"] and f"flop: {' '.join(board[:3])}" in river["log"]
     screenshot(driver, "replay-river")
     # the end: the final stacks of the download, the winnings, the result
     body.send_keys(Keys.END)
@@ -212,6 +212,21 @@ def test_a_chosen_phh_file_replays_in_the_page(
         driver.execute_script(WIDE)
     )
     screenshot(driver, "replay-file")
+    # a .phhs file: a menu of its hands; the fourth replays to its own stacks
+    many = DATA / "abs-nlh-handhq-1-first10.phhs"
+    fourth = phh.load_all(many)[3]
+    driver.find_element(By.ID, "rp-file").send_keys(str(many))
+    wait(driver, lambda: "of 10" in text(driver, "#rp-title"), "the first of ten hands")
+    driver.execute_script(
+        "const s = document.getElementById('rp-hand'); s.value = '4';"
+        "s.dispatchEvent(new Event('change'));"
+    )
+    wait(driver, lambda: "hand 4 of 10" in text(driver, "#rp-title"), "the fourth hand")
+    wait(driver, lambda: _state(driver) == "ready", "the fourth hand's replay")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    end = _frame(driver)
+    assert end["names"] == list(fourth.players or ())
+    assert [Decimal(s) for s in end["stacks"]] == replay(fourth).finishing_stacks
     # a file that is not PHH: the server's reason, on the page
     bad = tmp_path / "not-a-hand.phh"
     bad.write_text("variant = 'NT", encoding="utf-8")

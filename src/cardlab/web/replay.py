@@ -194,13 +194,13 @@ def _number(value: int, scale: int) -> int | float:
     return int(exact) if exact == exact.to_integral_value() else float(exact)
 
 
-def _frame(step: _Step, names: Sequence[str], scale: int, out: dict[int, str]) -> dict[str, Any]:
-    """One frame; ``out`` (position -> "folded" or "mucked") is updated from the step."""
+def _frame(step: _Step, names: Sequence[str], scale: int, gone: dict[int, str]) -> dict[str, Any]:
+    """One frame; ``gone`` (position -> "folded" or "mucked", so far) is updated."""
     for event in step.events:
         if isinstance(event, ev.Fold):
-            out[event.player] = "folded"
+            gone[event.player] = "folded"
         elif isinstance(event, ev.ShowMuck) and event.cards is None:
-            out[event.player] = "mucked"
+            gone[event.player] = "mucked"
     lines = _words(step.events, names, step.street, scale)
     players = []
     for p, name in enumerate(names):
@@ -212,8 +212,8 @@ def _frame(step: _Step, names: Sequence[str], scale: int, out: dict[int, str]) -
                 "cards": list(step.cards[p]),
                 "up": list(step.up[p]),
                 "in_hand": step.alive[p],
-                "folded": out.get(p) == "folded",
-                "mucked": out.get(p) == "mucked",
+                "folded": gone.get(p) == "folded",
+                "mucked": gone.get(p) == "mucked",
                 "all_in": step.alive[p] and step.stacks[p] == 0,
             }
         )
@@ -280,8 +280,8 @@ def hand_frames(history: phh.HandHistory, *, label: str = "hand") -> dict[str, A
     scale = r.scale
     before, last = _ending(steps[-1], hand)
     steps = steps[:-1] + ([before] if before is not None else []) + [last]
-    out: dict[int, str] = {}
-    frames = [_frame(s, names, scale, out) for s in steps]
+    gone: dict[int, str] = {}
+    frames = [_frame(s, names, scale, gone) for s in steps]
     frames[0]["text"] = frames[0]["text"] or "the hand begins"
     winnings = [_number(w, scale) for w in hand.result.winnings] if hand.result else []
     frames[-1]["winnings"] = winnings

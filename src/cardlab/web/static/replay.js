@@ -26,7 +26,7 @@
   const apiUrl = player.dataset.api || "";
   let data = null;  // the replay: {frames, streets, players, cards, result, ...}
   let step = 0;
-  let upload = null;  // {text, hand} of a file being replayed
+  let upload = null;  // {name, text, hand} of the file being replayed
 
   // --- loading ---------------------------------------------------------------------------
 
@@ -63,8 +63,8 @@
     start(wanted);
   }
 
-  function replayFile(text, hand) {
-    upload = { text, hand };
+  function replayFile(name, text, hand) {
+    upload = { name, text, hand };
     return load("/api/replay", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -85,8 +85,7 @@
       showError(`cannot read ${file.name}`);
       return;
     }
-    $("rp-title").textContent = `Hand replayer: ${file.name}`;
-    await replayFile(text, 1);
+    await replayFile(file.name, text, 1);
   }
 
   // --- drawing -----------------------------------------------------------------------------
@@ -106,14 +105,16 @@
   }
 
   function signed(value) {
-    return value > 0 ? `+${amount(value)}` : amount(value);
+    return value > 0 ? `+${amount(value)}` : value < 0 ? `−${amount(-value)}` : "±0";
   }
 
   function start(wanted) {
     const n = data.frames.length;
     player.hidden = false;
-    $("rp-title").textContent = `Hand replayer: ${data.title || "the hand"}`;
-    document.title = `Replay: ${data.title || "the hand"} · cardlab`;
+    const title = upload ? `${upload.name}${data.hands > 1 ? `, hand ${data.hand} of ${data.hands}` : ""}`
+      : data.title || "the hand";
+    $("rp-title").textContent = `Hand replayer: ${title}`;
+    document.title = `Replay: ${title} · cardlab`;
     const stakes = data.stakes ? `, ${data.stakes}` : "";
     $("rp-game").textContent = `${data.game_name} (${data.variant}${stakes}), ${data.players.length} players`;
     $("rp-view").textContent = data.view ? `Shown ${data.view}.` : "";
@@ -132,10 +133,9 @@
       }
       select.value = String(data.hand);
     }
-    const table = $("rp-table");
-    table.hidden = !data.table;
-    if (data.table) table.setAttribute("href", data.table.url);
-    $("rp-link").hidden = !apiUrl;
+    $("rp-table-link").hidden = !data.table;
+    if (data.table) $("rp-table").setAttribute("href", data.table.url);
+    $("rp-links").hidden = !apiUrl;
     show(Number.isInteger(wanted) ? wanted : 0);
   }
 
@@ -198,9 +198,9 @@
     data.frames.slice(0, step + 1).forEach((frame, k) => {
       if (frame.street !== street) {
         street = frame.street;
-        items.push(el("li", { class: "street" }, street));
+        items.push(el("li", { class: "rp-log-street" }, street));
       }
-      for (const line of frame.lines) items.push(el("li", { class: k === step ? "current" : "" }, line));
+      for (const line of frame.lines) items.push(el("li", { class: k === step ? "rp-now" : "" }, line));
     });
     const log = $("rp-log");
     log.replaceChildren(...items);
@@ -238,7 +238,7 @@
   $("rp-slider").addEventListener("input", (e) => show(Number(e.target.value)));
   $("rp-streets").addEventListener("change", (e) => show(Number(e.target.value)));
   $("rp-hand").addEventListener("change", (e) => {
-    if (upload) replayFile(upload.text, Number(e.target.value));
+    if (upload) replayFile(upload.name, upload.text, Number(e.target.value));
   });
   document.addEventListener("keydown", (e) => {
     if (!data || player.hidden || e.altKey || e.ctrlKey || e.metaKey) return;
