@@ -264,6 +264,15 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _die_with_parent() -> None:
+    """In the child: SIGKILL when the test process dies (a pytest killed by a timeout
+    must not leave a server dealing hands forever)."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def _serve(path: Path, port: int) -> subprocess.Popen[bytes]:
     env = os.environ | {"PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
@@ -271,6 +280,7 @@ def _serve(path: Path, port: int) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env=env,
+        preexec_fn=_die_with_parent,
     )
     import httpx
 
