@@ -607,6 +607,7 @@ def test_any_chat_message_never_crashes_the_socket(
 try:
     from test_web_tables_browser import (  # the shared headless-Chromium helpers
         DESKTOP,
+        PHONE,
         _browser,
         base_url,
         click,
@@ -693,6 +694,18 @@ def test_two_browsers_chat_and_markup_stays_text(base_url: str) -> None:
         )
         screenshot(ann, "table-chat-host")
         screenshot(watcher, "table-chat-muted")
+        # on a phone nothing in the panel is wider than the screen
+        size(ann, PHONE)
+        wide = ann.execute_script(
+            "return [...document.querySelectorAll('#chat *')]"
+            ".filter(e => e.tagName !== 'INPUT' && e.scrollWidth > e.clientWidth + 1)"
+            ".map(e => e.tagName + '#' + e.id + '.' + e.className)"
+        )
+        assert wide == [] and ann.execute_script(
+            "const r = document.getElementById('chat').getBoundingClientRect();"
+            "return r.right <= window.innerWidth + 1"
+        ), wide
+        screenshot(ann, "table-chat-host")
     finally:
         for driver, profile in made:
             driver.quit()

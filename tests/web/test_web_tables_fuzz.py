@@ -85,6 +85,7 @@ MESSAGES = (
                     "leave",
                     "sit_out",
                     "sit_in",
+                    "chat",
                 ]
             )
         },
@@ -93,6 +94,8 @@ MESSAGES = (
             "turn": JSON | st.integers(0, 20),
             "deal": JSON | st.integers(0, 5),
             "seed": JSON | st.from_regex(r"[0-9a-f]{0,70}", fullmatch=True),
+            "text": JSON | st.text(max_size=210) | st.just("<b>x</b>\u202e"),
+            "name": JSON | st.sampled_from(["fuzz", "carl", "spectator 1"]),
         },
     )
     | JSON
@@ -168,7 +171,7 @@ def test_websocket_messages_never_crash(
         ws.send_text(json.dumps({"type": "ping"}))
         for _ in range(500):
             reply = ws.receive_json()
-            assert reply["type"] in ("state", "error", "pong")
+            assert reply["type"] in ("state", "error", "pong", "chat_status")
             if reply["type"] == "pong":
                 break
     # the table still answers and its chips are all there

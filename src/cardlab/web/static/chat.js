@@ -86,7 +86,7 @@
       input.disabled = sendButton.disabled = blocked;
       nameInput.hidden = !!s.you || status.muted || closed;
       nameInput.disabled = blocked;
-      if (status.name) nameInput.placeholder = `Your name: ${status.name}`;
+      nameInput.placeholder = status.name ? `Your name: ${status.name}` : "Your name (optional)";
       let as = "";
       if (closed) as = "The table is closed.";
       else if (!status.can_chat) as = "Reload the page to chat.";
@@ -132,7 +132,14 @@
       pending = text;
       hooks.send(message);
     });
-    new MutationObserver(() => { if (state) renderForm(); }).observe(root, { attributes: true, attributeFilter: ["class"] });
+    // table.js marks #pt offline while it reconnects; a new connection is told its status
+    // only if it is not the default one, so forget the old one when back online
+    let wasOffline = false;
+    new MutationObserver(() => {
+      if (wasOffline && !offline()) status = { can_chat: true, muted: false, name: null };
+      wasOffline = offline();
+      if (state) renderForm();
+    }).observe(root, { attributes: true, attributeFilter: ["class"] });
     hooks.listeners.push(onMessage);
   }
 
