@@ -162,7 +162,7 @@ def test_requests_are_limited_and_expire(client: TestClient) -> None:
         r, cookie = ask(client, tid, f"guest {k}")
         assert r.status_code == 202, r.text
         cookies.append(cookie)
-    r, late = ask(client, tid, "late")
+    r, _ = ask(client, tid, "late")
     assert r.status_code == 429 and "try again later" in r.json()["error"]
     assert len(get(client, tid, host)["seat_requests"]) == MAX_REQUESTS
     # a name asked for is taken, like a seated player's
@@ -174,7 +174,7 @@ def test_requests_are_limited_and_expire(client: TestClient) -> None:
     assert status(client, tid, cookies[0])["status"] == "withdrawn"
     r, _ = ask(client, tid, "guest 3")
     assert r.status_code == 400 and "taken" in r.json()["error"]
-    r, late = ask(client, tid, "late", late)
+    r, late = ask(client, tid, "late")
     assert r.status_code == 202
     # a page that stops asking for news has left; every request ends after LIFETIME
     room = room_of(client, tid)
@@ -309,7 +309,7 @@ def test_hands_with_posts_agree_with_pokerkit_decision_by_decision() -> None:
     pytest.importorskip("pokerkit")
     driver = _pokerkit_driver()
     compared = 0
-    for seed in range(300):
+    for seed in range(150):
         rng = random.Random(seed)
         n = rng.randint(4, 9)
         base: tuple[int, ...] = (1, 2, 4) if n > 4 and rng.random() < 0.3 else (1, 2)
@@ -322,7 +322,7 @@ def test_hands_with_posts_agree_with_pokerkit_decision_by_decision() -> None:
             warnings.simplefilter("ignore")
             _, _, decisions = driver.play(setup, seed)
         compared += decisions
-    assert compared > 1000
+    assert compared > 500
 
 
 def test_posts_are_pokerkits_negative_blinds_and_agree_with_it() -> None:
@@ -335,7 +335,7 @@ def test_posts_are_pokerkits_negative_blinds_and_agree_with_it() -> None:
             game.stakes.with_posts(bad, 5)
     with pytest.raises(GameError):
         game.stakes.with_posts([1], 2)
-    for seed in range(200):
+    for seed in range(100):
         rng = random.Random(seed)
         n = rng.randint(4, 9)
         posts = sorted(rng.sample(range(2, n - 1), rng.randint(1, n - 3)))
@@ -370,6 +370,11 @@ def _wait(client: TestClient, tid: str, cookie: str, done: Callable[[Message], b
             return view
         time.sleep(0.005)
     raise AssertionError("never reached")
+
+
+def _check(view: Message) -> str:
+    """Check or call; anything else (a showdown, a draw): the default."""
+    return "c" if view["legal"]["phase"] == "bet" else str(view["legal"]["default"])
 
 
 def _between(view: Message) -> bool:
@@ -423,16 +428,18 @@ def _table_hands(client: TestClient, tid: str) -> list[phh.HandHistory]:
 def _play_dave(
     client: TestClient, tid: str, host: str, dave: str, done: Callable[[Message], bool]
 ) -> list[Message]:
-    """Dave checks or calls until ``done(dave's view)``; the views where he could act."""
+    """Dave checks or calls (and shows) until ``done(dave's view)``; the views where he
+    could bet."""
     decisions = []
     with client.websocket_connect(f"/api/tables/{tid}/ws", headers={"cookie": dave}) as ws:
         for _ in range(3000):
             view = get(client, tid, dave)
             if done(view):
                 return decisions
-            if view["legal"] is not None and view["legal"]["phase"] == "bet":
-                decisions.append(view)
-                ws.send_json({"type": "action", "action": "c", "turn": view["turn"]})
+            if view["legal"] is not None:
+                if view["legal"]["phase"] == "bet":
+                    decisions.append(view)
+                ws.send_json({"type": "action", "action": _check(view), "turn": view["turn"]})
             time.sleep(0.005)
     raise AssertionError("never reached")
 
@@ -535,7 +542,7 @@ def test_nobody_waits_at_a_new_table_nor_with_one_other_player(client: TestClien
                     return views[0]
                 for w, v in zip((w0, w1), views, strict=True):
                     if v["legal"] is not None:
-                        w.send_json({"type": "action", "action": "c", "turn": v["turn"]})
+                        w.send_json({"type": "action", "action": _check(v), "turn": v["turn"]})
                 time.sleep(0.005)
         raise AssertionError("never reached")
 
@@ -554,3 +561,43 @@ def test_nobody_waits_at_a_new_table_nor_with_one_other_player(client: TestClien
     play_until(lambda v: v["table"]["hand_number"] == number and _between(v), [ann, cy])
     hand = next(h for h in _table_hands(client, tid) if h.hand == number)
     assert sorted(hand.players or ()) == ["ann", "cy"]
+
+
+def test_a_hand_with_a_post_and_a_waiting_seat_survive_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+
+    def app() -> Any:
+        return create_app(table_store=Store.open(path, synchronous="NORMAL"), limiter=None)
+
+    with TestClient(app()) as c:
+        tid, host = _bots_table(c, "post")
+        joined_at = get(c, tid, host)["table"]["hand_number"]
+        _, dave = ask(c, tid, "dave", seat=6)
+        assert get(c, tid, dave)["seats"][5]["waiting"]
+        post(c, tid, "host", host, {"op": "resume"})
+        view = _wait(c, tid, dave, lambda v: v["legal"] is not None)  # dave to act
+        assert view["table"]["hand_number"] == joined_at + 1
+        cards, bets = view["seats"][5]["cards"], [s["bet"] for s in view["seats"]]
+        assert view["seats"][5]["bet"] == 2 and not view["seats"][5]["waiting"]
+    with TestClient(app()) as c:
+        again = get(c, tid, dave)
+        assert any("resumed after a server restart" in n for n in again["notices"])
+        assert again["seats"][5]["cards"] == cards
+        assert [s["bet"] for s in again["seats"]] == bets
+        assert again["legal"] is not None and again["legal"]["check"]
+        _play_dave(c, tid, host, dave, _between)
+        hand = next(h for h in _table_hands(c, tid) if h.hand == joined_at + 1)
+        assert hand.players is not None and -2 in (hand.blinds_or_straddles or ())
+        assert replay(hand).finishing_stacks == list(hand.finishing_stacks or ())
+    # a seat that waits stays waiting across a restart; the hands read back keep the post
+    with TestClient(app()) as c:
+        download = c.get(f"/api/tables/{tid}/hands.phhs", headers={"cookie": host}).text
+        mine = next(h for h in phh.load_all(download) if h.hand == joined_at + 1)
+        assert -2 in (mine.blinds_or_straddles or ())
+        post(c, tid, "host", host, {"op": "pause"})
+        _wait(c, tid, host, _between)
+        assert post(c, tid, "leave", dave, {}).status_code == 200
+        _, eve = ask(c, tid, "eve", seat=6)
+        assert get(c, tid, eve)["seats"][5]["waiting"]
+    with TestClient(app()) as c:
+        assert get(c, tid, eve)["seats"][5]["waiting"]

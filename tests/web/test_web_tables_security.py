@@ -867,8 +867,8 @@ class Player:
 
 
 def play_until(client: TestClient, tid: str, players: list[Player], hands: int) -> Message:
-    """Check or call for every person, each sending its client seed for every deal,
-    until hand ``hands`` is over; the last state seen."""
+    """Check or call (show at a showdown) for every person, each sending its client seed
+    for every deal, until hand ``hands`` is over; the last state seen."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         for p in players:
@@ -878,7 +878,7 @@ def play_until(client: TestClient, tid: str, players: list[Player], hands: int) 
             if m["last"] is not None and m["last"]["hand"] >= hands:
                 return m
             if m["legal"] is not None:
-                act(p.ws, "c", m["turn"])
+                act(p.ws, "s" if m["legal"]["phase"] == "showdown" else "c", m["turn"])
         time.sleep(0.002)
     raise AssertionError(f"hand {hands} did not end")
 

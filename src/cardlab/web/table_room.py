@@ -366,7 +366,9 @@ class Room:
         text = check_name(name)
         if self.config.approve_seats and not self.is_host(token_sha256):
             return ask_for_seat(self, text, seat, token_sha256, sends_seeds)
-        return self.sit_down(text, self.free_seat(text, seat), token_sha256, sends_seeds)
+        seat = self.free_seat(text, seat)
+        self.seat_requests.withdraw(token_sha256)  # asked before approval was turned off
+        return self.sit_down(text, seat, token_sha256, sends_seeds)
 
     def free_seat(self, name: str, seat: int | None, taken: Collection[str] = ()) -> int:
         """The seat for a person called ``name`` (``seat``, else the first open one);

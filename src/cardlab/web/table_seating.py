@@ -28,6 +28,7 @@ big blind (stud), the waiting seats are dealt in at once.
 from __future__ import annotations
 
 import contextlib
+import hmac
 import secrets
 import time
 from collections import OrderedDict
@@ -119,7 +120,10 @@ class SeatRequests:
 
     def of(self, token_sha256: str) -> SeatRequest | None:
         """The pending request of a browser."""
-        return next((r for r in self.pending.values() if r.token_sha256 == token_sha256), None)
+        return next(
+            (r for r in self.pending.values() if hmac.compare_digest(r.token_sha256, token_sha256)),
+            None,
+        )
 
     def names(self) -> list[str]:
         return [r.name for r in self.pending.values()]
