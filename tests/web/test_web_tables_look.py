@@ -102,6 +102,8 @@ return {felt: {w: felt.width, h: felt.height},
         you: (document.querySelector('.pt-seat.you') || {dataset: {}}).dataset.seat || null};
 """
 
+CARDS_ON_BOARD = "return document.querySelectorAll('#pt-board .pt-card').length"
+
 RECTS = """
 const r = (e) => { const b = e.getBoundingClientRect();
   return [b.left, b.top, b.right, b.bottom, e.id || e.dataset.seat || e.className]; };
@@ -256,12 +258,7 @@ def test_seats_around_an_oval_bets_in_front_and_the_panel_below(
     size(driver, DESKTOP)
     click(driver, "#pt-act-call")
     wait(driver, lambda: text(driver, "#pt-act-call") == "Check", "ann's check on the flop")
-    wait(
-        driver,
-        lambda: driver.execute_script("return document.querySelectorAll('#pt-board .pt-card').length")
-        == 3,
-        "the flop",
-    )
+    wait(driver, lambda: driver.execute_script(CARDS_ON_BOARD) == 3, "the flop")
     time.sleep(0.6)
     rects = _panel_clear(driver)
     assert rects["board"][2] - rects["board"][0] > 100  # three cards, side by side
@@ -277,7 +274,8 @@ def test_seats_around_an_oval_bets_in_front_and_the_panel_below(
 # the computed motion of everything that moves on the felt
 MOTION = """
 return [...document.querySelectorAll(
-  '#pt-felt .pt-card, #pt-hole .pt-card, .pt-bet, .pt-seat, .pt-plate, .pt-seat-clock i, .pt-clock')]
+  '#pt-felt .pt-card, #pt-hole .pt-card, .pt-bet, .pt-seat, .pt-plate, .pt-seat-clock i,'
+  + ' .pt-clock')]
   .map(e => { const s = getComputedStyle(e);
     return [e.className, s.animationName, s.animationDuration, s.transitionDuration]; });
 """
@@ -322,7 +320,9 @@ def test_motion_sounds_the_winner_and_the_four_colour_deck(
     driver.execute_script("localStorage.clear()")
     _join(driver, url, "bea")
     assert driver.execute_script("return document.getElementById('pt-sound').checked") is False
-    assert driver.execute_script("return document.getElementById('pt-four-colour').checked") is False
+    assert (
+        driver.execute_script("return document.getElementById('pt-four-colour').checked") is False
+    )
     wait(driver, lambda: _my_turn(driver), "bea's turn")
     time.sleep(0.6)
     # blinds and calls went in, silently: sounds are off by default
@@ -344,7 +344,9 @@ def test_motion_sounds_the_winner_and_the_four_colour_deck(
         assert set(animation.split(", ")) == {"0s"}, (name, animation)
         assert set(transition.split(", ")) == {"0s"}, (name, transition)
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
-    assert not driver.execute_script("return matchMedia('(prefers-reduced-motion: reduce)').matches")
+    assert not driver.execute_script(
+        "return matchMedia('(prefers-reduced-motion: reduce)').matches"
+    )
     # sounds on: kept in localStorage; a click when chips go in, a tick on bea's turn
     click(driver, "#pt-sound")
     assert driver.execute_script("return localStorage.getItem('cardlab-sound')") == "1"
@@ -374,6 +376,10 @@ def test_motion_sounds_the_winner_and_the_four_colour_deck(
         assert "wins " in text(driver, f".pt-seat[data-seat='{seat}'] .badge.win")
     time.sleep(0.7)  # the pot has reached the winner
     screenshot(driver, "look-showdown")
+    size(driver, PHONE)
+    time.sleep(0.3)
+    screenshot(driver, "look-showdown")
+    size(driver, DESKTOP)
     # standard52 cards: the suit symbol in two colours, then in four
     _inject(driver, "s.hand.board = ['Td', 'Ah', 'Ks', '7c', '木7']")
     faces = driver.execute_script(
@@ -382,15 +388,41 @@ def test_motion_sounds_the_winner_and_the_four_colour_deck(
     assert faces == ["10♦", "A♥", "K♠", "7♣", "木7"]
     two = _colours(driver)
     assert two["d"] == two["h"] == "rgb(198, 40, 40)" and two["c"] == two["s"]
-    assert driver.execute_script(
-        "return getComputedStyle(document.querySelector('#pt-board .pt-card.wood')).color"
-    ) == "rgb(46, 125, 50)"  # a FESCA card keeps its element's colour
+    assert (
+        driver.execute_script(
+            "return getComputedStyle(document.querySelector('#pt-board .pt-card.wood')).color"
+        )
+        == "rgb(46, 125, 50)"
+    )  # a FESCA card keeps its element's colour
     click(driver, "#pt-four-colour")
     four = _colours(driver)
     assert four["h"] == two["h"] and four["s"] == two["s"]
     assert four["d"] != two["d"] and four["c"] != two["c"] and four["d"] != four["c"]
     assert driver.execute_script("return localStorage.getItem('cardlab-four-colour')") == "1"
+    time.sleep(0.6)  # the new cards are down
     screenshot(driver, "look-four-colour")
+    # FESCA cards keep their text, in their elements' colours, whole even on a phone
+    size(driver, PHONE)
+    _inject(
+        driver,
+        "s.seats[0].cards = ['陰陽12', '金Z'];"
+        "s.hand.board = ['陰陽12', '木7', '火1', '土13', '水10']",
+    )
+    cards = driver.execute_script(
+        "return [...document.querySelectorAll('#pt-board .pt-card, .pt-seat.you .pt-card')]"
+        ".map(e =>"
+        " [e.textContent, e.className, e.scrollWidth <= e.clientWidth,"
+        "  e.querySelector('.rk').getBoundingClientRect().bottom"
+        "  <= e.getBoundingClientRect().bottom])"
+    )
+    texts = [c[0] for c in cards]
+    assert sorted(texts) == sorted(["陰陽12", "金Z", "陰陽12", "木7", "火1", "土13", "水10"])
+    assert all(fits and whole for _, _, fits, whole in cards), cards
+    assert all("yinyang" in c[1].split() for c in cards if c[0].startswith("陰陽"))
+    assert all("metal" in c[1].split() for c in cards if c[0].startswith("金"))
+    time.sleep(0.6)
+    screenshot(driver, "look-fesca")
+    size(driver, DESKTOP)
     driver.refresh()
     wait(driver, lambda: "you are bea" in text(driver, "#pt-status"), "bea back")
     assert driver.execute_script(
@@ -445,8 +477,7 @@ def test_stud_own_down_cards_differ_and_no_dealer_button(
             ".length"
         )
         ups = driver.execute_script(
-            f"return document.querySelectorAll('.pt-seat[data-seat=\"{seat}\"] .pt-card.up')"
-            ".length"
+            f"return document.querySelectorAll('.pt-seat[data-seat=\"{seat}\"] .pt-card.up').length"
         )
         assert (backs, ups) == (2, 1)
     assert driver.execute_script("return document.querySelectorAll('.pt-dealer').length") == 0
@@ -549,3 +580,91 @@ def test_show_muck_show_my_cards_and_the_tournament_panel(
     _inject(driver, "s.tournament = null")
     assert not visible(driver, "pt-tournament")
     driver.execute_script("window.__block = false")
+
+
+BOXES = """
+const box = (e) => { const r = e.getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom]; };
+const all = (sel) => [...document.querySelectorAll(sel)].map(box);
+return {felt: box(document.getElementById('pt-felt')),
+        middle: box(document.getElementById('pt-middle')),
+        seats: all('#pt-seats .pt-seat'),
+        chips: all('#pt-bets .pt-bet[data-seat], #pt-bets .pt-dealer')};
+"""
+
+
+def test_ten_seats_fit_a_phone(
+    base_url: str,  # noqa: F811
+    driver: WebDriver,
+) -> None:
+    """Ten seats: on a 390 px phone as on a desktop no two seats overlap, no bet or
+    button covers a seat, the middle or another chip, and nothing leaves the felt."""
+    config = {
+        "game": "standard52-holdem",
+        "seats": 10,
+        "bots": {str(k): "station" for k in range(2, 11)},
+        "clock": 0,
+        "bot_delay": 0.02,
+        "pause": 30,
+    }
+    created = _table(base_url, config)
+    _join(driver, base_url + created["url"], "eli")
+    wait(driver, lambda: _my_turn(driver), "eli's turn")
+    for dims in (PHONE, DESKTOP):
+        size(driver, dims)
+        time.sleep(0.6)
+        b = driver.execute_script(BOXES)
+        assert len(b["seats"]) == 10 and len(b["chips"]) >= 3, b
+        for i, seat in enumerate(b["seats"]):
+            assert not any(_overlaps(seat, other) for other in b["seats"][i + 1 :]), (dims, seat)
+        for i, chip in enumerate(b["chips"]):
+            assert not any(_overlaps(chip, other) for other in [*b["seats"], b["middle"]])
+            assert not any(_overlaps(chip, other) for other in b["chips"][i + 1 :]), (dims, chip)
+        felt = b["felt"]
+        for r in b["seats"] + b["chips"]:
+            assert felt[0] - 1 <= r[0] and r[2] <= felt[2] + 1 and felt[1] - 1 <= r[1], (r, felt)
+            assert r[3] <= felt[3] + 1, (r, felt)
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= dims[0]
+        screenshot(driver, "look-ten-seats")
+    size(driver, DESKTOP)
+
+
+def test_a_real_tournament_fills_its_panel(
+    base_url: str,  # noqa: F811
+    driver: WebDriver,
+) -> None:
+    """A sit-and-go table: the panel shows what the server says of it (level, stakes,
+    the next level, players left, one standings row per entrant)."""
+    config = {
+        "game": "standard52-holdem",
+        "seats": 3,
+        "bots": {"2": "station", "3": "station"},
+        "format": "tournament",
+        "stack": 1500,
+        "level_hands": 2,
+        "clock": 0,
+        "bot_delay": 0.05,
+        "pause": 30,
+    }
+    created = _table(base_url, config)
+    _join(driver, base_url + created["url"], "fay")
+    wait(driver, lambda: _my_turn(driver), "fay's turn")
+    t = _public(base_url, created["id"])["tournament"]
+    assert t is not None and not t["over"]
+    assert visible(driver, "pt-tournament")
+    body = text(driver, "#pt-tournament-body")
+    for part in (
+        f"{t['level']} of {t['levels']}",
+        t["stakes"],
+        t["next"],
+        f"{t['players_left']} of {t['entrants']}",
+    ):
+        assert part in body, (part, body)
+    assert text(driver, "#pt-tournament-next-in") == f"in {t['next_in']['hands']} hands"
+    names = driver.execute_script(
+        "return [...document.querySelectorAll('#pt-standings tbody tr')]"
+        ".map(r => r.cells[1].textContent)"
+    )
+    assert sorted(names) == sorted(row["name"] for row in t["standings"])
+    assert len(names) == 3
+    screenshot(driver, "look-tournament-live")

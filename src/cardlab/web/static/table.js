@@ -41,6 +41,7 @@
       const suit = SUITS[text[0]] || "";
       if (suit) classes.push(suit);
       classes.push("fesca");
+      if ([...element[1]].length > 1) classes.push("wide");  // 陰陽: two characters
       e.append(el("span", { class: "st", text: element[1] }), el("span", { class: "rk", text: element[2] }));
       e.setAttribute("aria-label", text);
     } else {
@@ -134,6 +135,8 @@
       if ($("t-pause").value !== "") body.pause = Number($("t-pause").value);
       if ($("t-bot-delay").value !== "") body.bot_delay = Number($("t-bot-delay").value);
       if ($("t-cap").value !== "") body.max_buy_in = Number($("t-cap").value);
+      if ($("t-approve").checked) body.approve_seats = true;
+      if ($("t-new-players").value !== "wait") body.new_players = $("t-new-players").value;
       $("t-bot-seats").querySelectorAll("select").forEach((s, i) => { if (s.value) body.bots[i + 1] = s.value; });
       try {
         const t = await api("POST", "/api/tables", body);
@@ -188,12 +191,40 @@
     $("pt-join-form").addEventListener("submit", async (event) => {
       event.preventDefault();
       try {
-        await api("POST", `/api/tables/${id}/join`, { name: $("pt-name").value, client_seeds: true });
+        const joined = await api("POST", `/api/tables/${id}/join`, { name: $("pt-name").value, client_seeds: true });
         showError("pt-error", "");
+        if (joined.pending) { askedForSeat(); return; }
         if (ws) { ws.onclose = null; ws.close(); }
         connect();  // the new cookie makes this connection the seat's
       } catch (e) { showError("pt-error", e.message); }
     });
+    // a seat the host approves (approve_seats): a spectator's state is everybody's, so
+    // the page asks for news of its request until it is answered
+    let requestTimer = null;
+    function pendingNote(text) {
+      $("pt-join-form").hidden = !!text;
+      $("pt-pending").hidden = !text;
+      $("pt-pending-text").textContent = text || "";
+    }
+    function askedForSeat() {
+      pendingNote("Waiting for the host to approve your request for a seat…");
+      clearTimeout(requestTimer);
+      requestTimer = setTimeout(pollRequest, 2000);
+    }
+    async function pollRequest() {
+      let answer;
+      try { answer = await api("GET", `/api/tables/${id}/request`); } catch (e) { requestTimer = setTimeout(pollRequest, 5000); return; }
+      if (answer.status === "pending") { askedForSeat(); return; }
+      pendingNote("");
+      if (answer.status === "seated") { if (ws) { ws.onclose = null; ws.close(); } connect(); }
+      else if (answer.status === "refused") showError("pt-error", `The host refused your request for a seat (you may ask again in ${Math.ceil(answer.retry_after)} s).`);
+      else if (answer.status === "expired") showError("pt-error", "Your request for a seat expired: ask again.");
+    }
+    $("pt-pending-cancel").addEventListener("click", async () => {
+      clearTimeout(requestTimer);
+      try { await api("POST", `/api/tables/${id}/leave`, {}); pendingNote(""); } catch (e) { showError("pt-error", e.message); }
+    });
+    pollRequest();  // a request made before this page was (re)loaded
     $("pt-start").addEventListener("click", () => send({ type: "start" }));
     $("pt-leave").addEventListener("click", async () => {
       if (!confirm("Leave your seat? Your stack goes to the ledger.")) return;
@@ -218,6 +249,8 @@
       catch (e) { showError("pt-error", e.message); }
     }
     $("pt-pause").addEventListener("click", () => host({ op: state && state.table.paused ? "resume" : "pause" }));
+    $("pt-approve").addEventListener("click", () => host({ op: "settings", settings: { approve_seats: !(state && state.table.config.approve_seats) } }));
+    $("pt-new-players").addEventListener("change", (e) => host({ op: "settings", settings: { new_players: e.target.value } }));
     $("pt-settings").addEventListener("submit", (event) => {
       event.preventDefault();
       const settings = {};
@@ -322,6 +355,17 @@
           }
           hs.append(el("tr", {}, ...cells));
         }
+        const requests = s.seat_requests || [];
+        const list = $("pt-requests");
+        list.textContent = "";
+        for (const q of requests) {
+          list.append(el("li", { "data-request": q.request }, el("span", { text: q.name + (q.seat ? ` (seat ${q.seat})` : "") + " " }),
+            el("button", { type: "button", class: "primary", text: "Approve", onclick: () => host({ op: "approve", request: q.request }) }),
+            el("button", { type: "button", text: "Refuse", onclick: () => host({ op: "refuse", request: q.request }) })));
+        }
+        $("pt-requests-box").hidden = !requests.length;
+        $("pt-approve").textContent = s.table.config.approve_seats ? "Seat people without approval" : "Approve each new seat";
+        if (document.activeElement !== $("pt-new-players")) $("pt-new-players").value = s.table.config.new_players || "wait";
       }
       if (ledgerHand !== s.table.hand_number + (s.hand && s.hand.over ? 0.5 : 0)) { ledgerHand = s.table.hand_number + (s.hand && s.hand.over ? 0.5 : 0); loadLedger(); }
       $("pt-close").hidden = !s.host || s.table.closed;
@@ -395,8 +439,9 @@
         if (p.actor) badges.push(el("span", { class: "badge act", text: "to act" }));
         if (winner) badges.push(el("span", { class: "badge win", text: `wins ${won.get(p.name)}` }));
         if (p.all_in) badges.push(el("span", { class: "badge", text: "all-in" }));
-        if (folded && !winner) badges.push(el("span", { class: "badge", text: "folded" }));
+        if (folded && !s.hand.over) badges.push(el("span", { class: "badge", text: "folded" }));
         if (p.sitting_out) badges.push(el("span", { class: "badge", text: "sitting out" }));
+        else if (p.waiting) badges.push(el("span", { class: "badge", text: s.table.config.new_players === "post" ? "posts to come in" : "waits for the big blind" }));
         if (p.leaving) badges.push(el("span", { class: "badge", text: "leaving" }));
         if (p.kind === "bot") badges.push(el("span", { class: "badge bot", text: "bot" }));
         if (p.kind === "human" && !p.connected && !p.you) badges.push(el("span", { class: "badge", text: "away" }));
@@ -414,13 +459,13 @@
         const meta = p.kind === "open"
           ? el("div", { class: "meta", text: "open seat" })
           : el("div", { class: "meta" }, el("span", { class: "lbl", text: "stack " }), el("span", { class: "stk", text: String(p.stack) }));
-        const plate = el("div", { class: "pt-plate" }, el("div", { class: "nm", text: `${p.seat}. ${p.name}`, title: p.name }), meta, el("div", { class: "pt-badges" }, ...badges));
+        const plate = el("div", { class: "pt-plate" }, el("div", { class: "nm", title: p.name }, el("span", { class: "no", text: `${p.seat}. ` }), p.name), meta, el("div", { class: "pt-badges" }, ...badges));
         if (s.clock && s.clock.seat === p.seat) plate.append(el("div", { class: "pt-seat-clock", role: "timer" }, el("i")));
         const seat = el("div", { class: cls.join(" "), "data-seat": p.seat, "data-angle": angle.toFixed(5) }, row, plate);
         seats.append(seat);
         if (p.bet > 0) {
           const grew = prev && prev.hand === key && (prev.bets[p.seat] || 0) < p.bet;
-          bets.append(el("div", { class: "pt-bet" + (grew ? " moved" : ""), "data-seat": p.seat, "data-amount": p.bet, "aria-label": `${p.name} bets ${p.bet}` }, el("span", { class: "chip", "aria-hidden": "true" }), el("span", { text: String(p.bet) })));
+          bets.append(el("div", { class: "pt-bet" + (grew ? " moved" : ""), "data-seat": p.seat, "data-amount": p.bet, "aria-label": `${p.name} bets ${p.bet}` }, el("span", { class: "pt-chip", "aria-hidden": "true" }), el("span", { text: String(p.bet) })));
         }
         if (p.button && !stud()) bets.append(el("div", { class: "pt-dealer", "data-seat": p.seat, title: "dealer button", text: "D" }));
       }
@@ -439,10 +484,10 @@
         });
         if (!s.hand.over) {
           s.hand.pots.forEach((p, i) => {
-            if (p.amount > 0 || i === 0) pots.append(el("span", { class: "pt-pot" }, el("span", { class: "chip", "aria-hidden": "true" }), el("span", { text: `${i ? "side pot " + i : "pot"} ${p.amount}` })));
+            if (p.amount > 0 || i === 0) pots.append(el("span", { class: "pt-pot" }, el("span", { class: "pt-chip", "aria-hidden": "true" }), el("span", { text: `${i ? "side pot " + i : "pot"} ${p.amount}` })));
           });
           const inPots = s.hand.pots.reduce((a, p) => a + p.amount, 0);
-          if (s.hand.total_pot !== inPots) pots.append(el("span", { class: "pt-total", text: `total ${s.hand.total_pot}` }));
+          if (s.hand.total_pot !== inPots) pots.append(el("span", { class: "pt-total", text: `total pot ${s.hand.total_pot}` }));
         }
       }
       if (s.last && betweenHands(s)) {
@@ -451,6 +496,7 @@
           result.append(el("div", { text: `${who} ${p.amount}` + (s.last.pots.length > 1 ? ` (${p.name})` : "") }));
         }
       }
+      if (s.tournament && s.tournament.over && s.tournament.winner) result.append(el("div", { class: "pt-champion", text: `${s.tournament.winner} wins the tournament` }));
       layout();
       animate();
       tickClock();
@@ -521,7 +567,7 @@
         placed.push(box(x, y, e.offsetWidth, e.offsetHeight, 2));
       }
       for (const e of $("pt-bets").querySelectorAll(".pt-dealer")) {
-        const [x, y] = place(e, placed, [0.76, 0.7, 0.82, 0.64, 0.58, 0.5]);
+        const [x, y] = place(e, placed, [0.7, 0.64, 0.76, 0.58, 0.5, 0.82]);
         placed.push(box(x, y, e.offsetWidth, e.offsetHeight, 2));
       }
     }
@@ -556,7 +602,7 @@
       }
     }
     function ghost(from, to, amount) {
-      const g = el("div", { class: "pt-bet pt-ghost" }, el("span", { class: "chip" }), el("span", { text: String(amount || "") }));
+      const g = el("div", { class: "pt-bet pt-ghost" }, el("span", { class: "pt-chip" }), el("span", { text: String(amount || "") }));
       $("pt-felt").append(g);  // not among the bets: a new state does not cut it short
       g.style.left = `${from[0] - g.offsetWidth / 2}px`;
       g.style.top = `${from[1] - g.offsetHeight / 2}px`;
@@ -640,7 +686,7 @@
       } else if (legal.phase === "showdown") {
         me.cards.forEach((c, k) => hole.append(mine(c, k)));
         buttons.append(el("button", { type: "button", id: "pt-act-show", class: "primary", text: "Show", onclick: () => act("s") }));
-        buttons.append(el("button", { type: "button", id: "pt-act-muck", text: "Muck", onclick: () => act("m") }));
+        if (legal.muck !== false) buttons.append(el("button", { type: "button", id: "pt-act-muck", text: "Muck", onclick: () => act("m") }));
       } else {
         me.cards.forEach((c, k) => hole.append(mine(c, k)));
         if (legal.fold) buttons.append(el("button", { type: "button", id: "pt-act-fold", text: "Fold", onclick: () => act("f") }));
@@ -726,6 +772,8 @@
         }
       }
       if (t.players_left != null) fact("Players left", `${t.players_left} of ${t.entrants}`);
+      if (t.prizes && t.prizes.some((x) => x > 0)) fact("Prizes", t.prizes.join(" · "));
+      if (t.started === false) body.append(el("p", { class: "note", text: "Not started yet: the levels count from the first hand." }));
       body.append(facts);
       const rows = (t.standings || []).map((r) => el("tr", { class: r.out_hand == null ? "in" : "out" },
         el("td", { text: r.place == null ? "" : String(r.place) }),
