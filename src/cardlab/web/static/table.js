@@ -122,6 +122,14 @@
     }
     seatsInput.addEventListener("input", botSeats);
     botSeats();
+    const format = $("t-format");
+    const showFormat = () => {
+      const sng = format.value === "tournament";
+      $("t-tournament").hidden = !sng;
+      $("t-cap").closest("label").hidden = sng;  // no rebuys in a tournament
+    };
+    format.addEventListener("change", showFormat);
+    showFormat();
     $("t-form").addEventListener("submit", async (event) => {
       event.preventDefault();
       const body = { game: game.value, seats: Number(seatsInput.value), stack: Number($("t-stack").value), clock: Number($("t-clock").value), bots: {}, public: $("t-public").checked };
@@ -137,6 +145,16 @@
       if ($("t-cap").value !== "") body.max_buy_in = Number($("t-cap").value);
       if ($("t-approve").checked) body.approve_seats = true;
       if ($("t-new-players").value !== "wait") body.new_players = $("t-new-players").value;
+      if (format.value === "tournament") {
+        body.format = "tournament";
+        delete body.max_buy_in;
+        if ($("t-levels").value.trim()) body.levels = $("t-levels").value.trim();
+        const every = Number($("t-level-every").value);
+        if (every) body[$("t-level-unit").value === "minutes" ? "level_minutes" : "level_hands"] = every;
+        if ($("t-sng-buy-in").value !== "") body.tournament_buy_in = Number($("t-sng-buy-in").value);
+        const payouts = $("t-payouts").value.split(/[\s,%]+/).filter(Boolean).map(Number);
+        if (payouts.length) body.payouts = payouts;
+      }
       $("t-bot-seats").querySelectorAll("select").forEach((s, i) => { if (s.value) body.bots[i + 1] = s.value; });
       try {
         const t = await api("POST", "/api/tables", body);
