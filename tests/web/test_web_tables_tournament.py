@@ -99,7 +99,7 @@ def test_a_sit_and_go_of_bots_plays_to_a_winner_on_schedule(
     tid, _host = create(client, bots=bots4(), levels=levels, level_hands=3, tournament_buy_in=10)
     final = wait_until_over(client, tid)
     hands = stored_hands(store, tid)
-    assert len(hands) >= 2
+    assert hands  # one hand may end it: everyone but one all-in and beaten
     # every hand was dealt at its level: hand k (from 0) at level k // 3
     for k, h in enumerate(hands):
         small, big, ante = level(k // 3)
@@ -169,7 +169,7 @@ def test_nobody_joins_or_rebuys_once_it_runs_and_the_stakes_follow_the_schedule(
     tid, host = create(client, seats=3, bots={"2": "station", "3": "station"})
     r = client.post(f"/api/tables/{tid}/join", json={"name": "ann"}, headers={"cookie": host})
     assert r.status_code == 200, r.text
-    end = time.monotonic() + 30
+    end = time.monotonic() + 60
     while view(client, tid, host)["tournament"]["started"] is False:
         assert time.monotonic() < end
         time.sleep(0.05)
@@ -238,8 +238,8 @@ def test_a_restart_keeps_the_tournament(store: Store) -> None:
     app = create_app(table_store=store, limiter=None, tables={"bot_hands": 6})
     with TestClient(app) as client:
         tid, _ = create(client, bots=bots4(), levels="1/2,2/4,4/8", level_hands=2, stack=200)
-        end = time.monotonic() + 30
-        while len(store.hands(table_id=tid)) < 6:
+        end = time.monotonic() + 60
+        while len(store.hands(table_id=tid)) < 6 and not view(client, tid)["tournament"]["over"]:
             assert time.monotonic() < end
             time.sleep(0.05)
         before = view(client, tid)["tournament"]

@@ -118,6 +118,10 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
                 "you": seat == i,
             }
         )
+    tournament = tournament_payload(room)
+    stakes = room.game.stakes.describe()
+    if tournament is not None:  # the level's stakes, not the table's first ones
+        stakes = f"{room.game.stakes.betting.value}, {tournament['stakes']}"
     out: dict[str, Any] = {
         "type": "state",
         "table": {
@@ -125,7 +129,7 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
             "name": room.config.name,
             "game": room.config.game,
             "game_name": room.game.game.name,
-            "stakes": room.game.stakes.describe(),
+            "stakes": stakes,
             "config": room.config.shown(),
             "hand_number": session.hands_played + (1 if room.live() else 0),
             "started": room.started,
@@ -149,7 +153,7 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
         "clock": None,
         "log": [],
         "last": room.last,
-        "tournament": tournament_payload(room),
+        "tournament": tournament,
         "can_show": room.can_show(seat),  # the uncontested winner may show (type "show")
         "seat_requests": room.seat_requests.shown() if host else [],  # the host's alone
         "chat": room.chat.recent(host=host),  # the same for every client of (seat, host)
@@ -200,6 +204,8 @@ def _legal_payload(legal: Legal, view: Any, hand: HandState) -> dict[str, Any]:
         "complete": legal.complete,
         "bet": top == 0,
         "discard": legal.discard,
+        # at the showdown: whether this hand may be mucked (the last one in cannot)
+        "muck": legal.phase is Phase.SHOWDOWN and hand.can_show_or_muck(False, legal.player),
         "hole": [str(c) for c in me.cards if c is not None],
         "presets": presets(legal, view.total_pot, top, to_call, me.stack + me.bet),
         "default": str(default_action(legal, hand)),

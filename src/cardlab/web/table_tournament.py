@@ -144,8 +144,8 @@ def payload(room: Room) -> dict[str, Any] | None:
     schedule = t.schedule if t is not None else config.schedule()
     betting = room.game.stakes.betting
     index = t.level_index if t is not None else 0
-    if room.live() and room.tournament_level is not None:
-        index = room.tournament_level
+    if (room.live() or (t is not None and t.over)) and room.tournament_level is not None:
+        index = room.tournament_level  # the level of the hand in play (or the last one)
     entrants = len(t.entrants) if t is not None else sum(1 for s in room.seats if s.kind != "open")
     next_in: dict[str, float]
     if t is None:
@@ -179,7 +179,8 @@ def payload(room: Room) -> dict[str, Any] | None:
     return {
         "started": t is not None,
         "level": index + 1,
-        "levels": len(schedule.levels),
+        # the levels written; past them the bets double with no end (None)
+        "levels": len(schedule.levels) if index < len(schedule.levels) else None,
         "stakes": level.describe(betting),
         "next": schedule.level(index + 1).describe(betting),
         "next_in": next_in,
