@@ -305,14 +305,22 @@ def test_a_stored_hand_is_replayed_only_with_its_table_and_masked(
     live = client.get(f"/api/tables/{table['id']}/hands/{number}/replay").json()
     assert stored["frames"] == live["frames"]  # a spectator's view, the same as the table's
     assert _hand_cards(stored) == _visible_cards(_download(client, table["id"], None)[number])
-    # a hand not played at a web table (here an import) is shown with every card
+    # a hand not played at a web table (here an import) is the store owner's: shown with
+    # every card to a browser on this machine, to nobody else (ids count up)
     history = _history("pluribus-100-0.phh", 0)
     hand_id = store.add_hand(imported(replay(history)))
-    r = client.get(f"/api/hands/{hand_id}/replay")
-    assert r.status_code == 200
-    assert r.json()["frames"] == json.loads(json.dumps(hand_frames(history)["frames"]))
-    page = client.get(f"/hands/{hand_id}/replay")
-    assert page.status_code == 200 and f'data-api="/api/hands/{hand_id}/replay"' in page.text
+    assert client.get(f"/api/hands/{hand_id}/replay").status_code == 404  # a stranger
+    app = client.app
+    with TestClient(app, client=("127.0.0.1", 40000)) as local:
+        r = local.get(f"/api/hands/{hand_id}/replay")
+        assert r.status_code == 200
+        assert r.json()["frames"] == json.loads(json.dumps(hand_frames(history)["frames"]))
+        page = local.get(f"/hands/{hand_id}/replay")
+        assert page.status_code == 200 and f'data-api="/api/hands/{hand_id}/replay"' in page.text
+        relayed = local.get(
+            f"/api/hands/{hand_id}/replay", headers={"x-forwarded-for": "203.0.113.9"}
+        )
+        assert relayed.status_code == 404  # through a proxy: from anywhere
 
 
 # --- bad input -----------------------------------------------------------------------------

@@ -479,6 +479,11 @@ def stored_hand(manager: TableManager, request: Request) -> Source:
     label = f"hand {hand_id}"
     about = {"hand": hand_id, "title": f"stored hand {hand_id}"}
     if record.table_id is None:
+        # a hand of `cardlab play`, the arena or an import: the store's owner's, so only
+        # for a browser on this machine (not through a proxy): ids count up, and a
+        # stranger must not page through someone's hands
+        if not _local(request):
+            raise missing
         return Source(phh.load(record.phh), label, about | {"view": "every card of the hand"})
     if request.query_params.get("table") != record.table_id:
         raise missing  # a table's hands are for those who know the table
@@ -492,6 +497,13 @@ def stored_hand(manager: TableManager, request: Request) -> Source:
     source = _as_seen(finished, seat, sitting, label)
     table = {"id": record.table_id, "url": f"/tables/{record.table_id}", "name": None}
     return dataclasses.replace(source, about=source.about | about | {"table": table})
+
+
+def _local(request: Request) -> bool:
+    """A request from this machine, not relayed by a proxy."""
+    host = request.client.host if request.client is not None else ""
+    relayed = any(h in request.headers for h in ("x-forwarded-for", "forwarded", "x-real-ip"))
+    return host in ("127.0.0.1", "::1") and not relayed
 
 
 def _whole(text: str, what: str) -> int:
