@@ -10,6 +10,7 @@ hands per second, the latency from sending an action to receiving the state it c
 loopback is ever contacted.
 
     python benchmarks/web_tables.py [--bot-tables 50] [--humans 20] [--seconds 30]
+    python benchmarks/web_tables.py --bot-tables 150 --humans 100 --bot-delay 0.8  # 200 tables
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def random_action(legal: dict[str, Any], rng: random.Random) -> str:
         thrown = rng.sample(hole, rng.randint(0, len(hole)))
         return ("d " + " ".join(thrown)).strip()
     if legal["phase"] == "showdown":
-        return "s"
+        return rng.choice(["s", "s", "m"])  # show or muck
     kinds = []
     if legal["fold"]:
         kinds.append("f")
@@ -147,13 +148,14 @@ async def run(args: argparse.Namespace) -> None:
                 # fixed-limit, so that random bots do not bust each other in a few hands
                 body = {"game": games[k % 4], "seats": 6, "bots": bots, "stack": 10_000}
                 body["betting"] = "fixed-limit"
-                body |= {"bot_delay": 0, "pause": 0, "clock": 30, "public": True}
+                body |= {"bot_delay": args.bot_delay, "pause": 0, "clock": 30, "public": True}
                 (await client.post("/api/tables", json=body)).raise_for_status()
             human_tables = []
             for k in range((args.humans + 1) // 2):
                 body = {"game": games[k % 4], "seats": 4, "bots": {"3": "random", "4": "random"}}
                 body["betting"] = "fixed-limit"  # random play busts no-limit tables in seconds
-                body |= {"stack": 10_000, "bot_delay": 0, "pause": 0, "clock": 30, "public": True}
+                body |= {"stack": 10_000, "bot_delay": args.bot_delay, "pause": 0, "clock": 30}
+                body["public"] = True
                 r = await client.post("/api/tables", json=body)
                 human_tables.append(r.json()["id"])
             start_hands = await hands_played(client)
@@ -177,7 +179,8 @@ async def run(args: argparse.Namespace) -> None:
         server.wait(10)
     lat = sorted(latencies)
     print(
-        f"web tables on loopback: {args.bot_tables} bot tables (6 bots, no delay) + "
+        f"web tables on loopback: {args.bot_tables} bot tables (6 bots, bot delay "
+        f"{args.bot_delay:g} s) + "
         f"{args.humans} human clients (random legal actions) for {elapsed:.1f} s"
     )
     print(f"hands finished: {hands} ({hands / elapsed:.1f} hands/s, all tables)")
@@ -197,6 +200,13 @@ def main() -> None:
     parser.add_argument("--bot-tables", type=int, default=50)
     parser.add_argument("--humans", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.0,
+        help="Seconds a bot waits before acting (0: as fast as the server deals; the web "
+        "table's default is 0.8, as people play).",
+    )
     parser.add_argument(
         "--db", default=None, help="Serve with this SQLite store file (default: in memory)."
     )
