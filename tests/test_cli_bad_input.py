@@ -8,6 +8,7 @@ hanging. Times are bounded by timeouts, never asserted.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -17,7 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -111,9 +112,15 @@ CASES: list[tuple[list[str], str]] = [
     (["equity", "-g", "nope", "As Ad", "Kc Kd"], "unknown game"),
     (["equity", "-r", "suit_tiebreak=maybe", "As Ad", "Kc Kd"], "on or off"),
     (["equity", "-d", "{suits}", "-g", "holdem", "As Ad", "Kc Kd"], "at most 31 ranks"),
+    (["equity", "As Ad", "Kc Kd", "--samples", "9" * 30], "would take about"),
     (["ties", "-g", "nope"], "unknown game"),
     (["ties", "-g", "fesca78-holdem", "-g", "nope"], "unknown game"),  # before any sampling
+    (["ties", "-r", "suit_tiebreak=on"], "drop -r suit_tiebreak"),
+    (["ties", "--samples", "9" * 30], "would take about"),
+    (["ties", "-d", "{tiny}"], "at least 9 cards"),
     (["draw", "-g", "nope", "As Kd Qd Jd Td"], "unknown game"),
+    (["draw", "-g", "standard52-draw", "--dead", "As", "As Kd Qd Jd Td"], "both held and dead"),
+    (["poker", "compare", "-d", "standard52", "As Kd Qd Jd Td", "As 2c 3c 4c 5h"], "in hand 1"),
     # openseven
     (["openseven", "export", "-n", "4", "--out", "{missing}"], "no directory"),
     (["openseven", "export", "-n", "4", "--out", ""], "empty"),
@@ -130,6 +137,7 @@ CASES: list[tuple[list[str], str]] = [
     (["openseven", "table", "-n", "20"], "1..14"),
     (["openseven", "odds", "-n", "100"], "1..60"),
     (["openseven", "simulate", "--games", "-1"], "-1"),
+    (["openseven", "simulate", "--games", "9" * 20], "would take about"),
     (["openseven", "play", "--moves", "9", "--arrangement", "2 3 1"], "9"),
     # replay and history (hand files and the hand store)
     (["replay", "{dir}/absent.phh"], "cannot read"),
@@ -137,6 +145,60 @@ CASES: list[tuple[list[str], str]] = [
     (["replay", "{fifo}"], "not a regular file"),
     (["history", "--db", "{binary}", "list"], "not a cardlab hand store"),
     (["history", "--db", "{missing}", "list"], "cannot open"),
+    (["history", "list", "--db", "{binary}"], "not a cardlab hand store"),
+    (["history", "--db", "{fifo}", "stats"], "not a regular file"),
+    (["history", "show", "0"], "0"),
+    (["history", "list", "--limit", "0"], "--limit"),
+    (["history", "import", "{fifo}"], "not a regular file"),
+    (["history", "import", "{binary}"], "not UTF-8"),
+    (["history", "import", "{notoml}"], "not valid TOML"),
+    (["history", "export", "--phh", "{dir}"], "directory"),
+    (["history", "export", "--phh", "{missing}"], "no directory"),
+    (["history", "export", "--phh", "{fifo}"], "not a regular file"),
+    (["history", "export", "--phh", "/dev/full"], "not a regular file"),
+    (["history", "prune", "--older-than", "-1"], "-1"),
+    (["replay", "{notoml}"], "not valid TOML"),
+    (["replay", "{dir}"], "directory"),
+    # play and arena: refused before any hand
+    (["play", "--blinds", "x"], "SMALL/BIG"),
+    (["play", "--stack", "0"], "positive whole number"),
+    (["play", "--seats", "1"], "--seats"),
+    (["play", "--levels", "10/20"], "need --tournament"),
+    (["play", "--deck", "{binary}", "-g", "holdem"], "not UTF-8"),
+    (["play", "--deck", "{fifo}", "-g", "holdem"], "not a regular file"),
+    (["play", "--db", "{fifo}"], "not a regular file"),
+    (["play", "--db", "/dev/null"], "not a regular file"),
+    (["play", "--tournament", "--payouts", "50,60"], "summing to 100"),
+    (["arena", "--bots", ""], "separated by commas"),
+    (["arena", "--bots", "nope,station"], "unknown bot"),
+    (["arena", "--bots", "equity", "--no-store"], "one bot"),
+    (["arena", "--hands", "0"], "--hands"),
+    (["arena", "--hands", "1000001", "--no-store"], "at most 1,000,000"),
+    (["arena", "--workers", "0"], "--workers"),
+    (["arena", "--workers", "100000", "--no-store"], "too many"),
+    (["arena", "--db", "{fifo}"], "not a regular file"),
+    (["arena", "-d", "{tiny}", "-g", "holdem", "--no-store"], "at least 9 cards"),
+    # chart and report: refused before a cluster starts
+    (["chart", "--hands", "ZZZ", "--workers", "0"], "no starting-hand class"),
+    (["chart", "--classes", "0"], "--classes"),
+    (["chart", "--se", "0", "--workers", "0"], "positive number"),
+    (["chart", "--se", "nan", "--workers", "0"], "positive number"),
+    (["chart", "--se", "-inf", "--workers", "0"], "positive number"),
+    (["chart", "--se", "1e-300"], "would take about"),
+    (["chart", "--exact", "--se", "0.01"], "drop --se"),
+    (["chart", "-n", "10", "--workers", "0"], "--opponents"),
+    (["chart", "--seed", "-5", "--workers", "0"], "--seed"),
+    (["chart", "--plot", "{dir}/x.txt"], ".png"),
+    (["chart", "-d", "{tiny}", "-g", "holdem", "--workers", "0"], "at least 9 cards"),
+    (["report", "--decks", ""], "at least one deck"),
+    (["report", "--decks", "NOPE"], "unknown deck"),
+    (["report", "--out", "{dir}/x.txt"], ".html"),
+    (["report", "--out", "{missing}.html"], "no directory"),
+    (["report", "--compare-options", "nope=1"], "unknown rule option"),
+    (["report", "--compare-options", ""], "NAME=VALUE"),
+    (["report", "--seed", "-1"], "--seed"),
+    (["report", "--tie-samples", "10"], "--tie-samples"),
+    (["report", "--workers", "100000"], "too many"),
     # web
     (["web", "--port", "0"], "0"),
     (["web", "--host", "no-such-host.invalid"], "no-such-host.invalid"),
@@ -392,3 +454,245 @@ def test_any_argument_is_an_answer_or_one_line(
     assert "Traceback" not in out + err
     if code == 2:
         assert err.startswith("cardlab: error: ") and err.count("\n") == 1
+
+
+# --- fuzz: the playing side's commands --------------------------------------------------
+
+
+class Started(Exception):
+    """Raised by a stand-in for a long computation: the input was accepted."""
+
+
+def _start(*args: object, **kwargs: object) -> None:
+    raise Started
+
+
+def run_fuzzed(args: list[str], stdin: str = "") -> tuple[int | None, str, str]:
+    """(exit code, or None when the stand-in computation was reached; stdout; stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code: int | None = 0
+    with ExitStack() as stack:
+        stack.enter_context(deadline(TIMEOUT))
+        stack.callback(setattr, sys, "stdin", sys.stdin)
+        sys.stdin = io.StringIO(stdin)
+        stack.enter_context(redirect_stdout(out))
+        stack.enter_context(redirect_stderr(err))
+        try:
+            main(args)
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        except Started:
+            code = None
+    return code, out.getvalue(), err.getvalue()
+
+
+def assert_answer_or_one_line(code: int | None, out: str, err: str) -> None:
+    assert code in (None, 0, 2), (code, out, err)
+    assert "Traceback" not in out + err
+    if code == 2:
+        assert err.startswith("cardlab: error: ") and err.count("\n") == 1, err
+
+
+@pytest.fixture(scope="module")
+def hands_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store with the ten hands of a real PHH file."""
+    db = tmp_path_factory.mktemp("store") / "hands.sqlite3"
+    phhs = Path(__file__).resolve().parent / "data" / "phh" / "abs-nlh-handhq-1-first10.phhs"
+    code, _, err = run_fuzzed(["history", "--db", str(db), "import", str(phhs)])
+    assert code == 0, err
+    return db
+
+
+KEYS = ["f", "c", "b", "d", "s", "m", "zz", "Q", "q", "r 4", "r 10", "r 199", "r"]
+KEYS += ["r 99999999999999999999", "r -1", "r 1e3", "d As", "bet 6", "", " "]
+typed = st.lists(
+    st.one_of(
+        st.sampled_from(KEYS),
+        st.text(max_size=8).filter(lambda t: "\n" not in t and "\r" not in t),
+    ),
+    max_size=14,
+).map(lambda keys: "\n".join(keys) + "\n")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(keys=typed, game=st.sampled_from(["standard52-holdem", "fesca42-holdem", "tesca54-draw"]))
+def test_play_with_any_typed_input(
+    keys: str, game: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Whatever is typed at the prompt: asked again or played, never a traceback, and
+    every hand played is kept."""
+    db = tmp_path_factory.mktemp("play") / "h.sqlite3"
+    args = ["play", "-g", game, "--seats", "2", "--bots", "random", "--hands", "2"]
+    code, out, err = run_fuzzed([*args, "--seed", "5", "--db", str(db)], stdin=keys)
+    assert code == 0, (keys, out, err)
+    assert "Traceback" not in out + err
+    played = int(out.split(" hand(s) played")[0].split()[-1])
+    from cardlab.store import Store
+
+    with Store.open(db, read_only=True) as store:
+        assert store.count_hands() == played
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    hands=st.one_of(st.integers(-2, 2_000_000).map(str), st.sampled_from(["x", "", "1e3"])),
+    workers=st.one_of(st.none(), st.integers(-1, 200).map(str), st.just("many")),
+    game=st.sampled_from(["fesca78-holdem", "standard52-stud", "holdem", "nope-holdem", ""]),
+    seed=st.one_of(st.integers(-5, 2**64).map(str), st.just("")),
+    duplicate=st.booleans(),
+)
+def test_fuzzed_arena_run_options(
+    hands: str,
+    workers: str | None,
+    game: str,
+    seed: str,
+    duplicate: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("cardlab.cli.arena.run_arena", _start)
+    args = ["arena", "--bots", "random,station", "--no-store", f"--hands={hands}"]
+    args += [f"--game={game}", f"--seed={seed}", *(["--duplicate"] if duplicate else [])]
+    args += [] if workers is None else [f"--workers={workers}"]
+    assert_answer_or_one_line(*run_fuzzed(args))
+
+
+HISTORY_OPTIONS = {
+    "list": {"--limit", "--game", "-g", "--source", "--player", "--format"},
+    "show": {"--format"},
+    "stats": {"--game", "-g", "--format"},
+    "export": {"--game", "-g", "--source"},
+}
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    command=st.sampled_from(sorted(HISTORY_OPTIONS)),
+    value=st.one_of(st.integers(-3, 2**64).map(str), st.text(max_size=10)),
+    option=st.sampled_from(["--limit", "--game", "--source", "--player", "--format", "-g", None]),
+)
+def test_fuzzed_history_options_read_only(
+    command: str, value: str, option: str | None, hands_db: Path, tmp_path: Path
+) -> None:
+    """Any option value of the reading commands: an answer or one line, and the store
+    file is not touched."""
+    before = hands_db.read_bytes(), hands_db.stat().st_mtime_ns
+    args = ["history", command, "--db", str(hands_db)]
+    if command == "show":
+        args.insert(2, value)  # the hand id
+    if command == "export":
+        args += ["--phh", str(tmp_path / "out.phhs")]
+    if option in HISTORY_OPTIONS[command]:
+        args += [option, value]
+    assert_answer_or_one_line(*run_fuzzed(args))
+    assert (hands_db.read_bytes(), hands_db.stat().st_mtime_ns) == before
+
+
+phh_lines = st.lists(
+    st.sampled_from(
+        [
+            "variant = 'NT'",
+            "variant = 'F7S'",
+            "variant = 'XX'",
+            "antes = [0, 0]",
+            "antes = [1, 1, 1]",
+            "blinds_or_straddles = [1, 2]",
+            "min_bet = 2",
+            "bring_in = 1",
+            "small_bet = 2",
+            "big_bet = 4",
+            "starting_stacks = [200, 200]",
+            "starting_stacks = [0, -1]",
+            "actions = ['d dh p1 AsKs', 'd dh p2 QdQh', 'p2 cc', 'p1 cc']",
+            "actions = ['d dh p1 AsKs', 'd dh p2 QdQh', 'p1 f']",
+            "actions = ['d dh p1 AsAs']",
+            "actions = ['p9 cc']",
+            "_deck = 'FESCA78'",
+            "_deck = 'my.toml'",
+            "_deck = {name = 'x'}",
+            "_game = 'standard52-stud'",
+            "_rules = {suit_tiebreak = 'maybe'}",
+            "= broken",
+        ]
+    ),
+    max_size=9,
+)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(lines=phh_lines, junk=st.text(max_size=20))
+def test_fuzzed_replay_files(lines: list[str], junk: str, tmp_path: Path) -> None:
+    path = tmp_path / "fuzz.phh"
+    path.write_text("\n".join(lines) + "\n" + junk, encoding="utf-8", errors="surrogatepass")
+    assert_answer_or_one_line(*run_fuzzed(["replay", str(path)]))
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    hands=st.one_of(st.none(), st.text(max_size=10), st.sampled_from(["AA,KK", "AKs", "AaAbKaKb"])),
+    se=st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True).map(str)),
+    classes=st.one_of(st.none(), st.integers(-1, 10_000).map(str)),
+    opponents=st.integers(0, 10),
+    game=st.sampled_from(["standard52-holdem", "fesca42-omaha", "fesca42-stud", "tesca54-draw"]),
+    exact=st.sampled_from([None, "--exact", "--sample"]),
+)
+def test_fuzzed_chart_options(
+    hands: str | None,
+    se: str | None,
+    classes: str | None,
+    opponents: int,
+    game: str,
+    exact: str | None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("cardlab.analysis.chart.chart", _start)
+    args = ["chart", "--workers", "0", "--no-cache", "-g", game, "-n", str(opponents)]
+    args += [] if hands is None else [f"--hands={hands}"]
+    args += [] if se is None else [f"--se={se}"]
+    args += [] if classes is None else [f"--classes={classes}"]
+    args += [] if exact is None else [exact]
+    assert_answer_or_one_line(*run_fuzzed(args))
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    decks=st.one_of(
+        st.lists(st.sampled_from(["FESCA42", "standard52", "fesca60", "NOPE", ""]), max_size=3).map(
+            ",".join
+        ),
+        st.text(max_size=8),
+    ),
+    compare=st.lists(
+        st.one_of(
+            st.sampled_from(["mixwell=off", "suit_tiebreak=off", "order=x", "", "=", "a=b"]),
+            st.text(max_size=8),
+        ),
+        max_size=2,
+    ),
+    samples=st.one_of(st.integers(-1, 10**22).map(str), st.just("many")),
+    exact_omaha=st.booleans(),
+)
+def test_fuzzed_report_options(
+    decks: str,
+    compare: list[str],
+    samples: str,
+    exact_omaha: bool,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setattr("cardlab.analysis.report.build_report", _start)
+    out = tmp_path / "r.html"
+    args = ["report", "--workers", "0", "--no-cache", f"--decks={decks}", "--out", str(out)]
+    args += [f"--compare-options={c}" for c in compare] + [f"--tie-samples={samples}"]
+    args += ["--exact-omaha"] if exact_omaha else []
+    assert_answer_or_one_line(*run_fuzzed(args))
+    assert not out.exists()

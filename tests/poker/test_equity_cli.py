@@ -77,7 +77,7 @@ def test_a_normal_run_leaves_stderr_empty() -> None:
     "args",
     [
         ("equity", "As Ah", "Ks Kh", "--samples", "10000000000", "--seed", "1"),
-        ("ties", "-g", "standard52-holdem", "--samples", "1000000000000"),
+        ("ties", "-g", "standard52-holdem", "--samples", "10000000000"),
     ],
 )
 def test_ctrl_c_stops_a_long_run(args: tuple[str, ...]) -> None:

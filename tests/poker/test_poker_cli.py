@@ -87,14 +87,16 @@ def test_rank(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_compare(capsys: pytest.CaptureFixture[str]) -> None:
-    data = run_json(capsys, "compare", "木7 火7 土7 金2 水9", "木8 火8 土8 金2 水9")
+    # hands of one deal: no card in two hands (that is an error, see test_cli_hardening)
+    data = run_json(capsys, "compare", "木7 火7 土7 金2 水9", "木8 火8 土8 金3 水10")
     assert data["winners"] == [1] and data["decided_by"] == "ranks"
     assert [h["id"] for h in data["hands"]] == ["mixwell", "mixwell"]
-    data = run_json(capsys, "compare", "木7 火7 土7 金2 水9", "水9 金2 土7 火7 木7")
+    pairs = ("陰陽9 木9 火3 土4 陰陽5", "水9 金9 陰陽3 木4 火5")
+    data = run_json(capsys, "compare", "-r", "suit_tiebreak=off", *pairs)
     assert (data["winners"], data["decided_by"]) == ([0, 1], "tie")
     text = run(capsys, "compare", "--deck", "standard52", "As Ad Kc Kd 2s", "Ah Ac Kh Ks 2d")
     assert "tie" in text
-    text = run(capsys, "compare", "陰陽9 木9 火3 土4 陰陽5", "水9 木9 火3 土4 陰陽5")
+    text = run(capsys, "compare", *pairs)
     assert "hand 1 wins, decided by suits" in text
 
 

@@ -459,10 +459,7 @@ def chart(
     """
     if isinstance(opponents, bool) or not 1 <= opponents <= MAX_OPPONENTS:
         raise GameError(f"opponents must be 1 to {MAX_OPPONENTS}, got {opponents!r}")
-    if opponents + 1 > game.max_players:
-        raise GameError(
-            f"{game.name} deals to at most {game.max_players} players, not {opponents + 1}"
-        )
+    game.check_players(opponents + 1)
     from cardlab.analysis import chart_multi
 
     if target_se is None:

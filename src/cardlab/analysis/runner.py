@@ -24,6 +24,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,6 +53,31 @@ class Task(Protocol):
 
 class ClusterError(CardlabError):
     """A scheduler that cannot be reached, or a cluster option that makes no sense."""
+
+
+WORKERS_PER_CORE = 4
+"""A local cluster has at most this many worker processes per core: more only wait for
+a core, each with its own memory, and hundreds take minutes to start."""
+
+
+def max_workers() -> int:
+    """The most worker processes of a local cluster on this machine."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_workers(workers: int | None) -> None:
+    """Refuse a number of local workers below 1 or above :func:`max_workers`."""
+    if workers is None:
+        return
+    if workers < 1:
+        raise ClusterError(f"workers must be at least 1, got {workers}")
+    most = max_workers()
+    if workers > most:
+        raise ClusterError(
+            f"{workers} workers is too many for this machine: a local cluster has at most "
+            f"{most} ({WORKERS_PER_CORE} per core, {os.cpu_count() or 1} cores); for more, "
+            "start a Dask cluster and give its --scheduler"
+        )
 
 
 def version() -> str:
@@ -187,8 +214,7 @@ def dask_client(
     LocalCluster: Any = distributed.LocalCluster
     if scheduler is not None and workers is not None:
         raise ClusterError("--workers starts a local cluster: it cannot go with --scheduler")
-    if workers is not None and workers < 1:
-        raise ClusterError(f"workers must be at least 1, got {workers}")
+    check_workers(workers)
     if scheduler is not None:
         try:
             client = Client(scheduler, timeout=f"{timeout}s")
@@ -200,20 +226,64 @@ def dask_client(
             client.close()
         return
     n = workers if workers is not None else (os.cpu_count() or 1)
-    cluster = LocalCluster(
-        n_workers=n,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",  # any free port: never clash with another cluster
-        silence_logs=50,
-        # one worker per core: the compiled kernels must not each start a thread per core
-        env={"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
-    )
+    cluster = None
     try:
+        with _ctrl_c_for_this_process_only():
+            cluster = LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",  # any free port: never clash with another cluster
+                silence_logs=50,
+                # one worker per core: the compiled kernels must not each start a thread
+                # per core
+                env={"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
+            )
         client = Client(cluster)
         try:
             yield client
         finally:
             client.close()
     finally:
-        cluster.close()
+        if cluster is not None:
+            cluster.close()
+
+
+@contextmanager
+def _ctrl_c_for_this_process_only() -> Iterator[None]:
+    """Start the local cluster with SIGINT blocked, so that its worker processes (and the
+    threads that start them) inherit the block, and a Ctrl-C meanwhile held back.
+
+    Ctrl-C at a terminal signals every process of the foreground group: workers that took
+    it would each print a traceback, or die while starting, before this process stops the
+    cluster. With the signal blocked they never see it; this process gets it as
+    ``KeyboardInterrupt`` and closes the cluster, which stops them. A Ctrl-C while the
+    cluster starts (taken by a thread that does not block it, such as a BLAS thread) is
+    noted and raised once the cluster is whole, so that it can be closed. The resource
+    tracker of multiprocessing is started first: starting it unblocks SIGINT.
+    """
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not (
+        threading.main_thread()
+    ):
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    interrupted = False
+
+    def later(signum: int, frame: object) -> None:
+        nonlocal interrupted
+        interrupted = True
+
+    handler = signal.getsignal(signal.SIGINT)
+    if handler is not signal.SIG_IGN:  # a background job ignores Ctrl-C, and so do we
+        signal.signal(signal.SIGINT, later)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, handler if handler is not None else signal.default_int_handler)
+    if interrupted:
+        raise KeyboardInterrupt

@@ -42,6 +42,9 @@ from cardlab.table.view import seat_view
 
 HANDS_PER_CHUNK = 50
 BLOCKS_PER_CHUNK = 10
+MAX_HANDS = 1_000_000
+"""The most hands of one run: each unit's result is kept for the confidence interval
+(about 150 bytes a hand), and the equity bots play some 20 hands a second."""
 Z95 = 1.959963984540054
 
 
@@ -91,12 +94,23 @@ class ArenaConfig:
             raise GameError("an arena needs at least one bot")
         for name in self.bots:
             get_bot(name)  # unknown names fail here, before any hand
+        if self.seats is None and len(self.bots) == 1:
+            name = self.bots[0]
+            raise GameError(
+                f"one bot ({name}) fills one seat: list two or more bots, like "
+                f"{name},station, or give a number of seats (--seats) for {name} to fill"
+            )
         seats = self.table_seats
         if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_SEATS:
             raise GameError(f"seats must be a whole number from 2 to {MAX_SEATS}, got {seats!r}")
         h = self.hands
         if isinstance(h, bool) or not isinstance(h, int) or h < 1:
             raise GameError(f"hands must be a positive whole number, got {h!r}")
+        if h > MAX_HANDS:
+            raise GameError(
+                f"an arena plays at most {MAX_HANDS:,} hands a run, got {h:,}: play several "
+                "runs with different seeds"
+            )
         s = self.stack
         if isinstance(s, bool) or not isinstance(s, int) or s < 1:
             raise GameError(f"stack must be a positive whole number, got {s!r}")

@@ -3,7 +3,7 @@ where the tasks run, the cache of finished ones, a progress bar of tasks done.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -77,3 +77,34 @@ def task_bar(show: bool, label: str) -> Iterator[Callable[[int, int], None] | No
         return
     with progress_bar(label, True, tasks=True) as progress:
         yield progress
+
+
+def check_report_work(
+    rules: Sequence[Any], *, exact_omaha: bool, tie_samples: int, scheduler: str | None
+) -> None:
+    """Refuse a report (every deck and compared variant in ``rules``) estimated to take
+    longer than :data:`cardlab.budget.LIMIT_SECONDS` on this machine; a run on a Dask
+    cluster (``scheduler``) is its own judge."""
+    from cardlab import budget
+    from cardlab.analysis.report import TIE_GAMES
+    from cardlab.poker.equity import sampling_seconds
+    from cardlab.poker.games import BASE_GAMES, Game
+    from cardlab.poker.tables7 import omaha_exact_seconds
+
+    if scheduler is not None:
+        return
+    if exact_omaha:
+        seconds = sum(omaha_exact_seconds(r) for r in rules)
+        budget.check(
+            f"the exact Omaha tables of {len(rules)} deck(s) and variant(s)",
+            seconds,
+            "drop --exact-omaha (Omaha is then sampled), give fewer --decks, or run it on "
+            "a Dask cluster (--scheduler)",
+        )
+    deals = 2 * tie_samples
+    seconds = sum(sampling_seconds(Game(r, BASE_GAMES[b]), deals) for r in rules for b in TIE_GAMES)
+    budget.check(
+        f"the split-pot figures of {len(rules)} deck(s) and variant(s), {tie_samples:,} deals each",
+        seconds,
+        "ask for fewer --tie-samples (the default is 200,000)",
+    )

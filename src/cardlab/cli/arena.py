@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 import click
 from rich.console import Console
 from rich.table import Table
 
+from cardlab.analysis.runner import check_workers
 from cardlab.bots.arena import ArenaConfig, ArenaResult, run_arena
 from cardlab.cli._common import (
     deck_option,
@@ -18,6 +21,7 @@ from cardlab.cli._common import (
 from cardlab.cli.equity import _progress
 from cardlab.errors import GameError
 from cardlab.poker.games import get_game
+from cardlab.store import Store
 from cardlab.table.structure import MAX_SEATS
 
 SMALL_RUN = 400  # hands: fewer are played in this process, with no cluster to start
@@ -109,26 +113,23 @@ def arena(
         stack=stack_value(stack),
         blinds=parse_blinds(blinds),
     )
-    prepare_bots(get_game(config.game), config.bots)
-    if workers is None:
-        import os
+    check_workers(workers)
+    # the store is opened (and checked) before the run, so that a bad file is said at once
+    with ExitStack() as opened:
+        store = None if no_store else opened.enter_context(Store.open(db))
+        prepare_bots(get_game(config.game), config.bots)
+        if workers is None:
+            import os
 
-        workers = 1 if hands < SMALL_RUN else (os.cpu_count() or 1)
-    with _progress(fmt == "text", "hands", notice=False) as progress:  # prepare_bots said
-        result = run_arena(config, workers=workers, scheduler=scheduler, progress=progress)
-    if not no_store:
-        _keep(result, db)
+            workers = 1 if hands < SMALL_RUN else (os.cpu_count() or 1)
+        with _progress(fmt == "text", "hands", notice=False) as progress:  # prepare_bots said
+            result = run_arena(config, workers=workers, scheduler=scheduler, progress=progress)
+        if store is not None:
+            store.add_arena_run(result.config.as_dict(), result.as_dict())
     if fmt == "json":
         emit_json(result.as_dict())
     else:
         _print(result)
-
-
-def _keep(result: ArenaResult, db: str | None) -> None:
-    from cardlab.store import Store
-
-    with Store.open(db) as store:
-        store.add_arena_run(result.config.as_dict(), result.as_dict())
 
 
 def _print(result: ArenaResult) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -47,7 +49,13 @@ from cardlab.errors import GameError
     default=None,
     help="Sample until every class's standard error is at most this (default 0.002; Omaha 0.005).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random deals.")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of the random deals (0 or more).",
+)
 @rule_option
 @click.option(
     "--plot",
@@ -111,6 +119,8 @@ def chart(
         raise GameError("--exact enumerates every deal: drop --se")
     if target_se is not None and exact is None:
         exact = False
+    if target_se is not None and scheduler is None:
+        _check_sampling(game, chosen or every, opponents, target_se)
     from cardlab.analysis.chart import kernels_compiled
     from cardlab.poker.equity import COMPILE_SECONDS
 
@@ -163,4 +173,23 @@ def chart(
             title=f"{game.name}: starting hands against {who} ({how})",
             justify=("right", "left", "right", "right", "right"),
         )
+    )
+
+
+def _check_sampling(game: Any, classes: Sequence[Any], opponents: int, target_se: float) -> None:
+    """Refuse a standard error that even the least work to reach it could not reach in
+    a day: each class needs some 0.15 / se**2 deals (an all-in hand's variance)."""
+    import math
+
+    from cardlab import budget
+    from cardlab.poker.equity import sampling_seconds
+
+    if not target_se > 0 or not math.isfinite(target_se):
+        raise GameError(f"the target standard error must be a positive number, got {target_se}")
+    deals = len(classes) * math.ceil(min(0.15 / target_se / target_se, 1e30))
+    budget.check(
+        f"a chart of {len(classes):,} classes to a standard error of {target_se:g}",
+        sampling_seconds(game, deals, opponents + 1),
+        "ask for a larger --se (the default is 0.002), chart fewer --classes, or run it on "
+        "a Dask cluster (--scheduler)",
     )

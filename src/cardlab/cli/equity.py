@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import click
 
-from cardlab import render
+from cardlab import budget, render
 from cardlab.cards import format_cards
 from cardlab.cli._common import (
     compile_notice,
@@ -19,16 +19,19 @@ from cardlab.cli._common import (
     format_option,
     game_from,
     game_option,
+    parse_rules,
     progress_bar,
     rule_option,
 )
-from cardlab.errors import GameError
+from cardlab.errors import GameError, RuleError
 from cardlab.poker.draw import COMPILE_SECONDS as DRAW_COMPILE_SECONDS
 from cardlab.poker.draw import best_draw
 from cardlab.poker.equity import (
     COMPILE_SECONDS,
+    EquityResult,
     ExactTooBig,
     TieRate,
+    sampling_seconds,
     tie_rate,
 )
 from cardlab.poker.equity import equity as compute_equity
@@ -118,6 +121,15 @@ def equity(
     if fmt == "json":
         emit_json(result.as_dict())
         return
+    _print_equity(game, result)
+    if result.target_reached is False:
+        emit(
+            f"the target standard error {target_se:g} was not reached: sampling stopped at "
+            f"its cap of {result.deals:,} deals (give --samples to deal more)"
+        )
+
+
+def _print_equity(game: Game, result: EquityResult) -> None:
     rows = []
     for p in result.players:
         if result.exact:
@@ -189,7 +201,19 @@ def ties(
         names = ["holdem"]
     else:
         names = [n for n in game_names() if n.endswith("-holdem")]
+    if "suit_tiebreak" in parse_rules(rule):
+        raise RuleError(
+            "ties compares every game with suit_tiebreak on and off: drop -r suit_tiebreak"
+        )
     played = [game_from(name, rule, deck) for name in names]  # every name checked first
+    for game in played:
+        game.check_players(2)
+    seconds = sum(sampling_seconds(game, 2 * samples) for game in played)
+    budget.check(
+        f"sampling {2 * samples:,} deals in each of {len(played)} game(s)",
+        seconds,
+        "ask for fewer --samples (the default is 200,000)",
+    )
     results: list[TieRate] = []
     with _progress(fmt == "text", "sampling") as progress:
         for i, game in enumerate(played):

@@ -2,23 +2,46 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from cardlab import render
-from cardlab.cli._common import emit, emit_json, format_option
+from cardlab.cli._common import emit, emit_json, format_option, output_path
 from cardlab.cli.replay import load_histories, print_replay, replay_summary
-from cardlab.errors import CardlabError
+from cardlab.errors import CardlabError, HistoryError
 from cardlab.store import HandRecord, Store
 from cardlab.table import phh
 from cardlab.table.history import imported, replay
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-def _open(ctx: click.Context) -> Store:
-    path = ctx.obj.get("db") if ctx.obj else None
-    return Store.open(path)
+DB_HELP = "The hand store file (default: $CARDLAB_DB or cardlab.sqlite3 in your data folder)."
+
+
+def db_option(fn: F) -> F:
+    """``--db FILE``: taken before the subcommand (``history --db F list``) and after it
+    (``history list --db F``), as ``play`` and ``arena`` take it."""
+    return click.option("--db", type=click.Path(dir_okay=False), default=None, help=DB_HELP)(fn)
+
+
+def _open(ctx: click.Context, db: str | None, *, read_only: bool) -> Store:
+    """The store named by ``--db`` (given before or after the subcommand); the commands
+    that only read open it read-only, so they never change the file."""
+    before = ctx.obj.get("db") if ctx.obj else None
+    if db is not None and before is not None and db != before:
+        raise CardlabError(f"--db is given twice, {before!r} and {db!r}: give it once")
+    return Store.open(db if db is not None else before, read_only=read_only)
+
+
+def _history(r: HandRecord, store: Store) -> phh.HandHistory:
+    """A stored hand's PHH, a bad one named by its id and the store."""
+    try:
+        return phh.load(r.phh)
+    except HistoryError as exc:
+        raise HistoryError(f"hand {r.id} in the hand store {str(store.path)!r}: {exc}") from None
 
 
 def _row(r: HandRecord) -> dict[str, Any]:
@@ -39,12 +62,7 @@ def _row(r: HandRecord) -> dict[str, Any]:
 
 
 @click.group()
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="The hand store file (default: $CARDLAB_DB or cardlab.sqlite3 in your data folder).",
-)
+@db_option
 @click.pass_context
 def history(ctx: click.Context, db: str | None) -> None:
     """The played hands kept in the hand store: list, show, export, import, stats."""
@@ -64,6 +82,7 @@ def history(ctx: click.Context, db: str | None) -> None:
     help="Most hands to list, newest first.",
 )
 @format_option("text", "json", "csv")
+@db_option
 @click.pass_context
 def list_hands(
     ctx: click.Context,
@@ -72,9 +91,10 @@ def list_hands(
     player: str | None,
     limit: int,
     fmt: str,
+    db: str | None,
 ) -> None:
     """The newest stored hands."""
-    with _open(ctx) as store:
+    with _open(ctx, db, read_only=True) as store:
         rows = [_row(r) for r in store.hands(game=game, source=source, player=player, limit=limit)]
         total = store.count_hands(game=game, source=source, player=player)
     if fmt == "json":
@@ -108,15 +128,16 @@ def list_hands(
 @history.command()
 @click.argument("hand_id", type=click.IntRange(1, 2**63 - 1))
 @format_option("text", "json", "phh")
+@db_option
 @click.pass_context
-def show(ctx: click.Context, hand_id: int, fmt: str) -> None:
+def show(ctx: click.Context, hand_id: int, fmt: str, db: str | None) -> None:
     """One stored hand, street by street (or its PHH text)."""
-    with _open(ctx) as store:
+    with _open(ctx, db, read_only=True) as store:
         r = store.hand(hand_id)
     if fmt == "phh":
         emit(r.phh)
         return
-    replayed = replay(phh.load(r.phh), label=f"hand {hand_id}")
+    replayed = replay(_history(r, store), label=f"hand {hand_id}")
     if fmt == "json":
         emit_json(_row(r) | {"replay": replay_summary(replayed)})
         return
@@ -133,14 +154,15 @@ def show(ctx: click.Context, hand_id: int, fmt: str) -> None:
 )
 @click.option("--game", "-g", default=None, help="Only hands of this game.")
 @click.option("--source", default=None, help="Only hands from play, arena, web or import.")
+@db_option
 @click.pass_context
-def export(ctx: click.Context, out: str, game: str | None, source: str | None) -> None:
+def export(
+    ctx: click.Context, out: str, game: str | None, source: str | None, db: str | None
+) -> None:
     """Write stored hands to a PHH file."""
-    target = Path(out)
-    if not target.parent.is_dir():
-        raise CardlabError(f"cannot write {out!r}: no directory {str(target.parent)!r}")
-    with _open(ctx) as store:
-        hands = [phh.load(r.phh) for r in store.iter_hands(game=game, source=source)]
+    target = output_path(Path(out))  # a FIFO or a device is refused: writing one blocks
+    with _open(ctx, db, read_only=True) as store:
+        hands = [_history(r, store) for r in store.iter_hands(game=game, source=source)]
     if not hands:
         raise CardlabError("no stored hands match: nothing to export")
     text = (
@@ -155,12 +177,13 @@ def export(ctx: click.Context, out: str, game: str | None, source: str | None) -
 
 @history.command(name="import")
 @click.argument("file", type=click.Path(dir_okay=False))
+@db_option
 @click.pass_context
-def import_hands(ctx: click.Context, file: str) -> None:
+def import_hands(ctx: click.Context, file: str, db: str | None) -> None:
     """Check every hand of a PHH FILE on the engine and store them (all or none)."""
     histories = load_histories(file)
     records = [imported(replay(h, label=f"hand {k + 1}")) for k, h in enumerate(histories)]
-    with _open(ctx) as store:
+    with _open(ctx, db, read_only=False) as store:
         ids = store.add_hands(records)
     hands = "1 hand" if len(ids) == 1 else f"{len(ids)} hands"
     emit(f"imported {hands} into {store.path} (ids {ids[0]}..{ids[-1]})")
@@ -169,10 +192,11 @@ def import_hands(ctx: click.Context, file: str) -> None:
 @history.command()
 @click.option("--game", "-g", default=None, help="Only this game.")
 @format_option("text", "json")
+@db_option
 @click.pass_context
-def stats(ctx: click.Context, game: str | None, fmt: str) -> None:
+def stats(ctx: click.Context, game: str | None, fmt: str, db: str | None) -> None:
     """Hands, showdown share and each player's net chips, per game."""
-    with _open(ctx) as store:
+    with _open(ctx, db, read_only=True) as store:
         per_game = store.stats(game)
     if fmt == "json":
         emit_json(
@@ -219,13 +243,14 @@ def stats(ctx: click.Context, game: str | None, fmt: str) -> None:
     help="Delete hands played, and tables closed, more than DAYS days ago.",
 )
 @format_option("text", "json")
+@db_option
 @click.pass_context
-def prune(ctx: click.Context, days: float, fmt: str) -> None:
+def prune(ctx: click.Context, days: float, fmt: str, db: str | None) -> None:
     """Delete old hands and closed tables (open tables and their hands in play stay)."""
     import datetime
 
     cutoff = datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=days)
-    with _open(ctx) as store:
+    with _open(ctx, db, read_only=False) as store:
         hands, tables = store.prune(cutoff)
     if fmt == "json":
         emit_json({"hands_deleted": hands, "tables_deleted": tables, "before": cutoff.isoformat()})

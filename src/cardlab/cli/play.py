@@ -31,7 +31,7 @@ from cardlab.errors import GameError
 from cardlab.store import Store
 from cardlab.table import events as ev
 from cardlab.table.actions import Action, apply
-from cardlab.table.history import record
+from cardlab.table.history import check_recordable, record
 from cardlab.table.narrate import describe
 from cardlab.table.session import Session
 from cardlab.table.state import HandState, Legal, Phase
@@ -127,6 +127,7 @@ def play(
         raise GameError("levels last --level-hands or --level-minutes, not both")
     game = table_game(game_key(game_name, deck), parse_blinds(blinds))
     game.check_seats(seats)
+    check_recordable(game)  # every hand is kept: a deck that cannot be is said before dealing
     chips = stack_value(stack)
     lineup = bot_names(bots)
     players: list[Bot] = [get_bot(n) for n in lineup]
@@ -146,20 +147,19 @@ def play(
             buy_in=buy_in,
             payouts=None if payouts is None else parse_payouts(payouts),
         )
-    prepare_bots(game.game, lineup, hints)
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(32)
-    store = _open_store(db)
-    session = Session(game, names, chips, seed=seed)
-    table = TerminalTable(session, seat_bots, hints, store, sys.stdin, tournament=sng)
-    try:
-        table.run(hands)
-    finally:
-        table.console.print(
-            f"{session.hands_played} hand(s) played; seed {seed}"
-            + (f"; hands kept in {store.path}" if store.path else "")
-        )
-        store.close()
+    with _open_store(db) as store:  # a bad store file is said before kernels are prepared
+        prepare_bots(game.game, lineup, hints)
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(32)
+        session = Session(game, names, chips, seed=seed)
+        table = TerminalTable(session, seat_bots, hints, store, sys.stdin, tournament=sng)
+        try:
+            table.run(hands)
+        finally:
+            table.console.print(
+                f"{session.hands_played} hand(s) played; seed {seed}"
+                + (f"; hands kept in {store.path}" if store.path else "")
+            )
 
 
 def parse_payouts(text: str) -> list[int]:

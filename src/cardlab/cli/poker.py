@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from cardlab import render
+from cardlab.cards import Card
 from cardlab.cli._common import (
     deck_option,
     emit,
@@ -23,7 +24,7 @@ from cardlab.cli._common import (
     rule_option,
     rules_from,
 )
-from cardlab.errors import GameError, HandError, RuleError
+from cardlab.errors import CardError, GameError, HandError, RuleError
 from cardlab.poker.hands import HandValue, best_hand, compare, evaluate
 from cardlab.poker.order import hand_order
 from cardlab.poker.rules import RuleSet
@@ -303,6 +304,16 @@ def rank(
     emit(f"key {value.key}")
 
 
+def _check_no_shared_card(values: list[HandValue]) -> None:
+    """Hands dealt from one deck hold each card once: a card in two hands is an error."""
+    holder: dict[Card, int] = {}
+    for i, value in enumerate(values, 1):
+        for card in value.cards:
+            if card in holder:
+                raise CardError(f"card {card} is in hand {holder[card]} and in hand {i}")
+            holder[card] = i
+
+
 @poker.command(name="compare")
 @deck_option(None)
 @rule_option
@@ -317,6 +328,7 @@ def compare_command(
     if len(hands) < 2:
         raise HandError(f"compare needs at least two hands, got {len(hands)}")
     values = [evaluate(h, rules) for h in hands]
+    _check_no_shared_card(values)
     winners, decided_by = compare(values)
     if fmt == "json":
         emit_json(

@@ -6,7 +6,13 @@ from pathlib import Path
 
 import click
 
-from cardlab.cli._cluster import cache_from, client_from, cluster_options, task_bar
+from cardlab.cli._cluster import (
+    cache_from,
+    check_report_work,
+    client_from,
+    cluster_options,
+    task_bar,
+)
 from cardlab.cli._common import after_first_run_notice, emit, emit_json, format_option, output_path
 
 
@@ -86,11 +92,16 @@ def report(
         from cardlab.errors import DeckError
 
         raise DeckError(f"--decks needs at least one deck, got {decks!r}")
+    variants = []
     for name in names:  # bad names and options fail before a cluster starts
         rules = RuleSet.for_deck(name)
+        variants.append(rules)
         for item in compare:
             key, value = parse_option(item)
-            rules.with_options(**{key: value})
+            variants.append(rules.with_options(**{key: value}))
+    check_report_work(
+        variants, exact_omaha=exact_omaha, tie_samples=tie_samples, scheduler=scheduler
+    )
     with client_from(scheduler, workers) as client, task_bar(fmt == "text", "report") as bar:
         bar = after_first_run_notice(bar, "report", COMPILE_SECONDS, _kernels_compiled)
         data = build_report(

@@ -7,6 +7,22 @@
 """
 
 from cardlab.decks.deck import Deck, Wrap
-from cardlab.decks.loading import BUILTIN_DECKS, deck_from_toml, get_deck, load_deck
+from cardlab.decks.loading import (
+    BUILTIN_DECKS,
+    builtin_name,
+    deck_from_data,
+    deck_from_toml,
+    get_deck,
+    load_deck,
+)
 
-__all__ = ["BUILTIN_DECKS", "Deck", "Wrap", "deck_from_toml", "get_deck", "load_deck"]
+__all__ = [
+    "BUILTIN_DECKS",
+    "Deck",
+    "Wrap",
+    "builtin_name",
+    "deck_from_data",
+    "deck_from_toml",
+    "get_deck",
+    "load_deck",
+]

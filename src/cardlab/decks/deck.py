@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from cardlab.cards import Card, Rank, Suit, SuitRole, _parse_card, _tokens, normalize
 from cardlab.errors import CardError, DeckError
@@ -86,6 +87,34 @@ class Deck:
 
     def __repr__(self) -> str:
         return f"get_deck({self.name!r})"
+
+    def definition(self) -> dict[str, Any]:
+        """The deck as the data of a deck file: every suit and rank written out as a
+        table, so that :func:`~cardlab.decks.loading.deck_from_data` gives the same deck
+        back without knowing any suit or rank (a hand history carries a user's deck
+        this way)."""
+        suits_full = [s for s in self.suits if all(Card(s, r) in self._index for r in self.ranks)]
+        data: dict[str, Any] = {"name": self.name}
+        if self.description:
+            data["description"] = self.description
+        data["suits"] = [
+            {
+                "key": s.key,
+                "symbol": s.symbol,
+                "name": s.name,
+                "role": s.role.value,
+                "notation": s.notation.value,
+            }
+            | ({"void_name": s.void_name} if s.void_name else {})
+            for s in self.suits
+        ]
+        data["ranks"] = [{"key": r.key, "name": r.name, "value": r.value} for r in self.ranks]
+        data["wrap"] = self.wrap.value
+        data["full_suits"] = [s.key for s in suits_full]
+        extra = [c for c in self.cards if c.suit not in suits_full]
+        if extra:
+            data["extra_cards"] = [f"{c.suit.key}{c.rank.key}" for c in extra]
+        return data
 
     # --- cards and codes -----------------------------------------------------
 

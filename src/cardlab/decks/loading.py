@@ -96,10 +96,25 @@ def deck_from_toml(text: str, *, source: str = "deck") -> Deck:
         raise DeckError(f"{source} is not valid TOML: {exc}") from None
     except RecursionError:
         raise DeckError(f"{source} is not a deck: its TOML nests too deeply") from None
+    return deck_from_data(data, source=source)
+
+
+def deck_from_data(data: Any, *, source: str = "deck") -> Deck:
+    """A deck from the data of a deck file (a dict, e.g. :meth:`Deck.definition`); any
+    problem raises :class:`DeckError` naming ``source``."""
+    if not isinstance(data, dict):
+        raise DeckError(f"{source} is not a deck definition (a table of fields): {data!r}"[:200])
     try:
         return _deck_from_data(data)
     except CardlabError as exc:
         raise DeckError(f"{source}: {exc}") from None
+
+
+def builtin_name(deck: Deck) -> str | None:
+    """The name of the built-in deck ``deck`` is, or None: a user's deck, even one named
+    like a built-in deck, is not one unless every card and rule of it is the same."""
+    key = {n.lower(): n for n in BUILTIN_DECKS}.get(deck.name.strip().lower())
+    return key if key is not None and get_deck(key) == deck else None
 
 
 def _deck_from_data(data: dict[str, Any]) -> Deck:

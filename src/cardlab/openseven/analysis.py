@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
 
+from cardlab import budget
 from cardlab.openseven.game import Call, OpenSevenError, Start, State, check_cards
 from cardlab.openseven.graph import (
     TABLE_MAX_CARDS,
@@ -209,11 +210,21 @@ def _play_fast(values: list[int], model: Model, rng: random.Random) -> bool:
     return True
 
 
+_SIMULATED_CARDS_PER_SECOND = 300_000  # cards dealt and played, rounded down (N=7: 440,000)
+
+
 def check_simulation(cards: int, games: int) -> None:
-    """Raise unless N and the number of games suit :func:`simulate`."""
+    """Raise unless N and the number of games suit :func:`simulate`: a run estimated to
+    take longer than :data:`cardlab.budget.LIMIT_SECONDS` is refused."""
     check_cards(cards, high=ODDS_MAX_CARDS, what="a simulation")
     if games < 1:
         raise OpenSevenError(f"number of games must be at least 1: {games!r}")
+    budget.check(
+        f"simulating {games:,} games of Open-{cards}",
+        budget.seconds_for(games * cards, _SIMULATED_CARDS_PER_SECOND),
+        "ask for fewer games (100,000 give a standard error below 0.002; the exact chance "
+        "is printed beside the estimate anyway)",
+    )
 
 
 def simulate(

@@ -123,7 +123,11 @@ def best_draw(
     deck = game.deck
     cards = deck.parse_cards(hand, count=5)
     value = evaluate(cards, game.rules)
-    out = set(cards) | set(deck.parse_cards(dead) if dead else ())
+    out_of_play = deck.parse_cards(dead) if dead else ()
+    clash = set(cards) & set(out_of_play)
+    if clash:
+        raise HandError(f"card {sorted(clash, key=deck.code)[0]} is both held and dead")
+    out = set(cards) | set(out_of_play)
     if beat is not None:
         if goal is not None:
             raise GameError("give either a goal or a hand to beat, not both")

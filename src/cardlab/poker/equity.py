@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from cardlab import budget
 from cardlab.cards import Card, format_cards
 from cardlab.errors import CardError, GameError
 from cardlab.poker._kernels import by_rank as _by_rank
@@ -75,6 +76,10 @@ _VS_RANDOM_RATE = 1e9  # showdowns a second of the hand-against-random counter (
 
 EXACT_LIMIT_SECONDS = 60.0
 """The longest exact enumeration :func:`exact_equity` starts by default (estimated)."""
+# heads-up random showdowns a second on one core when sampling, rounded down from
+# benchmarks of the built-in decks (Omaha, and the others): for estimates before the work
+_SAMPLED_PER_CORE = {"omaha": 250_000.0, "other": 1_000_000.0}
+_MAX_VARIANCE = 0.25  # of a share in [0, 1]: the deals a target standard error needs at most
 _CHUNK_SECONDS = 0.25  # work per call of the compiled loops: Ctrl-C waits at most this
 _SPLIT_BELOW = 64  # fewer hole-card assignments than this: split their boards into tasks
 
@@ -105,6 +110,15 @@ class EquityResult:
     exact: bool
     deals: int
     players: tuple[PlayerEquity, ...]
+    target_se: float | None = None
+
+    @property
+    def target_reached(self) -> bool | None:
+        """Sampled to a target standard error: whether every equity's reached it (False:
+        the run stopped at its cap of deals first); None without a target."""
+        if self.target_se is None:
+            return None
+        return all((p.equity_se or 0.0) <= self.target_se for p in self.players)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON shape of the command line (fractions stay Fractions here)."""
@@ -120,7 +134,7 @@ class EquityResult:
             if not self.exact:
                 row |= {"win_se": p.win_se, "tie_se": p.tie_se, "equity_se": p.equity_se}
             players.append(row)
-        return {
+        out: dict[str, Any] = {
             "game": self.game.name,
             "board": format_cards(self.board),
             "dead": format_cards(self.dead),
@@ -128,6 +142,9 @@ class EquityResult:
             "deals": self.deals,
             "players": players,
         }
+        if self.target_se is not None:
+            out |= {"target_se": self.target_se, "target_reached": self.target_reached}
+        return out
 
 
 def kernels_compiled(exact: bool) -> bool:
@@ -414,8 +431,8 @@ class ExactTooBig(GameError):
         self.limit = limit
         super().__init__(
             f"exact equity would settle {showdowns:,} showdowns, about "
-            f"{_duration(seconds)} on this machine (the limit is {_duration(limit)}): "
-            "sample instead"
+            f"{budget.duration(seconds)} on this machine (the limit is "
+            f"{budget.duration(limit)}): sample instead"
         )
 
 
@@ -450,14 +467,22 @@ def _cores() -> int:
     return int(numba.get_num_threads())
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 48 * 3600:
-        return f"{seconds / 3600:.0f} h"
-    return f"{seconds / 86400:,.0f} days"
+def sampling_seconds(game: Game, showdowns: int, players: int = 2) -> float:
+    """About how long ``showdowns`` random showdowns of ``players`` take to deal and
+    settle in ``game`` on this machine, before any work or table is built (at the rate of
+    the built-in decks: a deck whose rules the hashed kernels cannot take is slower)."""
+    rate = _SAMPLED_PER_CORE["omaha" if game.base.key == "omaha" else "other"]
+    per_second = rate * _cores() * 2 / max(players, 2)
+    return budget.seconds_for(showdowns, per_second)
+
+
+def deals_for(target_se: float) -> int:
+    """The most random deals a standard error of ``target_se`` can need (the variance of
+    a share is at most 1/4)."""
+    return math.ceil(min(_MAX_VARIANCE / target_se / target_se, 1e30))  # no underflow
+
+
+_FEWER_SAMPLES = "ask for fewer samples (a million give a standard error near 0.0005)"
 
 
 def _rest(
@@ -502,13 +527,17 @@ def sample_equity(
     rng: np.random.Generator | int | None = None,
     target_se: float | None = None,
     progress: Progress | None = None,
+    max_seconds: float | None = budget.LIMIT_SECONDS,
 ) -> EquityResult:
     """Random deals: estimates with standard errors.
 
     Deals ``samples`` showdowns (rounded up to whole blocks), or stops earlier once
-    every player's equity standard error is at most ``target_se``. Ranges pick a hand
+    every player's equity standard error is at most ``target_se`` (the result says
+    whether it was reached: :attr:`EquityResult.target_reached`). Ranges pick a hand
     uniformly among those sharing no card with the others; random hands are dealt from
     the cards left. Players of Stud may hold fewer than seven cards: the rest are dealt.
+    A run estimated to take longer than ``max_seconds`` is refused with
+    :class:`~cardlab.budget.TooMuchWork` (None: no limit).
     """
     if samples < 1:
         raise GameError(f"samples must be positive, got {samples}")
@@ -522,6 +551,10 @@ def sample_equity(
     players = len(deal.combos)
     combos, n_combos, board_arr, base_used = _sample_arrays(game, deal)
     method, tables = _k.showdown_tables(game)
+    if max_seconds is not None:
+        planned = samples if target_se is None else min(samples, deals_for(target_se))
+        seconds = sampling_seconds(game, planned, players)
+        budget.check(f"sampling {planned:,} deals", seconds, _FEWER_SAMPLES, limit=max_seconds)
     total = np.zeros((5, players), np.int64)
     done = 0
     per_round = _BLOCKS * _BLOCK_TRIALS
@@ -540,7 +573,7 @@ def sample_equity(
             ses = _sampled(deal, total, done)[1]
             if max(ses) <= target_se:
                 break
-    return _sampled_result(game, deal, total, done)
+    return _sampled_result(game, deal, total, done, target_se)
 
 
 def _sample_arrays(game: Game, deal: _Deal) -> tuple[np.ndarray[Any, np.dtype[np.int64]], ...]:
@@ -604,10 +637,14 @@ def _sampled(
 
 
 def _sampled_result(
-    game: Game, deal: _Deal, total: np.ndarray[Any, np.dtype[np.int64]], n: int
+    game: Game,
+    deal: _Deal,
+    total: np.ndarray[Any, np.dtype[np.int64]],
+    n: int,
+    target_se: float | None = None,
 ) -> EquityResult:
     players = _sampled(deal, total, n)[0]
-    return EquityResult(game, deal.board, deal.dead, False, n, tuple(players))
+    return EquityResult(game, deal.board, deal.dead, False, n, tuple(players), target_se)
 
 
 def enumerates(
@@ -688,11 +725,17 @@ def tie_rate(
     rng: np.random.Generator | int | None = None,
     players: int = 2,
     progress: Progress | None = None,
+    max_seconds: float | None = budget.LIMIT_SECONDS,
 ) -> TieRate:
     """Split-pot frequency of random deals, sampled (standard errors given).
-    ``progress(done, total)`` counts the showdowns of both halves (suits on, off)."""
+    ``progress(done, total)`` counts the showdowns of both halves (suits on, off). A run
+    estimated to take longer than ``max_seconds`` is refused (None: no limit)."""
     if samples < 1:
         raise GameError(f"samples must be positive, got {samples}")
+    game.check_players(players)
+    if max_seconds is not None:
+        seconds = sampling_seconds(game, 2 * samples, players)
+        budget.check(f"sampling {2 * samples:,} deals", seconds, _FEWER_SAMPLES, limit=max_seconds)
     gen = _generator(rng)
     rates = []
     for half, suits in enumerate((True, False)):

@@ -116,6 +116,22 @@ class Game:
 
     # --- checking a deal ----------------------------------------------------------
 
+    def check_players(self, players: int) -> None:
+        """Refuse a number of players the deck cannot deal to, saying how many it can (or
+        how many cards two players need, where the deck is smaller)."""
+        if self.max_players < 2:
+            need = 2 * self.base.hole_cards + self.base.board_cards
+            raise GameError(
+                f"{self.name} needs at least {need} cards for two players; "
+                f"the {self.deck.name} deck has {len(self.deck)}"
+            )
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise GameError(f"players must be a whole number, got {players!r}")
+        if not 2 <= players <= self.max_players:
+            raise GameError(
+                f"{self.name} takes 2 to {self.max_players} players with this deck, got {players}"
+            )
+
     def check_deal(
         self,
         hands: Sequence[Sequence[Card] | None],
@@ -133,16 +149,7 @@ class Game:
         is a range, whose hands the caller checks.
         """
         n = len(hands)
-        if self.max_players < 2:
-            need = 2 * self.base.hole_cards + self.base.board_cards
-            raise GameError(
-                f"{self.name} needs at least {need} cards for two players; "
-                f"the {self.deck.name} deck has {len(self.deck)}"
-            )
-        if n < 2 or n > self.max_players:
-            raise GameError(
-                f"{self.name} takes 2 to {self.max_players} players with this deck, got {n}"
-            )
+        self.check_players(n)
         need = self.base.hole_cards
         for i, hand in enumerate(hands, 1):
             if hand is None:

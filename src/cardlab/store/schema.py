@@ -5,15 +5,19 @@
 schema is a new script appended to :data:`MIGRATIONS`, run in the same transaction that
 bumps ``user_version``, so a file is always at one version or the next, never between.
 
-Before a file is opened for writing, :func:`inspect` reads it without writing: a file that
-is not SQLite, another application's database, a file from a newer cardlab, or one that
-fails ``PRAGMA quick_check`` is refused with a :class:`StoreError` naming the path.
+Before a file is opened, :func:`inspect` reads it without writing: something that is not
+a regular file (a FIFO would block, a device never ends), a file that is not SQLite,
+another application's database, a file from a newer cardlab, one that fails
+``PRAGMA quick_check``, or one that lacks a table or column its schema version has (a
+table dropped by hand) is refused with a :class:`StoreError` naming the path.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import stat
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from cardlab.errors import StoreError
@@ -140,12 +144,19 @@ def inspect(path: Path) -> FileState:
     """Check the file at ``path`` without writing to it; raise :class:`StoreError` if it
     must not be opened. A missing or empty file is a new store (version 0)."""
     try:
-        with path.open("rb") as file:
-            header = file.read(100)
+        # the type first: opening a FIFO blocks, a device is no place for a store
+        regular = stat.S_ISREG(path.stat().st_mode)
+        if regular:
+            with path.open("rb") as file:
+                header = file.read(100)
     except FileNotFoundError:
         return FileState(0)
     except OSError as error:
         raise StoreError(f"cannot read the hand store {str(path)!r}: {error.strerror}") from None
+    except ValueError:  # a NUL in the name
+        raise StoreError(f"cannot read the hand store {str(path)!r}: not a file name") from None
+    if not regular:
+        raise StoreError(f"the hand store {str(path)!r} is not a regular file")
     if not header:
         return FileState(0)
     if not header.startswith(SQLITE_MAGIC):
@@ -206,6 +217,18 @@ def _read_checks(path: Path, *, immutable: bool) -> int:
                 f"the hand store {str(path)!r} is corrupt (quick_check: {'; '.join(problems)}); "
                 "it was left as it is"
             )
+        found = _columns(connection)
+        if version == 0 and application_id == APPLICATION_ID and found:
+            raise StoreError(
+                f"the hand store {str(path)!r} is damaged: it has tables "
+                f"({', '.join(sorted(found))}) but no schema version; it was left as it is"
+            )
+        missing = _missing(found, version)
+        if missing:
+            raise StoreError(
+                f"the hand store {str(path)!r} is damaged: schema {version} has {missing}, "
+                "the file has not; it was left as it is"
+            )
     except sqlite3.DatabaseError as error:
         raise StoreError(
             f"the hand store {str(path)!r} is corrupt or unreadable ({error}); it was left as it is"
@@ -213,6 +236,48 @@ def _read_checks(path: Path, *, immutable: bool) -> int:
     finally:
         connection.close()
     return int(version)
+
+
+def _columns(connection: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
+    """The tables of a database (cardlab's own, not SQLite's) and their columns."""
+    tables = [
+        name
+        for (name,) in connection.execute(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    ]
+    return {
+        name: tuple(
+            row[1] for row in connection.execute("SELECT * FROM pragma_table_info(?)", (name,))
+        )
+        for name in tables
+    }
+
+
+@cache
+def expected_columns(version: int) -> dict[str, tuple[str, ...]]:
+    """The tables and columns the first ``version`` migrations make."""
+    connection = sqlite3.connect(":memory:")
+    try:
+        for script in MIGRATIONS[:version]:
+            connection.executescript(script)
+        return _columns(connection)
+    finally:
+        connection.close()
+
+
+def _missing(found: dict[str, tuple[str, ...]], version: int) -> str:
+    """What the file lacks of its schema version, in words ("" if nothing); extra tables
+    and columns are left alone."""
+    want = expected_columns(version)
+    tables = [name for name in want if name not in found]
+    if tables:
+        return f"the table{'s' if len(tables) > 1 else ''} {', '.join(tables)}"
+    for name, columns in want.items():
+        lacking = [c for c in columns if c not in found[name]]
+        if lacking:
+            return f"the column{'s' if len(lacking) > 1 else ''} {', '.join(lacking)} in {name}"
+    return ""
 
 
 def _check_marks(path: Path, application_id: int, version: int) -> None:
@@ -256,7 +321,8 @@ def migrate(connection: sqlite3.Connection, path: str) -> int:
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         connection.execute("COMMIT")
     except BaseException:
-        connection.execute("ROLLBACK")
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
         raise
     return int(version)
 

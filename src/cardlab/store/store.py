@@ -65,9 +65,12 @@ def default_path() -> Path:
 class Store(TablesMixin):
     """An open hand store. Make one with :meth:`Store.open` (or :meth:`Store.in_memory`)."""
 
-    def __init__(self, connection: sqlite3.Connection, path: Path | None) -> None:
+    def __init__(
+        self, connection: sqlite3.Connection, path: Path | None, *, read_only: bool = False
+    ) -> None:
         self._connection: sqlite3.Connection | None = connection
         self._path = path
+        self._read_only = read_only
         self._lock = threading.RLock()
         self._depth = 0  # nesting of transaction(); only the lock's holder touches it
 
@@ -80,18 +83,23 @@ class Store(TablesMixin):
         *,
         timeout: float = 30.0,
         synchronous: Literal["FULL", "NORMAL"] = "FULL",
+        read_only: bool = False,
     ) -> Store:
         """Open (creating or migrating if needed) the store at ``path``; ``None`` means
         :func:`default_path`, whose directory is created. A file that is not a cardlab
-        store, is corrupt, or comes from a newer cardlab raises :class:`StoreError` and is
-        not written to. ``timeout`` is how long a write waits for another writer;
-        ``synchronous="NORMAL"`` trades the last commits on a power loss (never on a
-        killed process) for speed."""
+        store, is corrupt, is damaged (a table missing) or comes from a newer cardlab
+        raises :class:`StoreError` and is not written to. ``timeout`` is how long a write
+        waits for another writer; ``synchronous="NORMAL"`` trades the last commits on a
+        power loss (never on a killed process) for speed.
+
+        ``read_only``: for commands that only read (see :meth:`_open_read_only`): the
+        file is neither created, migrated nor switched to WAL, and writes raise
+        :class:`StoreError`."""
         if synchronous not in ("FULL", "NORMAL"):
             raise StoreError(f"synchronous must be 'FULL' or 'NORMAL', got {synchronous!r}")
         if path is None:
             target = default_path()
-            if ENV_VAR not in os.environ or not os.environ[ENV_VAR]:
+            if not read_only and (ENV_VAR not in os.environ or not os.environ[ENV_VAR]):
                 try:
                     target.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as error:
@@ -103,7 +111,9 @@ class Store(TablesMixin):
             target = Path(path)
         if target.is_dir():
             raise StoreError(f"the hand store {str(target)!r} is a directory, expected a file")
-        inspect(target)
+        version = inspect(target).version
+        if read_only:
+            return cls._open_read_only(target, version, timeout, default=path is None)
         try:
             connection = sqlite3.connect(
                 target, timeout=timeout, isolation_level=None, check_same_thread=False
@@ -125,17 +135,59 @@ class Store(TablesMixin):
         return cls(connection, target)
 
     @classmethod
+    def _open_read_only(cls, target: Path, version: int, timeout: float, *, default: bool) -> Store:
+        """The store at ``target`` (checked by :func:`inspect`, at schema ``version``) for
+        reading only, leaving the file and its directory exactly as they are.
+
+        No file yet (or an empty one): an empty store in memory (the directory of a path
+        given must exist; the default one is made by the first write). A file at an older
+        schema: a migrated copy in memory. Without a ``-wal`` file beside it (no writer has
+        it open) the file is read as immutable, so that SQLite makes no ``-wal``/``-shm``
+        files it could not remove again; a writer that starts meanwhile writes to its own
+        WAL, and the main file changes only at a checkpoint."""
+        label = repr(str(target))
+        if version == 0:
+            parent = target.parent
+            if not default and not parent.is_dir():
+                raise StoreError(
+                    f"cannot open the hand store {label}: no directory {str(parent)!r}"
+                )
+            return cls(_empty_in_memory(), target, read_only=True)
+        wal = target.with_name(target.name + "-wal")
+        uri = f"{target.resolve().as_uri()}?mode=ro" + ("" if wal.exists() else "&immutable=1")
+        try:
+            connection = sqlite3.connect(
+                uri, uri=True, timeout=timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the hand store {label}: {error}") from None
+        try:
+            connection.execute(f"PRAGMA busy_timeout = {max(0, int(timeout * 1000))}")
+            if version < SCHEMA_VERSION:
+                copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                connection.backup(copy)
+                connection.close()
+                connection = copy
+                migrate(connection, str(target))
+        except sqlite3.Error as error:
+            connection.close()
+            raise StoreError(f"cannot read the hand store {label}: {error}") from None
+        return cls(connection, target, read_only=True)
+
+    @classmethod
     def in_memory(cls) -> Store:
         """A new, empty store that lives in memory only (for tests and trials)."""
-        connection = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        connection.execute("PRAGMA foreign_keys = ON")
-        migrate(connection, ":memory:")
-        return cls(connection, None)
+        return cls(_empty_in_memory(), None)
 
     @property
     def path(self) -> Path | None:
         """The file this store lives in (``None`` in memory)."""
         return self._path
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the store was opened for reading only (writes raise :class:`StoreError`)."""
+        return self._read_only
 
     @property
     def version(self) -> int:
@@ -173,6 +225,8 @@ class Store(TablesMixin):
         block raises) none. Other threads wait until the block ends; blocks nest."""
         with self._lock:
             connection = self._open_connection()
+            if self._read_only:
+                raise StoreError(f"the hand store {self._label()} is open for reading only")
             if self._depth:
                 self._depth += 1
                 try:
@@ -468,6 +522,13 @@ class Store(TablesMixin):
                 (-1 if limit is None else limit, offset),
             ).fetchall()
         return [_arena_run(row) for row in rows]
+
+
+def _empty_in_memory() -> sqlite3.Connection:
+    connection = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    connection.execute("PRAGMA foreign_keys = ON")
+    migrate(connection, ":memory:")
+    return connection
 
 
 def _filters(

@@ -58,6 +58,9 @@ _WORDS = {
 }
 
 
+_MOST_DIGITS = 40  # of a typed amount; larger ones are refused before int() reads them
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """A decision: its kind, the *to* amount of a bet or raise, the cards discarded."""
@@ -113,8 +116,14 @@ class Action:
             )
         if kind is Kind.RAISE:
             digits = rest.strip()
-            if not (digits.isascii() and digits.isdigit()) or len(digits) > 18:
+            if not (digits.isascii() and digits.isdigit()):
                 raise ActionError(f"a bet or raise needs a whole amount: {text.strip()[:40]!r}")
+            if len(digits) > _MOST_DIGITS:
+                raise ActionError(
+                    f"a bet or raise of {len(digits)} digits is more than any stack: "
+                    f"{text.strip()[:40]!r}"
+                )
+            # an amount past the stack is the hand's to refuse: it says the range allowed
             return cls(kind, int(digits))
         if kind is Kind.DISCARD:
             if head == "pat" or not rest.strip():

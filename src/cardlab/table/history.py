@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from cardlab.decks import builtin_name
 from cardlab.errors import ActionError, CardError, CardlabError, HistoryError
-from cardlab.poker.games import get_game
+from cardlab.poker.games import BASE_GAMES, Game, get_game
 from cardlab.store import HandRecord
 from cardlab.table import phh
 from cardlab.table import phh_actions as pa
@@ -62,9 +63,13 @@ def to_history(
     raw_antes = [stakes.ante + a for a in _padded(stakes.antes, n)]
     user: dict[str, Any] = {}
     deck = game.game.deck
-    if deck.name != "standard52":
-        user["_deck"] = deck.name
-    user["_game"] = game.game.key
+    builtin = builtin_name(deck)
+    if builtin is None:
+        user["_deck"] = deck.definition()  # a user's deck goes with the hand
+    elif builtin != "standard52":
+        user["_deck"] = builtin
+    if builtin is not None:
+        user["_game"] = game.game.key
     changed = _changed_options(game)
     if changed:
         user["_rules"] = changed
@@ -160,13 +165,19 @@ def table_game_of(history: phh.HandHistory, scale: int = 1) -> TableGame:
         known = ", ".join(sorted(_GAMES))
         raise HistoryError(f"variant {code!r} is not played by cardlab (high poker only: {known})")
     base, betting = _GAMES[code]
-    deck = history.deck.name
-    game_key = f"{deck.lower()}-{base}"
-    given = history.user_fields.get("_game")
-    if isinstance(given, str) and given.strip():
-        if get_game(given).base.key != base:
-            raise HistoryError(f"_game {given!r} does not match variant {code!r}")
-        game_key = given
+    deck = history.deck
+    game: str | Game
+    if builtin_name(deck) is None:  # a user's deck, from its definition in _deck
+        from cardlab.poker.rules import RuleSet
+
+        game = Game(RuleSet.for_deck(deck), BASE_GAMES[base])
+    else:
+        game = f"{deck.name.lower()}-{base}"
+        given = history.user_fields.get("_game")
+        if isinstance(given, str) and given.strip():
+            if get_game(given).base.key != base:
+                raise HistoryError(f"_game {given!r} does not match variant {code!r}")
+            game = given
     rules = history.user_fields.get("_rules", {})
     if not isinstance(rules, dict):
         raise HistoryError(f"_rules must be a table of options, got {rules!r}")
@@ -197,7 +208,7 @@ def table_game_of(history: phh.HandHistory, scale: int = 1) -> TableGame:
             kwargs |= {"small_bet": units(history.small_bet), "big_bet": units(history.big_bet)}
         else:
             kwargs["small_bet"] = units(history.min_bet)
-    return TableGame.create(game_key, **kwargs, **stud_options, **rule_options)
+    return TableGame.create(game, **kwargs, **stud_options, **rule_options)
 
 
 def _units(value: Any, scale: int) -> int:
@@ -300,12 +311,14 @@ def _apply(hand: HandState, action: pa.Action, deck: Any, scale: int) -> None:
         return
     if hand.phase is Phase.BET and hand.actor != player and player in hand.to_act:
         # a recorded hand may leave out folds (pokerkit's replay folds the players it
-        # skips): fold those before ``player``, each of whom faces a bet
-        while hand.actor != player and hand.can_fold():
-            hand.fold()
+        # skips): fold those before ``player``, each of whom faces a bet; unless that
+        # would end the hand (heads-up, the other player): then ``player`` is out of turn
+        skipped = hand.to_act[: hand.to_act.index(player)]
+        if len(hand.in_hand()) - len(skipped) >= 2:
+            while hand.actor != player and hand.can_fold():
+                hand.fold()
     if hand.actor != player:
-        who = "nobody" if hand.actor is None else f"p{hand.actor + 1}"
-        raise HistoryError(f"p{player + 1} acts out of turn ({who} is to act)")
+        raise HistoryError(f"p{player + 1} acts out of turn ({_whose_turn(hand)})")
     if isinstance(action, pa.Fold):
         hand.fold()
     elif isinstance(action, pa.CheckCall):
@@ -317,6 +330,16 @@ def _apply(hand: HandState, action: pa.Action, deck: Any, scale: int) -> None:
     elif isinstance(action, pa.StandPatDiscard):
         cards = pa.split_cards(action.cards, deck) if action.cards else ()
         hand.discard(cards)
+
+
+def _whose_turn(hand: HandState) -> str:
+    if hand.actor is not None:
+        return f"p{hand.actor + 1} is to act"
+    if hand.is_over:
+        return "the hand is over"
+    if hand.phase is Phase.DEAL:
+        return "the cards are not dealt yet"
+    return "nobody is to act"
 
 
 # --- the store ----------------------------------------------------------------------
@@ -356,6 +379,28 @@ def record(
         table_id=table_id,
         commitment=history.user_fields.get("_commitment"),
     )
+
+
+def check_recordable(game: TableGame) -> None:
+    """Raise :class:`HistoryError` unless hands of ``game`` can be written as PHH and
+    replayed from it: a quiet hand (the first choice each time, folding where one may)
+    is written, read back and replayed. Call it before the first hand is dealt, so that
+    no played hand is lost for want of a way to keep it."""
+    from cardlab.table.actions import Kind, apply, legal_actions
+
+    stakes = game.stakes
+    unit = max(1, stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big, *stakes.blinds)
+    hand = HandState(game, [100 * unit, 100 * unit], seed=0)
+    while not hand.is_over:
+        choices = legal_actions(hand)
+        apply(hand, next((a for a in choices if a.kind is Kind.FOLD), choices[0]))
+    try:
+        replay(phh.load(phh.dumps(to_history(hand))))
+    except HistoryError as exc:
+        why = str(exc) if len(str(exc)) <= 160 else str(exc)[:157] + "..."
+        raise HistoryError(
+            f"hands with the {game.game.deck.name} deck cannot be kept as hand histories: {why}"
+        ) from None
 
 
 def imported(r: Replay, *, source: str = "import") -> HandRecord:

@@ -34,8 +34,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from cardlab.decks import BUILTIN_DECKS, Deck, get_deck
-from cardlab.errors import CardError, HistoryError
+from cardlab.decks import BUILTIN_DECKS, Deck, deck_from_data, get_deck
+from cardlab.errors import CardError, DeckError, HistoryError
 from cardlab.table.phh_actions import (
     ACTION_TYPES,
     Action,
@@ -343,6 +343,11 @@ def _convert_action(index: int, item: Any) -> Action:
 
 def _deck_of(user_fields: dict[str, Any]) -> Deck:
     name = user_fields.get("_deck", "standard52")
+    if isinstance(name, dict):  # a user's deck, written out in full (docs/phh.md)
+        try:
+            return deck_from_data(name, source="the deck")
+        except DeckError as exc:
+            raise HistoryFieldError("_deck", None, str(exc)) from None
     known = {d.lower(): d for d in BUILTIN_DECKS}
     # only built-in names: a history must not make cardlab open files it names
     if not isinstance(name, str) or name.lower() not in known:

@@ -363,6 +363,14 @@ class TableGame:
     def check_seats(self, seats: int) -> None:
         if isinstance(seats, bool) or not isinstance(seats, int):
             raise GameError(f"seats must be a whole number, got {seats!r}")
+        if self.max_seats < 2:
+            base = self.game.base
+            # Stud: six cards each, the seventh shared face up when the deck runs short
+            need = 2 * 6 + 1 if base.key == "stud" else 2 * base.hole_cards + base.board_cards
+            raise GameError(
+                f"{self.game.name} needs at least {need} cards for two players; the "
+                f"{self.game.deck.name} deck has {len(self.game.deck)}"
+            )
         if not 2 <= seats <= self.max_seats:
             raise GameError(
                 f"{self.game.name} seats 2 to {self.max_seats} players with the "
