@@ -116,6 +116,13 @@ def wait(driver: WebDriver, condition: Callable[[], Any], what: str) -> Any:
     )
 
 
+# check or call when it is the player's turn, show when asked at a showdown
+CALL_OR_SHOW = (
+    "const b = document.getElementById('pt-act-call') || document.getElementById('pt-act-show');"
+    " if (b) b.click();"
+)
+
+
 # the page redraws on every change: read and click in one script, never a stale element
 def visible(driver: WebDriver, element_id: str) -> bool:
     script = "const e = document.getElementById(arguments[0]); return !!e && !!e.offsetParent"
@@ -286,13 +293,13 @@ def test_the_page_deals_with_its_seeds_reveals_and_verifies(
     for _ in range(3000):  # call or check whenever it is dana's turn, for three hands
         if "hand 4" in str(driver.execute_script(played)):
             break
-        driver.execute_script("const b = document.getElementById('pt-act-call'); if (b) b.click();")
+        driver.execute_script(CALL_OR_SHOW)
         time.sleep(0.02)
     click_when_ready(driver, "pt-reveal", "the reveal button")
     for _ in range(3000):  # the seed is revealed when the hand in play ends
         if "revealed" in text(driver, "#pt-revealed"):
             break
-        driver.execute_script("const b = document.getElementById('pt-act-call'); if (b) b.click();")
+        driver.execute_script(CALL_OR_SHOW)
         time.sleep(0.02)
     assert "revealed" in text(driver, "#pt-revealed")
     download = driver.execute_async_script(
@@ -387,7 +394,7 @@ def test_the_host_panel_seats_and_ledger(base_url: str, players: list[WebDriver]
     for _ in range(2000):  # hana calls until a hand with the new blinds is dealt
         if "blinds 5/10" in state()["table"]["stakes"]:
             break
-        driver.execute_script("const b = document.getElementById('pt-act-call'); if (b) b.click();")
+        driver.execute_script(CALL_OR_SHOW)
         time.sleep(0.02)
     assert "blinds 5/10" in state()["table"]["stakes"]
     # pause, then remove a bot and seat a random bot while paused
@@ -395,7 +402,7 @@ def test_the_host_panel_seats_and_ledger(base_url: str, players: list[WebDriver]
     for _ in range(2000):
         if state()["table"]["status"] == "paused by the host":
             break
-        driver.execute_script("const b = document.getElementById('pt-act-call'); if (b) b.click();")
+        driver.execute_script(CALL_OR_SHOW)
         time.sleep(0.02)
     assert state()["table"]["status"] == "paused by the host"
     click(driver, "[data-remove='3']")

@@ -411,9 +411,7 @@ class TablesMixin:
                 " FROM tournament_results WHERE table_id = ? ORDER BY place, seat",
                 (table_id,),
             ).fetchall()
-        return [
-            TournamentResult(r[0], r[1], r[2], r[3], r[4], r[5], parse_utc(r[6])) for r in rows
-        ]
+        return [TournamentResult(r[0], r[1], r[2], r[3], r[4], r[5], parse_utc(r[6])) for r in rows]
 
     def ledger(self, table_id: str) -> list[LedgerEntry]:
         """The table's ledger, oldest entry first."""
@@ -445,9 +443,7 @@ class TablesMixin:
             ]
             for table_id in closed:
                 connection.execute("DELETE FROM ledger WHERE table_id = ?", (table_id,))
-                connection.execute(
-                    "DELETE FROM tournament_results WHERE table_id = ?", (table_id,)
-                )
+                connection.execute("DELETE FROM tournament_results WHERE table_id = ?", (table_id,))
                 connection.execute(
                     "DELETE FROM deal_seeds WHERE table_id = ? AND revealed_at IS NOT NULL",
                     (table_id,),

@@ -4,8 +4,9 @@ A live table needs of its store: its set-up and state (``save_table``, ``tables`
 hand in play written ahead of every announcement (``begin_hand``, ``add_action``,
 ``save_clock``, ``live_hand``, ``end_hand``, ``cancel_hand``; ``amend_hand`` for a show
 after the hand), the server seeds of the fair deal (``add_seed``, ``seed``,
-``reveal_seed``, ``hand_ids_dealt_under``, ``hand``), the ledger (``add_ledger``), a tournament's standings (``save_results``),
-closing (``close_table``) and the hands to download (``hands``).
+``reveal_seed``, ``hand_ids_dealt_under``, ``hand``), the ledger (``add_ledger``), a
+tournament's standings (``save_results``, ``results``), closing (``close_table``) and the
+hands to download (``hands``).
 :class:`cardlab.store.Store` has exactly these: :func:`open_table_store` opens the
 SQLite file, or a store in memory whose tables end with the process.
 """
