@@ -284,7 +284,9 @@ def _serve(path: Path, port: int) -> subprocess.Popen[bytes]:
     )
     import httpx
 
-    for _ in range(600):
+    # a first start after the sources changed compiles the bots' kernels (minutes on a
+    # busy 2-core machine) before it serves
+    for _ in range(4000):
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
             return process

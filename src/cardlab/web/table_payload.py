@@ -205,7 +205,9 @@ def _legal_payload(legal: Legal, view: Any, hand: HandState) -> dict[str, Any]:
         "bet": top == 0,
         "discard": legal.discard,
         # at the showdown: whether this hand may be mucked (the last one in cannot)
-        "muck": legal.phase is Phase.SHOWDOWN and hand.can_show_or_muck(False, legal.player),
+        "muck": hand.can_show_or_muck(False, legal.player)
+        if legal.phase is Phase.SHOWDOWN
+        else None,
         "hole": [str(c) for c in me.cards if c is not None],
         "presets": presets(legal, view.total_pot, top, to_call, me.stack + me.bet),
         "default": str(default_action(legal, hand)),
