@@ -370,6 +370,14 @@ def test_ascii_only_error_is_one_ascii_line() -> None:
     assert "M1" in result.stderr
 
 
+def _like_a_terminal() -> None:
+    """In the child, before cardlab starts: SIGINT unblocked and at its default, as a
+    shell starts a command (a test process may carry a blocked or ignored SIGINT from
+    an earlier test's threads, which the child would inherit and never see Ctrl-C)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_a_long_export(tmp_path: Path) -> None:
     """Open-11 export writes 40 million rows (minutes); Ctrl-C stops it at once."""
     out = tmp_path / "open11.csv"
@@ -379,6 +387,7 @@ def test_ctrl_c_stops_a_long_export(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         text=True,
+        preexec_fn=_like_a_terminal,
     )
     try:
         waited = 0.0

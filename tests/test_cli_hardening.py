@@ -211,6 +211,14 @@ def _workers_started(pid: int, count: int) -> bool:
     return len(spawned) >= count
 
 
+def _like_a_terminal() -> None:
+    """In the child, before cardlab starts: SIGINT unblocked and at its default, as a
+    shell starts a command (a test process may carry a blocked or ignored SIGINT from
+    an earlier test's threads, which the child would inherit and never see Ctrl-C)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt_when_started(args: list[str], tmp_path: Path) -> tuple[int, str]:
     """Run cardlab in its own process group, Ctrl-C the group (as a terminal does) once
     the local cluster's two workers are up, and return (exit code, stderr)."""
@@ -222,6 +230,7 @@ def _interrupt_when_started(args: list[str], tmp_path: Path) -> tuple[int, str]:
         text=True,
         start_new_session=True,
         cwd=tmp_path,
+        preexec_fn=_like_a_terminal,
     )
     try:
         started = time.monotonic()

@@ -30,6 +30,14 @@ def _one_error_line(result: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
+def _like_a_terminal() -> None:
+    """In the child, before cardlab starts: SIGINT unblocked and at its default, as a
+    shell starts a command (a test process may carry a blocked or ignored SIGINT from
+    an earlier test's threads, which the child would inherit and never see Ctrl-C)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -88,6 +96,7 @@ def test_ctrl_c_stops_a_long_run(args: tuple[str, ...]) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_like_a_terminal,
     )
     time.sleep(5)
     assert child.poll() is None, child.communicate()
