@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from cardlab._numba_cache import sources_digest
 
@@ -68,3 +69,27 @@ def test_the_cache_goes_to_a_directory_per_digest(tmp_path: Path) -> None:
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "mine")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.strip() == str(tmp_path / "mine")
+
+
+def test_compile_times_are_kept_beside_the_versions(tmp_path: Path, monkeypatch: Any) -> None:
+    """The first run of a new version says how long the last compile took here."""
+    from cardlab._compile_times import compile_seconds, record_compile_seconds
+
+    version = tmp_path / "numba" / "0123456789abcdef"
+    version.mkdir(parents=True)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(version))
+    assert compile_seconds("web bots") is None
+    record_compile_seconds("web bots", 73.26)
+    assert compile_seconds("web bots") == 73.3
+    # a new version's directory reads the same file
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba" / "fedcba9876543210"))
+    assert compile_seconds("web bots") == 73.3
+    (tmp_path / "numba" / "compile-seconds.json").write_text("not json")
+    assert compile_seconds("web bots") is None  # a damaged record is no figure, no error
+    record_compile_seconds("web bots", 5)
+    assert compile_seconds("web bots") == 5.0
+    # a cache directory the user chose keeps its own record
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(mine))
+    assert compile_seconds("web bots") is None

@@ -140,10 +140,23 @@ def _warm_bots() -> None:
 
     if kernels_compiled(False):
         return
+    import time
+
+    from cardlab._compile_times import compile_seconds, record_compile_seconds
+
+    measured = compile_seconds("web bots")
+    about = (
+        f"about {measured:.0f} s on this machine last time"
+        if measured is not None
+        else f"about {COMPILE_SECONDS} s on a quiet 2-core machine"
+    )
     click.echo(
-        f"cardlab web: preparing the bots' equity kernels (first run after install, "
-        f"about {COMPILE_SECONDS} s)...",
+        f"cardlab web: preparing the bots' equity kernels (first run after install, {about})...",
         err=True,
     )
+    start = time.monotonic()
     for name in ("fesca78-holdem", "standard52-holdem"):  # both sizes of hash index
         sample_equity(get_game(name), [RANDOM, RANDOM], samples=1000, rng=0)
+    took = time.monotonic() - start
+    record_compile_seconds("web bots", took)
+    click.echo(f"cardlab web: the kernels are ready ({took:.0f} s)", err=True)
