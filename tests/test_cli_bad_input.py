@@ -18,13 +18,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
+from contextlib import ExitStack, redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from _support import deadline
 from cardlab.cli import main
 from cardlab.errors import CardlabError
 
@@ -203,22 +204,6 @@ CASES: list[tuple[list[str], str]] = [
     (["web", "--port", "0"], "0"),
     (["web", "--host", "no-such-host.invalid"], "no-such-host.invalid"),
 ]
-
-
-@contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    """Fail a case that runs longer than ``seconds`` (instead of hanging the suite)."""
-
-    def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def run_bad(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:

@@ -17,32 +17,18 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from _support import deadline
 from cardlab.cli import main
 from cardlab.store import Store
 
 DATA = Path(__file__).resolve().parent / "data"
 PHH = DATA / "phh" / "pluribus-100-0.phh"
 SHORT24 = DATA / "decks" / "short24.toml"
-TIMEOUT = 60
-
-
-@contextlib.contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+TIMEOUT = 300  # a guard against a hang; a first run compiles kernels for minutes
 
 
 def run(*args: str, stdin: str = "") -> tuple[int, str, str]:

@@ -8,15 +8,13 @@ only never creates, migrates, or switches a file to WAL, and writes nothing besi
 """
 
 import os
-import signal
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from store_records import make_record
 
+from _support import deadline
 from cardlab.errors import StoreError
 from cardlab.store import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, Store, schema
 
@@ -24,22 +22,6 @@ from cardlab.store import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, Store, sch
 def _snapshot(path: Path) -> tuple[bytes, int, list[str]]:
     """The file's bytes, its modification time and what sits beside it."""
     return path.read_bytes(), path.stat().st_mtime_ns, sorted(os.listdir(path.parent))
-
-
-@contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    """Fail instead of hanging when a call blocks (opening a FIFO would)."""
-
-    def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def _store(path: Path, hands: int = 3) -> None:
