@@ -213,7 +213,7 @@ def test_bots_play_hands_and_every_chip_stays(client: TestClient, store: Store) 
     assert len(records) >= 3
     for r in records:
         assert sum(r.starting_stacks) == sum(r.finishing_stacks)
-        assert r.phh.startswith("variant = 'NT'") and "????" not in r.phh
+        assert r.phh.startswith("variant = 'FT'") and "????" not in r.phh
     saved = {t.table_id: t for t in store.tables()}[tid]
     assert sum(saved.state["stacks"]) == 4000
 
