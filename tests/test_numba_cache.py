@@ -25,7 +25,11 @@ FILES = {
     "keys.py": "SHIFT = 50\n",
     "cli.py": "import click\n",
     "kern/__init__.py": "",
-    "kern/fast.py": "from numba import njit\nfrom cardlab.kern.helper import f\n",
+    "kern/fast.py": (
+        "from numba import njit\nfrom cardlab.kern.helper import f\n\n"
+        "@njit\ndef g(x):\n    return f(x)\n"
+    ),
+    "threads.py": "import numba\nfrom cardlab import cli\nnumba.set_num_threads(1)\n",
     "kern/helper.py": "from cardlab.keys import SHIFT\ndef f(x):\n    return x >> SHIFT\n",
 }
 
@@ -43,6 +47,8 @@ def test_digest_ignores_modules_compiled_code_does_not_reach(tmp_path: Path) -> 
     root = _package(tmp_path / "pkg", FILES)
     before = sources_digest(root)
     (root / "cli.py").write_text("import click\nimport rich\n")
+    # a module that uses numba without compiling anything does not pull its imports in
+    (root / "threads.py").write_text("import numba\nfrom cardlab import cli\n")
     assert sources_digest(root) == before
 
 

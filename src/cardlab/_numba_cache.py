@@ -4,7 +4,7 @@ numba's disk cache checks only the source file of each compiled function, so a k
 that inlines a function from another module, or reads a constant from one, keeps its old
 machine code after that module changes, and computes with the old layout. So unless the
 user set ``NUMBA_CACHE_DIR``, the cache goes to ``<user cache>/cardlab/numba/<digest>``,
-the digest of every module with compiled code and every cardlab module those import.
+the digest of every module that compiles code and every cardlab module those import.
 Changing any of them starts a new directory (the next run compiles, as after an
 install); directories of other digests unused for two weeks are removed then (two
 checkouts of different sources, used in turn, keep their own).
@@ -21,15 +21,18 @@ import time
 from pathlib import Path
 
 _IMPORT = re.compile(rb"^\s*(?:from|import)\s+(cardlab(?:\.\w+)*)", re.MULTILINE)
+# a module that compiles code: a numba decorator or call (a module that only mentions
+# numba, or sets its thread count, compiles nothing and does not start a new cache)
+_COMPILES = re.compile(rb"@(?:numba\.)?(?:njit|jit|vectorize|guvectorize|cfunc)\b|\bnjit\(")
 _PACKAGE = Path(__file__).resolve().parent
 KEEP_UNUSED_SECONDS = 14 * 24 * 3600
 
 
 def sources_digest(package: Path = _PACKAGE) -> str:
-    """A digest of the modules under ``package`` that use numba and, transitively, the
-    cardlab modules they import (16 hex digits)."""
+    """A digest of the modules under ``package`` that compile code with numba and,
+    transitively, the cardlab modules they import (16 hex digits)."""
     sources = {path: path.read_bytes() for path in package.rglob("*.py")}
-    todo = [path for path, text in sources.items() if b"numba" in text]
+    todo = [path for path, text in sources.items() if _COMPILES.search(text)]
     seen: set[Path] = set()
     while todo:
         path = todo.pop()
