@@ -335,7 +335,7 @@ PLURIBUS = (DATA / "pluribus-100-0.phh").read_text(encoding="utf-8")
         ({"phh": "variant = 'NT"}, "not valid TOML"),
         ({"phh": "variant = 'NT'\n"}, "required field"),
         ({"phh": PLURIBUS.replace("'p3 f'", "'p5 f'")}, "out of turn"),
-        ({"phh": PLURIBUS.replace("variant = 'NT'", "variant = 'NS'")}, "not played by cardlab"),
+        ({"phh": PLURIBUS.replace("variant = 'NT'", "variant = 'XX'")}, "not played by cardlab"),
         ({"phh": PLURIBUS.replace("'p4 f']", "]")}, "ends before the hand does"),
         ({"phh": PLURIBUS.replace("min_bet = 100", "min_bet = 1e-9")}, "decimal places"),
         ({"phh": PLURIBUS.replace("min_bet = 100", "min_bet = 1e30")}, "over the limit"),

@@ -4,6 +4,15 @@ Each pot goes to the best hand among the players still in it (the rule set's ord
 and tie-breaks, :mod:`cardlab.poker.hands`); equal keys split, the odd chips to the
 first winner left of the button (:func:`cardlab.table.pots.split`). A pot whose every
 contender mucked goes to the best hand still in the hand, so no chip is ever lost.
+
+A variant played for low (:mod:`cardlab.poker.lowball`: razz, deuce-to-seven, badugi)
+gives each pot to the best low instead. A split game (hi-lo eight or better) halves
+each pot, the odd chip to the high half, and gives each half to the best hand of its
+kind among the pot's players; when none of them has a qualifying low, the high hand
+takes the whole pot (a scoop), and a player who wins both halves scoops too. (pokerkit
+decides whether a pot has a low half from every player still in the hand, not only
+the pot's, and then burns the low half of a side pot nobody in it can win; cardlab
+pays it to the high hand, the rule of the card rooms.)
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from cardlab.cards import Card, format_cards
 from cardlab.errors import ActionError
 from cardlab.poker.batch import evaluate_batch
 from cardlab.poker.hands import HandValue, deciding_step
+from cardlab.poker.lowball import LowRule, best_low, describe_low, low_order
 from cardlab.poker.showdown import best_five
 from cardlab.table.events import Award
 from cardlab.table.pots import layer_pots, split
@@ -37,6 +47,7 @@ class PotResult:
     players: tuple[int, ...]
     winners: tuple[int, ...]
     decided_by: str
+    hand: str = "high"  # which share: "high", or the low rule ("eight-or-better"...)
 
 
 @dataclass(frozen=True)
@@ -64,12 +75,24 @@ class HandResult:
         return self.awards[0].decided_by if self.awards else "uncontested"
 
     def best_hands(self) -> dict[int, HandValue]:
-        """Each shown player's best five (the reference evaluator; for display)."""
+        """Each shown player's best high five (the reference evaluator; for display);
+        empty in a variant played for low only."""
+        if not self._state.game.variant.high:
+            return {}
         game = self._state.game.game
         return {p: best_five(game, *_own_and_board(self._state, p)) for p in self.shown}
 
+    def low_hands(self) -> dict[int, str]:
+        """Each shown player's low (or badugi) in words, "no low" when none qualifies;
+        empty in a game played for high only."""
+        rule = self._state.game.variant.low
+        if rule is None:
+            return {}
+        return {p: _describe_low(self._state, p, rule) for p in self.shown}
+
     def as_dict(self) -> dict[str, Any]:
         best = self.best_hands() if self.showdown else {}
+        lows = self.low_hands() if self.showdown else {}
         return {
             "starting_stacks": list(self.starting_stacks),
             "finishing_stacks": list(self.finishing_stacks),
@@ -92,6 +115,7 @@ class HandResult:
                     "cards": format_cards(cards),
                     "best_five": format_cards(best[p].cards) if p in best else None,
                     "description": best[p].describe() if p in best else None,
+                    **({"low": lows[p]} if p in lows else {}),
                 }
                 for p, cards in sorted(self.shown.items())
             ],
@@ -103,14 +127,33 @@ def _own_and_board(state: HandState, p: int) -> tuple[tuple[Card, ...], tuple[Ca
     return own, tuple(state.board)
 
 
-def showdown_keys(state: HandState, players: Sequence[int]) -> dict[int, int]:
-    """The best key of each of ``players`` (complete, known hands)."""
+def _describe_low(state: HandState, p: int, rule: LowRule) -> str:
+    own, board = _own_and_board(state, p)
     deck = state.game.game.deck
-    omaha = state.game.game.base.hole_used is not None
-    rows = []
+    if rule is LowRule.BADUGI or state.game.game.base.hole_used is None:
+        cards = own if rule is LowRule.BADUGI else own + board
+        return describe_low(cards, rule, deck, state.rules)
+    key = best_low(own, rule, deck, state.rules, board=board, hole_used=2)
+    if key is None:
+        return "no low"
+    # Omaha: name the best low's ranks (each low key lists them, highest first)
+    order = low_order(deck)
+    return "-".join(order[-v - 1] for v in key[1:])
+
+
+def _known(state: HandState, players: Sequence[int]) -> None:
     for p in players:
         if any(c is None for c in state.hole[p]):
             raise ActionError(f"p{p + 1}'s cards are unknown at the showdown")
+
+
+def high_keys(state: HandState, players: Sequence[int]) -> dict[int, int]:
+    """The best high key of each of ``players`` (complete, known hands)."""
+    deck = state.game.game.deck
+    omaha = state.game.game.base.hole_used is not None
+    _known(state, players)
+    rows = []
+    for p in players:
         own, board = _own_and_board(state, p)
         rows.append([deck.code(c) for c in own + board])
     if not rows:
@@ -133,6 +176,73 @@ def showdown_keys(state: HandState, players: Sequence[int]) -> dict[int, int]:
     return {p: int(k) for p, k in zip(players, keys, strict=True)}
 
 
+def low_keys(state: HandState, players: Sequence[int], rule: LowRule) -> dict[int, Any]:
+    """The best low key (:mod:`cardlab.poker.lowball`, higher is better) of each of
+    ``players``; None for a player with no qualifying low."""
+    _known(state, players)
+    deck = state.game.game.deck
+    hole_used = state.game.game.base.hole_used
+    out: dict[int, Any] = {}
+    for p in players:
+        own, board = _own_and_board(state, p)
+        if rule is not LowRule.BADUGI and len(own) + len(board) < 5:
+            raise ActionError("a showdown needs complete hands")
+        out[p] = best_low(own, rule, deck, state.rules, board=board, hole_used=hole_used)
+    return out
+
+
+def hand_keys(state: HandState, players: Sequence[int]) -> list[dict[int, Any]]:
+    """For each hand the variant plays for (high first, then low), each player's key
+    (higher is better; None: no qualifying low)."""
+    return [
+        high_keys(state, players) if rule is None else low_keys(state, players, rule)
+        for rule in state.game.variant.hands
+    ]
+
+
+def showdown_keys(state: HandState, players: Sequence[int]) -> dict[int, Any]:
+    """The best key of each of ``players`` for the variant's first hand: the high hand,
+    or the low of a game played for low only (keys compare within one game)."""
+    return hand_keys(state, players)[0]
+
+
+def wins_a_share(state: HandState, player: int, rivals: Sequence[int]) -> bool:
+    """Whether ``player`` wins or ties at least one share of a pot against ``rivals``
+    (complete, known hands): the high hand, or a qualifying low no rival's beats."""
+    if not rivals:
+        return True
+    keys = hand_keys(state, [player, *rivals])
+    for kind in keys:
+        mine = kind[player]
+        theirs = [kind[p] for p in rivals if kind[p] is not None]
+        if mine is not None and (not theirs or mine >= max(theirs)):
+            return True
+    return False
+
+
+def _share_winners(
+    keys: dict[int, Any], rivals: Sequence[int]
+) -> tuple[tuple[int, ...], list[Any]] | None:
+    """The winners of one share among ``rivals`` and the other qualifying keys (None:
+    nobody qualifies, so the share goes to the other hand)."""
+    qualified = [p for p in rivals if keys.get(p) is not None]
+    if not qualified:
+        return None
+    best = max(keys[p] for p in qualified)
+    winners = tuple(p for p in qualified if keys[p] == best)
+    return winners, [keys[p] for p in qualified if keys[p] != best]
+
+
+def _decided(rule: LowRule | None, rivals: int, winners: int, best: Any, others: list[Any]) -> str:
+    if rivals == 1:
+        return "uncontested"
+    if winners > 1:
+        return "tie"
+    if rule is None:
+        return deciding_step(best, max(others)) if others else "no low"
+    return rule.value
+
+
 def settle_pots(state: HandState) -> HandResult:
     """Award every pot of a finished hand (the state's bets are collected)."""
     alive = state.in_hand()
@@ -140,32 +250,37 @@ def settle_pots(state: HandState) -> HandResult:
     awards: list[Award] = []
     layers: list[PotResult] = []
     shown: dict[int, tuple[Card, ...]] = {}
+    rules = state.game.variant.hands
     if len(alive) == 1:
         for k, pot in enumerate(pots):
             awards.append(Award(k, (alive[0],), (pot.amount,), "uncontested"))
             layers.append(PotResult(pot.amount, pot.players, (alive[0],), "uncontested"))
     else:
-        keys = showdown_keys(state, alive)
-        shown = {p: _own_and_board(state, p)[0] for p in alive}
-        # how each pot of the full layering is decided (who beat whom, by which step)
-        steps: list[tuple[tuple[int, ...], str]] = []
+        # a hand kept face down in a replayed history ("????") is read by nobody: it
+        # wins only a pot no readable hand can win, split among that pot's players
+        readable = [p for p in alive if None not in state.hole[p]]
+        keys = hand_keys(state, readable)
+        shown = {p: _own_and_board(state, p)[0] for p in readable}
+        # how each share of each pot of the full layering is decided
+        steps: list[tuple[int, tuple[int, ...], str]] = []
         for pot in pots:
-            rivals = [p for p in pot.players if p in keys] or alive
-            best = max(keys[p] for p in rivals)
-            winners = tuple(p for p in rivals if keys[p] == best)
-            others = [keys[p] for p in rivals if keys[p] != best]
-            if len(rivals) == 1:
-                step = "uncontested"
-            elif len(winners) > 1:
-                step = "tie"
-            else:
-                step = deciding_step(best, max(others))
-            steps.append((winners, step))
-            layers.append(PotResult(pot.amount, pot.players, winners, step))
-        # hands that can win no pot are out (pokerkit's "hand killing"); the layers of
-        # the players left merge, so odd chips are split once per merged pot
-        can_win = {p for winners, _ in steps for p in winners}
-        contending = [state.alive[i] and i in can_win for i in range(state.players)]
+            rivals = [p for p in pot.players if p in keys[0]] or [p for p in readable]
+            for h, rule in enumerate(rules):
+                found = _share_winners(keys[h], rivals)
+                if found is None:
+                    continue
+                winners, others = found
+                best = keys[h][winners[0]]
+                step = _decided(rule, len(rivals), len(winners), best, others)
+                steps.append((h, winners, step))
+                name = "high" if rule is None else rule.value
+                layers.append(PotResult(pot.amount, pot.players, winners, step, name))
+        # hands that can win no share of a pot are out (pokerkit's "hand killing"); the
+        # layers of the players left merge, so odd chips are split once per merged pot
+        can_win = {p for _, winners, _ in steps for p in winners}
+        contending = [
+            state.alive[i] and (i in can_win or not keys[0]) for i in range(state.players)
+        ]
         merged = layer_pots(
             state.paid,
             state.bets,
@@ -174,11 +289,24 @@ def settle_pots(state: HandState) -> HandResult:
             ante_trimming=state.stakes.ante_trimming,
         )
         for k, pot in enumerate(merged):
-            contenders = [p for p in pot.players if p in keys] or alive
-            best = max(keys[p] for p in contenders)
-            winners = tuple(p for p in contenders if keys[p] == best)
-            decided = next((d for w, d in steps if w == winners), "uncontested")
-            awards.append(Award(k, winners, tuple(split(pot.amount, winners)), decided))
+            contenders = [p for p in pot.players if p in keys[0]] or [p for p in readable]
+            if not contenders:  # no readable hand at all: a tie of the pot's players
+                unread = pot.players or tuple(alive)
+                awards.append(Award(k, unread, tuple(split(pot.amount, unread)), "unknown"))
+                continue
+            shares = [
+                (h, found)
+                for h in range(len(rules))
+                if (found := _share_winners(keys[h], contenders)) is not None
+            ]
+            # the odd chip of the halves goes to the high half (the first share)
+            for (h, (winners, _)), amount in zip(
+                shares, split(pot.amount, [h for h, _ in shares]), strict=True
+            ):
+                if not amount:
+                    continue  # a one-chip pot has no low half
+                decided = next((d for hh, w, d in steps if hh == h and w == winners), "uncontested")
+                awards.append(Award(k, winners, tuple(split(amount, winners)), decided))
     finishing = list(state.stacks)
     for a in awards:
         for p, amount in zip(a.players, a.amounts, strict=True):

@@ -172,7 +172,7 @@ class HandState:
 
     def __repr__(self) -> str:
         return (
-            f"<HandState {self.game.game.key} {self.phase.value} street={self.street_name!r} "
+            f"<HandState {self.game.key} {self.phase.value} street={self.street_name!r} "
             f"actor={self.actor} stacks={self.stacks} bets={self.bets}>"
         )
 
@@ -820,6 +820,12 @@ class HandState:
         elif street.opening is Opening.HIGH_HAND:
             ups = [self.up_cards(i) for i in range(n)]
             opener = stud.opener(ups, self.alive, self.rules, self.game.stud.opener)
+        elif street.opening is Opening.HIGH_CARD:
+            ups = [self.up_cards(i) for i in range(n)]
+            opener = stud.low_bring_in_player(ups, self.alive, self.rules)
+        elif street.opening is Opening.LOW_HAND:
+            ups = [self.up_cards(i) for i in range(n)]
+            opener = stud.low_opener(ups, self.alive, self.rules)
         else:
             # as pokerkit: the largest blind or straddle acts last; a post (negative)
             # does not count, so it moves nobody's turn

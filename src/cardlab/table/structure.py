@@ -37,8 +37,12 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cardlab.decks import Deck, builtin_name
+from cardlab.decks.loading import deck_from_toml
 from cardlab.errors import GameError
-from cardlab.poker.games import Game, get_game
+from cardlab.poker.games import BASE_GAMES, Game, get_game
+from cardlab.poker.lowball import LowRule
+from cardlab.poker.rules import RuleSet
 
 MAX_SEATS = 10
 
@@ -74,6 +78,8 @@ class Opening(enum.Enum):
     POSITION = "position"  # first player after the blinds (pre-flop) or the button
     LOW_CARD = "low-card"  # stud third street: the lowest up-card brings in
     HIGH_HAND = "high-hand"  # stud later streets: the best showing partial hand
+    HIGH_CARD = "high-card"  # razz third street: the highest up-card (ace-to-five order)
+    LOW_HAND = "low-hand"  # razz later streets: the best (lowest) showing partial hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,26 +107,273 @@ _HOLDEM_STREETS = (
 )
 
 
-def base_streets(base_key: str, hole_cards: int) -> tuple[Street, ...]:
-    """The streets of a base game, the usual casino progression."""
+_DRAW_NAMES = ("first draw", "second draw", "third draw")
+
+
+def base_streets(
+    base_key: str, hole_cards: int, *, draws: int = 1, low: bool = False
+) -> tuple[Street, ...]:
+    """The streets of a base game, the usual casino progression (``draws``: how many
+    draws a draw game has; ``low``: stud played for low, razz's openers)."""
     if base_key in ("holdem", "omaha"):
         first = Street("pre-flop", hole=(False,) * hole_cards)
         rest = tuple(Street(n, board=b, big=big) for n, b, big in _HOLDEM_STREETS[1:])
         return (first, *rest)
     if base_key == "stud":
+        bring_in = Opening.HIGH_CARD if low else Opening.LOW_CARD
+        opens = Opening.LOW_HAND if low else Opening.HIGH_HAND
         return (
-            Street("third street", hole=(False, False, True), opening=Opening.LOW_CARD),
-            Street("fourth street", hole=(True,), opening=Opening.HIGH_HAND),
-            Street("fifth street", hole=(True,), opening=Opening.HIGH_HAND, big=True),
-            Street("sixth street", hole=(True,), opening=Opening.HIGH_HAND, big=True),
-            Street("seventh street", hole=(False,), opening=Opening.HIGH_HAND, big=True),
+            Street("third street", hole=(False, False, True), opening=bring_in),
+            Street("fourth street", hole=(True,), opening=opens),
+            Street("fifth street", hole=(True,), opening=opens, big=True),
+            Street("sixth street", hole=(True,), opening=opens, big=True),
+            Street("seventh street", hole=(False,), opening=opens, big=True),
         )
-    if base_key == "draw":
+    if base_key == "draw" and draws == 1:
         return (
             Street("before the draw", hole=(False,) * hole_cards),
             Street("after the draw", draw=True, big=True),
         )
-    raise GameError(f"no betting progression for the base game {base_key!r}")
+    if base_key == "draw" and 1 < draws <= len(_DRAW_NAMES):
+        # triple draw: the small bet before the draw and after the first, then the big
+        first = Street("before the draws", hole=(False,) * hole_cards)
+        later = [Street(_DRAW_NAMES[k], draw=True, big=2 * k >= draws - 1) for k in range(draws)]
+        return (first, *later)
+    raise GameError(f"no betting progression for the base game {base_key!r} ({draws} draws)")
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """How a base game's deal is played out: who wins a pot, how many cards and draws.
+
+    ``high``: the rule set's high hand wins (a share of) each pot; ``low``: a low rule
+    (:class:`~cardlab.poker.lowball.LowRule`) wins (a share of) it. With both, each pot
+    is split in two, the odd chip to the high half; a half nobody in the pot qualifies
+    for goes to the other (a scoop). ``hole_cards`` and ``draws`` change the base
+    game's dealing (badugi: four cards, three draws); ``betting``: its usual betting.
+    ``phh``: the PHH variant code for each betting structure.
+    """
+
+    key: str
+    name: str
+    base: str
+    betting: Betting
+    high: bool = True
+    low: LowRule | None = None
+    hole_cards: int | None = None
+    draws: int = 1
+    phh: tuple[tuple[Betting, str], ...] = ()
+
+    def __repr__(self) -> str:
+        return f"VARIANTS[{self.key!r}]"
+
+    @property
+    def hands(self) -> tuple[LowRule | None, ...]:
+        """The hands that share each pot, high (None) first."""
+        return ((None,) if self.high else ()) + ((self.low,) if self.low else ())
+
+    @property
+    def low_stud(self) -> bool:
+        """Stud played for low only (razz): the highest up-card brings in."""
+        return self.base == "stud" and not self.high
+
+    def code(self, betting: Betting, deck: Deck) -> str:
+        """The PHH variant code of this variant with ``betting`` on ``deck``."""
+        codes = dict(self.phh)
+        if self.key == "holdem" and deck.name == SHORT_DECK.name:
+            codes = {Betting.NO_LIMIT: "NS"}
+        if betting not in codes:
+            raise GameError(f"PHH has no variant code for {betting.value} {self.name}")
+        return codes[betting]
+
+
+_L = LowRule
+VARIANTS: dict[str, Variant] = {
+    v.key: v
+    for v in (
+        Variant(
+            "holdem",
+            "Texas Hold'em",
+            "holdem",
+            Betting.NO_LIMIT,
+            phh=((Betting.NO_LIMIT, "NT"), (Betting.FIXED_LIMIT, "FT"), (Betting.POT_LIMIT, "PT")),
+        ),
+        Variant(
+            "omaha",
+            "Omaha",
+            "omaha",
+            Betting.POT_LIMIT,
+            phh=((Betting.POT_LIMIT, "PO"), (Betting.NO_LIMIT, "NO"), (Betting.FIXED_LIMIT, "FO")),
+        ),
+        Variant(
+            "stud",
+            "Seven-card Stud",
+            "stud",
+            Betting.FIXED_LIMIT,
+            phh=(
+                (Betting.FIXED_LIMIT, "F7S"),
+                (Betting.NO_LIMIT, "N7S"),
+                (Betting.POT_LIMIT, "P7S"),
+            ),
+        ),
+        Variant(
+            "draw",
+            "Draw",
+            "draw",
+            Betting.FIXED_LIMIT,
+            phh=(
+                (Betting.FIXED_LIMIT, "F5CD"),
+                (Betting.NO_LIMIT, "N5CD"),
+                (Betting.POT_LIMIT, "P5CD"),
+            ),
+        ),
+        Variant(
+            "omaha8",
+            "Omaha Hi-Lo eight or better",
+            "omaha",
+            Betting.FIXED_LIMIT,
+            low=_L.EIGHT_OR_BETTER,
+            phh=((Betting.FIXED_LIMIT, "FO/8"),),
+        ),
+        Variant(
+            "stud8",
+            "Seven-card Stud Hi-Lo eight or better",
+            "stud",
+            Betting.FIXED_LIMIT,
+            low=_L.EIGHT_OR_BETTER,
+            phh=((Betting.FIXED_LIMIT, "F7S/8"),),
+        ),
+        Variant(
+            "razz",
+            "Razz",
+            "stud",
+            Betting.FIXED_LIMIT,
+            high=False,
+            low=_L.ACE_TO_FIVE,
+            phh=((Betting.FIXED_LIMIT, "FR"),),
+        ),
+        Variant(
+            "27-single-draw",
+            "Deuce-to-Seven Single Draw",
+            "draw",
+            Betting.NO_LIMIT,
+            high=False,
+            low=_L.DEUCE_TO_SEVEN,
+            phh=((Betting.NO_LIMIT, "N2L1D"),),
+        ),
+        Variant(
+            "27-triple-draw",
+            "Deuce-to-Seven Triple Draw",
+            "draw",
+            Betting.FIXED_LIMIT,
+            high=False,
+            low=_L.DEUCE_TO_SEVEN,
+            draws=3,
+            phh=((Betting.FIXED_LIMIT, "F2L3D"),),
+        ),
+        Variant(
+            "badugi",
+            "Badugi",
+            "draw",
+            Betting.FIXED_LIMIT,
+            high=False,
+            low=_L.BADUGI,
+            hole_cards=4,
+            draws=3,
+            phh=((Betting.FIXED_LIMIT, "FB"),),
+        ),
+    )
+}
+"""The variants by key; a table game is named ``<deck>-<variant>`` (``standard52-razz``,
+``fesca78-badugi``, ``short36-holdem``)."""
+
+SHORT_DECK = deck_from_toml(
+    """
+name = "short36"
+description = "The short deck: 6-A in four suits (36 cards), ace high or in A-6-7-8-9"
+suits = ["c", "d", "h", "s"]
+ranks = ["6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+wrap = "ace-low"
+""",
+    source="short36",
+)
+"""Short-deck Hold'em's deck. Its hand order is derived like every deck's, by rarity:
+a flush is rarer than a full house and a straight rarer than three of a kind, which is
+pokerkit's (and the card rooms') short-deck order; A-6-7-8-9 is the lowest straight."""
+
+PHH_VARIANTS: dict[str, tuple[Variant, Betting]] = {
+    code: (v, b) for v in VARIANTS.values() for b, code in v.phh
+} | {"NS": (VARIANTS["holdem"], Betting.NO_LIMIT)}
+"""Each PHH variant code (the specification's and cardlab's own) -> variant, betting."""
+
+
+def phh_variant(code: str, deck: Deck) -> tuple[str, Betting]:
+    """The game key (``<deck>-<variant>``) and betting of a PHH variant code played on
+    ``deck`` (NS: the short deck, which it names itself)."""
+    if code not in PHH_VARIANTS:
+        known = ", ".join(sorted(PHH_VARIANTS))
+        raise GameError(f"variant {code!r} is not played by cardlab (known: {known})")
+    variant, betting = PHH_VARIANTS[code]
+    if code == "NS":
+        if deck.name.lower() not in ("standard52", SHORT_DECK.name):
+            raise GameError(
+                f"variant 'NS' (short-deck Hold'em) is played on the 36-card short deck "
+                f"(6 to A); it has no meaning on the {deck.name} deck"
+            )
+        return f"{SHORT_DECK.name}-holdem", betting
+    return f"{deck.name.lower()}-{variant.key}", betting
+
+
+def phh_game(code: str, deck: Deck, given: object = None) -> tuple[str | Game, Variant, Betting]:
+    """What a PHH hand of variant ``code`` on ``deck`` is played with: the game (a key,
+    or a :class:`Game` for a user's deck), the variant and the betting. ``given``: the
+    hand's ``_game`` field (cardlab's), which must deal like the variant."""
+    key, betting = phh_variant(code, deck)
+    variant = PHH_VARIANTS[code][0]
+    if builtin_name(deck) is None:  # a user's deck, from its definition in _deck
+        return Game(RuleSet.for_deck(deck), BASE_GAMES[variant.base]), variant, betting
+    if isinstance(given, str) and given.strip():
+        game, _ = table_game_of(given)
+        if game.base.key != variant.base:
+            raise GameError(f"_game {given!r} does not match variant {code!r}")
+        return given, variant, betting
+    return key, variant, betting
+
+
+def phh_code(game: TableGame) -> str:
+    """The PHH variant code of a table game (its variant and betting)."""
+    return game.variant.code(game.stakes.betting, game.game.deck)
+
+
+def split_game_key(name: str) -> tuple[str, Variant]:
+    """``"fesca78-razz"`` -> (``"fesca78-stud"``, the razz variant): the registry game
+    that deals the cards and the variant that plays them."""
+    text = name.strip()
+    lowered = text.lower()
+    for key in sorted(VARIANTS, key=len, reverse=True):
+        if lowered.endswith("-" + key):
+            deck = text[: -len(key) - 1]
+            variant = VARIANTS[key]
+            return f"{deck}-{variant.base}", variant
+    raise GameError(
+        f"unknown game {text!r} (expected <deck>-<variant>, e.g. standard52-razz, "
+        f"fesca78-holdem, short36-holdem; variants: {', '.join(VARIANTS)})"
+    )
+
+
+def table_game_of(name: str | Game, **options: Any) -> tuple[Game, Variant]:
+    """The game (deck, rules, base game) and variant a table game key names."""
+    if isinstance(name, Game):
+        return get_game(name, **options), VARIANTS[name.base.key]
+    key, variant = split_game_key(name)
+    deck_name = key.rpartition("-")[0]
+    if deck_name.lower() == SHORT_DECK.name:
+        rules = RuleSet.for_deck(SHORT_DECK, **options)
+        return Game(rules, BASE_GAMES[variant.base]), variant
+    game = get_game(key, **options)
+    if variant.base != game.base.key:
+        raise GameError(f"unknown game {name!r}: {variant.name} is not {game.base.name}")
+    return game, variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,11 +532,24 @@ STUD_OPTIONS: dict[str, tuple[str, str, str]] = {
 
 @dataclass(frozen=True)
 class TableGame:
-    """A game and its stakes: everything needed to deal and bet a hand."""
+    """A game and its stakes: everything needed to deal and bet a hand.
+
+    ``variant``: how the deal is played out (razz, hi-lo, badugi...); None: the base
+    game played for high, as the deck's rules rank hands.
+    """
 
     game: Game
     stakes: Stakes
     stud: StudOptions = StudOptions()
+    variant: Variant = None  # type: ignore[assignment]  # None: set from the base game
+
+    def __post_init__(self) -> None:
+        if self.variant is None:
+            object.__setattr__(self, "variant", VARIANTS[self.game.base.key])
+        if self.variant.base != self.game.base.key:
+            raise GameError(
+                f"{self.variant.name} is played with {self.variant.base}, not {self.game.base.name}"
+            )
 
     @classmethod
     def create(
@@ -300,23 +566,21 @@ class TableGame:
         ante_trimming: bool = False,
         stud_bring_in: str = "low-card",
         stud_opener: str = "best-showing",
+        variant: str | Variant | None = None,
         **rule_options: Any,
     ) -> TableGame:
         """A game with the usual casino stakes for its base game, each overridable.
 
         Defaults: Hold'em no-limit with blinds 1/2; Omaha pot-limit, blinds 1/2; Stud
         fixed-limit with ante 1, bring-in 1, bets 2/4; Draw fixed-limit, blinds 1/2,
-        bets 2/4.
+        bets 2/4. A variant's own betting comes first (razz, Omaha hi-lo, triple draw
+        and badugi: fixed-limit; deuce-to-seven single draw: no-limit). ``variant``
+        (a key of :data:`VARIANTS`) plays the game's deal as that variant.
         """
-        g = get_game(game, **rule_options)
+        g, named = table_game_of(game, **rule_options)
+        variant = _variant(variant) if variant is not None else named
         base = g.base.key
-        default_betting = {
-            "holdem": Betting.NO_LIMIT,
-            "omaha": Betting.POT_LIMIT,
-            "stud": Betting.FIXED_LIMIT,
-            "draw": Betting.FIXED_LIMIT,
-        }[base]
-        b = Betting.parse(betting) if betting is not None else default_betting
+        b = Betting.parse(betting) if betting is not None else variant.betting
         if base == "stud":
             bl: tuple[int, ...] = tuple(blinds) if blinds is not None else ()
             an, ante = _antes(antes, default=1)
@@ -339,21 +603,42 @@ class TableGame:
             ante_trimming=ante_trimming,
         )
         stud = StudOptions(_choice(BringIn, stud_bring_in), _choice(StudOpener, stud_opener))
-        return cls(g, stakes, stud)
+        return cls(g, stakes, stud, variant)
+
+    @property
+    def hole_cards(self) -> int:
+        """Hole cards each player holds (the variant's, else the base game's)."""
+        return self.variant.hole_cards or self.game.base.hole_cards
 
     @property
     def streets(self) -> tuple[Street, ...]:
-        return base_streets(self.game.base.key, self.game.base.hole_cards)
+        v = self.variant
+        return base_streets(v.base, self.hole_cards, draws=v.draws, low=v.low_stud)
+
+    @property
+    def key(self) -> str:
+        """The table game's key, ``<deck>-<variant>`` (``standard52-razz``)."""
+        return f"{self.game.deck.name.lower()}-{self.variant.key}"
+
+    @property
+    def title(self) -> str:
+        """The game's display name with its variant (no stakes)."""
+        if self.game.deck.name == SHORT_DECK.name:
+            return f"Short-deck {self.variant.name}"
+        if self.variant.key == self.game.base.key:
+            return self.game.name
+        plain = self.game.name == self.game.base.name
+        return self.variant.name if plain else f"{self.game.deck.name} {self.variant.name}"
 
     @property
     def name(self) -> str:
-        return f"{self.game.name} ({self.stakes.describe()})"
+        return f"{self.title} ({self.stakes.describe()})"
 
     @property
     def max_seats(self) -> int:
         """At most 10, and no more than the deck can deal to (draws reshuffle)."""
         base = self.game.base
-        fit = (len(self.game.deck) - base.board_cards) // base.hole_cards
+        fit = (len(self.game.deck) - base.board_cards) // self.hole_cards
         if base.key == "stud":
             # the usual rule: when the deck runs short on seventh street one card is
             # dealt face up to the board for everyone
@@ -366,16 +651,24 @@ class TableGame:
         if self.max_seats < 2:
             base = self.game.base
             # Stud: six cards each, the seventh shared face up when the deck runs short
-            need = 2 * 6 + 1 if base.key == "stud" else 2 * base.hole_cards + base.board_cards
+            need = 2 * 6 + 1 if base.key == "stud" else 2 * self.hole_cards + base.board_cards
             raise GameError(
-                f"{self.game.name} needs at least {need} cards for two players; the "
+                f"{self.title} needs at least {need} cards for two players; the "
                 f"{self.game.deck.name} deck has {len(self.game.deck)}"
             )
         if not 2 <= seats <= self.max_seats:
             raise GameError(
-                f"{self.game.name} seats 2 to {self.max_seats} players with the "
+                f"{self.title} seats 2 to {self.max_seats} players with the "
                 f"{self.game.deck.name} deck, got {seats}"
             )
+
+
+def _variant(value: str | Variant) -> Variant:
+    if isinstance(value, Variant):
+        return value
+    if value not in VARIANTS:
+        raise GameError(f"unknown variant {value!r} (expected one of {', '.join(VARIANTS)})")
+    return VARIANTS[value]
 
 
 def _antes(value: int | Sequence[int] | None, *, default: int) -> tuple[tuple[int, ...], int]:

@@ -13,6 +13,13 @@ categories (no straight, flush or Mixwell can show in four cards), then by rank 
 from the most to the least repeated. Ties go to position (``best-showing``, the card
 rooms' rule and pokerkit's) or to the suit of each hand's highest card
 (``best-showing-suits``).
+
+Razz (stud for low) turns both round, as pokerkit and the card rooms do: the highest
+up-card brings in, ranks compared in the ace-to-five order (the ace, or ZAT, lowest;
+:func:`cardlab.poker.lowball.low_order`), equal ranks by the suit order, the strongest
+suit bringing in; from fourth street the best *low* showing hand opens: no pair before
+one pair before two pair before three and four of a kind, then the lowest ranks from
+the most repeated and highest down; ties go to position.
 """
 
 from __future__ import annotations
@@ -22,7 +29,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from cardlab.cards import Card
+from cardlab.decks import Deck
 from cardlab.poker.categories import Category
+from cardlab.poker.lowball import low_order
 from cardlab.poker.order import hand_order
 from cardlab.poker.rules import RuleSet
 from cardlab.table.structure import BringIn, StudOpener
@@ -84,4 +93,63 @@ def opener(
             key = (*key, _suit_rank(top, rules))
         keys[i] = key
     best = max(keys.values())
+    return min(i for i, k in keys.items() if k == best)
+
+
+def _low_rank(card: Card, deck: Deck) -> int:
+    return low_order(deck).index(card.rank.key)
+
+
+def low_bring_in_player(
+    up_cards: Sequence[Sequence[Card]], alive: Sequence[bool], rules: RuleSet
+) -> int:
+    """Razz: the position with the highest up-card in the ace-to-five order (equal
+    ranks: the strongest suit) brings in."""
+    keys = {
+        i: (_low_rank(cards[-1], rules.deck), _suit_rank(cards[-1], rules))
+        for i, cards in enumerate(up_cards)
+        if alive[i] and cards
+    }
+    best = max(keys.values())
+    return min(i for i, k in keys.items() if k == best)
+
+
+def low_showing_key(cards: Sequence[Card], deck: Deck) -> tuple[int, tuple[int, ...]]:
+    """The strength of a partial hand of up-cards for low (lower is better): how many
+    cards pair up, then the ranks from the most repeated and highest down."""
+    counts = Counter(_low_rank(c, deck) for c in cards)
+    ranked = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    pattern = tuple(sorted(counts.values(), reverse=True))
+    return _LOW_PATTERNS.get(pattern, len(_LOW_PATTERNS)), tuple(v for v, _ in ranked)
+
+
+# partial hands for low, best first (the number of cards never differs between players)
+_LOW_PATTERNS = {
+    p: k
+    for k, p in enumerate(
+        [
+            (1,),
+            (1, 1),
+            (1, 1, 1),
+            (1, 1, 1, 1),
+            (2,),
+            (2, 1),
+            (2, 1, 1),
+            (2, 2),
+            (3,),
+            (3, 1),
+            (4,),
+        ]
+    )
+}
+
+
+def low_opener(up_cards: Sequence[Sequence[Card]], alive: Sequence[bool], rules: RuleSet) -> int:
+    """Razz: the position with the best low showing opens (ties: the first position)."""
+    keys = {
+        i: low_showing_key(cards, rules.deck)
+        for i, cards in enumerate(up_cards)
+        if alive[i] and cards
+    }
+    best = min(keys.values())
     return min(i for i, k in keys.items() if k == best)
