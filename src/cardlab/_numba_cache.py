@@ -12,7 +12,6 @@ checkouts of different sources, used in turn, keep their own).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
@@ -20,7 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-_IMPORT = re.compile(rb"^\s*(?:from|import)\s+(cardlab(?:\.\w+)*)", re.MULTILINE)
+from cardlab._sources import closure_digest
+
 # a module that compiles code: a numba decorator or call (a module that only mentions
 # numba, or sets its thread count, compiles nothing and does not start a new cache)
 _COMPILES = re.compile(rb"@(?:numba\.)?(?:njit|jit|vectorize|guvectorize|cfunc)\b|\bnjit\(")
@@ -32,33 +32,8 @@ def sources_digest(package: Path = _PACKAGE) -> str:
     """A digest of the modules under ``package`` that compile code with numba and,
     transitively, the cardlab modules they import (16 hex digits)."""
     sources = {path: path.read_bytes() for path in package.rglob("*.py")}
-    todo = [path for path, text in sources.items() if _COMPILES.search(text)]
-    seen: set[Path] = set()
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        for name in _IMPORT.findall(sources[path]):
-            module = _module_file(package, name.decode().split(".")[1:])
-            if module is not None:
-                todo.append(module)
-    digest = hashlib.sha256()
-    for path in sorted(seen):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + sources[path])
-    return digest.hexdigest()[:16]
-
-
-def _module_file(package: Path, parts: list[str]) -> Path | None:
-    """The file of module ``cardlab.<parts>`` (or of the longest package prefix of it:
-    ``from cardlab.poker import x`` names a package, ``x`` may be anything)."""
-    for k in range(len(parts), -1, -1):
-        base = package.joinpath(*parts[:k])
-        if k and base.with_suffix(".py").is_file():
-            return base.with_suffix(".py")
-        if (base / "__init__.py").is_file():
-            return base / "__init__.py"
-    return None
+    seeds = [path for path, text in sources.items() if _COMPILES.search(text)]
+    return closure_digest(package, seeds, sources)
 
 
 def configure() -> None:

@@ -16,9 +16,11 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any, TextIO
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions
 from rich.markup import escape
+from rich.segment import Segment
 from rich.table import Table
+from rich.text import Text
 
 FORMATS = ("text", "json", "csv")
 
@@ -82,17 +84,40 @@ def text_table(
 ) -> Table:
     """A rich table; numbers are right-aligned unless ``justify`` says otherwise."""
     plain = not can_encode(sys.stdout)
-    table = Table(title=title, header_style="bold", title_justify="left")
+    if plain and title is not None:
+        title = ascii_text(title)
+    table = Table(
+        title=None if title is None else table_title(title),
+        header_style="bold",
+        title_justify="left",
+    )
     for i, name in enumerate(header if not plain else [ascii_text(h) for h in header]):
         how = justify[i] if justify else "right"
         table.add_column(name, justify=how)  # type: ignore[arg-type]
-    if plain and title is not None:
-        table.title = ascii_text(title)
     for row in rows:
         cells = (fraction_str(v) if isinstance(v, Fraction) else str(v) for v in row)
         # cells are plain text: "[src]" must print as written, not as rich markup
         table.add_row(*(escape(ascii_text(c) if plain else c) for c in cells))
     return table
+
+
+class _Title(Text):
+    """A table title that wraps at the console's width rather than the table's.
+
+    rich fits a title to the width of its table, so a title longer than a narrow table
+    broke in two ("... showdown" / "in 5 (100.0%)") and a shorter one was padded with
+    spaces to the table's width. This one takes the console's width, and is not padded.
+    """
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterable[Segment]:
+        wide = options.update(width=max(options.max_width, console.width), justify="default")
+        return super().__rich_console__(console, wide)
+
+
+def table_title(title: str) -> Text:
+    """``title`` (plain text, not markup) for ``rich.table.Table(title=...)``: on one line
+    whenever the console is wide enough for it, however narrow the table."""
+    return _Title(title)
 
 
 # Card notation in ASCII, for streams that cannot write kanji or suit symbols

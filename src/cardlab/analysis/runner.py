@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from cardlab._sources import code_digest
 from cardlab.errors import CardlabError
 
 Progress = Callable[[int, int], None]
@@ -80,20 +81,11 @@ def check_workers(workers: int | None) -> None:
         )
 
 
-def version() -> str:
-    """The cardlab version: part of every cache key (a new version recomputes)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as _version
-
-    try:
-        return _version("cardlab")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "0"
-
-
 def task_hash(task: Task) -> str:
-    """The cache file name of a task: sha256 of its key and the cardlab version."""
-    text = f"cardlab {version()}\n{type(task).__name__}\n{task.key()}"
+    """The cache file name of a task: sha256 of its key and of the code that computes it
+    (the task's module and every cardlab module it imports: a change there recomputes)."""
+    code = code_digest(type(task).__module__)
+    text = f"cardlab {code}\n{type(task).__name__}\n{task.key()}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 

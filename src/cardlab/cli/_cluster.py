@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from cardlab.cli._common import progress_bar
+from cardlab.cli._common import directory_path, progress_bar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,7 +52,7 @@ def cache_from(cache_dir: Path | None, no_cache: bool) -> Path | None:
 
     if no_cache:
         return None
-    return cache_dir if cache_dir is not None else default_cache_dir()
+    return directory_path(cache_dir if cache_dir is not None else default_cache_dir())
 
 
 @contextmanager
@@ -75,7 +75,7 @@ def task_bar(show: bool, label: str) -> Iterator[Callable[[int, int], None] | No
     if not show:
         yield None
         return
-    with progress_bar(label, True, tasks=True) as progress:
+    with progress_bar(label, None, tasks=True) as progress:  # None: at a terminal only
         yield progress
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from math import factorial
@@ -414,7 +415,10 @@ def simulate(cards: int, games: int, seed: int | None, model: Model, fmt: str) -
     analysis.check_simulation(cards, games)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    progress = Progress(console=Console(stderr=True), transient=True)
+    # drawn at a terminal only: in a pipe rich would leave an empty line on stderr
+    progress = Progress(
+        console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()
+    )
     with progress:
         task = progress.add_task(f"{model.value}, N={cards}", total=games)
         result = analysis.simulate(

@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from cardlab._sources import code_digest
 from cardlab.cards import Card
 from cardlab.errors import GameError, HandError
 from cardlab.poker.batch import evaluate_batch
@@ -123,12 +124,11 @@ def _kernels() -> Any:
 
 
 def _fingerprint(rules: RuleSet) -> str:
-    from cardlab.analysis.runner import version
-
     deck = rules.deck
     options = ";".join(f"{info.name}={value}" for info, value in rules.options())
     cards = " ".join(c.ascii for c in deck.cards)
-    text = f"cardlab {version()} draw-strength 1\n{deck.name}[{cards}]|{deck.wrap.value}|{options}"
+    code = code_digest(__name__)  # the code that builds the table: a change rebuilds it
+    text = f"cardlab {code} draw-strength\n{deck.name}[{cards}]|{deck.wrap.value}|{options}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 

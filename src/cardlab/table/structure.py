@@ -37,7 +37,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardlab.decks import Deck, builtin_name
+from cardlab.decks import BUILTIN_DECKS, Deck, builtin_name
 from cardlab.decks.loading import deck_from_toml
 from cardlab.errors import GameError
 from cardlab.poker.games import BASE_GAMES, Game, get_game
@@ -359,6 +359,13 @@ def split_game_key(name: str) -> tuple[str, Variant]:
         f"unknown game {text!r} (expected <deck>-<variant>, e.g. standard52-razz, "
         f"fesca78-holdem, short36-holdem; variants: {', '.join(VARIANTS)})"
     )
+
+
+def table_game_names() -> tuple[str, ...]:
+    """Every table game of the built-in decks: each deck with each variant (the base
+    games and the low and split games on the deck's own order), and short-deck Hold'em."""
+    names = [f"{deck.lower()}-{key}" for deck in BUILTIN_DECKS for key in VARIANTS]
+    return (*names, f"{SHORT_DECK.name}-holdem")
 
 
 def table_game_of(name: str | Game, **options: Any) -> tuple[Game, Variant]:

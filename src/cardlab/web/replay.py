@@ -292,8 +292,8 @@ def hand_frames(history: phh.HandHistory, *, label: str = "hand") -> dict[str, A
     game = hand.game
     return {
         "variant": history.variant,
-        "game": game.game.key,
-        "game_name": game.game.name,
+        "game": game.key,
+        "game_name": game.title,
         "stakes": game.stakes.describe() if scale == 1 else None,
         "players": names,
         "starting_stacks": [_number(s, scale) for s in hand.starting_stacks],

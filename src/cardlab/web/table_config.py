@@ -17,8 +17,8 @@ from typing import Any
 
 from cardlab.bots import BOTS, get_bot
 from cardlab.errors import GameError
-from cardlab.poker.games import game_names
 from cardlab.table import TableGame
+from cardlab.table.structure import table_game_names
 from cardlab.table.tournament import MAX_LEVELS, Schedule, check_payouts
 from cardlab.web.payload import RequestError
 
@@ -154,8 +154,8 @@ def parse_config(data: dict[str, Any], *, saved: bool = False) -> TableConfig:
             f"unknown table field(s) {unknown!r} (known: {', '.join(sorted(known))})"
         )
     game = _text(data, "game", "fesca78-holdem").strip().lower()
-    if game not in game_names():
-        raise RequestError(f"unknown game {game[:60]!r} (known: {', '.join(game_names())})")
+    if game not in table_game_names():
+        raise RequestError(f"unknown game {game[:60]!r} (known: {', '.join(table_game_names())})")
     seats = _whole(data, "seats", 6, 2, 10)
     stack = _whole(data, "stack", 200, 1, MAX_CHIPS)
     betting = data.get("betting")

@@ -11,7 +11,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from cardlab.table import Action, HandState, Legal, Phase, seat_view
-from cardlab.table.showdown import showdown_keys
+from cardlab.table.showdown import wins_a_share
 from cardlab.web.table_phh import describe
 from cardlab.web.table_tournament import payload as tournament_payload
 
@@ -50,10 +50,10 @@ def shows_by_default(hand: HandState, player: int) -> bool:
     rivals = {p for pot in mine for p in pot.players if p in shown}
     if not mine or not rivals:
         return True
-    keys = showdown_keys(hand, [player, *sorted(rivals)])
     for pot in mine:
         in_pot = [p for p in pot.players if p in rivals]
-        if not in_pot or keys[player] >= max(keys[p] for p in in_pot):
+        # the high hand or, in a split game, a qualifying low that no rival's beats
+        if wins_a_share(hand, player, in_pot):
             return True
     return False
 
@@ -128,7 +128,8 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
             "id": room.id,
             "name": room.config.name,
             "game": room.config.game,
-            "game_name": room.game.game.name,
+            "game_name": room.game.title,
+            "base": room.game.game.base.key,
             "stakes": stakes,
             "config": room.config.shown(),
             "hand_number": session.hands_played + (1 if room.live() else 0),

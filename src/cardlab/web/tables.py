@@ -72,8 +72,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardlab import render
 from cardlab.errors import CardlabError, GameError
-from cardlab.poker.games import game_names
 from cardlab.table import TableGame
+from cardlab.table.structure import table_game_names
 from cardlab.web.guard import RateLimiter, client_key, too_many
 from cardlab.web.payload import RequestError
 from cardlab.web.table_chat import chat_message, host_chat_operation
@@ -244,12 +244,13 @@ class TableManager:
 
 def options() -> dict[str, Any]:
     games = []
-    for key in game_names():
+    for key in table_game_names():
         tg = TableGame.create(key)
         games.append(
             {
                 "key": key,
-                "name": tg.game.name,
+                "deck": tg.game.deck.name,
+                "name": tg.title,
                 "base": tg.game.base.key,
                 "max_seats": tg.max_seats,
                 "stakes": tg.stakes.describe(),

@@ -106,7 +106,12 @@
   async function lobby() {
     const opts = await api("GET", "/api/tables/options");
     const game = $("t-game");
-    for (const g of opts.games) game.append(el("option", { value: g.key, text: `${g.name} (${g.stakes})` }));
+    // one group per deck: its base games, then the low and split games on its order
+    const groups = new Map();
+    for (const g of opts.games) {
+      if (!groups.has(g.deck)) game.append(groups.set(g.deck, el("optgroup", { label: g.deck })).get(g.deck));
+      groups.get(g.deck).append(el("option", { value: g.key, text: `${g.name} (${g.stakes})` }));
+    }
     game.value = opts.defaults.game;
     const seatsInput = $("t-seats");
     function botSeats() {
@@ -412,7 +417,7 @@
     }
 
     // --- the felt: seats around an oval, each bet in front of its seat, the middle -----
-    const stud = () => /stud/.test(state.table.game);
+    const stud = () => state.table.base === "stud";  // razz and stud8 too
     const handKey = (s) => (s.hand ? String(s.table.hand_number) : null);  // the same once over
     const calm = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     let prev = null;  // what the last state showed: what is new in this one is animated
