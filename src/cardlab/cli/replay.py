@@ -1,7 +1,16 @@
-"""``cardlab replay``: play the hands of a PHH file on the engine and show them."""
+"""``cardlab replay``: play the hands of a PHH file on the engine and show them.
+
+Each hand of a file replays on its own: the answer has one entry per hand in file
+order, a hand that cannot be read or replayed carrying its ``error`` (with its line)
+instead of the stacks. Exit code 0 when every hand replays, 1 when some do not (each
+is listed), 2 when the file cannot be read at all.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import sys
+from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -11,70 +20,200 @@ from rich.markup import escape
 
 from cardlab import render
 from cardlab.cli._common import emit, emit_json, format_option
+from cardlab.errors import HistoryError
+from cardlab.table import events as ev
 from cardlab.table import phh
 from cardlab.table.history import Replay, replay
-from cardlab.table.narrate import streets
+from cardlab.table.narrate import describe
 
 
 def load_histories(path: str) -> list[phh.HandHistory]:
-    """Every hand of a .phh or .phhs file (a .phhs holds tables [1], [2], ...)."""
+    """Every hand of a .phh or .phhs file (a .phhs holds tables [1], [2], ...); the
+    first hand that cannot be read stops it (``cardlab verify``: all or nothing)."""
     p = Path(path)
     if p.suffix.lower() == ".phhs":
         return phh.load_all(p)
     return [phh.load(p)]
 
 
-def _number(value: int | Decimal) -> int | float:
+def _number(value: int | Decimal) -> int | float | str:
     if isinstance(value, Decimal):
+        if value.is_infinite():
+            return "inf"  # JSON has no infinity
         return int(value) if value == value.to_integral_value() else float(value)
     return value
 
 
 def replay_summary(r: Replay) -> dict[str, Any]:
-    """The JSON of one replayed hand."""
-    return {
+    """The JSON of one replayed hand: stacks in the file's units (an ``inf`` stack as
+    the string ``"inf"``), ``net`` (finishing minus starting) and PHH's ``winnings``
+    (what each player collected from the pots)."""
+    out = {
         "variant": r.history.variant,
         "game": r.hand.game.game.key,
         "players": list(r.history.players or ()),
         "starting_stacks": [_number(v) for v in r.starting_stacks],
         "finishing_stacks": [_number(v) for v in r.finishing_stacks],
+        "net": [_number(v) for v in r.net],
         "winnings": [_number(v) for v in r.winnings],
         "showdown": bool(r.hand.result and r.hand.result.showdown),
         "decided_by": r.hand.result.decided_by if r.hand.result else None,
     }
+    mismatches = r.mismatches()
+    if mismatches:
+        out["mismatches"] = mismatches
+    return out
+
+
+def replay_file(path: str) -> list[tuple[phh.Entry, Replay | None, str | None]]:
+    """Each hand of the file: its entry, and its replay or the reason it has none.
+    :class:`HistoryError` when the file cannot be read at all."""
+    out: list[tuple[phh.Entry, Replay | None, str | None]] = []
+    for entry in phh.iter_file(path):
+        if entry.history is None:
+            out.append((entry, None, entry.error))
+            continue
+        try:
+            label = f"hand {entry.number} (line {entry.line})"
+            out.append((entry, replay(entry.history, label=label), None))
+        except HistoryError as exc:
+            out.append((entry, None, str(exc)))
+    return out
 
 
 @click.command(name="replay")
 @click.argument("file", type=click.Path(dir_okay=False))
 @format_option("text", "json")
 def replay_command(file: str, fmt: str) -> None:
-    """Replay every hand of a PHH hand-history FILE (.phh or .phhs), street by street."""
-    histories = load_histories(file)
-    replays = [replay(h, label=f"hand {k + 1}") for k, h in enumerate(histories)]
+    """Replay every hand of a PHH hand-history FILE (.phh or .phhs), street by street.
+
+    Exit code 0 when every hand replays, 1 when some do not (each is listed), 2 when
+    the file cannot be read."""
+    results = replay_file(file)
+    failed = [(entry, error) for entry, _, error in results if error is not None]
     if fmt == "json":
-        emit_json({"hands": [replay_summary(r) for r in replays]})
-        return
-    for k, r in enumerate(replays, 1):
-        print_replay(r, title=f"hand {k} of {len(replays)}")
+        hands = []
+        for entry, r, error in results:
+            where = {"hand": entry.number, "line": entry.line}
+            hands.append(where | ({"error": error} if r is None else replay_summary(r)))
+        emit_json({"file": file, "hands": hands, "replayed": len(hands) - len(failed)})
+    else:
+        places = file_places(r.history for _, r, _ in results if r is not None)
+        for entry, r, error in results:
+            if r is None:
+                emit(f"hand {entry.number} of {len(results)}: {error}")
+            else:
+                print_replay(r, title=f"hand {entry.number} of {len(results)}", places=places)
+    if failed:
+        for _, error in failed:
+            click.echo(f"cardlab: {error}", err=True)
+        click.echo(f"cardlab: {len(failed)} of {len(results)} hands do not replay", err=True)
+        sys.exit(1)
 
 
-def print_replay(r: Replay, *, title: str) -> None:
-    """A replayed hand street by street, then each player's stacks."""
+def file_places(histories: Any) -> int:
+    """The decimal places amounts of these hands are shown with: the most any amount
+    of the file is written with (``0.50``: 2), so one file shows one unit."""
+    places = 0
+    for history in histories:
+        amounts: list[Any] = [*history.antes, *history.starting_stacks]
+        amounts += list(history.blinds_or_straddles or ())
+        amounts += [history.bring_in, history.small_bet, history.big_bet, history.min_bet]
+        for a in amounts:
+            if isinstance(a, Decimal) and a.is_finite():
+                exponent = a.as_tuple().exponent
+                if isinstance(exponent, int):
+                    places = max(places, -exponent)
+    return places
+
+
+def money(value: int | Decimal, places: int) -> str:
+    """An amount with ``places`` decimals (more only where a split needs them)."""
+    if isinstance(value, Decimal) and value.is_infinite():
+        return "inf"
+    exact = Decimal(value)
+    if places:
+        quantum = Decimal(1).scaleb(-places)
+        rounded = exact.quantize(quantum)
+        if rounded == exact:
+            return str(rounded)
+    return str(exact.normalize()) if exact != exact.to_integral_value() else str(int(exact))
+
+
+def _signed(value: int | Decimal, places: int) -> str:
+    return "0" if not value else ("+" if value > 0 else "") + money(value, places)
+
+
+def _in_file_units(event: ev.Event, r: Replay, places: int) -> ev.Event:
+    def unit(v: int) -> Decimal:
+        return Decimal(money(Decimal(v) / r.scale, places))
+
+    if isinstance(event, ev.Award):
+        amounts: Any = tuple(unit(a) for a in event.amounts)  # shown, not played
+        return dataclasses.replace(event, amounts=amounts)
+    amount = getattr(event, "amount", None)
+    if isinstance(amount, int):
+        return dataclasses.replace(event, amount=unit(amount))  # type: ignore[call-arg]
+    return event
+
+
+def streets(r: Replay, names: Sequence[str], places: int) -> list[tuple[str, str]]:
+    """(street with its board cards, what happened) for each street, amounts in the
+    file's units."""
+    out: list[tuple[str, str]] = []
+    title, lines = "forced bets", list[str]()
+    for event in r.hand.history:
+        if isinstance(event, ev.NewStreet):
+            if lines or title != "forced bets":
+                out.append((title, "; ".join(lines)))
+            title, lines = event.name, []
+        elif isinstance(event, ev.DealBoard):
+            title = f"{title} {' '.join(str(c) for c in event.cards)}"
+        else:
+            text = describe(_in_file_units(event, r, places), names)
+            if text:
+                lines.append(text)
+    out.append((title, "; ".join(lines)))
+    return out
+
+
+def _stakes(history: phh.HandHistory, places: int) -> str:
+    """The forced bets and bet sizes as the file writes them."""
+    parts = []
+    blinds = [b for b in history.blinds_or_straddles or () if b]
+    if blinds:
+        parts.append("blinds " + "/".join(money(abs(Decimal(b)), places) for b in blinds))
+    if history.bring_in:
+        parts.append(f"bring-in {money(history.bring_in, places)}")
+    if history.small_bet is not None and history.big_bet is not None:
+        bets = f"{money(history.small_bet, places)}/{money(history.big_bet, places)}"
+        parts.append(f"bets {bets}")
+    antes = sorted({a for a in history.antes if a})
+    if antes:
+        parts.append("antes " + "/".join(money(a, places) for a in antes))
+    return ", ".join(parts) or "no forced bets"
+
+
+def print_replay(r: Replay, *, title: str, places: int | None = None) -> None:
+    """A replayed hand street by street, then each player's stacks, every amount in
+    the file's units with ``places`` decimals (default: the hand's own)."""
+    if places is None:
+        places = file_places([r.history])
     console = render.console()
     names = list(r.history.players or [f"p{i + 1}" for i in range(r.hand.players)])
     game = r.hand.game
     console.print(
         f"[bold]{escape(title)}[/bold] — {r.history.variant}, "
-        f"{escape(game.game.name)} ({game.stakes.describe()}), {r.hand.players} players",
+        f"{escape(game.game.name)} ({_stakes(r.history, places)}), {r.hand.players} players",
         highlight=False,
     )
-    for street, text in streets(r.hand, names):
+    for street, text in streets(r, names, places):
         if text:
             console.print(f"  [cyan]{escape(street)}[/cyan]: {escape(text)}", highlight=False)
     rows = [
-        (name, str(start), str(finish), f"{net:+}" if net else "0")
+        (name, money(start, places), money(finish, places), _signed(net, places))
         for name, start, finish, net in zip(
-            names, r.starting_stacks, r.finishing_stacks, r.winnings, strict=True
+            names, r.starting_stacks, r.finishing_stacks, r.net, strict=True
         )
     ]
     console.print(
@@ -84,5 +223,5 @@ def print_replay(r: Replay, *, title: str) -> None:
             justify=("left", "right", "right", "right"),
         )
     )
-    if r.scale != 1:
-        emit(f"  amounts as in the file (played in units of 1/{r.scale})")
+    for line in r.mismatches():
+        emit(f"  the record differs: {line}")

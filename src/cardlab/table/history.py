@@ -8,46 +8,36 @@ a history on the engine, dealing its cards and taking its actions in order; an a
 the rules refuse is a :class:`~cardlab.errors.HistoryError` naming the hand's action.
 
 Amounts written with decimals (online cash games, ``0.25``) are played in integer
-units of the smallest decimal and reported back in the file's units.
+units of the smallest decimal (finer when a split pot needs it: money splits exactly, as
+in pokerkit) and reported back in the file's units; an ``inf`` starting stack is played
+as a stack no bet reaches and reported as ``inf``. The real sites' conventions a replay
+reads (``sm ????``, shows after an uncontested pot, posts) are in docs/phh.md.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from cardlab.decks import builtin_name
-from cardlab.errors import ActionError, CardError, CardlabError, HistoryError
-from cardlab.poker.games import BASE_GAMES, Game, get_game
+from cardlab.errors import ActionError, CardError, CardlabError, GameError, HistoryError
 from cardlab.store import HandRecord
+from cardlab.table import events as ev
 from cardlab.table import phh
 from cardlab.table import phh_actions as pa
 from cardlab.table.state import HandState, Phase
-from cardlab.table.structure import Betting, TableGame
-
-# (base game, betting) -> PHH variant code; the codes beyond the standard's are cardlab's
-_CODES = {
-    ("holdem", Betting.NO_LIMIT): "NT",
-    ("holdem", Betting.FIXED_LIMIT): "FT",
-    ("holdem", Betting.POT_LIMIT): "PT",
-    ("omaha", Betting.POT_LIMIT): "PO",
-    ("omaha", Betting.NO_LIMIT): "NO",
-    ("omaha", Betting.FIXED_LIMIT): "FO",
-    ("stud", Betting.FIXED_LIMIT): "F7S",
-    ("stud", Betting.NO_LIMIT): "N7S",
-    ("stud", Betting.POT_LIMIT): "P7S",
-    ("draw", Betting.NO_LIMIT): "N5CD",
-    ("draw", Betting.POT_LIMIT): "P5CD",
-    ("draw", Betting.FIXED_LIMIT): "F5CD",
-}
-_GAMES = {code: key for key, code in _CODES.items()}
+from cardlab.table.structure import Betting, TableGame, phh_code, phh_game
 
 
 def variant_code(game: TableGame) -> str:
-    """The PHH variant code of a game's base game and betting structure."""
-    return _CODES[game.game.base.key, game.stakes.betting]
+    """The PHH variant code of a game's variant and betting structure."""
+    try:
+        return phh_code(game)
+    except GameError as e:  # a variant with a betting PHH has no code for
+        raise HistoryError(str(e)) from None
 
 
 def to_history(
@@ -131,11 +121,14 @@ def _option_text(value: Any) -> str:
 @dataclass(frozen=True)
 class Replay:
     """A replayed hand: the engine's state, and the history's units (``scale``: the
-    engine counts chips in units of 1/scale of the file's amounts)."""
+    engine counts chips in units of 1/scale of the file's amounts). A starting stack of
+    ``inf`` (HandHQ's iPoker hands) is played as a stack no bet can reach, and
+    reported as ``inf`` again (``infinite``: which players had one)."""
 
     history: phh.HandHistory
     hand: HandState
     scale: int
+    infinite: tuple[bool, ...] = ()
 
     def amounts(self, values: Sequence[int]) -> list[int | Decimal]:
         """Engine chips back in the file's units."""
@@ -143,41 +136,97 @@ class Replay:
             return list(values)
         return [Decimal(v) / self.scale for v in values]
 
-    @property
-    def finishing_stacks(self) -> list[int | Decimal]:
-        return self.amounts(self.hand.stacks)
+    def _stacks(self, values: Sequence[int]) -> list[int | Decimal]:
+        out = self.amounts(values)
+        for i, endless in enumerate(self.infinite):
+            if endless:
+                out[i] = _INFINITY
+        return out
 
     @property
     def starting_stacks(self) -> list[int | Decimal]:
-        return self.amounts(self.hand.starting_stacks)
+        return self._stacks(self.hand.starting_stacks)
 
     @property
-    def winnings(self) -> list[int | Decimal]:
+    def finishing_stacks(self) -> list[int | Decimal]:
+        return self._stacks(self.hand.stacks)
+
+    @property
+    def net(self) -> list[int | Decimal]:
+        """Each player's finishing minus starting stack (finite with ``inf`` stacks too)."""
         return self.amounts(
             [f - s for f, s in zip(self.hand.stacks, self.hand.starting_stacks, strict=True)]
         )
+
+    @property
+    def winnings(self) -> list[int | Decimal]:
+        """What each player collected from the pots (PHH's ``winnings``, as pokerkit
+        counts them: the uncontested winner collects their own bet as far as it was
+        called, and only the part nobody called goes back as uncalled)."""
+        return self.amounts(collected(self.hand))
+
+    def mismatches(self) -> list[str]:
+        """How the history's recorded ``finishing_stacks`` differ from the replay's, one
+        line per player; empty when they agree or the history records none. (Recorded
+        ``winnings`` are not compared: sites write them after the rake.)"""
+        recorded = self.history.finishing_stacks
+        if recorded is None:
+            return []
+        names = self.history.players or tuple(f"p{i + 1}" for i in range(self.hand.players))
+        return [
+            f"finishing_stacks[{i}] ({names[i]}): the file says {pa.format_amount(theirs)}, "
+            f"the replay gives {pa.format_amount(mine)}"
+            for i, (theirs, mine) in enumerate(zip(recorded, self.finishing_stacks, strict=True))
+            if theirs != mine
+        ]
+
+
+_INFINITY = Decimal("Infinity")
+# the events that are a player's action (the rest: forced bets, deals, returns, awards)
+_PLAYER_ACTIONS = (ev.Fold, ev.CheckCall, ev.BetRaise, ev.BringIn, ev.Discard, ev.ShowMuck)
+
+
+def collected(hand: HandState) -> list[int]:
+    """What each player of a finished hand collected from the pots, in chips.
+
+    The engine gives the last player left their whole last bet back and the pot
+    without it; pokerkit (and PHH's ``winnings``) returns only the part of that bet
+    nobody called and pays the called part with the pot. Same stacks, other words:
+    the called part is counted here as collected."""
+    n = hand.players
+    won = [0] * n
+    bets = [0] * n
+    returned: tuple[int, int] | None = None
+    for event in hand.history:
+        if isinstance(event, ev.NewStreet):
+            if event.index > 0:
+                bets, returned = [0] * n, None
+        elif isinstance(event, ev.PostBlind | ev.CheckCall | ev.BringIn):
+            bets[event.player] += event.amount
+        elif isinstance(event, ev.BetRaise):
+            bets[event.player] = event.amount
+        elif isinstance(event, ev.ReturnBet):
+            returned = (event.player, event.amount)
+        elif isinstance(event, ev.Award):
+            for p, amount in zip(event.players, event.amounts, strict=True):
+                won[p] += amount
+    result = hand.result
+    if result is not None and not result.showdown and returned is not None:
+        winner, amount = returned
+        if amount == bets[winner]:  # the whole last bet came back
+            called = max((b for i, b in enumerate(bets) if i != winner), default=0)
+            won[winner] += min(amount, called)
+    return won
 
 
 def table_game_of(history: phh.HandHistory, scale: int = 1) -> TableGame:
     """The game and stakes a history is played with."""
     code = history.variant
-    if code not in _GAMES:
-        known = ", ".join(sorted(_GAMES))
-        raise HistoryError(f"variant {code!r} is not played by cardlab (high poker only: {known})")
-    base, betting = _GAMES[code]
-    deck = history.deck
-    game: str | Game
-    if builtin_name(deck) is None:  # a user's deck, from its definition in _deck
-        from cardlab.poker.rules import RuleSet
-
-        game = Game(RuleSet.for_deck(deck), BASE_GAMES[base])
-    else:
-        game = f"{deck.name.lower()}-{base}"
-        given = history.user_fields.get("_game")
-        if isinstance(given, str) and given.strip():
-            if get_game(given).base.key != base:
-                raise HistoryError(f"_game {given!r} does not match variant {code!r}")
-            game = given
+    try:  # the variant codes are data of structure.py
+        game, variant, betting = phh_game(code, history.deck, history.user_fields.get("_game"))
+    except GameError as e:
+        raise HistoryError(str(e)) from None
+    base = variant.base
     rules = history.user_fields.get("_rules", {})
     if not isinstance(rules, dict):
         raise HistoryError(f"_rules must be a table of options, got {rules!r}")
@@ -208,28 +257,77 @@ def table_game_of(history: phh.HandHistory, scale: int = 1) -> TableGame:
             kwargs |= {"small_bet": units(history.small_bet), "big_bet": units(history.big_bet)}
         else:
             kwargs["small_bet"] = units(history.min_bet)
-    return TableGame.create(game, **kwargs, **stud_options, **rule_options)
+    return TableGame.create(game, variant=variant, **kwargs, **stud_options, **rule_options)
+
+
+_GAMES_SEEN: dict[tuple[Any, ...], TableGame] = {}
+
+
+def _table_game(history: phh.HandHistory, scale: int) -> TableGame:
+    """:func:`table_game_of`, remembered (the hands of a file share a few games)."""
+    fields = history.user_fields
+    key = (
+        history.variant,
+        history.ante_trimming_status,
+        history.antes,
+        history.blinds_or_straddles,
+        history.bring_in,
+        history.small_bet,
+        history.big_bet,
+        history.min_bet,
+        scale,
+        *(repr(fields.get(name)) for name in ("_deck", "_game", "_rules")),
+    )
+    game = _GAMES_SEEN.get(key)
+    if game is None:
+        game = table_game_of(history, scale)
+        if len(_GAMES_SEEN) >= 512:
+            _GAMES_SEEN.clear()
+        _GAMES_SEEN[key] = game
+    return game
 
 
 def _units(value: Any, scale: int) -> int:
+    if scale == 1 and type(value) is int:
+        return value
     scaled = Decimal(value) * scale
+    if not scaled.is_finite():
+        raise HistoryError(f"amount {value} is not a finite number")
     if scaled != scaled.to_integral_value():
         raise HistoryError(f"amount {value} is finer than the history's smallest unit")
-    return int(scaled.to_integral_value())
+    return int(scaled)
 
 
-def _scale(history: phh.HandHistory) -> int:
+def _places(history: phh.HandHistory) -> int | None:
+    """The most decimal places of the history's amounts; None when every amount is an
+    integer (chips), 0 when some are written with a decimal point but no digit after
+    it needs one (``1.0``): money, which pokerkit splits exactly."""
     amounts: list[Any] = [*history.antes, *history.starting_stacks]
     amounts += list(history.blinds_or_straddles or ())
     amounts += [history.bring_in, history.small_bet, history.big_bet, history.min_bet]
     amounts += [a.amount for a in history.actions if isinstance(a, pa.CompleteBetRaiseTo)]
-    places = 0
+    places: int | None = None
     for a in amounts:
-        if isinstance(a, Decimal):
+        if isinstance(a, Decimal) and a.is_finite():
             exponent = a.normalize().as_tuple().exponent
             if isinstance(exponent, int):
-                places = max(places, -exponent)
-    return int(10**places)
+                places = max(places or 0, -exponent)
+    return places
+
+
+def _is_infinite(amount: int | Decimal) -> bool:
+    return isinstance(amount, Decimal) and amount.is_infinite()
+
+
+def _endless_stack(history: phh.HandHistory, scale: int) -> int:
+    """A stack no bet of the history can reach, for its ``inf`` starting stacks: ten
+    times every finite amount it names together (and at least a billion)."""
+    amounts: list[Any] = [*history.antes, *(history.blinds_or_straddles or ())]
+    amounts += [s for s in history.starting_stacks if not _is_infinite(s)]
+    amounts += [history.bring_in, history.small_bet, history.big_bet, history.min_bet]
+    amounts += [a.amount for a in history.actions if isinstance(a, pa.CompleteBetRaiseTo)]
+    total = sum((abs(Decimal(a)) for a in amounts if a is not None), Decimal(0))
+    return max(10**9 * scale, 10 * _units(total, scale) + 1)
 
 
 def replay(
@@ -244,14 +342,42 @@ def replay(
     order (as pokerkit does); one that ends before the hand does is an error.
     ``on_step(k, action, hand)`` is called with the hand after each action ``k`` is
     taken, and once before the first with ``k`` -1 and no action (a replayer's steps).
+
+    A split pot of a history in integers (chips) gives the odd chips to the first
+    winner; in a history whose amounts are written with a decimal point (money) it
+    splits exactly, as pokerkit splits ``Decimal`` amounts (docs/phh.md).
     """
-    scale = _scale(history)
+    places = _places(history)
+    scale = 10 ** (places or 0)
+    if places is None:  # chips
+        return _replay(history, scale, label, on_step)
+    r = _replay(history, scale, label, None)
+    awards = r.hand.result.awards if r.hand.result is not None else ()
+    ways = [len(a.players) for a in awards if len(set(a.amounts)) > 1]
+    if ways:  # an uneven split of money: play again in units that split exactly
+        r = _replay(history, scale * math.lcm(*ways), label, None)
+    if on_step is not None:  # the steps, in the units the hand is reported in
+        r = _replay(history, r.scale, label, on_step)
+    return r
+
+
+def _replay(
+    history: phh.HandHistory,
+    scale: int,
+    label: str,
+    on_step: Callable[[int, pa.Action | None, HandState], None] | None,
+) -> Replay:
+    infinite = tuple(_is_infinite(s) for s in history.starting_stacks)
     try:
-        game = table_game_of(history, scale)
-        stacks = [_units(s, scale) for s in history.starting_stacks]
+        game = _table_game(history, scale)
+        endless = _endless_stack(history, scale) if any(infinite) else 0
+        stacks = [
+            endless if inf else _units(s, scale)
+            for s, inf in zip(history.starting_stacks, infinite, strict=True)
+        ]
         hand = HandState(game, stacks, deal="manual", showdown="manual")
-    except HistoryError:
-        raise
+    except HistoryError as exc:
+        raise HistoryError(f"{label}: {exc}") from None
     except CardlabError as exc:
         raise HistoryError(f"{label}: {exc}") from None
     deck = game.game.deck
@@ -266,13 +392,16 @@ def replay(
             on_step(k, action, hand)
     if not hand.is_over:
         if hand.phase is Phase.SHOWDOWN:
-            hand.finish_showdown()
+            try:
+                hand.finish_showdown()
+            except CardlabError as exc:
+                raise HistoryError(f"{label}: at the showdown: {exc}") from None
         else:
             raise HistoryError(
                 f"{label}: the history ends before the hand does ({hand.street_name}, "
                 f"waiting for {'cards' if hand.actor is None else f'p{hand.actor + 1}'})"
             )
-    return Replay(history, hand, scale)
+    return Replay(history, hand, scale, infinite if any(infinite) else ())
 
 
 def _apply(hand: HandState, action: pa.Action, deck: Any, scale: int) -> None:
@@ -289,25 +418,7 @@ def _apply(hand: HandState, action: pa.Action, deck: Any, scale: int) -> None:
         return
     player = action.player - 1
     if isinstance(action, pa.ShowMuck):
-        if hand.has_shown(player) and action.cards is not None:
-            # pokerkit shows again after an all-in runout, with the cards dealt since
-            shown = pa.split_cards(action.cards, deck) if action.cards != "-" else ()
-            held = hand.hole[player]
-            if any(c is not None and c not in held for c in shown):
-                raise HistoryError(f"p{player + 1} shows cards they do not hold")
-            return
-        if action.cards is None:
-            hand.show_or_muck(False, player=player)
-        elif action.cards == "-":
-            hand.show_or_muck(True, player=player)
-        else:
-            shown = pa.split_cards(action.cards, deck)
-            if any(c is None for c in shown) and any(c is None for c in hand.hole[player]):
-                # shown face down in the record ("????"): a hand nobody can read wins
-                # nothing, as in pokerkit
-                hand.show_or_muck(False, player=player)
-            else:
-                hand.show_or_muck(True, shown, player=player)
+        _show_or_muck(hand, player, action.cards, deck)
         return
     if hand.phase is Phase.BET and hand.actor != player and player in hand.to_act:
         # a recorded hand may leave out folds (pokerkit's replay folds the players it
@@ -330,6 +441,32 @@ def _apply(hand: HandState, action: pa.Action, deck: Any, scale: int) -> None:
     elif isinstance(action, pa.StandPatDiscard):
         cards = pa.split_cards(action.cards, deck) if action.cards else ()
         hand.discard(cards)
+
+
+def _show_or_muck(hand: HandState, player: int, token: str | None, deck: Any) -> None:
+    shown = pa.split_cards(token, deck) if token not in (None, "-") else ()
+    if token is not None and hand.has_shown(player):
+        # pokerkit shows again after an all-in runout, with the cards dealt since
+        held = hand.hole[player]
+        if any(c is not None and c not in held for c in shown):
+            raise HistoryError(f"p{player + 1} shows cards they do not hold")
+        return
+    if token is None:
+        hand.show_or_muck(False, player=player)
+    elif token == "-":
+        hand.show_or_muck(True, player=player)
+    elif any(c is None for c in shown):
+        # shown face down ("????", or partly, "??Ad"): HandHQ writes "????" for every
+        # all-in player on each street of the runout, then the real cards. During the
+        # runout it changes nothing (the player stays at the showdown); at the last
+        # showdown nobody can read the hand, as in pokerkit: it wins only a pot no
+        # readable hand can win, split among its players (showdown.settle_pots)
+        if not hand.is_over:
+            hand.verify_show_or_muck(False, player)  # at the showdown, or why not
+        if hand.phase is Phase.SHOWDOWN:
+            hand.hole[player] = [None] * len(hand.hole[player])
+    else:
+        hand.show_or_muck(True, shown, player=player)
 
 
 def _whose_turn(hand: HandState) -> str:
@@ -403,9 +540,11 @@ def check_recordable(game: TableGame) -> None:
         ) from None
 
 
-def imported(r: Replay, *, source: str = "import") -> HandRecord:
-    """A replayed history as a row of the hand store: its own PHH text, and its stacks
-    in the engine's integer units (1/``r.scale`` of the file's amounts)."""
+def imported(r: Replay, *, source: str = "import", text: str | None = None) -> HandRecord:
+    """A replayed history as a row of the hand store: its own PHH text (``text``, when
+    the caller has written it already), and its stacks in the engine's integer units
+    (1/``r.scale`` of the file's amounts; an ``inf`` stack as the stack it was played
+    with, so that finishing minus starting is the player's net)."""
     from cardlab.cards import format_cards
 
     hand = r.hand
@@ -414,12 +553,12 @@ def imported(r: Replay, *, source: str = "import") -> HandRecord:
     return HandRecord(
         game=hand.game.game.key,
         variant=r.history.variant,
-        phh=phh.dumps(r.history),
+        phh=phh.dumps(r.history) if text is None else text,
         players=names,
         starting_stacks=hand.starting_stacks,
         finishing_stacks=hand.result.finishing_stacks,
         board=format_cards(hand.board),
-        actions=sum(1 for e in hand.history if e.phh is not None and not e.phh.startswith("d ")),
+        actions=sum(1 for e in hand.history if isinstance(e, _PLAYER_ACTIONS)),
         showdown=hand.result.showdown,
         decided_by=hand.result.decided_by,
         source=source,

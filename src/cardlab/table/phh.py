@@ -18,17 +18,21 @@ True
 This module is plain data and text; it knows nothing of the rules. Amounts are exact:
 ``int``, or ``decimal.Decimal`` where the file writes a decimal point (``0.50``). The
 action lines are records from :mod:`cardlab.table.phh_actions`. Every malformed input
-raises :class:`~cardlab.errors.HistoryError` naming the line.
+raises :class:`~cardlab.errors.HistoryError` naming the line. :func:`iter_file` reads a
+file of any size hand by hand, a hand that cannot be read being an entry with its error
+rather than the end of the file.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import functools
 import os
 import re
 import stat
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from pathlib import Path
@@ -36,6 +40,7 @@ from typing import Any
 
 from cardlab.decks import BUILTIN_DECKS, Deck, deck_from_data, get_deck
 from cardlab.errors import CardError, DeckError, HistoryError
+from cardlab.table import _phh_toml
 from cardlab.table.phh_actions import (
     ACTION_TYPES,
     Action,
@@ -313,7 +318,16 @@ def _convert(name: str, value: Any) -> Any:
     if not isinstance(value, list | tuple):
         raise HistoryFieldError(name, None, f"expected an array, got {_short(value)}")
     if kind == "actions":
-        return tuple(_convert_action(i, item) for i, item in enumerate(value))
+        actions = []
+        for i, item in enumerate(value):
+            # the usual case first, quickly: a well-formed action text (cached)
+            parsed = action_problem(item)[0] if type(item) is str else None
+            actions.append(parsed if parsed is not None else _convert_action(i, item))
+        return tuple(actions)
+    if kind == "amounts" and all(type(item) is int and item >= 0 for item in value):
+        return tuple(value)  # the usual case, quickly: chips
+    if kind == "strs" and all(type(item) is str for item in value):
+        return tuple(value)
     for i, item in enumerate(value):
         if kind == "strs":
             ok = isinstance(item, str)
@@ -342,7 +356,9 @@ def _convert_action(index: int, item: Any) -> Action:
 
 
 def _deck_of(user_fields: dict[str, Any]) -> Deck:
-    name = user_fields.get("_deck", "standard52")
+    if "_deck" not in user_fields:
+        return _standard52()
+    name = user_fields["_deck"]
     if isinstance(name, dict):  # a user's deck, written out in full (docs/phh.md)
         try:
             return deck_from_data(name, source="the deck")
@@ -355,6 +371,11 @@ def _deck_of(user_fields: dict[str, Any]) -> Deck:
             "_deck", None, f"expected a built-in deck ({', '.join(BUILTIN_DECKS)}), got {name!r}"
         )
     return get_deck(known[name.lower()])
+
+
+@functools.cache
+def _standard52() -> Deck:
+    return get_deck("standard52")
 
 
 def _check_hand(hand: HandHistory) -> None:
@@ -456,6 +477,9 @@ def _read(source: str | os.PathLike[str]) -> tuple[str, str]:
 
 
 def _parse_toml(text: str, where: str) -> dict[str, Any]:
+    fast = _phh_toml.loads(text)
+    if fast is not None:
+        return fast
     try:
         return tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
@@ -464,7 +488,11 @@ def _parse_toml(text: str, where: str) -> dict[str, Any]:
         raise HistoryError(f"{where}not valid TOML: nested too deeply") from None
 
 
-def _from_table(table: dict[str, Any], text: str, where: str, section: str | None) -> HandHistory:
+def _from_table(
+    table: dict[str, Any], text: str, where: str, section: str | None, first_line: int = 1
+) -> HandHistory:
+    """The hand of a parsed TOML table (``text``: its source, which starts at line
+    ``first_line`` of the file, for the messages)."""
     hand_at = "" if section is None else f"hand [{section}]: "
     for name in REQUIRED_FIELDS:
         if name not in table:
@@ -477,8 +505,113 @@ def _from_table(table: dict[str, Any], text: str, where: str, section: str | Non
         name = problem.name if problem.name != "user_fields" else ""
         index = problem.index if name == "actions" else None
         line = _line_of(text, section, name, index) if name else None
-        at = f"line {line}: " if line else ""
+        at = f"line {line + first_line - 1}: " if line else ""
         raise HistoryError(f"{where}{hand_at}{at}{problem}") from None
+
+
+# --- reading hand by hand ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One hand of a PHH file as :func:`iter_file` reads it: its ``number`` in the file
+    (from 1), its table name (``"1"`` for ``[1]``; None in a ``.phh``), the ``line`` it
+    starts on, and either the ``history`` or the ``error`` that kept it from being read."""
+
+    number: int
+    name: str | None
+    line: int
+    history: HandHistory | None = None
+    error: str | None = None
+    end: int = 0  # characters of the file read up to the end of the hand (progress)
+
+
+def iter_file(path: str | os.PathLike[str]) -> Iterator[Entry]:
+    """Every hand of a ``.phh`` or ``.phhs`` file, read one at a time (a file of any
+    size), in file order. A hand that cannot be read is an :class:`Entry` with its
+    ``error`` (and line): it does not stop the others. A file that cannot be read at
+    all (missing, not UTF-8, no hand, values outside any hand, a one-hand file that is
+    not TOML) raises :class:`HistoryError`.
+
+    A file whose first table header (``[1]``) comes before any key is read as
+    ``.phhs``, one hand per table; any other as one hand."""
+    where = f"{path}: "
+    for number, (name, first, text, end) in enumerate(_chunks(Path(path)), 1):
+        entry = _entry(number, name, first, text, where)
+        if name is None and entry.error is not None and "not valid TOML" in entry.error:
+            raise HistoryError(entry.error)  # a .phh that is not TOML: not read at all
+        yield dataclasses.replace(entry, end=end) if end else entry
+
+
+def _entry(number: int, name: str | None, first: int, text: str, where: str) -> Entry:
+    hand_at = "" if name is None else f"hand [{name}]: "
+    try:
+        table = _phh_toml.loads(text) or tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        reason = _shift_toml_line(str(exc), first - 1)
+        return Entry(number, name, first, error=f"{where}{hand_at}not valid TOML: {reason}")
+    except RecursionError:
+        return Entry(number, name, first, error=f"{where}{hand_at}not valid TOML: nested")
+    if name is not None:
+        inner = table.get(name)
+        if not isinstance(inner, dict):  # [1.x] and the like
+            return Entry(number, name, first, error=f"{where}{hand_at}not a hand table")
+        table = inner
+    try:
+        return Entry(number, name, first, _from_table(table, text, where, name, first))
+    except HistoryError as exc:
+        return Entry(number, name, first, error=str(exc))
+
+
+_LINE_RE = re.compile(r"\(at line (\d+)")
+
+
+def _shift_toml_line(message: str, offset: int) -> str:
+    return _LINE_RE.sub(lambda m: f"(at line {int(m.group(1)) + offset}", message)
+
+
+def _chunks(path: Path) -> Iterator[tuple[str | None, int, str, int]]:
+    """(table name or None, first line, text) of each hand of the file, streamed."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO would block, a device never end
+            raise HistoryError(f"{str(path)!r} is not a regular file")
+        handle = path.open("r", encoding="utf-8", newline="")
+    except OSError as exc:
+        raise HistoryError(f"cannot read {str(path)!r}: {exc.strerror}") from None
+    with handle:
+        name: str | None = None
+        first = 1
+        lines: list[str] = []
+        seen_key = False
+        number = read = 0
+        try:
+            for number, line in enumerate(handle, 1):
+                read += len(line)
+                if number == 1:
+                    line = line.removeprefix("\ufeff")
+                m = _HEADER_RE.match(line) if line.startswith("[") else None
+                if m is not None and line[m.end() :].strip()[:1] in ("", "#"):
+                    if name is None and seen_key:
+                        raise HistoryError(
+                            f"{path}: line {number}: a .phhs file is one table per hand "
+                            "([1], [2], ...), but keys come before its first table"
+                        )
+                    if name is not None or lines:
+                        yield name, first, "".join(lines), read - len(line)
+                    name = next(g for g in m.groups() if g is not None)
+                    first, lines = number, [line]
+                    continue
+                if name is None and not seen_key:
+                    stripped = line.strip()
+                    seen_key = bool(stripped) and not stripped.startswith("#")
+                lines.append(line)
+        except UnicodeDecodeError as exc:
+            raise HistoryError(
+                f"{str(path)!r} is not UTF-8 text (line {number + 1}, byte {exc.start})"
+            ) from None
+        if name is None and not seen_key:
+            raise HistoryError(f"{path}: no hand in the file")
+        yield name, first, "".join(lines), read
 
 
 # --- where a field is, for messages ---------------------------------------------------
@@ -577,8 +710,13 @@ def _basic_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+_PLAIN_RE = re.compile(r"[\t\x20-\x26\x28-\x7e]*")  # printable ASCII but "'"
+
+
 def _string(text: str) -> str:
     # pokerkit's style, literal strings, wherever TOML allows them
+    if _PLAIN_RE.fullmatch(text):
+        return f"'{text}'"  # the usual text, quickly
     plain = all(ch == "\t" or (ord(ch) >= 0x20 and ord(ch) != 0x7F) for ch in text)
     if plain and not any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
         if "'" not in text:
@@ -589,6 +727,10 @@ def _string(text: str) -> str:
 
 
 def _value(value: Any) -> str:
+    if type(value) is str:
+        return _string(value)
+    if type(value) is tuple and value and all(isinstance(v, ACTION_TYPES) for v in value):
+        return "[" + ", ".join(_string(str(v)) for v in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):

@@ -1,0 +1,218 @@
+"""Figures of reading, replaying and importing real PHH files, beside pokerkit (issue 20).
+
+    python benchmarks/phh_import.py [--corpus DIR] [--sample N] [--hands N] [--no-import]
+
+- the corpus: every hand of the ``.phh``/``.phhs`` files under ``--corpus`` (default
+  ``tests/data/phh``; the public dataset, e.g. a checkout of ``uoftcprg/phh-dataset`` or
+  its mirror ``wjsutton/phh-dataset``, for the real figures) that both cardlab and
+  pokerkit replay to the end; ``--sample`` of them (default 3000) are timed;
+- parsing: PHH text to a hand history (``phh.load`` against ``HandHistory.loads``);
+- load + replay: text to the finished hand (``replay(phh.load(...))`` against running
+  every state of ``HandHistory.loads``), in the same run;
+- the first showdown of a fresh process against the later ones;
+- import: ``--hands`` hands (default 100,000, the corpus's hands again and again, each
+  with its own ``hand`` number so that none is a repeat) written to one ``.phhs`` and
+  imported by ``cardlab history import`` into a new store, in a child process: wall
+  time, CPU time and peak memory (max RSS); then imported again (every hand already
+  stored: what resuming an import costs).
+
+The machine may be shared: rates are given per CPU second of this process (what
+compares cardlab with pokerkit fairly under load) and per wall second.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import pokerkit as pk
+
+from cardlab.errors import CardlabError
+from cardlab.table import phh
+from cardlab.table.history import replay
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def corpus(folder: Path) -> list[str]:
+    """The PHH text of every hand under ``folder`` that cardlab and pokerkit both play
+    to the end."""
+    texts = []
+    files = sorted(f for f in folder.rglob("*") if f.suffix in (".phh", ".phhs"))
+    for path in files:
+        for entry in phh.iter_file(path):
+            if entry.history is None:
+                continue
+            text = phh.dumps(entry.history)
+            try:
+                replay(entry.history)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    *_, state = pk.HandHistory.loads(text)
+            except (CardlabError, ValueError, KeyError):
+                continue
+            if not state.status:
+                texts.append(text)
+    return texts
+
+
+def timed(work: Callable[[], object]) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of ``work()``."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    work()
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def pokerkit_replay(texts: list[str]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for text in texts:
+            for _ in pk.HandHistory.loads(text):
+                pass
+
+
+def pokerkit_parse(texts: list[str]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for text in texts:
+            pk.HandHistory.loads(text)
+
+
+def cardlab_replay(texts: list[str]) -> None:
+    for text in texts:
+        replay(phh.load(text))
+
+
+def cardlab_parse(texts: list[str]) -> None:
+    for text in texts:
+        phh.load(text)
+
+
+def rate_line(name: str, n: int, ours: tuple[float, float], theirs: tuple[float, float]) -> str:
+    cpu_ratio = (n / ours[0]) / (n / theirs[0])
+    return (
+        f"{name:<14} cardlab {n / ours[0]:8,.0f} hands/CPU s ({n / ours[1]:8,.0f}/s wall)   "
+        f"pokerkit {n / theirs[0]:8,.0f} ({n / theirs[1]:8,.0f})   cardlab/pokerkit "
+        f"{cpu_ratio:.2f}x"
+    )
+
+
+FIRST_SHOWDOWN = """
+import sys, time
+from cardlab.table import phh
+from cardlab.table.history import replay
+texts = sys.stdin.read().split("\\x00")
+for text in texts:
+    start = time.perf_counter(); replay(phh.load(text)); print(time.perf_counter() - start)
+"""
+
+
+def first_showdown(texts: list[str]) -> str:
+    showdowns = [t for t in texts if replay(phh.load(t)).hand.result.showdown][:6]  # type: ignore[union-attr]
+    if len(showdowns) < 2:
+        return "first showdown: too few showdowns in the corpus"
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_SHOWDOWN],
+        input="\x00".join(showdowns),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    times = [float(t) * 1000 for t in out]
+    later = sorted(times[1:])[len(times[1:]) // 2]
+    return f"first showdown of a process: {times[0]:.1f} ms, later ones {later:.1f} ms (median)"
+
+
+def write_hands(texts: list[str], n: int, path: Path) -> None:
+    """``n`` hands cycled from ``texts`` as one .phhs, each with its own ``hand``."""
+    with path.open("w", encoding="utf-8") as out:
+        for k in range(n):
+            text = re.sub(r"(?m)^hand = .*$\n?", "", texts[k % len(texts)].rstrip("\n") + "\n")
+            out.write(f"{'' if k == 0 else chr(10)}[{k + 1}]\n{text}hand = {k + 1}\n")
+
+
+def import_run(path: Path, db: Path) -> tuple[float, float, float, str]:
+    """(wall s, CPU s, peak MB, last line) of ``cardlab history import`` in a child."""
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "cardlab", "history", "--db", str(db), "import", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert child.stdout is not None
+    output = child.stdout.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - start
+    peak = usage.ru_maxrss / 1024  # kilobytes on Linux
+    last = output.strip().splitlines()[-1] if output.strip() else f"exit {child.returncode}"
+    return wall, usage.ru_utime + usage.ru_stime, peak, last
+
+
+def main(argv: list[str]) -> None:
+    def option(name: str, default: str) -> str:
+        return argv[argv.index(name) + 1] if name in argv else default
+
+    folder = Path(option("--corpus", str(ROOT / "tests" / "data" / "phh")))
+    sample = int(option("--sample", "3000"))
+    hands = int(option("--hands", "100000"))
+    print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}")
+    texts = corpus(folder)
+    print(f"corpus: {len(texts):,} hands under {folder} that both engines replay")
+    if not texts:
+        return
+    timed_texts = random.Random(0).sample(texts, min(sample, len(texts)))
+    n = len(timed_texts)
+    cardlab_replay(timed_texts[:50])  # warm: imports, caches, the first showdown
+    pokerkit_replay(timed_texts[:50])
+    print(
+        rate_line(
+            "parsing",
+            n,
+            timed(lambda: cardlab_parse(timed_texts)),
+            timed(lambda: pokerkit_parse(timed_texts)),
+        )
+    )
+    print(
+        rate_line(
+            "load + replay",
+            n,
+            timed(lambda: cardlab_replay(timed_texts)),
+            timed(lambda: pokerkit_replay(timed_texts)),
+        )
+    )
+    print(first_showdown(texts))
+    if "--no-import" in argv:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path, db = Path(tmp) / "hands.phhs", Path(tmp) / "hands.sqlite3"
+        write_hands(texts, hands, path)
+        size = path.stat().st_size / 2**20
+        wall, cpu, peak, last = import_run(path, db)
+        print(
+            f"import of {hands:,} hands ({size:,.0f} MB): {wall:.1f} s wall, {cpu:.1f} s CPU, "
+            f"peak memory {peak:,.0f} MB; {last}"
+        )
+        wall, cpu, peak, last = import_run(path, db)
+        print(
+            f"the same again (all stored): {wall:.1f} s wall, {cpu:.1f} s CPU, "
+            f"peak memory {peak:,.0f} MB; {last}"
+        )
+    print(
+        f"own peak memory (corpus and timings): "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MB"
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
