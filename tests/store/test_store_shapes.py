@@ -14,28 +14,16 @@ from pathlib import Path
 import pytest
 from store_records import make_record
 
+from _stores import snapshot as _snapshot
+from _stores import sql as _sql
 from _support import deadline
 from cardlab.errors import StoreError
 from cardlab.store import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, Store, schema
 
 
-def _snapshot(path: Path) -> tuple[bytes, int, list[str]]:
-    """The file's bytes, its modification time and what sits beside it."""
-    return path.read_bytes(), path.stat().st_mtime_ns, sorted(os.listdir(path.parent))
-
-
 def _store(path: Path, hands: int = 3) -> None:
     with Store.open(path) as store:
         store.add_hands([make_record(n) for n in range(hands)])
-
-
-def _sql(path: Path, *statements: str) -> None:
-    connection = sqlite3.connect(path, isolation_level=None)
-    try:
-        for statement in statements:
-            connection.execute(statement)
-    finally:
-        connection.close()
 
 
 # -- the schema each version promises ---------------------------------------------------

@@ -187,6 +187,21 @@ def output_path(path: Path, *, suffixes: tuple[str, ...] = ()) -> Path:
     return path
 
 
+def directory_path(path: Path) -> Path:
+    """A directory to write files into (a cache), made if it is missing; refused before
+    any work is done if it cannot be made or written."""
+    text = str(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise CardlabError(f"cannot use {text!r} as a directory: it is not one") from None
+    except OSError as exc:
+        raise CardlabError(f"cannot make the directory {text!r}: {exc.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise CardlabError(f"cannot write into the directory {text!r}: permission denied")
+    return path
+
+
 @contextmanager
 def progress_bar(
     label: str, show: bool | None = None, *, tasks: bool = False

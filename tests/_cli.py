@@ -1,0 +1,87 @@
+"""Running ``cardlab`` in this process as a shell would: the arguments, text piped to
+stdin, stdout and stderr captured (through click's :class:`~click.testing.CliRunner`
+isolation, so the streams are real UTF-8 text streams), and the exit code of
+:func:`cardlab.cli.main`, which is what the ``cardlab`` script returns.
+
+A long computation can be replaced by :func:`start` (``monkeypatch``): reaching it means
+the input was accepted, and the run ends there with the code ``None``.
+"""
+
+from __future__ import annotations
+
+import signal
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NoReturn
+
+from click.testing import CliRunner
+
+from cardlab.cli import main
+
+TIMEOUT = 60  # seconds a command may take before the case counts as hanging
+
+
+class Hung(BaseException):
+    """A command still running at its deadline. Not an ``OSError`` (as ``TimeoutError``
+    is), so that no ``except OSError`` in the code under test can mistake it for a
+    failed read and turn a hang into a message."""
+
+
+@contextmanager
+def hang_guard(seconds: int) -> Iterator[None]:
+    """Raise :class:`Hung` in this thread after ``seconds`` (a blocked ``open()`` of a
+    FIFO is interrupted too)."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise Hung(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class Started(Exception):
+    """Raised by a stand-in for a long computation: the input was accepted."""
+
+
+def start(*args: object, **kwargs: object) -> NoReturn:
+    """A stand-in for a long computation (see :class:`Started`)."""
+    raise Started
+
+
+def run_cli(
+    args: list[str], stdin: str = "", *, timeout: int = TIMEOUT
+) -> tuple[int | None, str, str]:
+    """(exit code, or ``None`` when a stand-in computation was reached; stdout; stderr).
+
+    An exception that escapes :func:`cardlab.cli.main` is what the script would print: a
+    traceback on stderr and exit code 1. A run past ``timeout`` raises :class:`Hung`."""
+    code: int | None = 0
+    crash = ""
+    with hang_guard(timeout), CliRunner().isolation(input=stdin) as (out, err, _):
+        try:
+            main(args)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except Started:
+            code = None
+        except Exception:
+            code, crash = 1, traceback.format_exc()
+    return code, out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8") + crash
+
+
+def assert_answer_or_one_line(
+    code: int | None, out: str, err: str, *, codes: tuple[int | None, ...] = (None, 0, 1, 2)
+) -> None:
+    """An answer (``codes``), never a traceback, and a refusal (exit 2) is one line on
+    stderr in cardlab's words. 130 (interrupted) is never right for piped input."""
+    assert code in codes, (code, out[-2000:], err[-2000:])
+    assert "Traceback" not in out + err, (out[-2000:], err[-2000:])
+    if code == 2:
+        assert err.startswith("cardlab: error: ") and err.count("\n") == 1, err
+        assert err.endswith("\n"), err
