@@ -248,6 +248,9 @@ REPLACED = (
         "<date>",
     ),
     (re.compile(r"\b(?:version|cardlab) " + re.escape(version("cardlab")) + r"\b"), "<version>"),
+    # how long a run took: "460 iterations in 4.34 s", "seconds": 4.98
+    (re.compile(r"\bin \d+(?:\.\d+)? s\b"), "in <seconds> s"),
+    (re.compile(r'"seconds": \d+(?:\.\d+)?'), '"seconds": <seconds>'),
 )
 
 

@@ -7,11 +7,14 @@ suits are, and 陰陽 (not a Mixwell suit) stands alone, as does any suit a user
 different ranks. A class is an orbit of hole cards under every permutation of
 interchangeable suits (:func:`suit_permutations`).
 
-Names: in the standard deck the familiar ``AA``, ``AKs``, ``AKo``. Elsewhere the ranks,
-high first, joined by ``-`` when a rank takes more than one character (``12-9s``,
-``Z-Z``); ``s``/``o`` say whether two interchangeable suits are the same or different,
-and a card of a suit that stands alone carries its symbol (``Z陰陽-9``: the Z of 陰陽
-with a 9 of an element suit; ``7-7陰陽``: a 7 of an element with the 7 of 陰陽).
+Names: in the standard deck (and any deck written rank first, ``As``, whose ranks are
+one character each) the familiar ``AA``, ``AKs``, ``AKo``. In every other deck (FESCA,
+TESCA, any suit-first or multi-character-rank deck) the ranks, high first, are always
+joined by ``-``, whatever the deck's size: ``Z-Z`` and ``2-1o`` on FESCA42 as on
+FESCA78 (:func:`rank_separator`); ``s``/``o`` say whether two interchangeable suits
+are the same or different, and a card of a suit that stands alone carries its symbol
+(``Z陰陽-9``: the Z of 陰陽 with a 9 of an element suit; ``7-7陰陽``: a 7 of an element
+with the 7 of 陰陽).
 
 With the suit tie-breaks on (the FESCA default) the suits have different strengths, so
 two hands of a class can differ slightly in equity; a class's equity is then the mean
@@ -104,6 +107,14 @@ def hand_classes(rules: RuleSet, hole_cards: int = 2) -> tuple[HandClass, ...]:
     )
 
 
+def rank_separator(deck: Deck) -> str:
+    """What joins the ranks of a class name: nothing in a deck written rank first with
+    one-character ranks (``AKs``, the familiar names), ``-`` in every other deck, so one
+    kind of deck (FESCA42 to FESCA78) names its classes one way (``Z-Z``, ``12-9s``)."""
+    classic = all(s.notation is Notation.RANK_FIRST for s in deck.suits)
+    return "" if classic and all(len(r.key) == 1 for r in deck.ranks) else "-"
+
+
 def _make_class(rules: RuleSet, combos: tuple[tuple[Card, ...], ...]) -> HandClass:
     deck = rules.deck
     alone = {s for g in suit_groups(rules) if len(g) == 1 for s in g}
@@ -112,7 +123,7 @@ def _make_class(rules: RuleSet, combos: tuple[tuple[Card, ...], ...]) -> HandCla
     if (rx, x.suit not in alone) < (ry, y.suit not in alone):
         x, y, rx, ry = y, x, ry, rx
     suited = x.suit == y.suit
-    sep = "-" if any(len(r.key) > 1 for r in deck.ranks) else ""
+    sep = rank_separator(deck)
     classic = all(s.notation is Notation.RANK_FIRST for s in deck.suits)
 
     def part(card: Card) -> str:

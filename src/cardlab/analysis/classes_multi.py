@@ -16,9 +16,11 @@ of a suit that stands alone (陰陽) carries the suit's own symbol. Among cards 
 rank the order giving the smallest name is taken, so every hand of a class gets the
 same name and different classes different names: ``AaAbKaKb`` is the "double-suited"
 aces and kings (A♠K♠A♥K♥), ``AaAbAcKa`` three aces with a king suited to one of them,
-``Za-12a-9b-9陰陽`` a FESCA78 hand (cards joined by ``-`` where a rank takes two
-characters). Should two classes still share a name (a user deck whose suits would need
-more than 26 letters), each of them is named by its first hand instead.
+``Za-12a-9b-9陰陽`` a FESCA78 hand (cards joined by ``-`` in every deck but those
+written rank first with one-character ranks, as for two cards:
+:func:`~cardlab.analysis.classes.rank_separator`; FESCA42 ``Za-Zb-2a-1陰陽``). Should
+two classes still share a name (a user deck whose suits would need more than 26
+letters), each of them is named by its first hand instead.
 """
 
 from __future__ import annotations
@@ -31,7 +33,13 @@ from typing import Any
 
 import numpy as np
 
-from cardlab.analysis.classes import HandClass, hand_classes, suit_groups, suit_permutations
+from cardlab.analysis.classes import (
+    HandClass,
+    hand_classes,
+    rank_separator,
+    suit_groups,
+    suit_permutations,
+)
 from cardlab.cards import Card, format_cards
 from cardlab.errors import GameError
 from cardlab.poker.rules import RuleSet
@@ -135,7 +143,7 @@ class _Namer:
             if len(g) > 1:
                 self.first.update((s, start) for s in g)
                 start += len(g)
-        self.sep = "-" if any(len(r.key) > 1 for r in deck.ranks) else ""
+        self.sep = rank_separator(deck)
         self.rank = {r: i for i, r in enumerate(deck.ranks)}
 
     def spell(self, cards: tuple[Card, ...]) -> str:

@@ -1,11 +1,17 @@
 """The designer's report as one self-contained HTML page: tables as HTML, plots as PNG
-images embedded in the page (base64), no script and nothing fetched from elsewhere."""
+images embedded in the page (base64), no script and nothing fetched from elsewhere.
+
+The page opens with a table of contents (every deck, variant and part, linked). A
+compared rule variant's section shows only what the option changes from its deck's
+defaults and names the parts it leaves unchanged. A sampled rate never seen reads
+"none in N deals, below X at 95%" (the bound of :func:`.report.none_seen_bound`)."""
 
 from __future__ import annotations
 
 import base64
 import html
 import io
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -24,6 +30,9 @@ tr.inv td { background: #fff3cd; }
 .deck { display: inline-block; vertical-align: top; margin-right: 2em; }
 img { max-width: 100%; }
 .note { color: #555; font-size: 0.9em; max-width: 60em; }
+nav.toc { border: 1px solid #bbb; padding: 0.4em 1.2em; display: inline-block; }
+nav.toc ul { margin: 0.2em 0; padding-left: 1.4em; }
+.same { color: #555; }
 """
 
 
@@ -52,30 +61,70 @@ def _label(d: dict[str, Any]) -> str:
     return d["deck"] if d["variant"] == "defaults" else f"{d['deck']} ({d['variant']})"
 
 
+def _bound_pct(value: float) -> str:
+    """An upper bound as a percentage of two significant digits, rounded up (so the
+    printed figure is still a bound)."""
+    pct = value * 100
+    digits = max(0, 1 - math.floor(math.log10(pct)))
+    scale = 10**digits
+    return f"{math.ceil(pct * scale - 1e-9) / scale:.{digits}f}%"
+
+
+def sampled_rate(value: Any, se: float, deals: int, bound: float | None) -> str:
+    """A sampled rate: "p ± se", or "none in N deals, below X at 95%" where the sample
+    saw none (``bound``: its one-sided upper bound; computed here if missing)."""
+    if float(Fraction(value) if isinstance(value, str) else value) == 0:
+        from cardlab.analysis.report import none_seen_bound
+
+        upper = bound if bound is not None else none_seen_bound(deals)
+        return f"none in {deals:,} deals, below {_bound_pct(upper)} at 95%"
+    return f"{_pct(value)} ± {_pct(se)}"
+
+
+def _tie_cells(t: dict[str, Any], deals: int) -> list[str]:
+    n = int(t.get("deals", deals))
+    return [
+        sampled_rate(t[side], t[f"{side}_se"], n, t.get(f"{side}_upper95"))
+        for side in ("with_suits", "without_suits")
+    ]
+
+
+def rarity_figure(report: dict[str, Any]) -> Any:
+    """The share of five-card hands in each rarity range, one bar per deck and range,
+    on a log scale: the ranges span five orders of magnitude and more, so a linear (or
+    stacked) scale would show only the commonest one."""
+    plt = pyplot()
+    from matplotlib.ticker import FuncFormatter
+
+    decks = report["decks"]
+    lows = sorted({r["low"] for d in decks for r in d["rarity_ranges"]})
+    width = 0.84 / max(1, len(decks))
+    fig, ax = plt.subplots(
+        figsize=(max(7.0, 0.16 * len(decks) * len(lows) + 3.0), 4.6), constrained_layout=True
+    )
+    colors = plt.cm.tab20 if len(decks) > 10 else plt.cm.tab10
+    smallest = 100.0
+    for j, d in enumerate(decks):
+        shares = {r["low"]: float(Fraction(r["share"])) * 100 for r in d["rarity_ranges"]}
+        xs = [k + (j - (len(decks) - 1) / 2) * width for k, low in enumerate(lows) if low in shares]
+        hs = [shares[low] for low in lows if low in shares]
+        smallest = min([smallest, *(h for h in hs if h > 0)])
+        ax.bar(xs, hs, width=width, color=colors(j % colors.N), label=_label(d))
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}%"))
+    ax.set_ylim(smallest / 4, 100 * 1.5)
+    ax.set_xticks(range(len(lows)), [f"{low}-{low + 1}" for low in lows])
+    ax.set_xlabel("rarity range, -log10 P (higher: rarer hands)")
+    ax.set_ylabel("share of five-card hands, % (log scale)")
+    ax.set_title("Five-card hands by rarity range, every deck (log scale)")
+    ax.grid(axis="y", which="major", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1, 1))
+    return fig
+
+
 def _rarity_plot(report: dict[str, Any]) -> str:
     plt = pyplot()
-    decks = report["decks"]
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(decks)), 4.2), constrained_layout=True)
-    lows = sorted({r["low"] for d in decks for r in d["rarity_ranges"]})
-    bottoms = [0.0] * len(decks)
-    colors = plt.cm.viridis
-    for k, low in enumerate(lows):
-        heights = []
-        for d in decks:
-            share = next((r["share"] for r in d["rarity_ranges"] if r["low"] == low), "0")
-            heights.append(float(Fraction(share)) * 100)
-        ax.bar(
-            range(len(decks)),
-            heights,
-            bottom=bottoms,
-            color=colors(k / max(1, len(lows) - 1)),
-            label=f"rarity {low}-{low + 1}",
-        )
-        bottoms = [b + h for b, h in zip(bottoms, heights, strict=True)]
-    ax.set_xticks(range(len(decks)), [_label(d) for d in decks], rotation=30, ha="right")
-    ax.set_ylabel("share of five-card hands, %")
-    ax.set_title("Five-card hands by rarity range (-log10 P)")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1, 1))
+    fig = rarity_figure(report)
     data = _png(fig)
     plt.close(fig)
     return data
@@ -124,21 +173,46 @@ def _table(headers: list[str], rows: list[list[str]], left: int = 1, marks: Any 
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
 
 
-def _deck_section(d: dict[str, Any]) -> str:
-    parts = [
-        f"<h2>{html.escape(_label(d))}: {d['cards']} cards, "
-        f"{d['five']['combinations']:,} five-card hands</h2>"
-    ]
-    parts.append(f"<p><b>Order</b> (strongest first): {html.escape(d['order'])}</p>")
+# the parts of a deck's section, by the names of report.SECTIONS they show
+_PARTS = {
+    "order": "order",
+    "hands": "hand table (five cards, best of seven, Omaha)",
+    "inversions": "seven-card inversions",
+    "no_hand": "no hand",
+    "ranges": "hands by rarity range",
+    "splits": "split pots",
+}
+_SHOWS = {
+    "order": ("order",),
+    "hands": ("five", "seven", "omaha"),
+    "inversions": ("seven",),
+    "no_hand": ("no_hand",),
+    "ranges": ("rarity_ranges",),
+    "splits": ("ties",),
+}
+
+
+def _anchor(k: int, part: str = "") -> str:
+    return f"deck-{k}" + (f"-{part}" if part else "")
+
+
+def _hand_rows(
+    d: dict[str, Any], base: dict[str, Any] | None
+) -> tuple[list[list[str]], list[bool]]:
+    """The hand table's rows (and which show a seven-card inversion): every hand, or for a
+    variant only those whose figures differ from ``base``'s."""
     seven = {r["id"]: r for r in d["seven"]["hands"]}
     omaha = {r["id"]: r for r in d["omaha"]["hands"]}
     omaha_exact = d["omaha"]["exact"]
     rows, marks = [], []
     for r in d["five"]["hands"]:
         s, o = seven.get(r["id"]), omaha.get(r["id"])
+        if base is not None and _same_hand(r["id"], d, base):
+            continue
         o_text = "" if o is None else _pct(o["probability"])
         if o is not None and not omaha_exact:
-            o_text += f" ± {_pct(o['std_error'])}"
+            o_text = sampled_rate(o["probability"], o["std_error"], int(o["total"]),
+                                  o.get("upper95"))  # fmt: skip
         rows.append(
             [
                 str(r["order"]),
@@ -152,52 +226,103 @@ def _deck_section(d: dict[str, Any]) -> str:
             ]
         )
         marks.append(bool(s and s["inverted_over"]))
-    omaha_how = "exact" if omaha_exact else f"sampled, {d['omaha']['samples']:,} deals"
-    parts.append(
-        _table(
-            [
-                "#",
-                "hand",
-                "five-card count",
-                "five cards",
-                "rarity",
-                "best of seven",
-                "7-card inversion over",
-                f"Omaha ({omaha_how})",
-            ],
-            rows,
-            left=2,
-            marks=marks,
+    return rows, marks
+
+
+def _same_hand(hand: str, d: dict[str, Any], base: dict[str, Any]) -> bool:
+    """Whether one hand's row reads the same in the variant ``d`` and its defaults."""
+
+    def row(entry: dict[str, Any], table: str) -> Any:
+        rows = [r for r in entry[table]["hands"] if r["id"] == hand]
+        return {k: v for k, v in rows[0].items() if k != "name"} if rows else None
+
+    return all(row(d, t) == row(base, t) for t in ("five", "seven", "omaha"))
+
+
+def _hands_part(d: dict[str, Any], base: dict[str, Any] | None) -> str:
+    rows, marks = _hand_rows(d, base)
+    omaha_how = "exact" if d["omaha"]["exact"] else f"sampled, {d['omaha']['samples']:,} deals"
+    headers = ["#", "hand", "five-card count", "five cards", "rarity", "best of seven",
+               "7-card inversion over", f"Omaha ({omaha_how})"]  # fmt: skip
+    parts = []
+    if base is not None:
+        mine = {r["id"] for r in d["five"]["hands"]}
+        gone = [_name(r["id"]) for r in base["five"]["hands"] if r["id"] not in mine]
+        kept = len(d["five"]["hands"]) - len(rows)
+        parts.append(
+            f"<p>Hands whose figures change: {len(rows)} of {len(d['five']['hands'])}"
+            + (f" ({kept} unchanged, not listed)" if kept else "")
+            + (f"; no longer hands: {html.escape(', '.join(gone))}" if gone else "")
+            + ".</p>"
         )
-    )
-    inv = d["seven"]["inversions"]
-    inv_text = (
-        "; ".join(f"{_name(a)} more frequent than {_name(b)}" for a, b in inv) if inv else "none"
-    )
-    parts.append(f"<p><b>Seven-card inversions</b>: {html.escape(inv_text)}</p>")
-    nh = d["no_hand"]
-    parts.append(
-        "<p><b>No hand</b>: "
-        f"{_pct(nh['five'])} of five cards ({html.escape(nh['five'])}), "
-        f"{_pct(nh['seven'])} as the best of seven, {_pct(nh['omaha'])} in Omaha.</p>"
-    )
-    ranges = [
-        [r["range"], ", ".join(_name(h) for h in r["hands"]), _pct(r["share"])]
-        for r in d["rarity_ranges"]
-    ]
-    parts.append("<h3>Hands by rarity range</h3>")
-    parts.append(_table(["rarity", "hands", "share"], ranges, left=2))
-    ties = [
-        [
-            t["game"],
-            f"{_pct(t['with_suits'])} ± {_pct(t['with_suits_se'])}",
-            f"{_pct(t['without_suits'])} ± {_pct(t['without_suits_se'])}",
+    parts.append(_table(headers, rows, left=2, marks=marks))
+    return "\n".join(parts)
+
+
+def _part_body(part: str, d: dict[str, Any], base: dict[str, Any] | None, deals: int) -> str:
+    if part == "order":
+        return f"<p><b>Order</b> (strongest first): {html.escape(d['order'])}</p>"
+    if part == "hands":
+        return _hands_part(d, base)
+    if part == "inversions":
+        inv = d["seven"]["inversions"]
+        text = "; ".join(f"{_name(a)} more frequent than {_name(b)}" for a, b in inv) or "none"
+        return f"<p><b>Seven-card inversions</b>: {html.escape(text)}</p>"
+    if part == "no_hand":
+        nh = d["no_hand"]
+        return (
+            "<p><b>No hand</b>: "
+            f"{_pct(nh['five'])} of five cards ({html.escape(nh['five'])}), "
+            f"{_pct(nh['seven'])} as the best of seven, {_pct(nh['omaha'])} in Omaha.</p>"
+        )
+    if part == "ranges":
+        ranges = [
+            [r["range"], ", ".join(_name(h) for h in r["hands"]), _pct(r["share"])]
+            for r in d["rarity_ranges"]
         ]
-        for t in d["ties"]
+        return _table(["rarity", "hands", "share"], ranges, left=2)
+    ties = [[t["game"], *_tie_cells(t, deals)] for t in d["ties"]]
+    return _table(["game", "suit tie-breaks on", "off"], ties)
+
+
+_HEADED = {"hands": "Hands", "ranges": "Hands by rarity range", "splits": "Split pots, heads-up"}
+
+
+def _changed(part: str, d: dict[str, Any]) -> bool:
+    same = d.get("same_as_defaults")
+    return same is None or not all(s in same for s in _SHOWS[part])
+
+
+def _deck_section(k: int, d: dict[str, Any], deals: int, base: dict[str, Any] | None = None) -> str:
+    """One deck's section; for a variant (``base``: its deck's defaults) only the parts
+    it changes, and a line naming those it leaves unchanged."""
+    parts = [
+        f'<h2 id="{_anchor(k)}">{html.escape(_label(d))}: {d["cards"]} cards, '
+        f"{d['five']['combinations']:,} five-card hands</h2>"
     ]
-    parts.append("<h3>Split pots, heads-up</h3>")
-    parts.append(_table(["game", "suit tie-breaks on", "off"], ties))
-    parts.append(_img(_deck_plot(d), f"rarity of each hand in {_label(d)}"))
+    variant = base is not None and "same_as_defaults" in d
+    if variant:
+        same = [_PARTS[p] for p in _PARTS if not _changed(p, d)]
+        option, deck = html.escape(d["variant"]), html.escape(d["deck"])
+        if len(same) == len(_PARTS):
+            parts.append(
+                f'<p class="same">{option} changes nothing on {deck}: every figure is '
+                f"unchanged from the defaults ({html.escape(', '.join(same))}).</p>"
+            )
+        else:
+            what = html.escape(", ".join(same) if same else "nothing")
+            parts.append(
+                f'<p class="same">Only what {option} changes from the {deck} defaults is '
+                f"shown. Unchanged: {what}.</p>"
+            )
+    for part in _PARTS:
+        if part in _HEADED and (not variant or _changed(part, d)):
+            parts.append(f'<h3 id="{_anchor(k, part)}">{_HEADED[part]}</h3>')
+        if variant and not _changed(part, d):
+            continue
+        parts.append(_part_body(part, d, base if variant else None, deals))
+    if not variant or _changed("hands", d):
+        parts.append(_img(_deck_plot(d), f"rarity of each hand in {_label(d)}"))
     return "\n".join(parts)
 
 
@@ -205,14 +330,14 @@ def _summary(report: dict[str, Any]) -> str:
     rows = []
     for d in report["decks"]:
         holdem = next((t for t in d["ties"] if t["game"].endswith("-holdem")), None)
+        splits = ["", ""] if holdem is None else _tie_cells(holdem, report["tie_samples"])
         rows.append(
             [
                 _label(d),
                 str(d["cards"]),
                 _pct(d["no_hand"]["five"]),
                 _pct(d["no_hand"]["seven"]),
-                "" if holdem is None else _pct(holdem["with_suits"]),
-                "" if holdem is None else _pct(holdem["without_suits"]),
+                *splits,
                 str(len(d["seven"]["inversions"])),
             ]
         )
@@ -230,9 +355,34 @@ def _summary(report: dict[str, Any]) -> str:
     )
 
 
+def _contents(report: dict[str, Any]) -> str:
+    """The table of contents: the side-by-side part, then every deck and variant with
+    the parts its section shows."""
+
+    def link(target: str, text: str) -> str:
+        return f'<a href="#{target}">{html.escape(text)}</a>'
+
+    items = [f"<li>{link('side-by-side', 'Side by side')}</li>"]
+    for k, d in enumerate(report["decks"]):
+        subs = [
+            f"<li>{link(_anchor(k, p), _HEADED[p])}</li>"
+            for p in _HEADED
+            if d.get("same_as_defaults") is None or _changed(p, d)
+        ]
+        sub = f"<ul>{''.join(subs)}</ul>" if subs else ""
+        items.append(f"<li>{link(_anchor(k), _label(d))}{sub}</li>")
+    return f'<nav class="toc" id="contents"><b>Contents</b><ul>{"".join(items)}</ul></nav>'
+
+
 def report_html(report: dict[str, Any], *, title: str = "cardlab designer's report") -> str:
     """The page."""
-    sections = [_deck_section(d) for d in report["decks"]]
+    sections = []
+    defaults: dict[str, dict[str, Any]] = {}
+    for k, d in enumerate(report["decks"]):
+        if d["variant"] == "defaults":
+            defaults[d["deck"]] = d
+        base = None if d["variant"] == "defaults" else defaults.get(d["deck"])
+        sections.append(_deck_section(k, d, report["tie_samples"], base))
     compare = ", ".join(report["compare"]) or "none"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -243,13 +393,16 @@ def report_html(report: dict[str, Any], *, title: str = "cardlab designer's repo
 <h1>{html.escape(title)}</h1>
 <p class="note">Exact figures are counted over every hand of the deck; split pots are sampled
 ({report["tie_samples"]:,} random heads-up deals per row, seed {report["seed"]}, with standard
-errors), and Omaha is sampled ({report["omaha_samples"]:,} deals) where the exact count is
-a cluster job. Rule options compared: {html.escape(compare)}. The publisher compares decks
+errors; a split never seen is given as "none in N deals" with its exact one-sided 95% upper
+bound), and Omaha is sampled ({report["omaha_samples"]:,} deals) where the exact count is
+a cluster job. Rule options compared: {html.escape(compare)}; a compared option's section
+shows only what it changes. The publisher compares decks
 by the share of <i>no hand</i>: about 50% with ordinary cards, 45% and 43% as Mixwell is
 added.</p>
-<h2>Side by side</h2>
+{_contents(report)}
+<h2 id="side-by-side">Side by side</h2>
 {_summary(report)}
-{_img(_rarity_plot(report), "five-card hands by rarity range, every deck")}
-{"".join(sections)}
+{_img(_rarity_plot(report), "five-card hands by rarity range, every deck, log scale")}
+{chr(10).join(sections)}
 </body></html>
 """

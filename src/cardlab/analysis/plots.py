@@ -56,10 +56,39 @@ def pyplot() -> Any:
     return plt
 
 
-def chart_png(chart: Chart, *, dpi: int = 110) -> bytes:
-    """The chart's heat maps as one PNG image (Omaha and Stud: :func:`curve_png`)."""
-    if len(chart.classes[0].hand.combos[0]) != 2:
-        return curve_png(chart, dpi=dpi)
+LABEL_POINTS = 8.0  # the cell labels' size the figure is laid out for (12 px at 110 dpi)
+MAX_LABEL_POINTS = 10.0
+_FILL = 0.86  # of a cell's width and height a label may take
+
+
+def _cell_label(name: str, equity: float) -> str:
+    """A cell's label: the class name over its equity; a name joined by ``-`` (FESCA:
+    ``Z陰陽-12陰陽``) is broken after each ``-``, so labels stay about square like the
+    cells."""
+    lines = name.replace("-", "-\n")
+    return f"{lines}\n{equity * 100:.1f}"
+
+
+def _label_extent(labels: list[str], dpi: int) -> tuple[float, float]:
+    """The widest and the tallest of ``labels`` at 10 points, in points (measured with
+    the fonts the figure draws with, CJK fallback included)."""
+    plt = pyplot()
+    fig = plt.figure(figsize=(2, 2), dpi=dpi)
+    renderer = fig.canvas.get_renderer()
+    width = height = 0.0
+    for text in set(labels):
+        box = fig.text(0, 0, text, fontsize=10, ha="center", va="center", linespacing=1.1)
+        extent = box.get_window_extent(renderer)
+        width, height = max(width, extent.width), max(height, extent.height)
+        box.remove()
+    plt.close(fig)
+    return width * 72 / dpi, height * 72 / dpi
+
+
+def chart_figure(chart: Chart, *, dpi: int = 110) -> Any:
+    """The heat maps of a two-card chart as a matplotlib figure, laid out (drawn once):
+    each cell's label is sized to the cell, at least :data:`LABEL_POINTS` where the
+    figure is made big enough for that."""
     plt = pyplot()
 
     deck = chart.game.deck
@@ -69,34 +98,77 @@ def chart_png(chart: Chart, *, dpi: int = 110) -> bytes:
     labels = [r.key for r in reversed(deck.ranks)]
     lo = min(float(c.equity) for c in chart.classes)
     hi = max(float(c.equity) for c in chart.classes)
+    texts = {
+        key: [(r, c, _cell_label(name, eq)) for r, c, name, eq in cells]
+        for key, cells in panels.items()
+    }
+    width10, height10 = _label_extent([t for cells in texts.values() for *_, t in cells], dpi)
+    # a cell big enough for the widest label at LABEL_POINTS, a panel of n cells
+    cell = max(width10, height10) * LABEL_POINTS / 10 / _FILL
+    side = max(5.2, n * cell / 72)
     cols = min(len(panels), 2)
     rows = math.ceil(len(panels) / cols)
     fig, axes = plt.subplots(
-        rows, cols, figsize=(6.4 * cols, 6.0 * rows), squeeze=False, constrained_layout=True
+        rows,
+        cols,
+        figsize=((side + 1.2) * cols, (side + 0.9) * rows),
+        squeeze=False,
+        constrained_layout=True,
+        dpi=dpi,
     )
     image: Any = None
-    for ax, ((gx, gy), cells) in zip(axes.flat, sorted(panels.items()), strict=False):
+    placed = []
+    for ax, ((gx, gy), cells) in zip(axes.flat, sorted(texts.items()), strict=False):
         grid = np.full((n, n), np.nan)
-        for r, c, name, eq in cells:
+        for r, c, _, eq in panels[(gx, gy)]:
             grid[r, c] = eq
-            ax.text(c, r, f"{name}\n{eq * 100:.1f}", ha="center", va="center", fontsize=5.5)
+        for r, c, text in cells:
+            placed.append(
+                (ax, ax.text(c, r, text, ha="center", va="center", linespacing=1.1, fontsize=1))
+            )
         image = ax.imshow(grid, cmap="RdYlGn", vmin=lo, vmax=hi)
         ax.set_xticks(range(n), labels)
         ax.set_yticks(range(n), labels)
         sx = "".join(s.symbol for s in groups[gx])
         sy = "".join(s.symbol for s in groups[gy])
         title = f"suits {sx}" if gx == gy else f"{sx} with {sy}"
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=10)
     for ax in list(axes.flat)[len(panels) :]:
         ax.axis("off")
     how = "exact" if chart.exact else f"sampled, standard error <= {chart.target_se}"
     fig.suptitle(
         f"{chart.game.name}: equity against {chart.opponents} random "
         f"{'hand' if chart.opponents == 1 else 'hands'} ({how})",
-        fontsize=11,
+        fontsize=12,
     )
     if image is not None:
         fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.6, label="equity")
+    # lay out (without drawing), then size the labels to the cells as they come out
+    fig.get_layout_engine().execute(fig)
+    axes.flat[0].apply_aspect()
+    box = axes.flat[0].get_window_extent()
+    cell_px = min(box.width, box.height) / n
+    size = min(MAX_LABEL_POINTS, cell_px * 72 / dpi * _FILL / max(width10, height10) * 10)
+    for _, text in placed:
+        text.set_fontsize(size)
+    # the text as drawn in the figure may come out a little wider than measured alone
+    renderer = fig.canvas.get_renderer()
+    widest = max(
+        max(t.get_window_extent(renderer).width, t.get_window_extent(renderer).height)
+        for _, t in placed
+    )
+    if widest > cell_px * _FILL:
+        for _, text in placed:
+            text.set_fontsize(size * cell_px * _FILL / widest)
+    return fig
+
+
+def chart_png(chart: Chart, *, dpi: int = 110) -> bytes:
+    """The chart's heat maps as one PNG image (Omaha and Stud: :func:`curve_png`)."""
+    if len(chart.classes[0].hand.combos[0]) != 2:
+        return curve_png(chart, dpi=dpi)
+    plt = pyplot()
+    fig = chart_figure(chart, dpi=dpi)
     out = io.BytesIO()
     fig.savefig(out, format="png", dpi=dpi)
     plt.close(fig)

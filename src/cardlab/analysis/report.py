@@ -14,6 +14,13 @@ variant per ``--compare-options NAME=VALUE``):
 - the Omaha table: exact where that is cheap or asked for (``exact_omaha``, counted in
   parts: :mod:`cardlab.analysis.omaha`), otherwise sampled with standard errors.
 
+A rate never seen in a sample (a split pot that cannot happen with the suit tie-breaks,
+a rare Omaha hand) is not reported as 0 ± 0: it carries the exact one-sided 95% upper
+bound of the binomial (Clopper-Pearson; about 3/N, the rule of three) that the page
+prints as "none in N deals, below X at 95%" (:func:`none_seen_bound`). A compared rule
+variant lists which parts of its deck's figures it leaves as they are
+(``same_as_defaults``), and the page shows only the parts it changes.
+
 Every piece is a task (:mod:`cardlab.analysis.runner`), so the whole report runs on a
 cluster and resumes from its cache. :func:`build_report` returns plain data (fractions
 as ``"p/q"`` strings); :mod:`cardlab.analysis.html` writes the page.
@@ -113,6 +120,59 @@ class TieTask:
         }
 
 
+CONFIDENCE = 0.95  # of the upper bound given for a rate never seen in a sample
+
+SECTIONS = ("order", "five", "seven", "omaha", "rarity_ranges", "no_hand", "ties")
+"""The parts of a deck's figures a compared rule variant may leave as they are."""
+
+
+def none_seen_bound(deals: int, confidence: float = CONFIDENCE) -> float:
+    """The exact one-sided upper bound of a rate seen 0 times in ``deals`` independent
+    deals (Clopper-Pearson): the rate ``p`` at which seeing none has probability
+    ``1 - confidence``, ``(1 - p) ** deals == 1 - confidence``. For 95% it is close to
+    ``3 / deals`` (the rule of three)."""
+    if deals < 1:
+        raise ValueError(f"a bound needs at least one deal, got {deals}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"the confidence is between 0 and 1, got {confidence}")
+    return -math.expm1(math.log1p(-confidence) / deals)
+
+
+def _tie_bounds(tie: dict[str, Any], deals: int) -> dict[str, Any]:
+    """A split-pot result with its deals and, for a rate never seen, its upper bound
+    (``with_suits_upper95``/``without_suits_upper95``: a number, else None)."""
+    out = dict(tie, deals=deals)
+    for side in ("with_suits", "without_suits"):
+        out[f"{side}_upper95"] = none_seen_bound(deals) if tie[side] == 0 else None
+    return out
+
+
+def _table_bounds(table: dict[str, Any]) -> dict[str, Any]:
+    """A sampled table (Omaha) with ``upper95`` on each row: the bound of a hand never
+    seen in the sample, else None. Exact tables are returned as they are."""
+    if table.get("exact", True):
+        return table
+    rows = [
+        dict(r, upper95=none_seen_bound(int(r["total"])) if r["count"] == 0 else None)
+        for r in table["hands"]
+    ]
+    return dict(table, hands=rows)
+
+
+def _same(part: str, base: dict[str, Any], variant: dict[str, Any]) -> bool:
+    a, b = base[part], variant[part]
+    if isinstance(a, dict) and "hands" in a:  # a table: its rule options aside
+        a = {k: v for k, v in a.items() if k != "options"}
+        b = {k: v for k, v in b.items() if k != "options"}
+    return bool(a == b)
+
+
+def same_as_defaults(base: dict[str, Any], variant: dict[str, Any]) -> list[str]:
+    """The parts of ``variant``'s figures (:data:`SECTIONS`) equal to ``base``'s, its
+    deck's defaults (sampled figures share their seed, so equal deals give equal rates)."""
+    return [part for part in SECTIONS if _same(part, base, variant)]
+
+
 def parse_option(text: str) -> tuple[str, str]:
     """``NAME=VALUE`` as a pair (checked when applied to a deck's rules)."""
     name, sep, value = text.partition("=")
@@ -198,7 +258,8 @@ def build_report(
                     rules, parts=omaha_parts, client=client, cache=cache, progress=progress
                 ).as_dict()
             )
-        ties = [by_task[id(t)] for t in mine if isinstance(t, TieTask)]
+        omaha = _table_bounds(omaha)
+        ties = [_tie_bounds(by_task[id(t)], tie_samples) for t in mine if isinstance(t, TieTask)]
         out_decks.append(
             {
                 "deck": deck_name,
@@ -218,6 +279,12 @@ def build_report(
                 "ties": ties,
             }
         )
+    defaults: dict[str, dict[str, Any]] = {}
+    for entry in out_decks:  # each deck's defaults come first, then its variants
+        if entry["variant"] == "defaults":
+            defaults[entry["deck"]] = entry
+        else:
+            entry["same_as_defaults"] = same_as_defaults(defaults[entry["deck"]], entry)
     return {
         "decks": out_decks,
         "compare": [f"{k}={v}" for k, v in changes],

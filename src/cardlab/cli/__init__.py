@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("cardlab.cli.report:report", "The designer's report of decks and rules (HTML)."),
     "play": ("cardlab.cli.play:play", "Play poker in the terminal against bots."),
     "arena": ("cardlab.cli.arena:arena", "Bots against bots: bb/100 with confidence intervals."),
+    "solve": ("cardlab.cli.solve:solve", "Equilibria of small poker games (CFR+) on any deck."),
 }
 
 
