@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -41,14 +42,18 @@ from typing import Any
 import numpy as np
 
 from cardlab import budget
+from cardlab._lazy import LazyModule
 from cardlab.cards import Card, format_cards
 from cardlab.errors import CardError, GameError
-from cardlab.poker._kernels import by_rank as _by_rank
-from cardlab.poker._kernels import sampling as _sampling
-from cardlab.poker._kernels import showdowns as _k
-from cardlab.poker._kernels import vs_random as _vs_random
 from cardlab.poker.games import Game
 from cardlab.poker.ranges import parse_range, supports_ranges
+
+# the compiled loops, imported when a question needs them (a full board does not)
+_by_rank: Any = LazyModule("cardlab.poker._kernels.by_rank")
+_sampling: Any = LazyModule("cardlab.poker._kernels.sampling")
+_k: Any = LazyModule("cardlab.poker._kernels.showdowns")
+_vs_random: Any = LazyModule("cardlab.poker._kernels.vs_random")
+SHARE_UNIT = 2520  # lcm(1..10), as the kernels count: a pot split m ways is 2520 // m each
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called with ``done = 0`` once the input is checked and the
@@ -81,6 +86,12 @@ EXACT_LIMIT_SECONDS = 60.0
 _SAMPLED_PER_CORE = {"omaha": 250_000.0, "other": 1_000_000.0}
 _MAX_VARIANCE = 0.25  # of a share in [0, 1]: the deals a target standard error needs at most
 _CHUNK_SECONDS = 0.25  # work per call of the compiled loops: Ctrl-C waits at most this
+# A question of few showdowns (a full or nearly full board) is answered by the plain
+# evaluator: at most PLAIN_SHOWDOWNS always (a river, a turn), and up to
+# PLAIN_SHOWDOWNS_COLD while this process has not loaded the compiled loops (loading them
+# costs more than a flop's boards scored plainly; once loaded, they are far faster)
+PLAIN_SHOWDOWNS = 100
+PLAIN_SHOWDOWNS_COLD = 2_000
 _SPLIT_BELOW = 64  # fewer hole-card assignments than this: split their boards into tasks
 
 
@@ -314,6 +325,13 @@ def exact_equity(
                 f"exact equity needs every player's {h} cards; player {i + 1} has "
                 f"{len(cs[0])} (use sampling)"
             )
+    if not any(deal.random) and _plain_is_quicker(_fixed_showdowns(game, deal)):
+        if progress is not None:
+            progress(0, 1)
+        result = _plain_equity(game, deal)
+        if progress is not None:
+            progress(1, 1)
+        return result
     method, tables = _k.showdown_tables(game)
     showdowns, seconds = _exact_cost(game, deal, method)
     if max_seconds is not None and seconds > max_seconds:
@@ -359,7 +377,7 @@ def exact_equity(
             units_done += len(part)
             if progress is not None:
                 progress(units_done, units_total)
-    deals = int(total[2].sum()) // _k.SHARE_UNIT  # each showdown shares out one pot
+    deals = int(total[2].sum()) // SHARE_UNIT  # each showdown shares out one pot
     return _exact_result(game, deal, total, deals)
 
 
@@ -391,7 +409,7 @@ def _exact_vs_random(game: Game, deal: _Deal, hero: int, progress: Progress | No
         total = total[:, ::-1]
     if progress is not None:
         progress(1, 1)
-    deals = int(total[2].sum()) // _k.SHARE_UNIT
+    deals = int(total[2].sum()) // SHARE_UNIT
     return _exact_result(game, deal, total, deals)
 
 
@@ -418,7 +436,7 @@ def _exact_by_rank(
         total += _by_rank.exact_by_rank(holes, board_codes, rest, deal_n, tables, flush)
         if progress is not None and ((i + 1) % step == 0 or i + 1 == len(assignments)):
             progress(i + 1, len(assignments))
-    deals = int(total[2].sum()) // _k.SHARE_UNIT
+    deals = int(total[2].sum()) // SHARE_UNIT
     return _exact_result(game, deal, total, deals)
 
 
@@ -454,11 +472,26 @@ def _exact_cost(game: Game, deal: _Deal, method: int) -> tuple[int, float]:
     if any(deal.random):
         _, showdowns = _random_cost(game, deal)
     else:
-        known = len(deal.board) + len(deal.dead) + len(deal.combos) * game.base.hole_cards
-        boards = math.comb(max(len(game.deck) - known, 0), game.base.board_cards - len(deal.board))
-        showdowns = math.prod(len(c) for c in deal.combos) * boards
+        showdowns = _fixed_showdowns(game, deal)
     keys = showdowns * len(deal.combos)
     return showdowns, keys / (_k.keys_per_second(method) * _cores())
+
+
+def _plain_is_quicker(showdowns: int) -> bool:
+    """Whether the plain evaluator answers ``showdowns`` sooner than the compiled loops
+    (which may have to load first)."""
+    if showdowns <= PLAIN_SHOWDOWNS:
+        return True
+    loaded = "cardlab.poker._kernels.showdowns" in sys.modules
+    return showdowns <= PLAIN_SHOWDOWNS_COLD and not loaded
+
+
+def _fixed_showdowns(game: Game, deal: _Deal) -> int:
+    """The showdowns of a deal without random hands: hole-card choices times boards (an
+    upper bound where ranges overlap)."""
+    known = len(deal.board) + len(deal.dead) + len(deal.combos) * game.base.hole_cards
+    boards = math.comb(max(len(game.deck) - known, 0), game.base.board_cards - len(deal.board))
+    return math.prod(len(c) for c in deal.combos) * boards
 
 
 def _cores() -> int:
@@ -505,7 +538,7 @@ def _exact_result(
                 win=Fraction(win, deals),
                 tie=Fraction(tie, deals),
                 lose=Fraction(deals - win - tie, deals),
-                equity=Fraction(int(total[2, p]), deals * _k.SHARE_UNIT),
+                equity=Fraction(int(total[2, p]), deals * SHARE_UNIT),
             )
         )
     return EquityResult(game, deal.board, deal.dead, True, deals, tuple(players))
@@ -614,7 +647,7 @@ def _sampled(
     deal: _Deal, total: np.ndarray[Any, np.dtype[np.int64]], n: int
 ) -> tuple[list[PlayerEquity], list[float]]:
     players, ses = [], []
-    unit = _k.SHARE_UNIT
+    unit = SHARE_UNIT
     for p, label in enumerate(deal.labels):
         win, tie = total[0, p] / n, total[1, p] / n
         eq = total[2, p] / (n * unit)
@@ -786,7 +819,7 @@ def _split_share(
         if progress is not None:
             progress(min(n, samples), samples)
     # a split showdown hands out SHARE_UNIT over two or more winners
-    splits = (int(total[2].sum()) - _k.SHARE_UNIT * int(total[0].sum())) // _k.SHARE_UNIT
+    splits = (int(total[2].sum()) - SHARE_UNIT * int(total[0].sum())) // SHARE_UNIT
     p = splits / n
     return p, math.sqrt(p * (1 - p) / n)
 
@@ -801,9 +834,13 @@ def reference_equity(
 
     Slow (about 10^4 boards a second); for small cases and the tests.
     """
+    return _plain_equity(game, _expand_random(game, _parse_deal(game, hands, board, dead)))
+
+
+def _plain_equity(game: Game, deal: _Deal) -> EquityResult:
+    """Every remaining board of ``deal`` scored by the reference evaluator."""
     from cardlab.poker.showdown import player_keys
 
-    deal = _expand_random(game, _parse_deal(game, hands, board, dead))
     players = len(deal.combos)
     total = np.zeros((4, players), np.int64)
     deals = 0
@@ -816,6 +853,6 @@ def reference_equity(
             winners = [p for p, k in enumerate(keys) if k == top]
             for p in winners:
                 total[0 if len(winners) == 1 else 1, p] += 1
-                total[2, p] += _k.SHARE_UNIT // len(winners)
+                total[2, p] += SHARE_UNIT // len(winners)
             deals += 1
     return _exact_result(game, deal, total, deals)

@@ -1,0 +1,295 @@
+"""``cardlab history stats``: each player's statistics and all-in adjusted result, from
+the hands in the hand store (the definitions: docs/player-stats.md)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cardlab import render
+from cardlab.cli._common import emit, emit_json, format_option, output_path
+from cardlab.errors import CardlabError, HistoryError
+from cardlab.table import phh
+from cardlab.table.player_stats import (
+    EquityCache,
+    HandSummary,
+    PlayerStats,
+    Rate,
+    player_stats,
+    running_totals,
+    summarize,
+)
+
+DB_HELP = "The hand store file (default: $CARDLAB_DB or cardlab.sqlite3 in your data folder)."
+PLOTTED = 8  # players drawn when --player does not choose them
+
+
+@click.command()
+@click.option("--game", "-g", default=None, help="Only this game (e.g. fesca78-holdem).")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    metavar="NAME",
+    help="Only these players (repeatable); the hands are still every hand of the game.",
+)
+@click.option(
+    "--plot",
+    "plot",
+    default=None,
+    type=click.Path(dir_okay=False),
+    metavar="FILE.png",
+    help="Draw each player's running result and all-in adjusted result, in big blinds.",
+)
+@format_option("text", "json", "csv")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, help=DB_HELP)
+@click.pass_context
+def stats(
+    ctx: click.Context,
+    game: str | None,
+    players: tuple[str, ...],
+    plot: str | None,
+    fmt: str,
+    db: str | None,
+) -> None:
+    """Per player: hands, VPIP, PFR, 3-bet, aggression, showdowns, net in big blinds per
+    100 hands, and what they should have won (each all-in before the last card shared by
+    exact equity)."""
+    from cardlab.cli.history import _open  # the group's store opening (--db before or after)
+
+    target = output_path(Path(plot)) if plot is not None else None
+    if target is not None and target.suffix.lower() != ".png":
+        raise CardlabError(f"--plot writes a PNG picture: name the file .png, got {plot!r}")
+    cache = EquityCache()
+    by_game: dict[str, list[HandSummary]] = {}
+    skipped: list[str] = []
+    with _open(ctx, db, read_only=True) as store:
+        records = list(store.iter_hands(game=game))
+        label = str(store.path) if store.path is not None else "the hand store"
+    for r in reversed(records):  # oldest first: the running totals follow the play
+        try:
+            summary = summarize(phh.load(r.phh), cache=cache, label=f"hand {r.id}")
+        except (HistoryError, CardlabError) as exc:
+            skipped.append(str(exc) if str(exc).startswith("hand ") else f"hand {r.id}: {exc}")
+            continue
+        by_game.setdefault(r.game, []).append(summary)
+    wanted = set(players)
+    report = {
+        g: [p for p in player_stats(s) if not wanted or p.name in wanted]
+        for g, s in sorted(by_game.items())
+    }
+    if target is not None:
+        _plot(target, by_game, players)
+    for line in skipped:
+        click.echo(f"cardlab: skipped {line}", err=True)
+    if fmt == "json":
+        emit_json(
+            {
+                g: {
+                    "hands": len(by_game[g]),
+                    "showdowns": sum(s.showdown for s in by_game[g]),
+                    "showdown_share": Fraction(
+                        sum(s.showdown for s in by_game[g]), len(by_game[g])
+                    ),
+                    "all_ins_adjusted": sum(s.all_in is not None for s in by_game[g]),
+                    "all_ins_not_adjusted": [
+                        s.not_adjusted for s in by_game[g] if s.not_adjusted is not None
+                    ],
+                    "players": [_json_row(p) for p in ps],
+                }
+                for g, ps in report.items()
+            }
+            | ({"skipped": skipped} if skipped else {})
+        )
+        return
+    if fmt == "csv":
+        rows = [(g, *_cells(p, exact=True)) for g, ps in report.items() for p in ps]
+        emit(render.to_csv(("game", *_HEADER), rows))
+        return
+    if not by_game:
+        emit("no stored hands" if not skipped else f"no hand of {label} could be replayed")
+        return
+    console = render.console()
+    for g, ps in report.items():
+        summaries = by_game[g]
+        shown = sum(s.showdown for s in summaries)
+        adjusted = sum(s.all_in is not None for s in summaries)
+        not_adjusted = sum(s.not_adjusted is not None for s in summaries)
+        title = (
+            f"{g}: {len(summaries)} hands, showdown in {shown} "
+            f"({render.percent(Fraction(shown, len(summaries)), 1)}), "
+            f"{adjusted} all-ins adjusted"
+            + (f", {not_adjusted} not (cards unknown or too big)" if not_adjusted else "")
+        )
+        console.print(
+            render.text_table(
+                _HEADER,
+                [_cells(p, exact=False) for p in ps],
+                title=title,
+                justify=("left", *("right",) * (len(_HEADER) - 1)),
+            )
+        )
+    if target is not None:
+        emit(f"wrote {target}")
+
+
+_HEADER = (
+    "player",
+    "hands",
+    "VPIP",
+    "PFR",
+    "3-bet",
+    "AF",
+    "AFq",
+    "WTSD",
+    "W$SD",
+    "net",
+    "bb/100",
+    "all-in EV net",
+    "EV bb/100",
+    "all-ins",
+)
+
+
+def _rate(rate: Rate) -> str:
+    value = rate.value
+    return "-" if value is None else render.percent(value, 1)
+
+
+def _number(value: Fraction | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{float(value):,.{digits}f}"
+
+
+def _amount(value: Fraction) -> int | float:
+    """An amount for JSON and CSV: whole, or a float (amounts with cents are exact
+    decimals; an expected share may not be)."""
+    return value.numerator if value.denominator == 1 else round(float(value), 6)
+
+
+def _cells(p: PlayerStats, *, exact: bool) -> tuple[Any, ...]:
+    if exact:
+        rates = [
+            "" if r.value is None else round(float(r.value), 6)
+            for r in (p.vpip, p.pfr, p.three_bet)
+        ]
+        af = "" if p.aggression_factor is None else round(float(p.aggression_factor), 6)
+        afq = p.aggression_frequency.value
+        rest = [
+            "" if afq is None else round(float(afq), 6),
+            *("" if r.value is None else round(float(r.value), 6) for r in _showdowns(p)),
+        ]
+        return (
+            p.name,
+            p.hands,
+            *rates,
+            af,
+            *rest,
+            _amount(p.net),
+            round(float(p.bb_per_100), 6),
+            _amount(p.expected_net),
+            round(float(p.expected_bb_per_100), 6),
+            p.all_ins,
+        )
+    return (
+        p.name,
+        p.hands,
+        _rate(p.vpip),
+        _rate(p.pfr),
+        _rate(p.three_bet),
+        _number(p.aggression_factor),
+        _rate(p.aggression_frequency),
+        *(_rate(r) for r in _showdowns(p)),
+        _signed(p.net),
+        _signed(p.bb_per_100, 1),
+        _signed(p.expected_net),
+        _signed(p.expected_bb_per_100, 1),
+        p.all_ins,
+    )
+
+
+def _showdowns(p: PlayerStats) -> tuple[Rate, Rate]:
+    return p.went_to_showdown, p.won_at_showdown
+
+
+def _signed(value: Fraction, digits: int | None = None) -> str:
+    if digits is None:
+        if value.denominator == 1:
+            return f"{value.numerator:+,}" if value else "0"
+        digits = 2
+    return f"{float(value):+,.{digits}f}"
+
+
+def _rate_json(rate: Rate) -> dict[str, Any]:
+    value = rate.value
+    return {
+        "count": rate.count,
+        "chances": rate.chances,
+        "percent": None if value is None else round(float(value) * 100, 4),
+    }
+
+
+def _json_row(p: PlayerStats) -> dict[str, Any]:
+    af = p.aggression_factor
+    return {
+        "name": p.name,
+        "hands": p.hands,
+        "vpip": _rate_json(p.vpip),
+        "pfr": _rate_json(p.pfr),
+        "three_bet": _rate_json(p.three_bet),
+        "aggression_factor": None if af is None else round(float(af), 6),
+        "aggression_frequency": _rate_json(p.aggression_frequency),
+        "bets_raises": p.bets_raises,
+        "calls": p.calls,
+        "folds": p.folds,
+        "went_to_showdown": _rate_json(p.went_to_showdown),
+        "won_at_showdown": _rate_json(p.won_at_showdown),
+        "net": _amount(p.net),
+        "net_bb": round(float(p.net_bb), 6),
+        "bb_per_100": round(float(p.bb_per_100), 6),
+        "expected_net": _amount(p.expected_net),
+        "expected_bb": round(float(p.expected_bb), 6),
+        "expected_bb_per_100": round(float(p.expected_bb_per_100), 6),
+        "luck": _amount(p.luck),
+        "all_ins": p.all_ins,
+    }
+
+
+def _plot(target: Path, by_game: dict[str, list[HandSummary]], players: tuple[str, ...]) -> None:
+    """Each player's running net (solid) and all-in adjusted net (dashed), in big blinds,
+    over the hands they played (every game given, oldest first)."""
+    from cardlab.analysis.plots import pyplot
+
+    summaries = [s for g in sorted(by_game) for s in by_game[g]]
+    names = list(players) or [p.name for p in player_stats(summaries)[:PLOTTED]]
+    curves = {n: running_totals(summaries, n) for n in names}
+    curves = {n: c for n, c in curves.items() if c[0]}
+    if not curves:
+        raise CardlabError("nothing to plot: no hand of the players asked for")
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for k, (name, (won, expected)) in enumerate(curves.items()):
+        color = f"C{k % 10}"
+        xs = range(1, len(won) + 1)
+        ax.plot(xs, [float(v) for v in won], color=color, label=f"{name}: won")
+        ax.plot(
+            xs,
+            [float(v) for v in expected],
+            color=color,
+            linestyle="--",
+            label=f"{name}: all-in adjusted",
+        )
+    ax.axhline(0, color="0.6", linewidth=0.8)
+    ax.set_xlabel("hands played")
+    ax.set_ylabel("net (big blinds)")
+    ax.set_title("won and all-in adjusted result")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    try:
+        fig.savefig(target, format="png", dpi=110)
+    except OSError as exc:
+        raise CardlabError(f"cannot write {str(target)!r}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
