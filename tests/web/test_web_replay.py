@@ -466,3 +466,19 @@ def test_fuzzed_bodies_never_make_a_500(client: TestClient, body: Any) -> None:
         assert isinstance(error, str) and 0 < len(error) <= 300
     else:
         assert r.json()["frames"][-1]["street"] == "result"
+
+
+def test_an_endless_stack_is_shown_as_infinite(client: TestClient) -> None:
+    """HandHQ's iPoker hands start every stack at ``inf``: the replayer shows ∞, never
+    the stand-in stack the engine plays it with; the net results stay exact."""
+    text = (DATA / "ipn-nlh-handhq-1-sample.phhs").read_text(encoding="utf-8")
+    first = phh.load_all(text)[0]
+    assert all(s.is_infinite() for s in first.starting_stacks)
+    r = client.post("/api/replay", json={"phh": text, "hand": 1})
+    assert r.status_code == 200, r.text
+    got = r.json()
+    n = len(first.starting_stacks)
+    assert got["starting_stacks"] == ["∞"] * n and got["finishing_stacks"] == ["∞"] * n
+    assert {p["stack"] for frame in got["frames"] for p in frame["players"]} == {"∞"}
+    net = replay(first).net
+    assert sum(net) == 0 and any(net)  # somebody won what somebody lost

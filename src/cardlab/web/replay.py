@@ -194,20 +194,27 @@ def _number(value: int, scale: int) -> int | float:
     return int(exact) if exact == exact.to_integral_value() else float(exact)
 
 
-def _frame(step: _Step, names: Sequence[str], scale: int, gone: dict[int, str]) -> dict[str, Any]:
-    """One frame; ``gone`` (position -> "folded" or "mucked", so far) is updated."""
+INFINITE = "∞"  # an ``inf`` starting stack (HandHQ's iPoker hands): played as no bet reaches
+
+
+def _frame(
+    step: _Step, names: Sequence[str], scale: int, gone: dict[int, str], infinite: Sequence[bool]
+) -> dict[str, Any]:
+    """One frame; ``gone`` (position -> "folded" or "mucked", so far) is updated; the
+    stacks of ``infinite`` players are shown as such."""
     for event in step.events:
         if isinstance(event, ev.Fold):
             gone[event.player] = "folded"
         elif isinstance(event, ev.ShowMuck) and event.cards is None:
             gone[event.player] = "mucked"
     lines = _words(step.events, names, step.street, scale)
+    endless = list(infinite) or [False] * len(names)
     players = []
     for p, name in enumerate(names):
         players.append(
             {
                 "name": name,
-                "stack": _number(step.stacks[p], scale),
+                "stack": INFINITE if endless[p] else _number(step.stacks[p], scale),
                 "bet": _number(step.bets[p], scale),
                 "cards": list(step.cards[p]),
                 "up": list(step.up[p]),
@@ -257,6 +264,11 @@ def _ending(last: _Step, hand: HandState) -> tuple[_Step | None, _Step]:
     return (before if before.events else None), awards
 
 
+def _stacks(values: Sequence[int], scale: int, infinite: Sequence[bool]) -> list[Any]:
+    endless = list(infinite) or [False] * len(values)
+    return [INFINITE if e else _number(v, scale) for v, e in zip(values, endless, strict=True)]
+
+
 def _card_info(hand: HandState) -> dict[str, dict[str, str]]:
     """Each card the hand shows: its suit (for colour) and its name in words."""
     cards: dict[str, Card] = {}
@@ -281,7 +293,7 @@ def hand_frames(history: phh.HandHistory, *, label: str = "hand") -> dict[str, A
     before, last = _ending(steps[-1], hand)
     steps = steps[:-1] + ([before] if before is not None else []) + [last]
     gone: dict[int, str] = {}
-    frames = [_frame(s, names, scale, gone) for s in steps]
+    frames = [_frame(s, names, scale, gone, r.infinite) for s in steps]
     frames[0]["text"] = frames[0]["text"] or "the hand begins"
     winnings = [_number(w, scale) for w in hand.result.winnings] if hand.result else []
     frames[-1]["winnings"] = winnings
@@ -296,8 +308,8 @@ def hand_frames(history: phh.HandHistory, *, label: str = "hand") -> dict[str, A
         "game_name": game.title,
         "stakes": game.stakes.describe() if scale == 1 else None,
         "players": names,
-        "starting_stacks": [_number(s, scale) for s in hand.starting_stacks],
-        "finishing_stacks": [_number(s, scale) for s in hand.stacks],
+        "starting_stacks": _stacks(hand.starting_stacks, scale, r.infinite),
+        "finishing_stacks": _stacks(hand.stacks, scale, r.infinite),
         "winnings": winnings,
         "cards": _card_info(hand),
         "streets": streets,
@@ -315,6 +327,10 @@ def _summary(hand: HandState, names: Sequence[str], scale: int) -> dict[str, Any
     return summary
 
 
+def _is_endless(amount: object) -> bool:
+    return isinstance(amount, Decimal) and amount.is_infinite() and amount > 0
+
+
 def _check_size(history: phh.HandHistory, label: str) -> None:
     """Refuse a hand too big to replay on the web: too many actions, or amounts past
     :data:`MAX_AMOUNT` or finer than :data:`MAX_PLACES` decimal places (the engine counts
@@ -323,7 +339,10 @@ def _check_size(history: phh.HandHistory, label: str) -> None:
         raise HistoryError(
             f"{label}: {len(history.actions)} actions; the replayer plays at most {MAX_ACTIONS}"
         )
-    amounts: list[Any] = [*history.antes, *history.starting_stacks]
+    # an ``inf`` starting stack is a real convention (HandHQ's iPoker): played as a stack
+    # no bet reaches; any other amount must be a number
+    stacks = [s for s in history.starting_stacks if not _is_endless(s)]
+    amounts: list[Any] = [*history.antes, *stacks]
     amounts += list(history.blinds_or_straddles or ())
     amounts += [history.bring_in, history.small_bet, history.big_bet, history.min_bet]
     amounts += [a.amount for a in history.actions if isinstance(a, pa.CompleteBetRaiseTo)]
