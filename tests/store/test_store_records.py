@@ -1,12 +1,14 @@
-"""Records in and out of the store: round-trips, filters, order, statistics, tables, arena."""
+"""Records in and out of the store: round-trips, filters, order, statistics, tables, arena.
+
+Each test that takes ``store``, ``location`` or ``fresh_store`` runs on SQLite and on
+PostgreSQL (tests/store/conftest.py)."""
 
 import contextlib
 import dataclasses
 import datetime
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,17 +23,14 @@ UTC = datetime.UTC
 INT64_MAX = 2**63 - 1
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path / "hands.sqlite3") as opened:
-        yield opened
+Fresh = Callable[[], Store]
 
 
-def test_round_trip_through_a_file(tmp_path: Path) -> None:
+def test_round_trip_through_a_store(location: str) -> None:
     records = [make_record(n, table_id="t1" if n % 2 else None) for n in range(20)]
-    with Store.open(tmp_path / "hands.sqlite3") as store:
+    with Store.open(location) as store:
         ids = store.add_hands(records)
-    with Store.open(tmp_path / "hands.sqlite3") as store:  # read back by a new connection
+    with Store.open(location) as store:  # read back by a new connection
         for hand_id, record in zip(ids, records, strict=True):
             stored = store.hand(hand_id)
             assert stored == dataclasses.replace(record, id=hand_id)
@@ -87,6 +86,8 @@ def _fields(record: HandRecord) -> dict[str, Any]:
         ({"players": ("a", "b\udc80", "c")}, "not valid Unicode"),
         ({"played_at": datetime.datetime(2026, 1, 1)}, "aware datetime"),
         ({"table_id": ""}, "table_id must not be empty"),
+        ({"phh": "a\x00b"}, "phh holds a NUL character"),
+        ({"players": ("a", "\x00", "c")}, "NUL character"),
     ],
 )
 def test_bad_records_are_refused(change: dict[str, Any], words: str) -> None:
@@ -202,8 +203,18 @@ def test_stats_against_a_recount(store: Store) -> None:
     assert store.stats("none") == {}
 
 
-def test_tables_save_load_and_resume(tmp_path: Path) -> None:
-    path = tmp_path / "hands.sqlite3"
+def test_nul_in_table_ids_and_filters_is_refused(store: Store) -> None:
+    """PostgreSQL's text holds no NUL: neither store takes one (and both say so)."""
+    with pytest.raises(StoreError, match="NUL"):
+        store.save_table("t\x00", {}, {})
+    with pytest.raises(StoreError, match="NUL"):
+        store.hands(player="a\x00")
+    store.save_table("t", {"name": "a\x00b"}, {})  # inside JSON it is escaped, and kept
+    assert store.load_table("t") == ({"name": "a\x00b"}, {})
+
+
+def test_tables_save_load_and_resume(location: str) -> None:
+    path = location
     with Store.open(path) as store:
         store.save_table("blue", {"game": "fesca78-holdem", "seats": 6}, {"stacks": [100] * 6})
         first = store.table("blue")
@@ -254,8 +265,8 @@ def test_arena_runs(store: Store) -> None:
         store.arena_run(9)
 
 
-def test_closed_store_says_so(tmp_path: Path) -> None:
-    store = Store.open(tmp_path / "hands.sqlite3")
+def test_closed_store_says_so(location: str) -> None:
+    store = Store.open(location)
     store.close()
     store.close()
     with pytest.raises(StoreError, match="is closed"):
@@ -265,7 +276,10 @@ def test_closed_store_says_so(tmp_path: Path) -> None:
 
 # -- property tests ------------------------------------------------------------------------
 
-_names = st.text(max_size=12)
+_text = st.characters(
+    exclude_categories=["Cs"], exclude_characters="\x00"
+)  # no NUL: no store keeps one
+_names = st.text(_text, max_size=12)
 _stacks = st.integers(0, INT64_MAX)
 _times = st.datetimes(
     min_value=datetime.datetime(1, 1, 2),
@@ -284,26 +298,29 @@ _times = st.datetimes(
 def hand_records(draw: st.DrawFn, game: st.SearchStrategy[str] | None = None) -> HandRecord:
     seats = draw(st.integers(1, 9))
     return HandRecord(
-        game=draw(game if game is not None else st.text(min_size=1, max_size=20)),
+        game=draw(game if game is not None else st.text(_text, min_size=1, max_size=20)),
         variant=draw(st.sampled_from(["NT", "FT", "PO", "F7S", "FB", ""])),
-        phh=draw(st.text(max_size=200)),
+        phh=draw(st.text(_text, max_size=200)),
         players=tuple(draw(st.lists(_names, min_size=seats, max_size=seats))),
         starting_stacks=tuple(draw(st.lists(_stacks, min_size=seats, max_size=seats))),
         finishing_stacks=tuple(draw(st.lists(_stacks, min_size=seats, max_size=seats))),
-        board=draw(st.text(max_size=15)),
+        board=draw(st.text(_text, max_size=15)),
         actions=draw(st.integers(0, INT64_MAX)),
         showdown=draw(st.booleans()),
-        decided_by=draw(st.none() | st.text(max_size=10)),
-        source=draw(st.text(min_size=1, max_size=8)),
-        table_id=draw(st.none() | st.text(min_size=1, max_size=8)),
+        decided_by=draw(st.none() | st.text(_text, max_size=10)),
+        source=draw(st.text(_text, min_size=1, max_size=8)),
+        table_id=draw(st.none() | st.text(_text, min_size=1, max_size=8)),
         played_at=draw(_times),
     )
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(hand_records(), min_size=1, max_size=5))
-def test_any_record_round_trips(records: list[HandRecord]) -> None:
-    with Store.in_memory() as store:
+_FIXTURES = [HealthCheck.function_scoped_fixture]  # fresh_store makes a new store each time
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=_FIXTURES)
+@given(records=st.lists(hand_records(), min_size=1, max_size=5))
+def test_any_record_round_trips(fresh_store: Fresh, records: list[HandRecord]) -> None:
+    with fresh_store() as store:
         ids = store.add_hands(records)
         for hand_id, record in zip(ids, records, strict=True):
             stored = store.hand(hand_id)
@@ -314,11 +331,11 @@ def test_any_record_round_trips(records: list[HandRecord]) -> None:
         assert ids[0] in {r.id for r in store.hands(game=first.game, source=first.source)}
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(hand_records(st.sampled_from(["g1", "g2"])), min_size=1, max_size=8))
-def test_stats_with_big_chips(records: list[HandRecord]) -> None:
+@settings(max_examples=40, deadline=None, suppress_health_check=_FIXTURES)
+@given(records=st.lists(hand_records(st.sampled_from(["g1", "g2"])), min_size=1, max_size=8))
+def test_stats_with_big_chips(fresh_store: Fresh, records: list[HandRecord]) -> None:
     """Net chips beyond 64 bits are still exact (SQLite's SUM would overflow)."""
-    with Store.in_memory() as store:
+    with fresh_store() as store:
         store.add_hands(records)
         stats = store.stats()
     for game, totals in stats.items():
@@ -350,10 +367,15 @@ _json = st.recursive(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.dictionaries(st.text(max_size=6), _json, max_size=5), st.text(min_size=1, max_size=10))
-def test_any_json_state_round_trips(state: dict[str, Any], table_id: str) -> None:
-    with Store.in_memory() as store:
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, *_FIXTURES])
+@given(
+    state=st.dictionaries(st.text(max_size=6), _json, max_size=5),
+    table_id=st.text(_text, min_size=1, max_size=10),
+)
+def test_any_json_state_round_trips(
+    fresh_store: Fresh, state: dict[str, Any], table_id: str
+) -> None:
+    with fresh_store() as store:
         store.save_table(table_id, {"id": table_id}, state)
         assert store.load_table(table_id) == ({"id": table_id}, state)
         run = store.arena_run(store.add_arena_run(state, {"state": state}))
@@ -363,10 +385,12 @@ def test_any_json_state_round_trips(state: dict[str, Any], table_id: str) -> Non
 _anything = st.none() | st.booleans() | st.integers() | st.text() | st.floats()
 
 
-@settings(max_examples=80, deadline=None)
-@given(_anything, _anything, _anything, _anything, _anything)
-def test_fuzzed_queries_answer_or_refuse(a: Any, b: Any, c: Any, d: Any, e: Any) -> None:
-    with Store.in_memory() as store:
+@settings(max_examples=80, deadline=None, suppress_health_check=_FIXTURES)
+@given(a=_anything, b=_anything, c=_anything, d=_anything, e=_anything)
+def test_fuzzed_queries_answer_or_refuse(
+    fresh_store: Fresh, a: Any, b: Any, c: Any, d: Any, e: Any
+) -> None:
+    with fresh_store() as store:
         store.add_hand(make_record(0))
         calls = [
             lambda: store.hand(a),

@@ -1,11 +1,10 @@
 """The store's web-table side: the hand in play written ahead, seeds per table, the
-ledger, closing and pruning."""
+ledger, closing and pruning, on SQLite and on PostgreSQL (tests/store/conftest.py)."""
 
 from __future__ import annotations
 
 import datetime
 import json
-from pathlib import Path
 
 import pytest
 from store_records import make_record
@@ -18,8 +17,7 @@ DAY = datetime.timedelta(days=1)
 NOW = datetime.datetime.now(datetime.UTC)
 
 
-def test_the_hand_in_play_is_written_ahead_and_cleared() -> None:
-    store = Store.in_memory()
+def test_the_hand_in_play_is_written_ahead_and_cleared(store: Store) -> None:
     store.save_table("t", {"game": "x"}, {"stacks": [1, 2]})
     assert store.live_hand("t") is None
     store.begin_hand("t", 4, {"order": [0, 1]}, {"stacks": [1, 2], "deals": 5})
@@ -45,8 +43,7 @@ def test_the_hand_in_play_is_written_ahead_and_cleared() -> None:
     assert store.live_hand("t") is None and store.table("t").state["cancelled"] == 1
 
 
-def test_seeds_are_per_table_and_revealed_with_their_hands() -> None:
-    store = Store.in_memory()
+def test_seeds_are_per_table_and_revealed_with_their_hands(store: Store) -> None:
     c, seed = "a" * 64, "b" * 64
     store.add_seed("t1", c, seed)
     store.add_seed("t2", c, seed)  # two practice tables with one seed
@@ -67,8 +64,7 @@ def _fields(record: object) -> dict[str, object]:
     return {k: getattr(record, k) for k in record.__dataclass_fields__}  # type: ignore[attr-defined]
 
 
-def test_the_ledger_keeps_buy_ins_and_cash_outs() -> None:
-    store = Store.in_memory()
+def test_the_ledger_keeps_buy_ins_and_cash_outs(store: Store) -> None:
     store.add_ledger("t", 0, "ann", "buy-in", 100)
     store.add_ledger("t", 0, "ann", "cash-out", 140)
     assert [(e.kind, e.amount) for e in store.ledger("t")] == [("buy-in", 100), ("cash-out", 140)]
@@ -81,8 +77,8 @@ def test_the_ledger_keeps_buy_ins_and_cash_outs() -> None:
             store.add_ledger(*bad)  # type: ignore[arg-type]
 
 
-def test_prune_takes_old_hands_and_closed_tables_only(tmp_path: Path) -> None:
-    path = tmp_path / "s.sqlite3"
+def test_prune_takes_old_hands_and_closed_tables_only(location: str) -> None:
+    path = location
     with Store.open(path) as store:
         store.add_hand(make_record(1, played_at=NOW - 40 * DAY))
         store.add_hand(make_record(2, played_at=NOW - 1 * DAY))
@@ -98,8 +94,8 @@ def test_prune_takes_old_hands_and_closed_tables_only(tmp_path: Path) -> None:
         assert store.ledger("closed") == [] and len(store.ledger("open")) == 1
 
 
-def test_history_prune_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "s.sqlite3"
+def test_history_prune_command(location: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = location
     with Store.open(path) as store:
         store.add_hand(make_record(1, played_at=NOW - 40 * DAY))
         store.add_hand(make_record(2, played_at=NOW - 1 * DAY))
@@ -111,3 +107,53 @@ def test_history_prune_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit) as ended:
         main(["history", "--db", str(path), "prune", "--older-than", "-3"])
     assert ended.value.code == 2
+
+
+def test_a_duplicate_action_inside_a_transaction_leaves_it_usable(store: Store) -> None:
+    """A refused action (already stored) inside a caller's transaction: the rest of the
+    transaction is kept (PostgreSQL needs a savepoint for that, SQLite does not)."""
+    store.save_table("t", {}, {})
+    store.begin_hand("t", 1, {}, {})
+    store.add_action("t", 0, "c")
+    with store.transaction():
+        with pytest.raises(StoreError, match="already stored"):
+            store.add_action("t", 0, "f")
+        with pytest.raises(StoreError, match="already used"):
+            store.add_seed("t", "a" * 64, "b" * 64)
+            store.add_seed("t", "a" * 64, "b" * 64)
+        store.add_action("t", 1, "r 5")
+    live = store.live_hand("t")
+    assert live is not None and live.actions == ("c", "r 5")
+    assert store.seed("t", "a" * 64).server_seed == "b" * 64
+
+
+def test_a_hand_is_stored_before_the_call_returns(location: str) -> None:
+    """What a call wrote is committed when it returns: another connection sees it at once
+    (the web table announces a hand or an action only after that)."""
+    with Store.open(location) as writer, Store.open(location) as reader:
+        writer.save_table("t", {}, {})
+        writer.begin_hand("t", 1, {"deal": 1}, {})
+        writer.add_action("t", 0, "c")
+        live = reader.live_hand("t")
+        assert live is not None and live.actions == ("c",)
+        hand_id = writer.end_hand("t", make_record(7, table_id="t"), {"after": 1})
+        assert reader.hand(hand_id).table_id == "t"
+        assert reader.live_hand("t") is None
+        assert reader.table("t").state == {"after": 1}
+
+
+def test_tournament_results_are_checked_and_kept(store: Store) -> None:
+    standings = [
+        {"seat": 2, "place": 1, "name": "bea", "prize": 65, "out_hand": None},
+        {"seat": 1, "place": 2, "name": "ann", "prize": 35, "out_hand": 9},
+    ]
+    store.save_results("t", standings)
+    assert [(r.place, r.player, r.seat, r.out_hand) for r in store.results("t")] == [
+        (1, "bea", 1, None),
+        (2, "ann", 0, 9),
+    ]
+    with pytest.raises(StoreError, match="went out"):
+        store.save_results("t", [{**standings[1], "out_hand": "nine"}])
+    with pytest.raises(StoreError, match="place"):
+        store.save_results("t", [{**standings[1], "place": 2**70}])
+    assert len(store.results("t")) == 2  # the refused ones changed nothing

@@ -123,18 +123,21 @@ def game_key(game_name: str, deck: str | None = None) -> str:
     """The full game key from ``--game`` and ``--deck``: ``holdem`` + ``standard52`` ->
     ``standard52-holdem``; a full key and a different ``--deck`` is an error."""
     from cardlab.poker.games import BASE_GAMES
+    from cardlab.table.structure import VARIANTS
 
     text = game_name.strip()
-    if text.lower() in BASE_GAMES:
+    if text.lower() in BASE_GAMES or text.lower() in VARIANTS:  # holdem, razz, badugi ...
         if deck is None:
             raise GameError(f"--game {text} needs --deck, or name both: e.g. fesca78-{text}")
         return f"{deck.strip()}-{text.lower()}"
     if deck is not None:
-        named, _, _ = text.rpartition("-")
+        # the deck part: before the variant (standard52-27-single-draw -> standard52)
+        ends = [k for k in VARIANTS if text.lower().endswith("-" + k)]
+        named = text[: -len(max(ends, key=len)) - 1] if ends else text.rpartition("-")[0]
         if named.strip().lower() != deck.strip().lower():
             raise GameError(
                 f"--game {text!r} names its own deck; drop --deck {deck!r} or give "
-                f"--game as holdem/omaha/stud/draw"
+                f"--game as a game alone (holdem, omaha, stud, draw, razz, ...)"
             )
     return text
 

@@ -8,6 +8,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from cardlab import render
 from cardlab.analysis.runner import check_workers
 from cardlab.bots.arena import ArenaConfig, ArenaResult, run_arena
 from cardlab.cli._common import (
@@ -20,9 +21,8 @@ from cardlab.cli._common import (
 )
 from cardlab.cli.equity import _progress
 from cardlab.errors import GameError
-from cardlab.poker.games import get_game
 from cardlab.store import Store
-from cardlab.table.structure import MAX_SEATS
+from cardlab.table.structure import MAX_SEATS, table_game_of
 
 SMALL_RUN = 400  # hands: fewer are played in this process, with no cluster to start
 
@@ -117,7 +117,7 @@ def arena(
     # the store is opened (and checked) before the run, so that a bad file is said at once
     with ExitStack() as opened:
         store = None if no_store else opened.enter_context(Store.open(db))
-        prepare_bots(get_game(config.game), config.bots)
+        prepare_bots(table_game_of(config.game)[0], config.bots)
         if workers is None:
             import os
 
@@ -138,7 +138,7 @@ def _print(result: ArenaResult) -> None:
     title = f"{d['game']}: {d['hands']} hands, {d['seats']} seats, seed {d['seed']}" + (
         ", duplicate" if d["duplicate"] else ""
     )
-    table = Table(title=title)
+    table = Table(title=render.table_title(title))
     for col in ("bot", "bb/100", "95% CI", "showdowns"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for b in result.bots:

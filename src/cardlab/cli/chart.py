@@ -121,6 +121,7 @@ def chart(
         exact = False
     if target_se is not None and scheduler is None:
         _check_sampling(game, chosen or every, opponents, target_se)
+    cache = cache_from(cache_dir, no_cache)  # a bad --cache is said before the run
     from cardlab.analysis.chart import kernels_compiled
     from cardlab.poker.equity import COMPILE_SECONDS
 
@@ -137,7 +138,7 @@ def chart(
             target_se=target_se,
             seed=seed,
             client=client,
-            cache=cache_from(cache_dir, no_cache),
+            cache=cache,
             progress=bar,
             classes=chosen,
         )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -10,11 +12,12 @@ import click
 
 from cardlab import render
 from cardlab.cli._common import emit, emit_json, format_option, output_path
-from cardlab.cli.replay import load_histories, print_replay, replay_summary
+from cardlab.cli.replay import print_replay, replay_summary
 from cardlab.errors import CardlabError, HistoryError
 from cardlab.store import HandRecord, Store
 from cardlab.table import phh
-from cardlab.table.history import imported, replay
+from cardlab.table.history import replay
+from cardlab.table.phh_import import ImportReport, import_files, phh_files
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -41,7 +44,7 @@ def _history(r: HandRecord, store: Store) -> phh.HandHistory:
     try:
         return phh.load(r.phh)
     except HistoryError as exc:
-        raise HistoryError(f"hand {r.id} in the hand store {str(store.path)!r}: {exc}") from None
+        raise HistoryError(f"hand {r.id} in the hand store {store.location!r}: {exc}") from None
 
 
 def _row(r: HandRecord) -> dict[str, Any]:
@@ -159,78 +162,184 @@ def show(ctx: click.Context, hand_id: int, fmt: str, db: str | None) -> None:
 def export(
     ctx: click.Context, out: str, game: str | None, source: str | None, db: str | None
 ) -> None:
-    """Write stored hands to a PHH file."""
+    """Write stored hands to a PHH file (one hand to a .phh, any number to a .phhs)."""
     target = output_path(Path(out))  # a FIFO or a device is refused: writing one blocks
     with _open(ctx, db, read_only=True) as store:
-        hands = [_history(r, store) for r in store.iter_hands(game=game, source=source)]
-    if not hands:
-        raise CardlabError("no stored hands match: nothing to export")
-    text = (
-        phh.dumps(hands[0]) if len(hands) == 1 and target.suffix == ".phh" else phh.dumps_all(hands)
-    )
-    try:
-        target.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CardlabError(f"cannot write {out!r}: {exc.strerror}") from None
-    emit(f"wrote {len(hands)} hands to {out}")
+        count = store.count_hands(game=game, source=source)
+        if not count:
+            raise CardlabError("no stored hands match: nothing to export")
+        if count > 1 and target.suffix.lower() != ".phhs":
+            raise CardlabError(
+                f"{count:,} hands match, and a .phh file holds one hand: "
+                f"name the file .phhs (e.g. {target.with_suffix('.phhs').name!r})"
+            )
+        try:
+            with target.open("w", encoding="utf-8") as handle:
+                written = _write_hands(handle, store, game, source, single=count == 1)
+        except OSError as exc:
+            raise CardlabError(f"cannot write {out!r}: {exc.strerror}") from None
+    emit(f"wrote {'1 hand' if written == 1 else f'{written:,} hands'} to {out}")
+
+
+def _write_hands(
+    handle: Any, store: Store, game: str | None, source: str | None, *, single: bool
+) -> int:
+    """Write the hands oldest first, each as stored (checked readable), ``[1]``,
+    ``[2]``... tables unless ``single``."""
+    records = list(store.iter_hands(game=game, source=source)) if single else None
+    written = 0
+    for r in reversed(records) if records is not None else _oldest_first(store, game, source):
+        _history(r, store)  # a damaged row is named rather than written
+        text = r.phh if r.phh.endswith("\n") else r.phh + "\n"
+        if not single:
+            text = ("\n" if written else "") + f"[{written + 1}]\n{text}"
+        handle.write(text)
+        written += 1
+    return written
+
+
+def _oldest_first(store: Store, game: str | None, source: str | None) -> Any:
+    ids = [r.id for r in store.iter_hands(game=game, source=source) if r.id is not None]
+    for hand_id in reversed(ids):
+        yield store.hand(hand_id)
 
 
 @history.command(name="import")
-@click.argument("file", type=click.Path(dir_okay=False))
-@db_option
-@click.pass_context
-def import_hands(ctx: click.Context, file: str, db: str | None) -> None:
-    """Check every hand of a PHH FILE on the engine and store them (all or none)."""
-    histories = load_histories(file)
-    records = [imported(replay(h, label=f"hand {k + 1}")) for k, h in enumerate(histories)]
-    with _open(ctx, db, read_only=False) as store:
-        ids = store.add_hands(records)
-    hands = "1 hand" if len(ids) == 1 else f"{len(ids)} hands"
-    emit(f"imported {hands} into {store.path} (ids {ids[0]}..{ids[-1]})")
-
-
-@history.command()
-@click.option("--game", "-g", default=None, help="Only this game.")
+@click.argument("path", type=click.Path())
+@click.option(
+    "--batch",
+    type=click.IntRange(1, 100_000),
+    default=2000,
+    show_default=True,
+    help="Hands stored per transaction.",
+)
 @format_option("text", "json")
 @db_option
 @click.pass_context
-def stats(ctx: click.Context, game: str | None, fmt: str, db: str | None) -> None:
-    """Hands, showdown share and each player's net chips, per game."""
-    with _open(ctx, db, read_only=True) as store:
-        per_game = store.stats(game)
+def import_hands(ctx: click.Context, path: str, batch: int, fmt: str, db: str | None) -> None:
+    """Import the hands of a PHH file, or of every .phh/.phhs file under a folder.
+
+    Each hand is replayed on the engine and stored; a hand that cannot be read or
+    replayed is skipped and listed, a hand already in the store is recognised and
+    skipped (so running an interrupted import again continues it), and a recorded
+    result that differs from the replay is reported. Exit code 1 when some hands
+    were skipped as bad."""
+    files = phh_files(path)
+    if not files:
+        raise CardlabError(f"no .phh or .phhs file under {path!r}")
+    with _open(ctx, db, read_only=False) as store, _import_progress(files) as on_hand:
+        folder = Path(path).is_dir()  # a file that cannot be read: skipped in a folder
+        report = import_files(store, files, batch=batch, on_hand=on_hand, skip_bad_files=folder)
+        where = store.location  # a file, or a PostgreSQL URL without its password
+    problems = report.bad
     if fmt == "json":
         emit_json(
             {
-                g: {
-                    "hands": s.hands,
-                    "showdowns": s.showdowns,
-                    "showdown_share": s.showdown_share,
-                    "players": [
-                        {"name": p.name, "hands": p.hands, "net": p.net} for p in s.players
-                    ],
-                }
-                for g, s in per_game.items()
+                "store": str(where),
+                "files": report.files,
+                "hands": report.hands,
+                "imported": report.stored,
+                "already_stored": report.already,
+                "bad": [
+                    {"file": p.file, "hand": p.hand, "line": p.line, "error": p.error}
+                    for p in problems
+                ],
+                "mismatches": [
+                    {
+                        "file": p.file,
+                        "hand": p.hand,
+                        "line": p.line,
+                        "differences": list(p.mismatches),
+                    }
+                    for p in report.mismatched
+                ],
             }
         )
+    else:
+        for p in report.mismatched:
+            for line in p.mismatches:
+                emit(f"{p.where}: the record differs from the replay: {line}")
+        for p in problems:
+            emit(f"skipped: {p.error}")
+        emit(_import_summary(report, where))
+    if problems:
+        sys.exit(1)
+
+
+def _import_summary(report: ImportReport, where: str | None) -> str:
+    def hands(n: int) -> str:
+        return "1 hand" if n == 1 else f"{n:,} hands"
+
+    parts = [f"imported {hands(report.stored)} into {where}"]
+    if report.first_id is not None:
+        parts[0] += f" (ids {report.first_id}..{report.last_id})"
+    if report.already:
+        parts.append(f"{hands(report.already)} already in the store, skipped")
+    if report.bad:
+        parts.append(f"{hands(len(report.bad))} could not be imported (listed above)")
+    if report.mismatched:
+        n = len(report.mismatched)
+        parts.append(f"{hands(n)} {'differs' if n == 1 else 'differ'} from the recorded result")
+    return "; ".join(parts)
+
+
+@contextmanager
+def _import_progress(files: list[Path]) -> Iterator[Callable[[Path, Any], None] | None]:
+    """A rich progress bar on stderr (a terminal only): bytes read of all files, hands
+    per second, and the counts so far."""
+    if not sys.stderr.isatty():
+        yield None
         return
-    if not per_game:
-        emit("no stored hands")
-        return
-    console = render.console()
-    for g, s in per_game.items():
-        rows = [(p.name, p.hands, f"{p.net:+}" if p.net else "0") for p in s.players]
-        title = (
-            f"{g}: {s.hands} hands, showdown in {s.showdowns} "
-            f"({render.percent(s.showdown_share, 1)})"
-        )
-        console.print(
-            render.text_table(
-                ("player", "hands", "net chips"),
-                rows,
-                title=title,
-                justify=("left", "right", "right"),
-            )
-        )
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    sizes = {f: f.stat().st_size for f in files}
+    bar = Progress(
+        TextColumn("importing"),
+        BarColumn(),
+        DownloadColumn(),
+        TextColumn("{task.fields[hands]:,} hands ({task.fields[rate]:,.0f}/s)"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task("import", total=sum(sizes.values()), hands=0, rate=0.0)
+    done: dict[Path, int] = {}  # the files read, and the hands so far under None
+
+    def on_hand(path: Path, entry: Any) -> None:
+        if path not in done:
+            done[path] = 0
+        done[path] += 1
+        hands = sum(done.values())
+        if hands % 200 == 0:
+            before = sum(sizes[f] for f in done if f != path)
+            elapsed = bar.tasks[0].elapsed or 1e-9
+            bar.update(task, completed=before + entry.end, hands=hands, rate=hands / elapsed)
+
+    with bar:
+        yield on_hand
+
+
+def _add_stats() -> None:
+    # the stats command lives in its own module (per player statistics, all-in EV)
+    from cardlab.cli.history_stats import stats
+
+    history.add_command(stats)
+
+
+_add_stats()
+
+from cardlab.cli.history_copy import copy as _copy  # noqa: E402  (its own module)
+
+history.add_command(_copy)
 
 
 @history.command()
@@ -248,7 +357,10 @@ def stats(ctx: click.Context, game: str | None, fmt: str, db: str | None) -> Non
 def prune(ctx: click.Context, days: float, fmt: str, db: str | None) -> None:
     """Delete old hands and closed tables (open tables and their hands in play stay)."""
     import datetime
+    import math
 
+    if math.isnan(days):  # click's FloatRange lets nan through
+        raise click.BadParameter(f"{days} is not a number of days", param_hint="'--older-than'")
     cutoff = datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=days)
     with _open(ctx, db, read_only=False) as store:
         hands, tables = store.prune(cutoff)

@@ -402,7 +402,7 @@ class TerminalTable:
             hand = s.new_hand()
             number = s.hands_played + 1
             if not self.quiet:
-                self.console.rule(f"hand {number} · {escape(s.game.game.name)}")
+                self.console.rule(f"hand {number} · {escape(s.game.title)}")
             before = {seat: s.seats[seat].stack for seat in s.order}
             teller = HandTeller(hand, s.names(), s.position_of(0))
             try:

@@ -1,11 +1,14 @@
-"""The hand store: played hands, web tables and arena runs kept in one SQLite file.
+"""The hand store: played hands, web tables and arena runs kept in one SQLite file or one
+PostgreSQL database.
 
 >>> from cardlab.store import HandRecord, Store
 >>> with Store.open("hands.sqlite3") as store:          # doctest: +SKIP
 ...     hand_id = store.add_hand(record)
 ...     store.hands(game="fesca78-holdem", limit=10)
+>>> Store.open("postgresql://cardlab@localhost/cardlab")  # doctest: +SKIP
 
-The file, its schema, migrations and durability are described in ``docs/store.md``.
+The file or database, its schema, migrations and durability are described in
+``docs/store.md``.
 """
 
 from cardlab.store.records import ArenaRun, GameStats, HandRecord, PlayerStats, TableRecord

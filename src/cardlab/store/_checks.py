@@ -25,6 +25,8 @@ def _check_text(value: str, name: str) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise StoreError(f"{name} is not valid Unicode text: {value!r}") from None
+    if "\x00" in value:  # PostgreSQL's text cannot hold it, so no store keeps it
+        raise StoreError(f"{name} holds a NUL character: {value!r}")
 
 
 def _json(value: object, name: str) -> str:

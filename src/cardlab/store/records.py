@@ -1,8 +1,9 @@
 """The values a store keeps and gives back: hands, web tables, arena runs and statistics.
 
 Every value is frozen and checked when it is made, so a record that reaches the database
-is always one the database can hold: texts are valid UTF-8, chip counts are integers
-between 0 and 2**63 - 1 (SQLite's INTEGER), and times are aware and kept in UTC.
+is always one the database can hold: texts are valid UTF-8 without NUL characters
+(PostgreSQL's text has none), chip counts are integers between 0 and 2**63 - 1 (SQLite's
+INTEGER, PostgreSQL's BIGINT), and times are aware and kept in UTC.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ def _text(value: object, name: str, *, empty: bool = True) -> str:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise StoreError(f"{name} is not valid Unicode text: {value!r}") from None
+    if "\x00" in value:  # PostgreSQL's text cannot hold it, so no store keeps it
+        raise StoreError(f"{name} holds a NUL character: {value!r}")
     return value
 
 

@@ -1,12 +1,14 @@
-"""The hand store: played hands, web tables and arena runs in one SQLite file.
+"""The hand store: played hands, web tables and arena runs in one SQLite file or one
+PostgreSQL database.
 
-A :class:`Store` owns one connection, shared by every thread that uses it and serialised
-by a lock, so the web server may call it from worker threads
+A :class:`Store` owns one connection (:mod:`cardlab.store._connection`: SQLite's or
+PostgreSQL's, the queries are the same), shared by every thread that uses it and
+serialised by a lock, so the web server may call it from worker threads
 (``await asyncio.to_thread(store.add_hand, record)``). Several processes (the web server
-and a command line) may open the same file: WAL lets readers go on while one writes, and
-writers wait for each other up to ``timeout`` seconds.
+and a command line) may open the same store: readers go on while one writes, and writers
+wait for each other up to ``timeout`` seconds.
 
-Every write is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``): a process killed at any
+Every write is one transaction, committed before the call returns: a process killed at any
 moment leaves each hand either whole or absent. :meth:`Store.transaction` groups several
 writes into one, e.g. a hand and the table's new stacks.
 """
@@ -16,7 +18,6 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import sqlite3
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
@@ -28,7 +29,10 @@ from typing import Any, Literal, Self
 import platformdirs
 
 from cardlab.errors import StoreError
+from cardlab.store import postgres, sqlite
 from cardlab.store._checks import _check_count, _check_text, _json
+from cardlab.store._connection import Connection, DriverError
+from cardlab.store.postgres import is_url
 from cardlab.store.records import (
     ArenaRun,
     GameStats,
@@ -38,11 +42,12 @@ from cardlab.store.records import (
     utc_now,
     utc_text,
 )
-from cardlab.store.schema import SCHEMA_VERSION, inspect, migrate
+from cardlab.store.schema import SCHEMA_VERSION
 from cardlab.store.tables import TablesMixin
 
 ENV_VAR = "CARDLAB_DB"
-"""The environment variable naming the store used when no path is given."""
+"""The environment variable naming the store (a file or a PostgreSQL URL) used when no
+path is given."""
 
 FILE_NAME = "cardlab.sqlite3"
 
@@ -51,13 +56,18 @@ _HAND_COLUMNS = (
     " commitment"
 )
 _CHUNK = 500  # hand ids per query when fetching seats (below SQLite's variable limit)
+_INSERT_HAND = (
+    "INSERT INTO hands (game, variant, phh, board, actions, showdown, decided_by, source,"
+    " table_id, played_at, commitment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+)
 
 
 def default_path() -> Path:
-    """Where the store lives when no path is given: ``$CARDLAB_DB`` if set, else
+    """The file the store lives in when no path is given: ``$CARDLAB_DB`` if set to a path
+    (set to a URL it names a database, which :meth:`Store.open` takes), else
     ``cardlab.sqlite3`` in the user's data directory (``~/.local/share/cardlab`` on Linux)."""
     chosen = os.environ.get(ENV_VAR)
-    if chosen:
+    if chosen and not is_url(chosen):
         return Path(chosen)
     return Path(platformdirs.user_data_dir("cardlab", appauthor=False)) / FILE_NAME
 
@@ -66,10 +76,16 @@ class Store(TablesMixin):
     """An open hand store. Make one with :meth:`Store.open` (or :meth:`Store.in_memory`)."""
 
     def __init__(
-        self, connection: sqlite3.Connection, path: Path | None, *, read_only: bool = False
+        self,
+        connection: Connection,
+        path: Path | None,
+        *,
+        read_only: bool = False,
+        location: str | None = None,
     ) -> None:
-        self._connection: sqlite3.Connection | None = connection
+        self._connection: Connection | None = connection
         self._path = path
+        self._location = location if location is not None else (None if path is None else str(path))
         self._read_only = read_only
         self._lock = threading.RLock()
         self._depth = 0  # nesting of transaction(); only the lock's holder touches it
@@ -85,21 +101,27 @@ class Store(TablesMixin):
         synchronous: Literal["FULL", "NORMAL"] = "FULL",
         read_only: bool = False,
     ) -> Store:
-        """Open (creating or migrating if needed) the store at ``path``; ``None`` means
-        :func:`default_path`, whose directory is created. A file that is not a cardlab
-        store, is corrupt, is damaged (a table missing) or comes from a newer cardlab
-        raises :class:`StoreError` and is not written to. ``timeout`` is how long a write
-        waits for another writer; ``synchronous="NORMAL"`` trades the last commits on a
-        power loss (never on a killed process) for speed.
+        """Open (creating or migrating if needed) the store at ``path``: a file, or a
+        PostgreSQL database named by a URL (``postgresql://user@host/db``); ``None``
+        means ``$CARDLAB_DB`` (a path or a URL) or :func:`default_path`, whose directory
+        is created. A file or database that is not a cardlab store, is corrupt, is
+        damaged (a table missing) or comes from a newer cardlab raises
+        :class:`StoreError` and is not written to. ``timeout`` is how long a write waits
+        for another writer; ``synchronous="NORMAL"`` trades the last commits on a power
+        loss or a database server crash (never on a killed process) for speed.
 
-        ``read_only``: for commands that only read (see :meth:`_open_read_only`): the
-        file is neither created, migrated nor switched to WAL, and writes raise
-        :class:`StoreError`."""
+        ``read_only``: for commands that only read: the store is neither created nor
+        migrated, and writes raise :class:`StoreError` (see
+        :func:`cardlab.store.sqlite.open_read_only`)."""
         if synchronous not in ("FULL", "NORMAL"):
             raise StoreError(f"synchronous must be 'FULL' or 'NORMAL', got {synchronous!r}")
+        chosen = os.environ.get(ENV_VAR) if path is None else path
+        if is_url(chosen):
+            assert isinstance(chosen, str)  # is_url says so
+            return cls._open_postgres(chosen, timeout, synchronous, read_only)
         if path is None:
             target = default_path()
-            if not read_only and (ENV_VAR not in os.environ or not os.environ[ENV_VAR]):
+            if not read_only and not chosen:
                 try:
                     target.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as error:
@@ -109,80 +131,51 @@ class Store(TablesMixin):
                     ) from None
         else:
             target = Path(path)
-        if target.is_dir():
-            raise StoreError(f"the hand store {str(target)!r} is a directory, expected a file")
-        version = inspect(target).version
         if read_only:
-            return cls._open_read_only(target, version, timeout, default=path is None)
-        try:
-            connection = sqlite3.connect(
-                target, timeout=timeout, isolation_level=None, check_same_thread=False
-            )
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the hand store {str(target)!r}: {error}") from None
-        try:
-            connection.execute(f"PRAGMA busy_timeout = {max(0, int(timeout * 1000))}")
-            connection.execute("PRAGMA journal_mode = WAL")
-            connection.execute(f"PRAGMA synchronous = {synchronous}")
-            connection.execute("PRAGMA foreign_keys = ON")
-            migrate(connection, str(target))
-        except sqlite3.Error as error:
-            connection.close()
-            raise StoreError(f"cannot open the hand store {str(target)!r}: {error}") from None
-        except BaseException:
-            connection.close()
-            raise
-        return cls(connection, target)
+            connection = sqlite.open_read_only(target, timeout, default=path is None)
+        else:
+            connection = sqlite.open_file(target, timeout=timeout, synchronous=synchronous)
+        return cls(connection, target, read_only=read_only)
 
     @classmethod
-    def _open_read_only(cls, target: Path, version: int, timeout: float, *, default: bool) -> Store:
-        """The store at ``target`` (checked by :func:`inspect`, at schema ``version``) for
-        reading only, leaving the file and its directory exactly as they are.
-
-        No file yet (or an empty one): an empty store in memory (the directory of a path
-        given must exist; the default one is made by the first write). A file at an older
-        schema: a migrated copy in memory. Without a ``-wal`` file beside it (no writer has
-        it open) the file is read as immutable, so that SQLite makes no ``-wal``/``-shm``
-        files it could not remove again; a writer that starts meanwhile writes to its own
-        WAL, and the main file changes only at a checkpoint."""
-        label = repr(str(target))
-        if version == 0:
-            parent = target.parent
-            if not default and not parent.is_dir():
-                raise StoreError(
-                    f"cannot open the hand store {label}: no directory {str(parent)!r}"
-                )
-            return cls(_empty_in_memory(), target, read_only=True)
-        wal = target.with_name(target.name + "-wal")
-        uri = f"{target.resolve().as_uri()}?mode=ro" + ("" if wal.exists() else "&immutable=1")
-        try:
-            connection = sqlite3.connect(
-                uri, uri=True, timeout=timeout, isolation_level=None, check_same_thread=False
-            )
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the hand store {label}: {error}") from None
-        try:
-            connection.execute(f"PRAGMA busy_timeout = {max(0, int(timeout * 1000))}")
-            if version < SCHEMA_VERSION:
-                copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-                connection.backup(copy)
-                connection.close()
-                connection = copy
-                migrate(connection, str(target))
-        except sqlite3.Error as error:
+    def _open_postgres(
+        cls, url: str, timeout: float, synchronous: Literal["FULL", "NORMAL"], read_only: bool
+    ) -> Store:
+        connection, version = postgres.connect(
+            url, timeout=timeout, synchronous=synchronous, read_only=read_only
+        )
+        if read_only and version < SCHEMA_VERSION:
+            # nothing may be written to migrate it: an empty database reads as an empty
+            # store (as a missing file does); an older schema must be migrated first
             connection.close()
-            raise StoreError(f"cannot read the hand store {label}: {error}") from None
-        return cls(connection, target, read_only=True)
+            if version:
+                raise StoreError(
+                    f"the hand store {postgres.redacted(url)!r} has schema {version} < "
+                    f"{SCHEMA_VERSION}: open it once for writing to migrate it"
+                )
+            return cls(sqlite.empty_in_memory(), None, read_only=True, location=url)
+        return cls(connection, None, read_only=read_only, location=url)
 
     @classmethod
     def in_memory(cls) -> Store:
         """A new, empty store that lives in memory only (for tests and trials)."""
-        return cls(_empty_in_memory(), None)
+        return cls(sqlite.empty_in_memory(), None)
 
     @property
     def path(self) -> Path | None:
-        """The file this store lives in (``None`` in memory)."""
+        """The file this store lives in (``None`` in memory or in PostgreSQL)."""
         return self._path
+
+    @property
+    def location(self) -> str | None:
+        """Where the store lives, to be shown: its file, or its PostgreSQL URL without the
+        password (``None`` in memory)."""
+        return None if self._location is None else postgres.redacted(self._location)
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self._open_connection().dialect
 
     @property
     def read_only(self) -> bool:
@@ -191,7 +184,7 @@ class Store(TablesMixin):
 
     @property
     def version(self) -> int:
-        """The schema version of the open file (always :data:`SCHEMA_VERSION`)."""
+        """The schema version of the open store (always :data:`SCHEMA_VERSION`)."""
         return SCHEMA_VERSION
 
     def close(self) -> None:
@@ -213,7 +206,7 @@ class Store(TablesMixin):
         self.close()
 
     def __repr__(self) -> str:
-        where = "in memory" if self._path is None else repr(str(self._path))
+        where = "in memory" if self.location is None else repr(self.location)
         state = "closed" if self._connection is None else "open"
         return f"<Store {where} ({state})>"
 
@@ -234,46 +227,72 @@ class Store(TablesMixin):
                 finally:
                     self._depth -= 1
                 return
-            self._execute(connection, "BEGIN IMMEDIATE")
+            self._begin(connection, write=True)
             self._depth = 1
             try:
                 yield
                 self._depth = 0
-                self._execute(connection, "COMMIT")
+                connection.commit()
+            except DriverError as error:  # a full disk, a file made read-only, a lost server
+                self._depth = 0
+                connection.rollback()
+                raise StoreError(
+                    f"cannot write to the hand store {self._label()}: {error}"
+                ) from None
             except BaseException:
                 self._depth = 0
-                if connection.in_transaction:
-                    connection.execute("ROLLBACK")
+                connection.rollback()
                 raise
 
     @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
+    def _guarded(self) -> Iterator[None]:
+        """Run a statement that may fail (a duplicate key) so that its failure leaves the
+        transaction around it usable: PostgreSQL needs a savepoint for that, SQLite not."""
+        connection = self._open_connection()
+        if not (connection.errors_spoil_transaction and self._depth > 1):
+            yield
+            return
+        connection.execute("SAVEPOINT cardlab_guard")
+        try:
+            yield
+        except BaseException:
+            connection.execute("ROLLBACK TO SAVEPOINT cardlab_guard")
+            raise
+        connection.execute("RELEASE SAVEPOINT cardlab_guard")
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
         """One consistent snapshot for the reads in the block."""
         with self._lock:
             connection = self._open_connection()
             if self._depth or connection.in_transaction:
                 yield connection
                 return
-            self._execute(connection, "BEGIN")
+            self._begin(connection, write=False)
             try:
                 yield connection
+            except DriverError as error:
+                raise StoreError(f"cannot read the hand store {self._label()}: {error}") from None
             finally:
                 if connection.in_transaction:
-                    connection.execute("COMMIT")
+                    try:
+                        connection.commit()
+                    except DriverError:
+                        connection.rollback()
 
-    def _open_connection(self) -> sqlite3.Connection:
+    def _open_connection(self) -> Connection:
         if self._connection is None:
             raise StoreError(f"the hand store {self._label()} is closed")
         return self._connection
 
-    def _execute(self, connection: sqlite3.Connection, sql: str) -> None:
+    def _begin(self, connection: Connection, *, write: bool) -> None:
         try:
-            connection.execute(sql)
-        except sqlite3.OperationalError as error:
+            connection.begin(write=write)
+        except DriverError as error:
             raise StoreError(f"the hand store {self._label()} is not available: {error}") from None
 
     def _label(self) -> str:
-        return ":memory:" if self._path is None else repr(str(self._path))
+        return ":memory:" if self.location is None else repr(self.location)
 
     # -- hands ---------------------------------------------------------------------------
 
@@ -291,10 +310,8 @@ class Store(TablesMixin):
         with self.transaction():
             connection = self._open_connection()
             for record in batch:
-                cursor = connection.execute(
-                    "INSERT INTO hands (game, variant, phh, board, actions, showdown,"
-                    " decided_by, source, table_id, played_at, commitment)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                row = connection.execute(
+                    _INSERT_HAND,
                     (
                         record.game,
                         record.variant,
@@ -308,9 +325,8 @@ class Store(TablesMixin):
                         utc_text(record.played_at),
                         record.commitment,
                     ),
-                )
-                hand_id = cursor.lastrowid
-                assert hand_id is not None  # an INSERT always sets it
+                ).fetchone()
+                hand_id = int(row[0])
                 connection.executemany(
                     "INSERT INTO seats (hand_id, seat, player, starting_stack, finishing_stack)"
                     " VALUES (?, ?, ?, ?, ?)",
@@ -361,7 +377,7 @@ class Store(TablesMixin):
             rows = connection.execute(
                 f"SELECT {_HAND_COLUMNS} FROM hands{where}"
                 " ORDER BY played_at DESC, id DESC LIMIT ? OFFSET ?",
-                (*parameters, -1 if limit is None else limit, offset),
+                (*parameters, connection.no_limit if limit is None else limit, offset),
             ).fetchall()
             return self._records(connection, rows)
 
@@ -398,6 +414,20 @@ class Store(TablesMixin):
                 return
             after = (rows[-1][10], rows[-1][0])
 
+    def phh_texts(self, *, chunk: int = 5000) -> Iterator[str]:
+        """The PHH text of every stored hand, oldest first, read ``chunk`` hands at a
+        time (an import recognises the hands already stored by it)."""
+        last = 0
+        while True:
+            with self._reading() as connection:
+                rows = connection.execute(
+                    "SELECT id, phh FROM hands WHERE id > ? ORDER BY id LIMIT ?", (last, chunk)
+                ).fetchall()
+            yield from (text for _, text in rows)
+            if len(rows) < chunk:
+                return
+            last = rows[-1][0]
+
     def count_hands(
         self,
         *,
@@ -412,7 +442,7 @@ class Store(TablesMixin):
             row = connection.execute(f"SELECT COUNT(*) FROM hands{where}", parameters).fetchone()
         return int(row[0])
 
-    def _records(self, connection: sqlite3.Connection, rows: list[Any]) -> list[HandRecord]:
+    def _records(self, connection: Connection, rows: list[Any]) -> list[HandRecord]:
         seats: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
         ids = [row[0] for row in rows]
         for start in range(0, len(ids), _CHUNK):
@@ -472,7 +502,7 @@ class Store(TablesMixin):
             name: GameStats(
                 game=name,
                 hands=int(hands),
-                showdowns=int(showdowns),
+                showdowns=int(showdowns or 0),
                 players=tuple(sorted(players[name], key=lambda p: (-p.net, p.name))),
             )
             for name, hands, showdowns in sorted(games)
@@ -492,12 +522,16 @@ class Store(TablesMixin):
         results_text = _json(results, "arena results")
         when = utc_text(utc_now() if played_at is None else played_at)
         with self.transaction():
-            cursor = self._open_connection().execute(
-                "INSERT INTO arena_runs (config, results, played_at) VALUES (?, ?, ?)",
-                (config_text, results_text, when),
+            row = (
+                self._open_connection()
+                .execute(
+                    "INSERT INTO arena_runs (config, results, played_at) VALUES (?, ?, ?)"
+                    " RETURNING id",
+                    (config_text, results_text, when),
+                )
+                .fetchone()
             )
-        assert cursor.lastrowid is not None  # an INSERT always sets it
-        return cursor.lastrowid
+        return int(row[0])
 
     def arena_run(self, run_id: int) -> ArenaRun:
         """The arena run stored under ``run_id``; :class:`StoreError` if there is none."""
@@ -519,16 +553,9 @@ class Store(TablesMixin):
             rows = connection.execute(
                 "SELECT id, config, results, played_at FROM arena_runs"
                 " ORDER BY played_at DESC, id DESC LIMIT ? OFFSET ?",
-                (-1 if limit is None else limit, offset),
+                (connection.no_limit if limit is None else limit, offset),
             ).fetchall()
         return [_arena_run(row) for row in rows]
-
-
-def _empty_in_memory() -> sqlite3.Connection:
-    connection = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-    connection.execute("PRAGMA foreign_keys = ON")
-    migrate(connection, ":memory:")
-    return connection
 
 
 def _filters(
@@ -554,7 +581,7 @@ def _filters(
 
 
 def _player_totals(
-    connection: sqlite3.Connection, where: str, parameters: Sequence[str]
+    connection: Connection, where: str, parameters: Sequence[str]
 ) -> list[tuple[str, str, int, int]]:
     """(game, player, hands played, net chips) for every player of every game."""
     join = "FROM seats AS s JOIN hands AS h ON h.id = s.hand_id"
@@ -566,7 +593,7 @@ def _player_totals(
             parameters,
         ).fetchall()
         return [(g, p, int(n), int(net)) for g, p, n, net in rows]
-    except sqlite3.OperationalError as error:
+    except DriverError as error:  # PostgreSQL sums BIGINTs as NUMERIC: never here
         if "overflow" not in str(error):
             raise
     # A sum beyond SQLite's 64-bit integers: add up in Python, whose integers don't overflow.

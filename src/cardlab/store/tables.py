@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import datetime
 import json
-import sqlite3
+import math
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
 from cardlab.errors import StoreError
 from cardlab.store._checks import _check_count, _check_id, _check_text, _json
+from cardlab.store._connection import Connection, Duplicate
 from cardlab.store.records import TableRecord, parse_utc, utc_now, utc_text
 
 
@@ -88,13 +89,16 @@ class TablesMixin:
     """The web-table methods of :class:`cardlab.store.Store` (see the module docs)."""
 
     # provided by Store
-    def _open_connection(self) -> sqlite3.Connection:
+    def _open_connection(self) -> Connection:
         raise NotImplementedError
 
     def transaction(self) -> AbstractContextManager[None]:
         raise NotImplementedError
 
-    def _reading(self) -> AbstractContextManager[sqlite3.Connection]:
+    def _guarded(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def _reading(self) -> AbstractContextManager[Connection]:
         raise NotImplementedError
 
     def _label(self) -> str:
@@ -198,23 +202,29 @@ class TablesMixin:
     def add_action(self, table_id: str, seq: int, action: str) -> None:
         """Store the ``seq``-th action (from 0) of the hand in play (one INSERT: this is
         the write every decision waits for)."""
+        _check_id(table_id)
+        _check_count(seq, "an action's number")
         if not isinstance(action, str) or not action:
             raise StoreError(f"an action is non-empty text, got {action!r}")
-        with self.transaction():
+        _check_text(action, "an action")
+        with self.transaction(), self._guarded():
             try:
                 self._open_connection().execute(
                     "INSERT INTO live_actions (table_id, seq, action, at) VALUES (?, ?, ?, ?)",
                     (table_id, seq, action, utc_text(utc_now())),
                 )
-            except sqlite3.IntegrityError:
+            except Duplicate:
                 raise StoreError(f"action {seq} of table {table_id!r} is already stored") from None
-            except sqlite3.InterfaceError as error:
-                raise StoreError(f"a bad action for table {table_id!r}: {error}") from None
 
     def save_clock(self, table_id: str, seq: int, remaining: float) -> None:
         """The time left on the decision that follows action ``seq`` (the number of
         actions stored before it) of the hand in play."""
         _check_id(table_id)
+        _check_count(seq, "an action's number")
+        if isinstance(remaining, bool) or not isinstance(remaining, int | float):
+            raise StoreError(f"the time left must be a number of seconds, got {remaining!r}")
+        if not math.isfinite(remaining):
+            raise StoreError(f"the time left must be a finite number, got {remaining!r}")
         with self.transaction():
             self._open_connection().execute(
                 "UPDATE live_hands SET clock_remaining = ?, clock_seq = ? WHERE table_id = ?",
@@ -305,14 +315,14 @@ class TablesMixin:
         for value, name in ((commitment, "commitment"), (server_seed, "server seed")):
             if not isinstance(value, str) or len(value) != 64:
                 raise StoreError(f"a {name} is 64 hex digits, got {value!r:.80}")
-        with self.transaction():
+        with self.transaction(), self._guarded():
             try:
                 self._open_connection().execute(
                     "INSERT INTO deal_seeds (table_id, commitment, server_seed, created_at)"
                     " VALUES (?, ?, ?, ?)",
                     (table_id, commitment, server_seed, utc_text(utc_now())),
                 )
-            except sqlite3.IntegrityError:
+            except Duplicate:
                 raise StoreError(
                     f"table {table_id!r} already used the seed of commitment {commitment[:16]}..."
                 ) from None
@@ -369,13 +379,16 @@ class TablesMixin:
             raise StoreError(f"a ledger entry is one of {LEDGER_KINDS}, got {kind!r}")
         _check_text(player, "a player")
         with self.transaction():
-            cursor = self._open_connection().execute(
-                "INSERT INTO ledger (table_id, seat, player, kind, amount, at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (table_id, seat, player, kind, amount, utc_text(utc_now())),
+            row = (
+                self._open_connection()
+                .execute(
+                    "INSERT INTO ledger (table_id, seat, player, kind, amount, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                    (table_id, seat, player, kind, amount, utc_text(utc_now())),
+                )
+                .fetchone()
             )
-        assert cursor.lastrowid is not None  # an INSERT always sets it
-        return cursor.lastrowid
+        return int(row[0])
 
     def save_results(self, table_id: str, standings: list[dict[str, Any]]) -> None:
         """Write a finished tournament's standings (``seat`` from 1, ``place``,
@@ -385,11 +398,14 @@ class TablesMixin:
         for row in standings:
             seat, place, prize = int(row["seat"]) - 1, row["place"], row["prize"]
             _check_count(seat, "a seat")
-            if not isinstance(place, int) or place < 1:
+            _check_count(place, "a place")
+            if place < 1:
                 raise StoreError(f"a tournament result needs a place from 1, got {place!r}")
             _check_count(prize, "a prize")
             _check_text(str(row["name"]), "a player")
             out = row.get("out_hand")
+            if out is not None:
+                _check_count(out, "the hand a seat went out in")
             rows.append((table_id, seat, place, str(row["name"]), prize, out))
         at = utc_text(utc_now())
         with self.transaction():
