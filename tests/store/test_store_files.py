@@ -21,6 +21,7 @@ RELEASED = {
     2: "824a7dfab68331ccccb477e432c44b1da347243a786a508c2a4c652cab10d043",
     3: "3cccfa587b075e0619205ebd46312093185cf3765dff5436c7e70e26d2d279a6",
     4: "a85ef6e82194ede377fc2e0a9bc6dbf88bb8e746c6b906822c5db0ad5f89395e",
+    5: "a8d7094d3f286704b1586d7d2d59760b63f95f34ea122f0330a76ad6d5542b48",
 }
 
 
@@ -301,4 +302,4 @@ def test_migration_from_version_2_keeps_tables_and_hands(tmp_path: Path) -> None
         assert store.live_hand("t1") is None
         assert store.ledger("t1") == []
         assert store.results("t1") == []
-    assert _pragma(path, "user_version") == 4
+    assert _pragma(path, "user_version") == SCHEMA_VERSION

@@ -22,6 +22,7 @@ RELEASED = {
     2: "563fbddfaa7d4e4b72302c24e1ba4ea5a520ab71e8bee38b2fbde906c48e6aac",
     3: "3bbfda520028862a21bf8c92e2e8dce497745261d7f50c88302bf23f9e06a694",
     4: "5505b4df948569dac952115b05c4ba68be304e9df7c3bef1724e49e0e4afd0eb",
+    5: "7c387312375236c7c827b720afe68f5e728c1c8836ea798355adaf79c82d879f",
 }
 
 
@@ -177,7 +178,7 @@ def test_a_dropped_table_is_refused_and_untouched(postgres_url: str) -> None:
     Store.open(postgres_url).close()
     _sql(postgres_url, "DROP TABLE ledger")
     before = _dump(postgres_url)
-    with pytest.raises(StoreError, match="damaged: schema 4 has the table ledger"):
+    with pytest.raises(StoreError, match=f"damaged: schema {SCHEMA_VERSION} has the table ledger"):
         Store.open(postgres_url)
     assert _dump(postgres_url) == before
 
@@ -222,7 +223,7 @@ def test_an_older_schema_is_migrated_keeping_its_hands(postgres_url: str) -> Non
         " '2026-01-01T00:00:00.000000Z')",
     )
     _sql(postgres_url, "INSERT INTO seats VALUES (1, 0, 'ann', 5, 7)")
-    with pytest.raises(StoreError, match="schema 2 < 4: open it once for writing"):
+    with pytest.raises(StoreError, match=f"schema 2 < {SCHEMA_VERSION}: open it once for writing"):
         Store.open(postgres_url, read_only=True)
     with Store.open(postgres_url) as store:
         assert store.hand(1).players == ("ann",)

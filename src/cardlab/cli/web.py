@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import socket
+from typing import Any
 
 import click
 
@@ -73,6 +74,15 @@ _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
     default=None,
     help="Delete hands and closed tables older than this many days (default: keep all).",
 )
+@click.option(
+    "--redis",
+    "redis_url",
+    default=None,
+    metavar="URL",
+    help="Share the tables with other `cardlab web` processes on the same PostgreSQL "
+    "--db: each table is run by the one process holding its lease in this Redis "
+    "(redis://host:port/0), and taken over within seconds when that process dies.",
+)
 def web(
     host: str,
     port: int,
@@ -84,6 +94,7 @@ def web(
     idle_close: float,
     bot_hands: int,
     retention_days: float | None,
+    redis_url: str | None,
 ) -> None:
     """Serve Open Seven, Mixwell hands, a showdown, the rules and poker tables at
     http://HOST:PORT/."""
@@ -101,6 +112,9 @@ def web(
     # WAL with synchronous=NORMAL: every commit survives a killed process (only a power
     # loss may lose the last ones), and an action costs no fsync
     store = Store.in_memory() if memory else Store.open(db, synchronous="NORMAL")
+    keeper = None
+    if redis_url is not None:
+        keeper = _keeper(redis_url, store)
     app = create_app(
         table_store=store,
         allowed_origins=origins,
@@ -110,11 +124,28 @@ def web(
             "idle_close": idle_close,
             "bot_hands": bot_hands,
             "retention_days": retention_days,
+            "keeper": keeper,
         },
     )
     _warm_bots()
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _keeper(url: str, store: Any) -> Any:
+    """The lease keeper of a process sharing its tables through the Redis at ``url``."""
+    from cardlab.web.lease import TableKeeper, TableLeases, connect
+
+    if store.location is None:
+        raise CardlabError(
+            "--redis needs a store the processes share (--db postgresql://...), not --memory"
+        )
+    client = connect(url)
+    try:
+        client.ping()
+    except Exception as exc:  # redis.ConnectionError and kin; redis may not be imported
+        raise CardlabError(f"cannot reach the Redis at {url!r}: {exc}") from None
+    return TableKeeper(TableLeases(client), store)
 
 
 def _check_free(host: str, port: int) -> None:

@@ -32,6 +32,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "live_actions": ("table_id", "seq"),
     "ledger": ("id",),
     "tournament_results": ("table_id", "seat"),
+    "table_fences": ("table_id",),
 }
 """Every table of the store, in the order it is copied, and its primary key."""
 

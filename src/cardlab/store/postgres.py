@@ -138,6 +138,14 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, seat)
     );
     """,
+    # 5: fencing tokens of web tables run by many processes
+    """
+    CREATE TABLE table_fences (
+        table_id TEXT COLLATE "C" PRIMARY KEY,
+        token BIGINT NOT NULL CHECK (token >= 1),
+        claimed_at TEXT COLLATE "C" NOT NULL
+    );
+    """,
 )
 
 IDENTITY_TABLES = ("hands", "arena_runs", "ledger")

@@ -127,6 +127,15 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, seat)
     ) WITHOUT ROWID;
     """,
+    # 5: fencing tokens of web tables run by many processes (cardlab web --redis): the
+    # highest token a lease holder claimed the table with; a lower one may not write
+    """
+    CREATE TABLE table_fences (
+        table_id TEXT PRIMARY KEY,
+        token INTEGER NOT NULL CHECK (token >= 1),
+        claimed_at TEXT NOT NULL
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

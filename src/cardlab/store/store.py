@@ -89,6 +89,7 @@ class Store(TablesMixin):
         self._read_only = read_only
         self._lock = threading.RLock()
         self._depth = 0  # nesting of transaction(); only the lock's holder touches it
+        self._fences: dict[str, int] = {}  # table id -> the token it was claimed with
 
     # -- opening and closing -----------------------------------------------------------
 

@@ -22,7 +22,8 @@ from __future__ import annotations
 import datetime
 import json
 import math
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,6 +105,62 @@ class TablesMixin:
     def _label(self) -> str:
         raise NotImplementedError
 
+    # -- fencing (many processes, cardlab web --redis) -----------------------------------
+
+    _fences: dict[str, int]  # provided by Store: table id -> the token it was claimed with
+
+    def claim_table(self, table_id: str, token: int) -> None:
+        """Claim ``table_id`` for this store with the fencing ``token`` of a lease just
+        taken: from now on every write of this store to the table first checks that no
+        store claimed it with a higher token since (else :class:`StoreError`). Refused if
+        a higher token already claimed it."""
+        _check_id(table_id)
+        _check_count(token, "a fencing token")
+        if token < 1:
+            raise StoreError(f"a fencing token is at least 1, got {token!r}")
+        with self.transaction():
+            connection = self._open_connection()
+            cursor = connection.execute(
+                "INSERT INTO table_fences (table_id, token, claimed_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET token = excluded.token,"
+                " claimed_at = excluded.claimed_at WHERE table_fences.token <= excluded.token",
+                (table_id, token, utc_text(utc_now())),
+            )
+            if cursor.rowcount == 0:
+                raise StoreError(
+                    f"table {table_id!r} was claimed with fencing token "
+                    f"{self.fence(table_id)} > {token}: another process owns it"
+                )
+        self._fences[table_id] = token
+
+    def fence(self, table_id: str) -> int | None:
+        """The highest fencing token ``table_id`` was claimed with (None: never claimed)."""
+        _check_id(table_id)
+        with self._reading() as connection:
+            row = connection.execute(
+                "SELECT token FROM table_fences WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        return None if row is None else int(row[0])
+
+    @contextmanager
+    def _fenced(self, table_id: str) -> Iterator[None]:
+        """A write transaction for ``table_id``: if this store claimed the table, it first
+        checks (and locks, so that a claim waits for it) that the claim still stands."""
+        with self.transaction():
+            token = self._fences.get(table_id)
+            if token is not None:
+                cursor = self._open_connection().execute(
+                    "UPDATE table_fences SET token = token WHERE table_id = ? AND token = ?",
+                    (table_id, token),
+                )
+                if cursor.rowcount == 0:
+                    raise StoreError(
+                        f"table {table_id!r} was taken over by another process (fencing "
+                        f"token {self.fence(table_id)} > {token}); this process may no "
+                        "longer write to it"
+                    )
+            yield
+
     # -- tables --------------------------------------------------------------------------
 
     def save_table(self, table_id: str, config: dict[str, Any], state: dict[str, Any]) -> None:
@@ -112,7 +169,7 @@ class TablesMixin:
         config_text = _json(config, "table config")
         state_text = _json(state, "table state")
         now = utc_text(utc_now())
-        with self.transaction():
+        with self._fenced(table_id):
             self._open_connection().execute(
                 "INSERT INTO tables (id, config, state, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
@@ -149,7 +206,7 @@ class TablesMixin:
     def delete_table(self, table_id: str) -> bool:
         """Forget the web table ``table_id`` (its hands stay); whether it was there."""
         _check_id(table_id)
-        with self.transaction():
+        with self._fenced(table_id):
             connection = self._open_connection()
             connection.execute("DELETE FROM live_hands WHERE table_id = ?", (table_id,))
             connection.execute("DELETE FROM live_actions WHERE table_id = ?", (table_id,))
@@ -161,7 +218,7 @@ class TablesMixin:
         _check_id(table_id)
         state_text = _json(state, "table state")
         now = utc_text(utc_now())
-        with self.transaction():
+        with self._fenced(table_id):
             connection = self._open_connection()
             connection.execute("DELETE FROM live_hands WHERE table_id = ?", (table_id,))
             connection.execute("DELETE FROM live_actions WHERE table_id = ?", (table_id,))
@@ -182,7 +239,7 @@ class TablesMixin:
         start_text = _json(start, "hand start")
         state_text = _json(state, "table state")
         now = utc_text(utc_now())
-        with self.transaction():
+        with self._fenced(table_id):
             connection = self._open_connection()
             connection.execute("DELETE FROM live_actions WHERE table_id = ?", (table_id,))
             connection.execute(
@@ -207,7 +264,7 @@ class TablesMixin:
         if not isinstance(action, str) or not action:
             raise StoreError(f"an action is non-empty text, got {action!r}")
         _check_text(action, "an action")
-        with self.transaction(), self._guarded():
+        with self._fenced(table_id), self._guarded():
             try:
                 self._open_connection().execute(
                     "INSERT INTO live_actions (table_id, seq, action, at) VALUES (?, ?, ?, ?)",
@@ -225,7 +282,7 @@ class TablesMixin:
             raise StoreError(f"the time left must be a number of seconds, got {remaining!r}")
         if not math.isfinite(remaining):
             raise StoreError(f"the time left must be a finite number, got {remaining!r}")
-        with self.transaction():
+        with self._fenced(table_id):
             self._open_connection().execute(
                 "UPDATE live_hands SET clock_remaining = ?, clock_seq = ? WHERE table_id = ?",
                 (remaining, seq, table_id),
@@ -266,7 +323,7 @@ class TablesMixin:
     def end_hand(self, table_id: str, record: Any, state: dict[str, Any]) -> int:
         """The hand in play is over: store it (a :class:`HandRecord`), the table's new
         state, and clear the hand in play, in one transaction; the hand's id."""
-        with self.transaction():
+        with self._fenced(table_id):
             hand_id = self.add_hands([record])[0]
             self._clear_live(table_id, state)
         return hand_id
@@ -279,7 +336,7 @@ class TablesMixin:
         _check_count(actions, "an action count")
         if not isinstance(phh, str) or not phh:
             raise StoreError(f"a hand's PHH is non-empty text, got {phh!r:.60}")
-        with self.transaction():
+        with self._fenced(table_id):
             cursor = self._open_connection().execute(
                 "UPDATE hands SET phh = ?, actions = ? WHERE id = ? AND table_id = ?",
                 (phh, actions, hand_id, table_id),
@@ -290,7 +347,7 @@ class TablesMixin:
     def cancel_hand(self, table_id: str, state: dict[str, Any]) -> None:
         """The hand in play is cancelled: clear it and save the table's state (the stacks
         the hand started with), in one transaction."""
-        with self.transaction():
+        with self._fenced(table_id):
             self._clear_live(table_id, state)
 
     def _clear_live(self, table_id: str, state: dict[str, Any]) -> None:
@@ -315,7 +372,7 @@ class TablesMixin:
         for value, name in ((commitment, "commitment"), (server_seed, "server seed")):
             if not isinstance(value, str) or len(value) != 64:
                 raise StoreError(f"a {name} is 64 hex digits, got {value!r:.80}")
-        with self.transaction(), self._guarded():
+        with self._fenced(table_id), self._guarded():
             try:
                 self._open_connection().execute(
                     "INSERT INTO deal_seeds (table_id, commitment, server_seed, created_at)"
@@ -346,7 +403,7 @@ class TablesMixin:
     def reveal_seed(self, table_id: str, commitment: str, phh_of: dict[int, str]) -> None:
         """Mark the table's seed revealed and replace the PHH text of its hands
         (``phh_of``: hand id to the text with the revealed fields), in one transaction."""
-        with self.transaction():
+        with self._fenced(table_id):
             connection = self._open_connection()
             connection.execute(
                 "UPDATE deal_seeds SET revealed_at = ? WHERE table_id = ? AND commitment = ?",
@@ -378,7 +435,7 @@ class TablesMixin:
         if kind not in LEDGER_KINDS:
             raise StoreError(f"a ledger entry is one of {LEDGER_KINDS}, got {kind!r}")
         _check_text(player, "a player")
-        with self.transaction():
+        with self._fenced(table_id):
             row = (
                 self._open_connection()
                 .execute(
@@ -408,7 +465,7 @@ class TablesMixin:
                 _check_count(out, "the hand a seat went out in")
             rows.append((table_id, seat, place, str(row["name"]), prize, out))
         at = utc_text(utc_now())
-        with self.transaction():
+        with self._fenced(table_id):
             connection = self._open_connection()
             connection.execute("DELETE FROM tournament_results WHERE table_id = ?", (table_id,))
             connection.executemany(

@@ -75,6 +75,7 @@ from cardlab.errors import CardlabError, GameError
 from cardlab.table import TableGame
 from cardlab.table.structure import table_game_names
 from cardlab.web.guard import RateLimiter, client_key, too_many
+from cardlab.web.lease import TableKeeper
 from cardlab.web.payload import RequestError
 from cardlab.web.table_chat import chat_message, host_chat_operation
 from cardlab.web.table_config import (
@@ -129,6 +130,7 @@ class TableManager:
         retention_days: float | None = None,
         limiter: RateLimiter | None = None,
         janitor_every: float = JANITOR_EVERY,
+        keeper: TableKeeper | None = None,
     ) -> None:
         self.store: TableStore = store if store is not None else open_table_store(None)
         self.max_tables = max_tables
@@ -139,18 +141,27 @@ class TableManager:
         self.janitor_every = janitor_every
         self.rooms: dict[str, Room] = {}
         self._janitor: asyncio.Task[None] | None = None
-        for saved in self.store.tables():
-            try:
-                self.rooms[saved.table_id] = Room.restore(
-                    saved.table_id,
-                    saved.config,
-                    saved.state,
-                    self.store,
-                    bot_hands=bot_hands,
-                    on_close=self._closed,
-                )
-            except (CardlabError, KeyError, TypeError, ValueError):
-                log.exception("table %r could not be restored", saved.table_id)
+        # with --redis (cardlab.web.lease), only the tables whose lease this process holds
+        self.keeper = keeper
+        if keeper is None:
+            for saved in self.store.tables():
+                self._restore(saved)
+
+    def _restore(self, saved: Any) -> Room | None:
+        try:
+            room = Room.restore(
+                saved.table_id,
+                saved.config,
+                saved.state,
+                self.store,
+                bot_hands=self.bot_hands,
+                on_close=self._closed,
+            )
+        except (CardlabError, KeyError, TypeError, ValueError):
+            log.exception("table %r could not be restored", saved.table_id)
+            return None
+        self.rooms[saved.table_id] = room
+        return room
 
     def create(self, data: dict[str, Any], host_sha256: str) -> Room:
         if len(self.rooms) >= self.max_tables:
@@ -167,6 +178,8 @@ class TableManager:
             bot_hands=self.bot_hands,
             on_close=self._closed,
         )
+        if self.keeper is not None:
+            self.keeper.take_new(table_id)
         with self.store.transaction():
             room.save()
             for seat, info in enumerate(room.seats):
@@ -186,6 +199,34 @@ class TableManager:
 
     def _closed(self, room: Room) -> None:
         self.rooms.pop(room.id, None)
+        if self.keeper is not None:
+            self.keeper.let_go(room.id)
+
+    def keep(self) -> None:
+        """With leases: stop the tables whose lease was lost, start those just taken."""
+        keeper = self.keeper
+        if keeper is None:
+            return
+        lost, taken = keeper.tick()
+        for table_id in lost:
+            room = self.rooms.pop(table_id, None)
+            if room is not None:
+                log.warning("lost the lease of table %r: another process runs it", table_id)
+                room.close()
+        for saved in taken:
+            room = self._restore(saved)
+            if room is not None:
+                room.wake()
+            else:
+                keeper.let_go(saved.table_id)
+
+    async def _keeper_loop(self) -> None:
+        while True:
+            try:
+                self.keep()
+            except Exception:  # Redis or the store away for a moment: try again
+                log.exception("renewing or taking table leases failed")
+            await asyncio.sleep(self.keeper.every if self.keeper is not None else 1.0)
 
     def wake_all(self) -> None:
         for room in self.rooms.values():
@@ -235,11 +276,20 @@ class TableManager:
         with contextlib.suppress(CardlabError):
             self.prune()
         self._janitor = asyncio.get_running_loop().create_task(self._janitor_loop())
+        keeping = None
+        if self.keeper is not None:
+            keeping = asyncio.get_running_loop().create_task(self._keeper_loop())
         try:
             yield
         finally:
             self._janitor.cancel()
+            if keeping is not None:
+                keeping.cancel()
             self.close_all()
+            if self.keeper is not None:
+                for table_id in list(self.keeper.held):
+                    with contextlib.suppress(Exception):
+                        self.keeper.let_go(table_id)
 
 
 def options() -> dict[str, Any]:

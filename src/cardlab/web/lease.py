@@ -1,0 +1,195 @@
+"""Table leases in Redis: one process at a time owns a web table (``cardlab web --redis``).
+
+A lease is the Redis key ``cardlab:lease:<table id>`` holding the owner's random id, set
+with ``SET NX PX`` (only if free, expiring after ``ttl`` seconds). Taking it also
+increments ``cardlab:fence:<table id>`` in the same Lua script: each acquisition gets a
+fencing token higher than every earlier one. The owner renews the lease well before it
+expires (a compare-and-extend: only if the key still holds its id) and releases it with
+a compare-and-delete, so a process never extends or drops a lease that is no longer its.
+
+A lease alone cannot stop a process that stalled (a long pause, a network partition)
+and still believes it owns the table: its lease may have expired and been taken. So the
+owner claims the table in the store with its token (:meth:`cardlab.store.Store.claim_table`)
+and the store refuses every later write of a lower token — the fence.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from cardlab.errors import StoreError
+
+PREFIX = "cardlab:"
+
+_ACQUIRE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+    return redis.call('INCR', KEYS[2])
+end
+return 0
+"""
+
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A lease held on ``table_id``: the owner's id, its fencing token, and until when
+    (``time.monotonic()``) it is surely held, as last taken or renewed."""
+
+    table_id: str
+    owner: str
+    token: int
+    until: float
+
+
+class TableLeases:
+    """The leases one process takes on web tables, through a Redis client
+    (``redis.Redis``; each call is one round trip, as a store write is). ``ttl``: seconds
+    a lease lasts unless renewed."""
+
+    def __init__(self, client: Any, *, ttl: float = 5.0, owner: str | None = None) -> None:
+        if not ttl > 0:
+            raise ValueError(f"a lease lasts a positive number of seconds, got {ttl!r}")
+        self.client = client
+        self.ttl = ttl
+        self.owner = owner if owner is not None else secrets.token_hex(16)
+        self._acquire = client.register_script(_ACQUIRE)
+        self._renew = client.register_script(_RENEW)
+        self._release = client.register_script(_RELEASE)
+
+    @staticmethod
+    def lease_key(table_id: str) -> str:
+        return f"{PREFIX}lease:{table_id}"
+
+    @staticmethod
+    def fence_key(table_id: str) -> str:
+        return f"{PREFIX}fence:{table_id}"
+
+    @property
+    def _ms(self) -> int:
+        return max(1, round(self.ttl * 1000))
+
+    def acquire(self, table_id: str) -> Lease | None:
+        """Take the lease on ``table_id`` if it is free (None if another holds it)."""
+        started = time.monotonic()
+        token = int(
+            self._acquire(
+                keys=[self.lease_key(table_id), self.fence_key(table_id)],
+                args=[self.owner, self._ms],
+            )
+        )
+        if token == 0:
+            return None
+        return Lease(table_id, self.owner, token, started + self.ttl)
+
+    def renew(self, lease: Lease) -> Lease | None:
+        """Extend ``lease`` by ``ttl`` from now; None if it is no longer held (expired,
+        perhaps taken by another process)."""
+        started = time.monotonic()
+        done = self._renew(keys=[self.lease_key(lease.table_id)], args=[lease.owner, self._ms])
+        if not int(done):
+            return None
+        return Lease(lease.table_id, lease.owner, lease.token, started + self.ttl)
+
+    def release(self, lease: Lease) -> bool:
+        """Give ``lease`` up (whether it was still held)."""
+        done = self._release(keys=[self.lease_key(lease.table_id)], args=[lease.owner])
+        return bool(int(done))
+
+    def holder(self, table_id: str) -> str | None:
+        """The owner id holding ``table_id``'s lease (None: free)."""
+        value = self.client.get(self.lease_key(table_id))
+        if value is None:
+            return None
+        return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def connect(url: str) -> Any:
+    """A Redis client for ``url`` (``redis://host:port/db``); :class:`StoreError`
+    with the install command if redis-py is missing or the URL is not Redis's."""
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise StoreError(f"--redis takes a redis://host:port URL, got {url!r}")
+    try:
+        import redis
+    except ImportError:
+        raise StoreError(
+            "cardlab web --redis needs the Redis client: pip install 'cardlab[scale]'"
+        ) from None
+    return redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+
+
+class TableKeeper:
+    """The tables one ``cardlab web --redis`` process runs: those whose lease it holds.
+
+    :meth:`take_new` leases a table this process creates; :meth:`tick` (every
+    :attr:`every` seconds, a third of the lease) renews the leases held, and takes the
+    lease of every open table of the store whose lease is free (its owner stopped or
+    died), claiming it in the store with the new token. The caller restores the taken
+    tables from the store and stops those whose lease was lost."""
+
+    def __init__(self, leases: TableLeases, store: Any, *, every: float | None = None) -> None:
+        self.leases = leases
+        self.store = store
+        self.every = every if every is not None else leases.ttl / 3
+        self.held: dict[str, Lease] = {}
+
+    def take_new(self, table_id: str) -> None:
+        """Lease and claim the new table ``table_id`` before anything of it is stored."""
+        lease = self.leases.acquire(table_id)
+        if lease is None:
+            raise StoreError(f"the lease of the new table {table_id!r} is taken")
+        self.store.claim_table(table_id, lease.token)
+        self.held[table_id] = lease
+
+    def let_go(self, table_id: str) -> None:
+        """Release the lease of ``table_id`` (it closed, or this process stops)."""
+        lease = self.held.pop(table_id, None)
+        if lease is not None:
+            self.leases.release(lease)
+
+    def tick(self) -> tuple[list[str], list[Any]]:
+        """Renew the leases held and take the free ones: (ids of the tables whose lease
+        was lost, records of the tables just taken, read after their claim)."""
+        lost = []
+        for table_id, lease in list(self.held.items()):
+            renewed = self.leases.renew(lease)
+            if renewed is None:
+                del self.held[table_id]
+                lost.append(table_id)
+            else:
+                self.held[table_id] = renewed
+        taken = []
+        for saved in self.store.tables():
+            if saved.table_id in self.held:
+                continue
+            got = self.leases.acquire(saved.table_id)
+            if got is None:
+                continue
+            try:
+                self.store.claim_table(saved.table_id, got.token)
+                # read again after the claim: the last owner's writes are all in now
+                record = self.store.table(saved.table_id)
+            except StoreError:
+                self.leases.release(got)
+                continue
+            if record.closed_at is not None:
+                self.leases.release(got)
+                continue
+            self.held[saved.table_id] = got
+            taken.append(record)
+        return lost, taken
