@@ -75,6 +75,7 @@ BOTS: dict[str, str] = {
     "station": "cardlab.bots.base:StationBot",
     "equity": "cardlab.bots.equity:EquityBot",
     "pushfold": "cardlab.bots.pushfold:PushFoldBot",
+    "nash": "cardlab.bots.nash:NashBot",
 }
 """Bot name -> "module:class" (imported when first asked for)."""
 

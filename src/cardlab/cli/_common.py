@@ -336,7 +336,7 @@ def prepare_bots(game: Any, bots: tuple[str, ...] | list[str], hints: bool = Fal
     """Before bots play: a line if their kernels compile on this run (the equity and
     push/fold bots, and ``hints``, sample equities), and the draw table of Draw games
     (:func:`prepare_draw_table`)."""
-    if hints or {"equity", "pushfold"} & {b.strip().lower() for b in bots}:
+    if hints or {"equity", "pushfold", "nash"} & {b.strip().lower() for b in bots}:
         from cardlab.poker.equity import COMPILE_SECONDS, kernels_compiled
 
         announce_first_run("bots' equity", COMPILE_SECONDS, lambda: kernels_compiled(False))

@@ -1,14 +1,27 @@
-"""``cardlab solve``: equilibrium strategies of small poker games (CFR+)."""
+"""``cardlab solve``: equilibrium strategies of small poker games (CFR+) and of heads-up
+push/fold on any Hold'em deck."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
 from cardlab import render
-from cardlab.cli._common import emit, emit_json, format_option, output_path, progress_bar
+from cardlab.cli._cluster import cache_from, client_from, cluster_options, task_bar
+from cardlab.cli._common import (
+    deck_option,
+    emit,
+    emit_json,
+    format_option,
+    game_from,
+    game_option,
+    output_path,
+    progress_bar,
+    rule_option,
+)
 
 ACTION_COLUMNS = ("fold", "check", "call", "bet", "raise")
 
@@ -105,3 +118,157 @@ def cfr(
     )
     emit("\n".join(lines))
     console.print(table)
+
+
+@solve.command("pushfold")
+@game_option("standard52-holdem")
+@deck_option(None)
+@rule_option
+@click.option(
+    "--stack",
+    "-s",
+    type=float,
+    default=None,
+    metavar="S",
+    help="Both stacks in big blinds, 1 to 25 (before posting; needed unless --chart).",
+)
+@click.option(
+    "--ante",
+    type=float,
+    default=0.0,
+    show_default=True,
+    metavar="A",
+    help="Each seat's ante in big blinds.",
+)
+@click.option(
+    "--se",
+    "target_se",
+    type=float,
+    default=None,
+    metavar="E",
+    help="Standard error bound of a sampled class pair's equity (default 0.01; small decks "
+    "are counted exactly).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
+@click.option(
+    "--chart",
+    "chart_file",
+    is_flag=False,
+    flag_value="-",
+    default=None,
+    metavar="[FILE.png]",
+    help="Draw the grid of the highest stack each class pushes / calls at (1 to 25 big "
+    "blinds) as text, and as a PNG when a file is given.",
+)
+@cluster_options
+@format_option()
+def pushfold(
+    game_name: str,
+    deck: str | None,
+    rule: tuple[str, ...],
+    stack: float | None,
+    ante: float,
+    target_se: float | None,
+    seed: int,
+    chart_file: str | None,
+    scheduler: str | None,
+    workers: int | None,
+    cache_dir: Path | None,
+    no_cache: bool,
+    fmt: str,
+) -> None:
+    """Heads-up push/fold on any Hold'em deck: each class's push and call frequency at
+    equilibrium, the shares of hands pushed and called, and the exploitability."""
+    from cardlab.errors import GameError
+    from cardlab.solve.pushfold import CHART_STACKS, PushFoldRules, pushfold_chart, solve_pushfold
+    from cardlab.solve.pushfold_matrix import check_holdem, class_matrix
+
+    game = game_from(game_name, rule, deck)
+    check_holdem(game)
+    png = None
+    if chart_file is not None and chart_file != "-":
+        png = output_path(Path(chart_file), suffixes=(".png",))
+    if chart_file is None:
+        if stack is None:
+            raise GameError("give the stack in big blinds (--stack S) or ask for a --chart")
+        PushFoldRules(stack, ante)  # bad input is said before any work
+    elif stack is not None:
+        PushFoldRules(stack, ante)
+    if target_se is not None and not 0 < target_se < 0.5:
+        raise GameError(f"--se is a standard error between 0 and 0.5, got {target_se!r}")
+    cache = cache_from(cache_dir, no_cache)
+    from cardlab.solve.pushfold_matrix import cached_matrix, shipped_matrix
+
+    # standard52 without --se: the shipped matrix (20,000 showdowns a pair), as the bot
+    matrix = shipped_matrix(game) if target_se is None else None
+    if matrix is None and cache is not None:
+        matrix = cached_matrix(game, se=target_se, seed=seed, cache=cache)
+    if matrix is None:
+        with client_from(scheduler, workers) as client, task_bar(fmt == "text", "matrix") as bar:
+            matrix = class_matrix(
+                game, se=target_se, seed=seed, client=client, cache=cache, progress=bar
+            )
+    if chart_file is not None:
+        with progress_bar("stacks") as bar:
+            grid = pushfold_chart(matrix, ante, progress=bar)
+        if png is not None:
+            from cardlab.solve.pushfold_chart import chart_png
+
+            png.write_bytes(chart_png(game, grid))
+        if fmt == "json":
+            emit_json(grid.as_dict())
+            return
+        from cardlab.solve.pushfold_chart import chart_text
+
+        emit(f"{game.key}: heads-up push/fold, {_matrix_text(matrix)}" + _ante_text(ante))
+        emit(chart_text(game, grid))
+        emit(
+            f"largest exploitability of the {len(CHART_STACKS)} solves: "
+            f"{grid.worst_exploitability * 1000:.4f} mbb per hand"
+        )
+        return
+    if stack is None:  # refused above: a chart or a stack
+        return
+    solution = solve_pushfold(matrix, stack, ante)
+    if fmt == "json":
+        emit_json(solution.as_dict())
+        return
+    lines = [
+        f"{game.key}: heads-up push/fold, {stack:g} big blinds{_ante_text(ante)}",
+        f"class matrix: {len(matrix.names)} classes, {_matrix_text(matrix)}",
+        f"CFR+: {solution.iterations} iterations in {solution.seconds:.2f} s",
+        f"small blind's value: {solution.value:+.4f} big blinds per hand",
+        f"exploitability: {solution.exploitability:.2e} big blinds "
+        f"= {solution.exploitability_mbb:.4f} mbb per hand",
+        f"small blind pushes {solution.push_share:.1%} of hands, "
+        f"big blind calls {solution.call_share:.1%}",
+    ]
+    rows = [
+        [n, str(h), f"{p:.3f}", f"{c:.3f}"]
+        for n, h, p, c in zip(
+            solution.names, solution.hands, solution.push, solution.call, strict=True
+        )
+    ]
+    table = render.text_table(
+        ("class", "hands", "push", "call"),
+        rows,
+        title="push (small blind) and call (big blind) probability by class",
+        justify=("left", "right", "right", "right"),
+    )
+    emit("\n".join(lines))
+    render.console().print(table)
+
+
+def _matrix_text(matrix: Any) -> str:
+    if matrix.exact:
+        return "equities exact"
+    if matrix.shipped:
+        return f"equities as shipped (sampled, standard error under {matrix.se:.4f})"
+    return (
+        f"equities sampled (standard error at most {matrix.target_se:g}, "
+        f"largest observed {matrix.se:.4f})"
+    )
+
+
+def _ante_text(ante: float) -> str:
+    return f", ante {ante:g}" if ante else ""
