@@ -112,12 +112,18 @@ from cardlab.table import phh
 from cardlab.table.history import replay
 texts = sys.stdin.read().split("\\x00")
 for text in texts:
-    start = time.perf_counter(); replay(phh.load(text)); print(time.perf_counter() - start)
+    history = phh.load(text)
+    wall, cpu = time.perf_counter(), time.process_time()
+    replay(history)
+    print(time.perf_counter() - wall, time.process_time() - cpu)
+print("numba" in sys.modules)
 """
 
 
 def first_showdown(texts: list[str]) -> str:
-    showdowns = [t for t in texts if replay(phh.load(t)).hand.result.showdown][:6]  # type: ignore[union-attr]
+    """The replay of a hand that ends in a showdown, the first of a fresh process
+    against the next ones (wall and CPU ms), and whether the process loaded numba."""
+    showdowns = [t for t in texts if replay(phh.load(t)).hand.result.showdown][:8]  # type: ignore[union-attr]
     if len(showdowns) < 2:
         return "first showdown: too few showdowns in the corpus"
     out = subprocess.run(
@@ -126,10 +132,19 @@ def first_showdown(texts: list[str]) -> str:
         capture_output=True,
         text=True,
         check=True,
-    ).stdout.split()
-    times = [float(t) * 1000 for t in out]
-    later = sorted(times[1:])[len(times[1:]) // 2]
-    return f"first showdown of a process: {times[0]:.1f} ms, later ones {later:.1f} ms (median)"
+    ).stdout.split("\n")
+    rows = [[float(x) * 1000 for x in line.split()] for line in out[: len(showdowns)]]
+    numba = out[len(showdowns)].strip()
+
+    def median(values: list[float]) -> float:
+        return sorted(values)[len(values) // 2]
+
+    wall, cpu = rows[0]
+    return (
+        f"first showdown of a process: {wall:.1f} ms wall, {cpu:.1f} ms CPU; later ones "
+        f"{median([r[0] for r in rows[1:]]):.1f} ms wall, {median([r[1] for r in rows[1:]]):.1f} "
+        f"ms CPU (median); numba loaded: {numba}"
+    )
 
 
 def write_hands(texts: list[str], n: int, path: Path) -> None:

@@ -447,4 +447,3 @@ FOUND = [
 def test_found_by_fuzzing(args: list[str], tmp_path: Path) -> None:
     code, out, err = run_cli([*args, "--db", str(tmp_path / "hands.sqlite3")], stdin="")
     assert_answer_or_one_line(code, out, err, codes=(0, 1, 2))
-

@@ -24,6 +24,7 @@ from cardlab.poker.batch import evaluate_batch
 from cardlab.poker.games import get_game
 from cardlab.poker.hands import evaluate
 from cardlab.poker.lowball import LowRule, best_low, describe_low, low_key, low_order
+from cardlab.poker.rules import RuleSet
 from cardlab.table import HandState, TableGame, phh
 from cardlab.table.history import replay, to_history
 from cardlab.table.structure import SHORT_DECK, VARIANTS, phh_variant
@@ -397,3 +398,21 @@ def test_a_hand_that_wins_only_the_low_half_wins_a_share() -> None:
     hand = _omaha8(["Kc Kd Qh Qs", "Ah 2h 9c 9d", "Jc Jd Tc Td"], "3s 4d 7c Ks 8h")
     assert wins_a_share(hand, 1, [0]) and wins_a_share(hand, 0, [1])
     assert not wins_a_share(hand, 2, [0, 1])  # no low, and the high is beaten
+
+
+def test_deuce_to_seven_plays_the_ace_high_only() -> None:
+    """A-2-3-4-5 is ace-high in deuce-to-seven, no straight: it beats trip kings, as
+    pokerkit scores it (a straight, 2-3-4-5-6, does not)."""
+    rules = RuleSet.for_deck("standard52")
+    deck = rules.deck
+
+    def deuce(text: str) -> Any:
+        return low_key(deck.parse_cards(text), LowRule.DEUCE_TO_SEVEN, deck, rules)
+
+    trips = "Ks Kd Kh 2c 3d"
+    for hand in ("As 2c 3d 4h 5s", "2s 3c 4d 5h 6s", "Ah 2c 3d 4h 6s"):
+        theirs = pk.StandardLowHand(hand.replace(" ", "")) > pk.StandardLowHand(
+            trips.replace(" ", "")
+        )
+        assert (deuce(hand) > deuce(trips)) is theirs, hand
+    assert deuce("As 2c 3d 4h 5s") > deuce("Ks Kd Kh 2c 3d")

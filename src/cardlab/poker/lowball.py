@@ -17,8 +17,9 @@ that follows from the deck on a FESCA or TESCA deck:
   with no such five has no low.
 - **Deuce-to-seven** (:attr:`LowRule.DEUCE_TO_SEVEN`): the deck's high order
   (:mod:`cardlab.poker.order`, its tie-breaks included) reversed: the worst high hand
-  is the best low. On standard52, 7-5-4-3-2 offsuit is the nut low; the ace is high
-  and A-2-3-4-5 is a straight, as pokerkit plays it.
+  is the best low, with the top rank high only (a deck whose ace also plays low, as
+  standard52's, makes no A-2-3-4-5 straight here). On standard52, 7-5-4-3-2 offsuit is
+  the nut low and A-2-3-4-5 is ace-high, as pokerkit plays it.
 - **Badugi** (:attr:`LowRule.BADUGI`): the largest set of a player's cards with
   different suits and different ranks; more cards beat fewer, then the lower highest
   card in the ace-to-five order, and so on down.
@@ -47,6 +48,7 @@ from functools import lru_cache
 from cardlab.cards import Card
 from cardlab.decks import Deck, Wrap
 from cardlab.errors import HandError
+from cardlab.poker._few_hands import scorer
 from cardlab.poker.hands import evaluate
 from cardlab.poker.rules import RuleSet
 
@@ -152,9 +154,18 @@ def low_key(
     if rule is LowRule.DEUCE_TO_SEVEN:
         if rules is None:
             raise HandError("deuce-to-seven reverses a rule set's high order: give the rules")
-        return (-evaluate(cards, rules).key,)
+        return (-evaluate(cards, deuce_rules(rules)).key,)
     values = _values(cards, deck)
     return _best_ace_to_five(values, _qualifier(rule))
+
+
+@lru_cache(maxsize=32)
+def deuce_rules(rules: RuleSet) -> RuleSet:
+    """The high order deuce-to-seven reverses: ``rules`` with the top rank high only (a
+    deck whose ace also plays low straightens A-2-3-4-5 in high poker, not here)."""
+    if rules.wrap is Wrap.ACE_LOW:
+        return rules.with_options(wrap="line")
+    return rules
 
 
 def _qualifier(rule: LowRule) -> int | None:
@@ -180,6 +191,10 @@ def best_low(
         if len(every) < 5:
             raise HandError(f"a low hand needs five cards, got {len(every)}")
         if rule is LowRule.DEUCE_TO_SEVEN:
+            if rules is not None and (rules.deck is deck or rules.deck == deck):
+                codes = [deck.code(c) for c in every]
+                if len(set(codes)) == len(codes):  # else the reference says which twice
+                    return (-scorer(deuce_rules(rules)).worst(codes),)  # the plain fast path
             return max(_deuce(five, deck, rules) for five in itertools.combinations(every, 5))
         return _best_ace_to_five(_values(every, deck), _qualifier(rule))
     best: LowKey | None = None
@@ -206,7 +221,8 @@ def describe_low(
         if rules is None:
             raise HandError("deuce-to-seven reverses a rule set's high order: give the rules")
         fives = itertools.combinations(cards, 5)
-        worst = min((evaluate(f, rules) for f in fives), key=lambda v: v.key)
+        high = deuce_rules(rules)
+        worst = min((evaluate(f, high) for f in fives), key=lambda v: v.key)
         return f"{worst.describe()} ({'-'.join(c.rank.key for c in worst.cards)})"
     key = best_low(cards, rule, deck, rules)
     if key is None:

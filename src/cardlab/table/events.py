@@ -10,7 +10,7 @@ position 0: the first seat left of the button).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, TypeVar
 
 from cardlab.cards import Card, format_cards
@@ -233,3 +233,41 @@ class Award(Event):
         who = ", ".join(f"p{p + 1} {a}" for p, a in zip(self.players, self.amounts, strict=True))
         name = "main pot" if self.pot == 0 else f"side pot {self.pot}"
         return f"{name}: {who} ({self.decided_by})"
+
+
+def _fast_init(cls: type[Event]) -> None:
+    """Give a record class an ``__init__`` that sets its slots directly: a frozen
+    dataclass's own goes through ``object.__setattr__`` for each field, and a hand
+    creates a record for every step (the same fields, values and errors otherwise)."""
+    declared = fields(cls)
+    if any(f.default is not MISSING or f.default_factory is not MISSING for f in declared):
+        return
+    names = [f.name for f in declared]
+    setters = {f"_set_{name}": cls.__dict__[name].__set__ for name in names}
+    body = "".join(f"    _set_{name}(self, {name})\n" for name in names) or "    pass\n"
+    source = f"def __init__(self, {', '.join(names)}):\n{body}"
+    namespace: dict[str, Any] = dict(setters)
+    exec(source, namespace)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init  # type: ignore[method-assign]
+
+
+for _cls in (
+    NewStreet,
+    PostAnte,
+    PostBlind,
+    DealHole,
+    DealBoard,
+    Reshuffle,
+    Fold,
+    CheckCall,
+    BetRaise,
+    BringIn,
+    Discard,
+    ShowMuck,
+    ReturnBet,
+    Award,
+):
+    _fast_init(_cls)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from cardlab.cards import Card
 from cardlab.decks import builtin_name
 from cardlab.errors import ActionError, CardError, CardlabError, GameError, HistoryError
 from cardlab.store import HandRecord
@@ -305,9 +306,12 @@ def _places(history: phh.HandHistory) -> int | None:
     amounts: list[Any] = [*history.antes, *history.starting_stacks]
     amounts += list(history.blinds_or_straddles or ())
     amounts += [history.bring_in, history.small_bet, history.big_bet, history.min_bet]
-    amounts += [a.amount for a in history.actions if isinstance(a, pa.CompleteBetRaiseTo)]
+    bet = pa.CompleteBetRaiseTo
+    amounts += [a.amount for a in history.actions if type(a) is bet or isinstance(a, bet)]
     places: int | None = None
     for a in amounts:
+        if type(a) is int or a is None:  # chips: most amounts of most files
+            continue
         if isinstance(a, Decimal) and a.is_finite():
             exponent = a.normalize().as_tuple().exponent
             if isinstance(exponent, int):
@@ -404,14 +408,34 @@ def _replay(
     return Replay(history, hand, scale, infinite if any(infinite) else ())
 
 
+def _cards(token: str, deck: Any) -> tuple[Card | None, ...]:
+    """:func:`phh_actions.split_cards`, remembered per deck without hashing the deck."""
+    found = _TOKENS.get(id(deck))
+    if found is None or found[0] is not deck:
+        if len(_TOKENS) >= 16:
+            _TOKENS.clear()
+        found = _TOKENS[id(deck)] = (deck, {})
+    tokens = found[1]
+    cards = tokens.get(token)
+    if cards is None:
+        cards = pa.split_cards(token, deck)
+        if len(tokens) >= 8192:
+            tokens.clear()
+        tokens[token] = cards
+    return cards
+
+
+_TOKENS: dict[int, tuple[Any, dict[str, tuple[Card | None, ...]]]] = {}
+
+
 def _apply(hand: HandState, action: pa.Action, deck: Any, scale: int) -> None:
+    if isinstance(action, pa.DealHole):  # the most common action first
+        hand.deal_hole(action.player - 1, _cards(action.cards, deck))
+        return
     if isinstance(action, pa.NoOp):
         return
-    if isinstance(action, pa.DealHole):
-        hand.deal_hole(action.player - 1, pa.split_cards(action.cards, deck))
-        return
     if isinstance(action, pa.DealBoard):
-        cards = pa.split_cards(action.cards, deck)
+        cards = _cards(action.cards, deck)
         if any(c is None for c in cards):
             raise HistoryError("board cards cannot be unknown")
         hand.deal_board([c for c in cards if c is not None])
@@ -420,7 +444,7 @@ def _apply(hand: HandState, action: pa.Action, deck: Any, scale: int) -> None:
     if isinstance(action, pa.ShowMuck):
         _show_or_muck(hand, player, action.cards, deck)
         return
-    if hand.phase is Phase.BET and hand.actor != player and player in hand.to_act:
+    if hand.actor != player and hand.phase is Phase.BET and player in hand.to_act:
         # a recorded hand may leave out folds (pokerkit's replay folds the players it
         # skips): fold those before ``player``, each of whom faces a bet; unless that
         # would end the hand (heads-up, the other player): then ``player`` is out of turn
@@ -439,12 +463,12 @@ def _apply(hand: HandState, action: pa.Action, deck: Any, scale: int) -> None:
     elif isinstance(action, pa.CompleteBetRaiseTo):
         hand.bet_or_raise_to(_units(action.amount, scale))
     elif isinstance(action, pa.StandPatDiscard):
-        cards = pa.split_cards(action.cards, deck) if action.cards else ()
+        cards = _cards(action.cards, deck) if action.cards else ()
         hand.discard(cards)
 
 
 def _show_or_muck(hand: HandState, player: int, token: str | None, deck: Any) -> None:
-    shown = pa.split_cards(token, deck) if token not in (None, "-") else ()
+    shown = _cards(token, deck) if token is not None and token != "-" else ()
     if token is not None and hand.has_shown(player):
         # pokerkit shows again after an all-in runout, with the cards dealt since
         held = hand.hole[player]
@@ -502,7 +526,7 @@ def record(
         history = to_history(hand, players=names, **fields)
     assert hand.result is not None
     return HandRecord(
-        game=hand.game.game.key,
+        game=hand.game.key,
         variant=history.variant,
         phh=phh.dumps(history),
         players=names,
@@ -551,7 +575,7 @@ def imported(r: Replay, *, source: str = "import", text: str | None = None) -> H
     assert hand.result is not None
     names = tuple(r.history.players or (f"p{i + 1}" for i in range(hand.players)))
     return HandRecord(
-        game=hand.game.game.key,
+        game=hand.game.key,
         variant=r.history.variant,
         phh=phh.dumps(r.history) if text is None else text,
         players=names,

@@ -49,20 +49,19 @@ def layer_pots(
     included; ``antes``: the antes each posted; ``alive``: still in the hand.
     """
     n = len(paid)
-    contributions = [paid[i] - bets[i] for i in range(n)]
-    pending = list(paid)
-    amount = 0
-    if not ante_trimming:
-        for i in range(n):
-            amount += antes[i]
-            contributions[i] -= antes[i]
-            pending[i] -= antes[i]
+    if ante_trimming:
+        contributions = [paid[i] - bets[i] for i in range(n)]
+        pending = list(paid)
+        amount = 0
+    else:
+        contributions = [paid[i] - bets[i] - antes[i] for i in range(n)]
+        pending = [paid[i] - antes[i] for i in range(n)]
+        amount = sum(antes)
     pots: list[Pot] = []
     previous = 0
     for level in sorted(set(contributions)):
-        for c in contributions:
-            if c >= level:
-                amount += level - previous
+        # each contribution that reaches this level adds the layer's height
+        amount += (level - previous) * sum(1 for c in contributions if c >= level)
         players = tuple(i for i in range(n) if pending[i] >= level and alive[i])
         while pots and pots[-1].players == players:
             amount += pots.pop().amount

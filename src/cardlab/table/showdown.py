@@ -21,12 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numba
-import numpy as np
-
 from cardlab.cards import Card, format_cards
 from cardlab.errors import ActionError
-from cardlab.poker.batch import evaluate_batch
+from cardlab.poker._few_hands import scorer
 from cardlab.poker.hands import HandValue, deciding_step
 from cardlab.poker.lowball import LowRule, best_low, describe_low, low_order
 from cardlab.poker.showdown import best_five
@@ -34,7 +31,9 @@ from cardlab.table.events import Award
 from cardlab.table.pots import layer_pots, split
 
 if TYPE_CHECKING:
+    from cardlab.poker.rules import RuleSet
     from cardlab.table.state import HandState
+    from cardlab.table.structure import TableGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +49,19 @@ class PotResult:
     hand: str = "high"  # which share: "high", or the low rule ("eight-or-better"...)
 
 
+@dataclass(frozen=True, slots=True)
+class _Cards:
+    """What a result reads of its hand to describe the hands shown: the game, the hole
+    cards and the board (the hand's own lists, not the hand: a result that held its
+    hand would make a reference cycle, and every finished hand garbage for the cycle
+    collector to find)."""
+
+    game: TableGame
+    rules: RuleSet
+    hole: list[list[Card | None]]
+    board: list[Card]
+
+
 @dataclass(frozen=True)
 class HandResult:
     """How a hand ended: the awards, the stacks, and the hands that were shown."""
@@ -61,7 +73,7 @@ class HandResult:
     shown: dict[int, tuple[Card, ...]]  # position -> hole cards, for those at showdown
     board: tuple[Card, ...]
     pots: tuple[PotResult, ...]  # the main pot and side pots, each decided on its own
-    _state: HandState = field(repr=False, compare=False)
+    _state: _Cards = field(repr=False, compare=False)
 
     @property
     def winnings(self) -> tuple[int, ...]:
@@ -122,12 +134,12 @@ class HandResult:
         }
 
 
-def _own_and_board(state: HandState, p: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+def _own_and_board(state: HandState | _Cards, p: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     own = tuple(c for c in state.hole[p] if c is not None)
     return own, tuple(state.board)
 
 
-def _describe_low(state: HandState, p: int, rule: LowRule) -> str:
+def _describe_low(state: HandState | _Cards, p: int, rule: LowRule) -> str:
     own, board = _own_and_board(state, p)
     deck = state.game.game.deck
     if rule is LowRule.BADUGI or state.game.game.base.hole_used is None:
@@ -148,32 +160,30 @@ def _known(state: HandState, players: Sequence[int]) -> None:
 
 
 def high_keys(state: HandState, players: Sequence[int]) -> dict[int, int]:
-    """The best high key of each of ``players`` (complete, known hands)."""
+    """The best high key of each of ``players`` (complete, known hands): the keys of
+    :func:`cardlab.poker.batch.evaluate_batch`, scored in plain Python (a showdown's
+    handful of hands needs no compiled kernel, :mod:`cardlab.poker._few_hands`)."""
     deck = state.game.game.deck
-    omaha = state.game.game.base.hole_used is not None
+    hole_used = state.game.game.base.hole_used
     _known(state, players)
     rows = []
     for p in players:
         own, board = _own_and_board(state, p)
-        rows.append([deck.code(c) for c in own + board])
+        rows.append(([deck.code(c) for c in own], [deck.code(c) for c in board]))
     if not rows:
         return {}
-    width = {len(r) for r in rows}
-    if len(width) != 1 or not 5 <= width.pop() <= (9 if omaha else 7):
+    width = {len(own) + len(board) for own, board in rows}
+    if len(width) != 1 or not 5 <= width.pop() <= (9 if hole_used is not None else 7):
         raise ActionError("a showdown needs complete hands")
-    # a handful of rows: one thread (waking a thread pool costs more than the work)
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        keys = evaluate_batch(
-            np.array(rows, dtype=np.uint8),
-            state.rules,
-            game="omaha" if omaha else "best",
-            check=False,
-        )
-    finally:
-        numba.set_num_threads(threads)
-    return {p: int(k) for p, k in zip(players, keys, strict=True)}
+    score = scorer(state.rules)
+    if hole_used is None:
+        return {p: score.best(own + board) for p, (own, board) in zip(players, rows, strict=True)}
+    if any(len(own) != 4 or len(board) != 5 for own, board in rows):
+        raise ActionError("a showdown needs complete hands")  # Omaha: four and five cards
+    return {
+        p: score.best_split(own, board, hole_used)
+        for p, (own, board) in zip(players, rows, strict=True)
+    }
 
 
 def low_keys(state: HandState, players: Sequence[int], rule: LowRule) -> dict[int, Any]:
@@ -319,5 +329,5 @@ def settle_pots(state: HandState) -> HandResult:
         shown=shown,
         board=tuple(state.board),
         pots=tuple(layers),
-        _state=state,
+        _state=_Cards(state.game, state.rules, state.hole, state.board),
     )

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cardlab.cards import Card, format_cards
+from cardlab.decks import Deck
 from cardlab.errors import ActionError
 from cardlab.table import events as ev
 from cardlab.table import stud
@@ -102,7 +103,8 @@ class HandState:
         dealer: Dealer | None = None,
     ) -> None:
         n = len(stacks)
-        game.check_seats(n)
+        if not 2 <= n <= game.max_seats:
+            game.check_seats(n)  # says why
         for i, s in enumerate(stacks):
             if isinstance(s, bool) or not isinstance(s, int) or s <= 0:
                 raise ActionError(f"starting stack of p{i + 1} must be a positive integer: {s!r}")
@@ -112,8 +114,9 @@ class HandState:
         self.rules = game.game.rules
         self.stakes = game.stakes
         self.streets: tuple[Street, ...] = game.streets
+        self._blinds = self.stakes.blinds_for(n)
         self.players = n
-        self.seed = seed if seed is not None else secrets.randbits(63)
+        self._seed = seed
         self.auto_deal = deal == "auto"
         self.auto_showdown = showdown == "auto"
         self.starting_stacks = tuple(stacks)
@@ -131,8 +134,9 @@ class HandState:
         # the deck
         # auto: each card is drawn at random from the stub (a Fisher-Yates shuffle done
         # one card at a time, so a hand shuffles only the cards it deals)
-        self._rng = random.Random(self.seed)
-        self._stub = list(game.game.deck.cards)
+        self._rng: random.Random | None = None  # seeded at the first card drawn
+        deck = game.game.deck
+        self._stub = list(deck.cards)
         # a fair dealer's shuffled deck: dealt from the top (kept reversed: pop() is the
         # top card), player by player as the PHH lists the deals, no burns
         self.dealer = dealer
@@ -142,8 +146,10 @@ class HandState:
             if sorted(dealer.cards, key=game.game.deck.code) != list(game.game.deck.cards):
                 raise ActionError(f"the dealer's cards are not the {game.game.deck.name} deck")
             self._stub = list(reversed(dealer.cards))
-        # manual: the cards not dealt yet
-        self._unseen: set[Card] = set() if self.auto_deal else set(self._stub)
+        # manual: the cards not dealt yet, as a bit mask of their codes (a set of cards
+        # would hash every card of the deck for each hand)
+        self._codes = _card_codes(deck)
+        self._unseen = 0 if self.auto_deal else (1 << len(deck)) - 1
         self._burned: list[Card] = []
         self._mucked: list[Card] = []
         self._discarded: list[Card] = []
@@ -169,6 +175,14 @@ class HandState:
         self._advance()
 
     # --- reading the state -----------------------------------------------------------
+
+    @property
+    def seed(self) -> int:
+        """The seed of the deck's shuffle (drawn at random when none was given: on the
+        first card dealt, or when asked)."""
+        if self._seed is None:
+            self._seed = secrets.randbits(63)
+        return self._seed
 
     def __repr__(self) -> str:
         return (
@@ -457,7 +471,7 @@ class HandState:
         items = list(cards)
         if all(c is None or isinstance(c, Card) for c in items):
             for c in items:
-                if c is not None and c not in self.game.game.deck:
+                if isinstance(c, Card) and self._code(c) < 0:
                     raise ActionError(f"card {c} is not in the {self.game.game.deck.name} deck")
             return tuple(items)  # type: ignore[arg-type]
         if any(c is None for c in items):
@@ -609,8 +623,9 @@ class HandState:
             i = self._show_queue[0] if player is None else player
             if i not in self._show_queue:
                 return  # verify_show_or_muck says why
-        given = tuple(c for c in self._cards_given(cards) if c is not None)
-        if len(given) < len(self._cards_given(cards)):
+        shown = self._cards_given(cards)
+        given = tuple(c for c in shown if c is not None)
+        if len(given) < len(shown):
             return  # a partial show ("??Ad") reveals nothing the hand needs
         known = [c for c in self.hole[i] if c is not None]
         if len(given) != len(self.hole[i]):
@@ -618,14 +633,18 @@ class HandState:
                 f"p{i + 1} holds {len(self.hole[i])} cards, shows {len(given)}: "
                 f"{format_cards(given)!r}"
             )
-        fresh = [c for c in given if c not in known]
-        if len(fresh) != len(self.hole[i]) - len(known) or any(c not in given for c in known):
+        code = self._code  # the cards are the deck's (_cards_given): equal codes, equal cards
+        known_codes = {code(c) for c in known}
+        fresh = [c for c in given if code(c) not in known_codes]
+        if len(fresh) != len(self.hole[i]) - len(known) or not known_codes <= {
+            code(c) for c in given
+        }:
             raise ActionError(f"p{i + 1} shows {format_cards(given)!r}, not the cards they hold")
         for c in fresh:
-            if c not in self._unseen:
+            if not self._is_unseen(c):
                 raise ActionError(f"card {c} shown by p{i + 1} is already dealt")
         for c in fresh:
-            self._unseen.discard(c)
+            self._unseen &= ~(1 << self._code(c))
         it = iter(fresh)
         self.hole[i] = [c if c is not None else next(it) for c in self.hole[i]]
 
@@ -659,13 +678,31 @@ class HandState:
         return self._deal_board(tuple(cards))
 
     def _check_unseen(self, cards: Sequence[Card]) -> None:
-        if len(set(cards)) != len(cards):
-            raise ActionError(f"a card is dealt twice: {format_cards(cards)!r}")
+        ids = self._codes
+        codes: list[int] = []
         for c in cards:
-            if c not in self.game.game.deck:
+            code = ids.get(id(c))
+            codes.append(self._code(c) if code is None else code)
+        if len(set(codes)) != len(codes) and len(set(cards)) != len(cards):
+            raise ActionError(f"a card is dealt twice: {format_cards(cards)!r}")
+        unseen = self._unseen
+        for c, code in zip(cards, codes, strict=True):
+            if code < 0:
                 raise ActionError(f"card {c} is not in the {self.game.game.deck.name} deck")
-            if c not in self._unseen and c not in self._reusable():
+            if not unseen >> code & 1 and c not in self._reusable():
                 raise ActionError(f"card {c} is already dealt")
+
+    def _code(self, c: Card) -> int:
+        """The card's code in the deck (-1: not a card of the deck)."""
+        code = self._codes.get(id(c))
+        if code is None:  # not one of the deck's own card objects: by equality
+            deck = self.game.game.deck
+            code = deck.code(c) if c in deck else -1
+        return code
+
+    def _is_unseen(self, c: Card) -> bool:
+        code = self._code(c)
+        return code >= 0 and bool(self._unseen >> code & 1)
 
     def _reusable(self) -> set[Card]:
         # cards that may come back after a reshuffle (draw)
@@ -716,20 +753,25 @@ class HandState:
     def _start(self) -> None:
         n = self.players
         antes = self.stakes.antes_for(n)
-        for i, ante in enumerate(antes):
-            amount = min(ante, self.stacks[i])
-            if amount:
-                self._put(i, amount)
-                self.antes[i] = amount
-                self.history.append(ev.PostAnte(i, amount))
-        if self.stakes.ante_trimming and any(self.bets):
-            self._return_uncalled(include_antes=True)
-        self.bets = [0] * n
-        posted_antes = [min(a, s) for a, s in zip(antes, self.starting_stacks, strict=True)]
-        for i, blind in enumerate(self.stakes.blinds_for(n)):
+        starting = self.starting_stacks
+        posted_antes = [0] * n
+        if any(antes):
+            for i, ante in enumerate(antes):
+                amount = min(ante, self.stacks[i])
+                if amount:
+                    self._put(i, amount)
+                    self.antes[i] = amount
+                    self.history.append(ev.PostAnte(i, amount))
+            if self.stakes.ante_trimming and any(self.bets):
+                self._return_uncalled(include_antes=True)
+            self.bets = [0] * n
+            posted_antes = [min(a, s) for a, s in zip(antes, starting, strict=True)]
+        for i, blind in enumerate(self._blinds):
+            if not blind:
+                continue
             # as pokerkit: what is left after the ante as posted (before any trimming);
             # a negative blind is a post (Stakes.with_posts) of that many chips
-            amount = min(abs(blind), self.starting_stacks[i] - posted_antes[i])
+            amount = min(abs(blind), starting[i] - posted_antes[i])
             if amount:
                 self._put(i, amount)
                 self.history.append(ev.PostBlind(i, amount))
@@ -761,7 +803,7 @@ class HandState:
         self._stage = "dealing"
 
     def _cards_left(self) -> int:
-        return len(self._stub) if self.auto_deal else len(self._unseen)
+        return len(self._stub) if self.auto_deal else self._unseen.bit_count()
 
     def _advance(self) -> None:
         """Run the automatic steps until a decision or a manual deal is needed.
@@ -814,7 +856,18 @@ class HandState:
     def _begin_betting(self) -> None:
         street = self.streets[self.street_index]
         n = self.players
-        if street.opening is Opening.LOW_CARD:
+        if street.opening is Opening.POSITION:
+            # as pokerkit: the largest blind or straddle acts last; a post (negative)
+            # does not count, so it moves nobody's turn
+            blinds, bets = self._blinds, self.bets
+            top, most = 0, None
+            for i in range(n):  # the last of the largest (max by (bet, position))
+                b = blinds[i]
+                value = bets[i] if b > 0 else -bets[i] if b < 0 else 0
+                if most is None or value >= most:
+                    top, most = i, value
+            opener = (top + 1) % n
+        elif street.opening is Opening.LOW_CARD:
             ups = [self.up_cards(i) for i in range(n)]
             opener = stud.bring_in_player(ups, self.alive, self.rules, self.game.stud.bring_in)
         elif street.opening is Opening.HIGH_HAND:
@@ -827,17 +880,17 @@ class HandState:
             ups = [self.up_cards(i) for i in range(n)]
             opener = stud.low_opener(ups, self.alive, self.rules)
         else:
-            # as pokerkit: the largest blind or straddle acts last; a post (negative)
-            # does not count, so it moves nobody's turn
-            blinds = self.stakes.blinds_for(n)
-            top = max(range(n), key=lambda i: (self.bets[i] * _sign(blinds[i]), i))
-            opener = (top + 1) % n
+            raise AssertionError(f"unknown opening {street.opening}")
         self._opener = opener
         self._bring_in_status = self.street_index == 0 and self.stakes.bring_in > 0
         self._completion_status = self._bring_in_status
         order = [(opener + k) % n for k in range(n)]
+        alive, stacks, bets = self.alive, self.stacks, self.bets
+        totals = sorted(bets[j] + stacks[j] for j in range(n) if alive[j])
+        second = totals[-2] if len(totals) >= 2 else None
+        # each player's effective stack (what the others still in can match) is positive
         self._actors = deque(
-            i for i in order if self.alive[i] and self.stacks[i] and self._effective_stack(i)
+            i for i in order if alive[i] and stacks[i] and second is not None and second > bets[i]
         )
         self._raise_size = 0
         self._raise_count = 0
@@ -848,14 +901,8 @@ class HandState:
         if lone or sum(self.alive) <= 1:
             self._actors.clear()
 
-    def _effective_stack(self, i: int) -> int:
-        totals = sorted(self.bets[j] + self.stacks[j] for j in range(self.players) if self.alive[j])
-        if len(totals) < 2:
-            return 0
-        return min(self.stacks[i], max(0, totals[-2] - self.bets[i]))
-
     def _end_betting(self) -> None:
-        later_draws = any(s.draw for s in self.streets[self.street_index + 1 :])
+        later_draws = self.game.draws_after[self.street_index]
         with_chips = sum(1 for i in range(self.players) if self.alive[i] and self.stacks[i])
         if sum(self.alive) > 1 and not later_draws and with_chips <= 1:
             self._all_in = True
@@ -921,6 +968,8 @@ class HandState:
                 stub = self._stub = list(reversed(self.dealer.reshuffle(stub)))
         if self.dealer is not None:
             return stub.pop()
+        if self._rng is None:
+            self._rng = random.Random(self.seed)
         j = self._rng.randrange(len(stub))
         stub[j], stub[-1] = stub[-1], stub[j]
         return stub.pop()
@@ -965,9 +1014,12 @@ class HandState:
         for c in cards:
             if c is not None:
                 self._take(c)
+        hole, up, pending = self.hole[player], self.up[player], self._pending_hole[player]
+        for c in cards:  # _receive, inline: every hand deals its hole cards this way
+            hole.append(c)
+            up.append(pending.popleft())
         k = len(cards)
-        self._receive(player, cards)
-        event = ev.DealHole(player, cards, tuple(self.up[player][-k:]))
+        event = ev.DealHole(player, cards, tuple(up[-k:]))
         return self._record_and_continue(event)
 
     def _deal_board(self, cards: tuple[Card, ...]) -> ev.DealBoard:
@@ -978,8 +1030,10 @@ class HandState:
         return self._record_and_continue(ev.DealBoard(cards))
 
     def _take(self, c: Card) -> None:
-        if c in self._unseen:
-            self._unseen.discard(c)
+        code = self._codes.get(id(c))
+        bit = 1 << (self._code(c) if code is None else code)
+        if self._unseen & bit:
+            self._unseen &= ~bit
         else:  # back from the discards after a reshuffle
             for pile in (self._discarded, self._burned, self._mucked):
                 if c in pile:
@@ -987,5 +1041,18 @@ class HandState:
                     break
 
 
-def _sign(value: int) -> int:
-    return (value > 0) - (value < 0)
+_CODES: dict[int, tuple[Deck, dict[int, int]]] = {}
+
+
+def _card_codes(deck: Deck) -> dict[int, int]:
+    """The code of each of the deck's own card objects, by identity (the deck keeps
+    them alive, so no other object has their ids; an equal card of another object is
+    looked up by equality)."""
+    found = _CODES.get(id(deck))
+    if found is not None and found[0] is deck:
+        return found[1]
+    codes = {id(c): k for k, c in enumerate(deck.cards)}
+    if len(_CODES) >= 64:
+        _CODES.clear()
+    _CODES[id(deck)] = (deck, codes)
+    return codes

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -110,6 +111,7 @@ _HOLDEM_STREETS = (
 _DRAW_NAMES = ("first draw", "second draw", "third draw")
 
 
+@functools.lru_cache(maxsize=64)
 def base_streets(
     base_key: str, hole_cards: int, *, draws: int = 1, low: bool = False
 ) -> tuple[Street, ...]:
@@ -617,10 +619,16 @@ class TableGame:
         """Hole cards each player holds (the variant's, else the base game's)."""
         return self.variant.hole_cards or self.game.base.hole_cards
 
-    @property
+    @functools.cached_property
     def streets(self) -> tuple[Street, ...]:
         v = self.variant
         return base_streets(v.base, self.hole_cards, draws=v.draws, low=v.low_stud)
+
+    @functools.cached_property
+    def draws_after(self) -> tuple[bool, ...]:
+        """For each street, whether a later street has a draw."""
+        streets = self.streets
+        return tuple(any(s.draw for s in streets[k + 1 :]) for k in range(len(streets)))
 
     @property
     def key(self) -> str:
@@ -641,7 +649,7 @@ class TableGame:
     def name(self) -> str:
         return f"{self.title} ({self.stakes.describe()})"
 
-    @property
+    @functools.cached_property
     def max_seats(self) -> int:
         """At most 10, and no more than the deck can deal to (draws reshuffle)."""
         base = self.game.base
