@@ -9,14 +9,13 @@ the input was accepted, and the run ends there with the code ``None``.
 
 from __future__ import annotations
 
-import signal
 import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import NoReturn
 
 from click.testing import CliRunner
 
+from _support import deadline
 from cardlab.cli import main
 
 TIMEOUT = 60  # seconds a command may take before the case counts as hanging
@@ -28,21 +27,10 @@ class Hung(BaseException):
     failed read and turn a hang into a message."""
 
 
-@contextmanager
-def hang_guard(seconds: int) -> Iterator[None]:
+def hang_guard(seconds: int) -> AbstractContextManager[None]:
     """Raise :class:`Hung` in this thread after ``seconds`` (a blocked ``open()`` of a
     FIFO is interrupted too)."""
-
-    def expire(signum: int, frame: object) -> None:
-        raise Hung(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    return deadline(seconds, Hung)
 
 
 class Started(Exception):

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 
 @contextmanager
-def deadline(seconds: int) -> Iterator[None]:
+def deadline(seconds: int, error: Callable[[str], BaseException] = TimeoutError) -> Iterator[None]:
     """Fail a call that runs longer than ``seconds`` (opening a FIFO would block
-    forever) instead of hanging the suite."""
+    forever) instead of hanging the suite: ``error`` is raised in this thread."""
 
     def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"no answer within {seconds} s")
+        raise error(f"no answer within {seconds} s")
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.alarm(seconds)
