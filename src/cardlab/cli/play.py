@@ -205,7 +205,7 @@ def play(
             table.show_session()
             table.console.print(
                 f"{session.hands_played} hand(s) played; seed {seed}"
-                + (f"; hands kept in {escape(str(store.path))}" if store.path else "")
+                + (f"; hands kept in {escape(store.location)}" if store.location else "")
             )
 
 

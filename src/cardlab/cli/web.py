@@ -26,7 +26,8 @@ _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
     "--db",
     "db",
     default=None,
-    help="The hand store (SQLite) keeping the poker tables and their hands "
+    help="The hand store keeping the poker tables and their hands: a SQLite file or a "
+    "postgresql:// URL "
     "(default: $CARDLAB_DB or cardlab.sqlite3 in your data folder, as `cardlab history`).",
 )
 @click.option(

@@ -8,7 +8,8 @@ after the hand), the server seeds of the fair deal (``add_seed``, ``seed``,
 tournament's standings (``save_results``, ``results``), closing (``close_table``) and the
 hands to download (``hands``).
 :class:`cardlab.store.Store` has exactly these: :func:`open_table_store` opens the
-SQLite file, or a store in memory whose tables end with the process.
+SQLite file or the PostgreSQL database, or a store in memory whose tables end with the
+process.
 """
 
 from __future__ import annotations
@@ -69,5 +70,6 @@ class TableStore(Protocol):
 
 
 def open_table_store(path: str | None) -> Store:
-    """The SQLite hand store at ``path`` (None: in memory)."""
+    """The hand store at ``path``: a SQLite file or a ``postgresql://`` URL (None: in
+    memory)."""
     return Store.open(path, synchronous="NORMAL") if path is not None else Store.in_memory()
