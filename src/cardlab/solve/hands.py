@@ -19,27 +19,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 
 from cardlab.cards import Card
-from cardlab.poker.categories import Category
 from cardlab.poker.rules import RuleSet
-
-_PARTIAL = {
-    (1,): Category.HIGH_CARD,
-    (2,): Category.ONE_PAIR,
-    (2, 2): Category.TWO_PAIR,
-    (3,): Category.THREE_OF_A_KIND,
-    (4,): Category.FOUR_OF_A_KIND,
-}
-
-
-@lru_cache(maxsize=64)
-def _category_strength(rules: RuleSet) -> dict[Category, int]:
-    from cardlab.poker.order import hand_order
-
-    order = hand_order(rules)
-    return {c: order.strength(c) for c in _PARTIAL.values()}
+from cardlab.table.stud import PARTIAL_CATEGORIES, partial_strengths
 
 
 def hand_key(cards: Sequence[Card], rules: RuleSet) -> tuple[int, ...]:
@@ -50,7 +33,7 @@ def hand_key(cards: Sequence[Card], rules: RuleSet) -> tuple[int, ...]:
         return (best_hand(cards, rules).key,)
     counts = Counter(c.rank.value for c in cards)
     pattern = tuple(sorted((m for m in counts.values() if m > 1), reverse=True)) or (1,)
-    category = _PARTIAL[pattern]
+    category = PARTIAL_CATEGORIES[pattern]
     ordered = sorted(
         cards,
         key=lambda c: (counts[c.rank.value], c.rank.value, rules.suit_strength(c.suit)),
@@ -58,4 +41,4 @@ def hand_key(cards: Sequence[Card], rules: RuleSet) -> tuple[int, ...]:
     )
     ranks = tuple(c.rank.value for c in ordered)
     suits = tuple(rules.suit_strength(c.suit) for c in ordered)  # all 0 without tie-breaks
-    return (_category_strength(rules)[category], *ranks, *suits)
+    return (partial_strengths(rules)[category], *ranks, *suits)

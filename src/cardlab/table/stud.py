@@ -36,7 +36,8 @@ from cardlab.poker.order import hand_order
 from cardlab.poker.rules import RuleSet
 from cardlab.table.structure import BringIn, StudOpener
 
-_PARTIAL = {
+# the category of a partial hand (fewer than five cards) by its rank pattern
+PARTIAL_CATEGORIES = {
     (1,): Category.HIGH_CARD,
     (2,): Category.ONE_PAIR,
     (2, 2): Category.TWO_PAIR,
@@ -46,9 +47,9 @@ _PARTIAL = {
 
 
 @lru_cache(maxsize=64)
-def _category_strength(rules: RuleSet) -> dict[Category, int]:
+def partial_strengths(rules: RuleSet) -> dict[Category, int]:
     order = hand_order(rules)
-    return {c: order.strength(c) for c in _PARTIAL.values()}
+    return {c: order.strength(c) for c in PARTIAL_CATEGORIES.values()}
 
 
 def _suit_rank(card: Card, rules: RuleSet) -> int:
@@ -65,8 +66,8 @@ def showing_key(cards: Sequence[Card], rules: RuleSet) -> tuple[int, tuple[int, 
     counts = Counter(c.rank.value for c in cards)
     ranked = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
     pattern = tuple(sorted((m for m in counts.values() if m > 1), reverse=True)) or (1,)
-    category = _PARTIAL.get(pattern, Category.HIGH_CARD)
-    return _category_strength(rules)[category], tuple(v for v, _ in ranked)
+    category = PARTIAL_CATEGORIES.get(pattern, Category.HIGH_CARD)
+    return partial_strengths(rules)[category], tuple(v for v, _ in ranked)
 
 
 def bring_in_player(
