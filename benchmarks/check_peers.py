@@ -8,7 +8,8 @@ The script sorts the hands by cardlab key and checks the peers' values along tha
 (hand 2i against hand 2i+1: win, lose or tie). Exit status 1 on any disagreement.
 
 Peers (the ``bench`` extra): phevaluator and treys (rank 1 = best), eval7 (higher is
-better). pokerkit is too slow for a million hands in Python; it is checked on
+better), pokerfast (OMPEval's evaluator, higher is better, scored in one native call).
+pokerkit is too slow for a million hands in Python; it is checked on
 ``--pokerkit-hands`` (default 20,000) pairs.
 
     python benchmarks/check_peers.py [--hands 1000000] [--seed 2024]
@@ -17,6 +18,7 @@ better). pokerkit is too slow for a million hands in Python; it is checked on
 from __future__ import annotations
 
 import argparse
+import ctypes
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -78,6 +80,25 @@ def peer_scorers(names: Sequence[str]) -> dict[str, Callable[[list[int]], int]]:
     return scorers
 
 
+def ompeval_values(hands: np.ndarray) -> np.ndarray | None:
+    """OMPEval's values (higher is better) of ``hands`` (standard52 codes, one row each)
+    through pokerfast's bundled library, in one call; None without it."""
+    try:
+        from pokerfast import equity as pf
+    except ImportError:
+        return None
+    if not pf.available():
+        return None
+    text = [str(c) for c in RuleSet.for_deck("standard52").deck.cards]
+    # OMPEval's card index: 4 * rank + suit, suits ordered s, h, c, d
+    code = np.array([4 * "23456789TJQKA".index(t[0]) + "shcd".index(t[1]) for t in text])
+    n, k = hands.shape
+    out = (ctypes.c_uint16 * n)()
+    if pf._load().pf_evaluate(code[hands].astype(np.uint8).tobytes(), n, k, out) != 0:
+        raise RuntimeError("pokerfast's pf_evaluate refused the hands")
+    return np.frombuffer(out, np.uint16).astype(np.int64)
+
+
 def check_sorted(keys: np.ndarray, values: np.ndarray) -> tuple[int, int]:
     """(violations, distinct keys): along cardlab's sort, peer values must be constant
     within a key and strictly increase between keys."""
@@ -129,6 +150,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"{name:12s} {len(rows):,} hands ({seconds:.1f} s): order violations {violations}, "
             f"{distinct:,} key classes; pairs agreeing {agree:,} / {pairs:,}"
+        )
+    start = time.perf_counter()
+    omp = ompeval_values(hands)
+    if omp is None:
+        print("pokerfast    not installed (or without its OMPEval library): not checked")
+    else:
+        seconds = time.perf_counter() - start
+        violations, distinct = check_sorted(keys, omp)
+        agree, pairs = pair_agreement(keys, omp.tolist())
+        failed |= violations > 0 or agree != pairs
+        print(
+            f"{'pokerfast':12s} {len(rows):,} hands ({seconds:.1f} s): order violations "
+            f"{violations}, {distinct:,} key classes; pairs agreeing {agree:,} / {pairs:,}"
         )
     n_pk = min(args.pokerkit_hands, len(rows))
     if n_pk:

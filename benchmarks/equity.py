@@ -14,20 +14,38 @@ hands) and pokerkit's sampled ``calculate_equities``, whichever are installed (t
 ``bench`` extra). cardlab's times are CPU seconds of one thread (``process_time``,
 steadier on a shared machine) and wall seconds on every core.
 
+Then, side by side in the same run, cardlab against OMPEval (C++, bundled by pokerfast,
+called through its C library on one thread unless said) on issue 21's four figures:
+random seven-card evaluations per second per core, Monte Carlo showdowns per second per
+core, AsAh v KsKh exact, AsAh against a random hand exact; with issue 21's reference
+(OMPEval measured elsewhere: 271 M, 39 M, 1.1 ms). pyrust-poker, a Rust port of OMPEval,
+is tried too (its wheels cannot evaluate: docs/speed.md). Last, cardlab's exact walks on
+1 and 2 threads (``numba.set_num_threads``, in this process only) and the speed-up.
+
     python benchmarks/equity.py [--quick] [--monte-carlo] [--only-fesca-exact] [--samples N]
+        [--native] [--threads-only]
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numba
+import numpy as np
 
+from cardlab.poker import RuleSet
+from cardlab.poker.batch import evaluate_batch
 from cardlab.poker.equity import exact_equity, sample_equity
 from cardlab.poker.games import get_game
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from evaluators import best_rate, pokerfast_runner, pyrust_runner, random_hands
 
 HOLDEM = get_game("standard52-holdem")
 FESCA = get_game("fesca78-holdem")
@@ -79,6 +97,13 @@ def main() -> None:
     parser.add_argument(
         "--only-fesca-exact", action="store_true", help="only the exact FESCA78 case, best of 5"
     )
+    parser.add_argument(
+        "--native", action="store_true", help="only cardlab against OMPEval, and the threads"
+    )
+    parser.add_argument(
+        "--threads-only", action="store_true", help="only the exact walks on 1 and 2 threads"
+    )
+    parser.add_argument("--eval-hands", type=int, default=4_000_000)
     args = parser.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
     n = args.samples
@@ -90,10 +115,20 @@ def main() -> None:
         exact_fesca(5)
         return
     sample_equity(HOLDEM, AA_KK, samples=8_000, rng=0)
+    if args.threads_only:
+        thread_lines(args.quick)
+        return
+    if args.native:
+        native_lines(n, args.eval_hands)
+        thread_lines(args.quick)
+        return
     print(f"cores: {cores}; cardlab: CPU time of one thread, and wall time on {cores} cores\n")
     if not args.monte_carlo:
         exact_lines(args.quick)
     monte_carlo_lines(n, cores)
+    if not args.monte_carlo:
+        native_lines(n, args.eval_hands)
+        thread_lines(args.quick)
 
 
 def exact_fesca(repeat: int) -> None:
@@ -224,6 +259,166 @@ def monte_carlo_lines(n: int, cores: int) -> None:
     if peers:
         fastest = max(peers, key=lambda k: peers[k])
         print(f"  fastest peer: {fastest}")
+
+
+# issue 21's reference: OMPEval (C++) measured on one core of another machine
+OMPEVAL_REF = {"eval": 271e6, "mc": 39e6, "exact": 1.1e-3}
+
+
+def _ompeval() -> Any:
+    """pokerfast's OMPEval library (ctypes), or None when it is not installed."""
+    try:
+        from pokerfast import equity as pf
+    except ImportError:
+        return None
+    return pf._load() if pf.available() else None
+
+
+def _omp_equity(lib: Any, ranges: list[str], exact: bool, threads: int, limit: float) -> Any:
+    """OMPEval's pf_equity: (equities, hands evaluated). ``threads`` 0 is every core;
+    Monte Carlo runs until ``limit`` seconds (its standard-error target is never met)."""
+    rs = (ctypes.c_char_p * len(ranges))(*[r.encode() for r in ranges])
+    out = (ctypes.c_double * len(ranges))()
+    hands = ctypes.c_uint64()
+    rc = lib.pf_equity(rs, len(ranges), b"", b"", int(exact), 1e-12, threads, limit, out, hands)
+    if rc != 0:
+        raise RuntimeError(f"pokerfast's pf_equity failed ({rc}) on {ranges}")
+    return list(out), hands.value
+
+
+def _best(fn: Callable[[], Any], repeat: int, clock: Callable[[], float]) -> tuple[float, Any]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = clock()
+        result = fn()
+        best = min(best, clock() - start)
+    return best, result
+
+
+def native_lines(samples: int, eval_hands: int) -> None:
+    """cardlab and OMPEval (pokerfast) on issue 21's four figures, in this one run: one
+    thread each (CPU seconds), then every core (wall seconds) where both can."""
+    cores = numba.config.NUMBA_NUM_THREADS
+    lib = _ompeval()
+    print("\ncardlab against OMPEval (pokerfast), same run; per core = CPU s of one thread")
+    if lib is None:
+        print("  pokerfast (with its OMPEval library) not installed: pip install pokerfast")
+    rows: list[tuple[str, str, str, str, str]] = []
+
+    # 1. random seven-card evaluations per second per core
+    hands = random_hands(eval_hands, 52, 7, seed=21)
+    rules = RuleSet.for_deck("standard52")
+    numba.set_num_threads(1)
+    evaluate_batch(hands[:1000], rules)
+    out = np.empty(len(hands), np.int64)
+    ours = best_rate(
+        lambda: evaluate_batch(hands, rules, check=False, out=out), len(hands), 3, time.process_time
+    )
+    run, _ = pokerfast_runner(hands)
+    theirs = best_rate(run, len(hands), 3, time.process_time) if run is not None else None
+    rows.append(_row("7-card evaluations/s per core", ours, theirs, OMPEVAL_REF["eval"], True))
+    pyrust, why = pyrust_runner(hands)
+    if pyrust is None:
+        print(f"  pyrust-poker: not measured, {why}")
+    else:
+        rate = best_rate(pyrust, min(len(hands), 500_000), 3, time.process_time)
+        print(
+            f"  pyrust-poker: {rate / 1e6:.1f} M evaluations/s per core; cardlab x{ours / rate:.2f}"
+        )
+
+    # 2. Monte Carlo showdowns per second per core, AsAh v KsKh
+    ours_s, _ = _best(
+        lambda: sample_equity(HOLDEM, AA_KK, samples=samples, rng=1), 2, time.process_time
+    )
+    theirs = None
+    if lib is not None:
+        _omp_equity(lib, ["AsAh", "KsKh"], False, 1, 0.2)
+        start = time.process_time()
+        _, played = _omp_equity(lib, ["AsAh", "KsKh"], False, 1, 2.0)
+        theirs = played / (time.process_time() - start)
+    rows.append(_row("MC showdowns/s per core", samples / ours_s, theirs, OMPEVAL_REF["mc"], True))
+
+    # 3. and 4. exact: AsAh v KsKh, AsAh v a random hand; one thread, then every core
+    for label, hands_text, omp_ranges, repeat in (
+        ("exact AsAh v KsKh", AA_KK, ["AsAh", "KsKh"], 5),
+        ("exact AsAh v random", ["As Ah", "random"], ["AsAh", "random"], 1),
+    ):
+        ref = OMPEVAL_REF["exact"] if "KsKh" in omp_ranges else None
+        for threads in (1, cores):
+            numba.set_num_threads(threads)
+            clock = time.process_time if threads == 1 else time.perf_counter
+            ours_s, _ = _best(lambda h=hands_text: exact_equity(HOLDEM, h), repeat, clock)
+            theirs = None
+            if lib is not None:
+                omp_threads = 1 if threads == 1 else 0
+                theirs, _ = _best(
+                    lambda r=omp_ranges, t=omp_threads: _omp_equity(lib, r, True, t, 0.0),
+                    repeat,
+                    clock,
+                )
+            where = "1 thread, CPU s" if threads == 1 else f"{cores} threads, wall s"
+            rows.append(
+                _row(f"{label} ({where})", ours_s, theirs, ref if threads == 1 else None, False)
+            )
+    numba.set_num_threads(cores)
+    print(f"  {'figure':<40} {'issue ref':>10} {'OMPEval':>10} {'cardlab':>10}  cardlab speed")
+    for row in rows:
+        print(f"  {row[0]:<40} {row[1]:>10} {row[2]:>10} {row[3]:>10}  {row[4]}")
+
+
+def _row(
+    label: str, ours: float, theirs: float | None, ref: float | None, rate: bool
+) -> tuple[str, str, str, str, str]:
+    """One line of the native table: a rate (higher is better) or a time in seconds."""
+
+    def text(x: float | None) -> str:
+        if x is None:
+            return "-"
+        return f"{x / 1e6:.1f} M" if rate else f"{x * 1e3:.1f} ms"
+
+    def speed(other: float | None, name: str) -> str:
+        if other is None:
+            return ""
+        return f"x{ours / other if rate else other / ours:.2f} {name}"
+
+    ratios = ", ".join(r for r in (speed(theirs, "OMPEval here"), speed(ref, "issue ref")) if r)
+    return label, text(ref), text(theirs), text(ours), ratios
+
+
+def thread_lines(quick: bool) -> None:
+    """cardlab's exact walks on 1 and on 2 threads: wall seconds, best of a few runs, and
+    the speed-up (issue 21's goal: at least 1.8 on two). On a busy machine the wall clock
+    says little, so each 2-thread run also reports the share of its CPU time spent on
+    other threads than the calling one (0 for a single-threaded kernel, 0.5 for two
+    evenly loaded) and the speed-up that split allows on two idle cores (all CPU seconds
+    over the calling thread's)."""
+    cases: list[tuple[str, Any, list[str], int]] = [
+        ("exact AsAh v KsKh", HOLDEM, AA_KK, 7),
+        ("exact AsAh v random", HOLDEM, ["As Ah", "random"], 3),
+    ]
+    if not quick:
+        cases.append(("exact FESCA78 木1火1 v 水12金12", FESCA, FESCA_HANDS, 3))
+    print("\ncardlab's exact walks on 1 and 2 threads (wall s, best of a few; goal x1.8)")
+    for label, game, hands, repeat in cases:
+        walls = {}
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            best = float("inf")
+            for _ in range(repeat):
+                c0, t0, w0 = time.process_time(), time.thread_time(), time.perf_counter()
+                exact_equity(game, hands)
+                c1, t1, w1 = time.process_time(), time.thread_time(), time.perf_counter()
+                best = min(best, w1 - w0)
+                if threads == 2:
+                    cpu, own = c1 - c0, t1 - t0
+            walls[threads] = best
+        other = max(0.0, 1 - own / cpu) if cpu > 0 else 0.0
+        print(
+            f"  {label:<34} 1 thread {walls[1] * 1e3:8.1f} ms, 2 threads {walls[2] * 1e3:8.1f} ms:"
+            f" x{walls[1] / walls[2]:.2f}; CPU on other threads {other:.2f}, at most"
+            f" x{cpu / own if own > 0 else 1.0:.2f} on idle cores"
+        )
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
 
 if __name__ == "__main__":

@@ -11,8 +11,13 @@ kernel (loading compiled code, building the rule set's tables) is reported apart
         [--part all|seven|omaha]
 
 Peers come from the ``bench`` extra: phevaluator, eval7, treys, pokerkit, pkrbot,
-holdem-hand-evaluator (seven cards only) and poker-equity (its batch ``score_batch``).
-The issue's targets (one core): 150 M seven-card standard52 hands/s, 50 M FESCA78.
+holdem-hand-evaluator (seven cards only), poker-equity (its batch ``score_batch``) and
+pokerfast, which bundles OMPEval (C++): its evaluator is timed on ``--native-hands``
+hands (default 2,000,000) in one native call on cards encoded beforehand, as cardlab's
+batch is. pyrust-poker (a Rust port of OMPEval) is tried when it is importable; its
+PyPI wheels cannot evaluate a hand (docs/speed.md says why) and the run says so.
+The issue's targets (one core): 150 M seven-card standard52 hands/s, 50 M FESCA78;
+issue 21's reference: OMPEval at 271 M random seven-card evaluations/s per core.
 """
 
 from __future__ import annotations
@@ -52,6 +57,67 @@ def best_rate(
         run()
         best = min(best, clock() - start)
     return n / best
+
+
+OMPEVAL_EVALS_PER_S = 271e6  # issue 21: OMPEval, random seven-card hands, one core
+
+
+def pokerfast_runner(hands: np.ndarray) -> tuple[Callable[[], object] | None, str]:
+    """(pokerfast's OMPEval evaluator on ``hands`` (standard52 codes, one row each) as
+    one native call on cards encoded beforehand, or None, and why not). Its own
+    ``equity.evaluate`` would spend most of its time parsing text in Python."""
+    try:
+        import ctypes
+
+        from pokerfast import equity as pf
+    except ImportError:
+        return None, "not installed: pip install pokerfast"
+    if not pf.available():
+        return None, "installed without its OMPEval library (no wheel for this platform)"
+    lib = pf._load()  # the loaded library: pf_evaluate(cards, n, k, out) -> status
+    # OMPEval's card index: 4 * rank + suit, suits ordered s, h, c, d
+    text = [str(c) for c in RuleSet.for_deck("standard52").deck.cards]
+    code = np.array([4 * "23456789TJQKA".index(t[0]) + "shcd".index(t[1]) for t in text], np.uint8)
+    n, k = hands.shape
+    buf = code[hands].tobytes()
+    out = (ctypes.c_uint16 * n)()
+
+    def run() -> None:
+        if lib.pf_evaluate(buf, n, k, out) != 0:
+            raise RuntimeError("pokerfast's pf_evaluate refused the hands")
+
+    return run, ""
+
+
+def pyrust_runner(hands: np.ndarray) -> tuple[Callable[[], object] | None, str]:
+    """(pyrust-poker's ``get_hand_strengths`` on ``hands`` (at most 500,000: its input is
+    a 52-wide mask per hand), or None, and why not). Its published wheels read their
+    tables from the build directory of the machine that built them, so the first
+    evaluation panics: probed on one hand first."""
+    try:
+        import pyrust_poker
+    except ImportError:
+        return None, "not installed (wheels for CPython 3.12 only; see docs/speed.md)"
+    # any bijection of suits keeps the order of hands: card c -> 4 * rank + suit index
+    text = [str(c) for c in RuleSet.for_deck("standard52").deck.cards]
+    index = np.array([4 * "23456789TJQKA".index(t[0]) + "cdhs".index(t[1]) for t in text])
+
+    def masks(rows: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(rows), 52), np.bool_)
+        np.put_along_axis(out, index[rows.astype(np.int64)], True, axis=1)
+        return out
+
+    try:
+        pyrust_poker.get_hand_strengths(masks(hands[:1]))
+    except BaseException as e:  # a Rust panic is a BaseException
+        if isinstance(e, KeyboardInterrupt | SystemExit):
+            raise
+        return None, (
+            f"panics on its first hand ({str(e).splitlines()[0][:60]}...): it reads its "
+            "tables from the folder it was built in (docs/speed.md)"
+        )
+    some = masks(hands[:500_000])
+    return (lambda: pyrust_poker.get_hand_strengths(some)), ""
 
 
 def peer_runners(k: int, rows: list[list[int]]) -> dict[str, Callable[[], object]]:
@@ -160,6 +226,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=10_000_000, help="hands for cardlab")
     parser.add_argument("--peer-hands", type=int, default=200_000, help="hands for peers")
     parser.add_argument("--pokerkit-hands", type=int, default=10_000)
+    parser.add_argument(
+        "--native-hands", type=int, default=2_000_000, help="hands for native peers"
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
@@ -195,6 +264,26 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"(fresh array each call), x{reused / goal:.2f} (reused out=)"
             )
         if deck == "standard52":
+            native = hands[: args.native_hands]
+            m = len(native)
+            for name, (runner, why) in (
+                ("pokerfast", pokerfast_runner(native)),
+                ("pyrust-poker", pyrust_runner(native)),
+            ):
+                if runner is None:
+                    print(f"{'':28s} {name:12s} {'not measured':>14s}   {why}")
+                    continue
+                scored = min(m, 500_000) if name == "pyrust-poker" else m
+                rate = best_rate(runner, scored, args.repeat, time.process_time)
+                print(
+                    f"{'':28s} {name[:12]:12s} {rate:14,.0f}   x{cpu / rate:,.2f} (per CPU s; "
+                    f"{scored:,} hands, one native call)"
+                )
+            if k == 7:
+                print(
+                    f"{'':28s} {'OMPEval ref':12s} {OMPEVAL_EVALS_PER_S:14,.0f}   "
+                    f"x{cpu / OMPEVAL_EVALS_PER_S:,.2f} (issue 21's figure, another machine)"
+                )
             rows = hands[: args.peer_hands].astype(np.int64).tolist()
             for name, run in peer_runners(k, rows).items():
                 if name == "holdem-hand-evaluator" and k != 7:

@@ -78,13 +78,11 @@ def suit_permutations(rules: RuleSet) -> np.ndarray[tuple[int, int], np.dtype[np
     return np.array(rows, dtype=np.int64)
 
 
-def hand_classes(rules: RuleSet, hole_cards: int = 2) -> tuple[HandClass, ...]:
-    """Every class of two hole cards, strongest-looking first (pairs, then by ranks);
-    of three or four (Stud, Omaha): :func:`.classes_multi.multi_hand_classes`."""
-    if hole_cards != 2:
-        from cardlab.analysis.classes_multi import multi_hand_classes
-
-        return multi_hand_classes(rules, hole_cards)
+def hand_classes(rules: RuleSet) -> tuple[HandClass, ...]:
+    """Every class of two hole cards, strongest-looking first (pairs, then by ranks).
+    Classes of three or four cards (Stud, Omaha) are
+    :func:`cardlab.analysis.classes_multi.multi_hand_classes`, which builds on this
+    module (never the other way round)."""
     deck = rules.deck
     perms = suit_permutations(rules)
     n = len(deck)

@@ -293,11 +293,6 @@ def warm(game: Game) -> None:
     keep_strengths(game, game.deck.cards[:5])
 
 
-def best_keep(game: Game, hand: CardsLike, *, dead: CardsLike = ()) -> StrengthKeep:
-    """The keep of ``hand`` with the highest exact mean strength after the draw."""
-    return keep_strengths(game, hand, dead=dead)[0]
-
-
 def reference_strength(
     game: Game, kept: Sequence[Card], unseen: Sequence[Card]
 ) -> tuple[int, int, int]:
