@@ -189,13 +189,13 @@ def test_a_manager_runs_only_the_tables_it_holds(tmp_path: Path, redis_url: str)
             room = a.create({"game": "fesca78-holdem", "seats": 2, "stack": 100}, "h" * 64)
             tid = room.id
             assert b.rooms == {} and store_b.fence(tid) == 1
-            b.keep()  # A holds the lease: B leaves the table alone
+            await b.keep()  # A holds the lease: B leaves the table alone
             assert b.rooms == {}
             await asyncio.sleep(0.5)  # A stalls past its lease
-            b.keep()
+            await b.keep()
             assert list(b.rooms) == [tid] and store_b.fence(tid) == 2
             assert b.rooms[tid].state() == room.state()  # restored as A left it
-            a.keep()  # A finds its lease lost and stops running the table
+            await a.keep()  # A finds its lease lost and stops running the table
             assert a.rooms == {} and keeper_a.held == {}
             with pytest.raises(StoreError, match="taken over by another process"):
                 room.save()

@@ -82,7 +82,9 @@ _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
     metavar="URL",
     help="Share the tables with other `cardlab web` processes on the same PostgreSQL "
     "--db: each table is run by the one process holding its lease in this Redis "
-    "(redis://host:port/0), and taken over within seconds when that process dies.",
+    "(redis://host:port/0) and taken over within seconds when that process dies; every "
+    "process serves every table (relaying to its owner), and the lobby and rate limits "
+    "are shared.",
 )
 def web(
     host: str,
@@ -113,13 +115,16 @@ def web(
     # WAL with synchronous=NORMAL: every commit survives a killed process (only a power
     # loss may lose the last ones), and an action costs no fsync
     store = Store.in_memory() if memory else Store.open(db, synchronous="NORMAL")
-    keeper = None
+    keeper = cluster = None
+    limiter: Any = "default"
     if redis_url is not None:
-        keeper = _keeper(redis_url, store)
+        keeper, cluster, limiter = _shared(redis_url, store)
     app = create_app(
         table_store=store,
         allowed_origins=origins,
         trust_forwarded=trust_proxy,
+        limiter=limiter,
+        cluster=cluster,
         tables={
             "max_tables": max_tables,
             "idle_close": idle_close,
@@ -131,6 +136,20 @@ def web(
     _warm_bots()
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _shared(url: str, store: Any) -> tuple[Any, Any, Any]:
+    """What a process sharing its tables through the Redis at ``url`` needs: its lease
+    keeper, its link to the other processes, and rate limits they share."""
+    import redis.asyncio
+
+    from cardlab.web.cluster import Cluster
+    from cardlab.web.guard import DEFAULT_LIMITS, SharedRateLimiter
+
+    keeper = _keeper(url, store)
+    client = redis.asyncio.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+    cluster = Cluster(client, keeper.leases.owner)
+    return keeper, cluster, SharedRateLimiter(client, DEFAULT_LIMITS)
 
 
 def _keeper(url: str, store: Any) -> Any:

@@ -50,6 +50,7 @@ from cardlab.decks import BUILTIN_DECKS
 from cardlab.errors import CardlabError
 from cardlab.openseven import State
 from cardlab.web import hands, openseven, rules, showdown
+from cardlab.web.cluster import Cluster, ClusterForward
 from cardlab.web.guard import DEFAULT_LIMITS, Guard, RateLimiter
 from cardlab.web.payload import RequestError, field, whole_number
 from cardlab.web.payload import shown as payload_shown
@@ -71,6 +72,7 @@ def create_app(
     limiter: RateLimiter | Literal["default"] | None = "default",
     trust_forwarded: bool = False,
     tables: dict[str, Any] | None = None,
+    cluster: Cluster | None = None,
 ) -> Starlette:
     """The web app. ``max_games``: games (and deals) kept in memory before the oldest
     are forgotten; ``equity_samples``: Monte Carlo showdowns per street; ``table_store``:
@@ -80,7 +82,10 @@ def create_app(
     :data:`~cardlab.web.guard.DEFAULT_LIMITS`); ``trust_forwarded``: take the client's
     address from ``X-Forwarded-For`` (only behind a proxy that sets it); ``tables``: the
     :class:`~cardlab.web.tables.TableManager`'s settings (``max_tables``,
-    ``idle_close``, ``bot_hands``, ``retention_days``, ``janitor_every``)."""
+    ``idle_close``, ``bot_hands``, ``retention_days``, ``janitor_every``, ``keeper``);
+    ``cluster``: the link to the other processes serving the same tables (``cardlab web
+    --redis``, :mod:`cardlab.web.cluster`): requests about a table another process runs
+    are relayed to it."""
     if limiter == "default":
         limiter = RateLimiter(DEFAULT_LIMITS)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -195,7 +200,7 @@ def create_app(
     from cardlab.web.verify_page import verify_routes
 
     routes += verify_routes(templates)
-    manager = TableManager(table_store, limiter=limiter, **(tables or {}))
+    manager = TableManager(table_store, limiter=limiter, cluster=cluster, **(tables or {}))
     routes += table_routes(manager, templates)
     routes += replay_routes(manager, templates)
     handlers = {CardlabError: _user_error, HTTPException: _http_error}
@@ -205,11 +210,14 @@ def create_app(
         limiter=limiter,
         trust_forwarded=trust_forwarded,
     )
+    middleware = [guard]
+    if cluster is not None:  # after the guard: a relayed request was checked here
+        middleware.append(Middleware(ClusterForward, cluster=cluster))
     app = Starlette(
         routes=routes,
         exception_handlers=handlers,  # type: ignore[arg-type]
         lifespan=manager.lifespan,
-        middleware=[guard],
+        middleware=middleware,
     )
     app.state.tables = manager
     return app

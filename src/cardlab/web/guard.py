@@ -31,6 +31,9 @@ the visitor's name (cross-site WebSocket hijacking).
 3. **Rate.** With a limiter, each HTTP request under ``/api/`` and each WebSocket
    handshake takes a token from the client's ``"request"`` bucket; an empty bucket
    answers 429 with ``Retry-After`` (a handshake is closed with 4403 and the wait).
+   With many processes (``cardlab web --redis``) the buckets are kept in Redis
+   (:class:`SharedRateLimiter`), so a client spreading its requests over the processes
+   has one budget, not one per process.
 
 The client key is the peer address, or with ``trust_forwarded`` the first address of
 ``X-Forwarded-For`` (then ``X-Forwarded-Proto`` and ``X-Forwarded-Host`` also name this
@@ -45,12 +48,14 @@ resolving to a local server) needs Starlette's ``TrustedHostMiddleware`` as well
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
@@ -59,6 +64,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cardlab.errors import CardlabError
 from cardlab.web.payload import shown
 
+log = logging.getLogger(__name__)
 __all__ = [
     "DEFAULT_LIMITS",
     "MAX_KEYS",
@@ -66,6 +72,7 @@ __all__ = [
     "GuardError",
     "Limit",
     "RateLimiter",
+    "SharedRateLimiter",
     "client_key",
     "too_many",
 ]
@@ -174,6 +181,10 @@ class RateLimiter:
         buckets[bucket] = full_at + interval
         return None
 
+    async def take(self, key: str, bucket: str) -> float | None:
+        """:meth:`hit`, for callers on the event loop (a shared limiter asks Redis)."""
+        return self.hit(key, bucket)
+
     def _sweep(self, now: float) -> None:
         """Forget every full bucket, and every key left with none."""
         self._last_sweep = now
@@ -183,6 +194,81 @@ class RateLimiter:
                 del buckets[name]
             if not buckets:
                 del self._full_at[key]
+
+
+AWAY = 5.0  # seconds a shared limiter that could not reach Redis limits per process alone
+
+# GCRA as in RateLimiter.hit, in Redis: KEYS[1] holds the time (ms, Redis's clock, which
+# every process shares) the bucket is full again; ARGV: the period and a token's interval
+# in ms. Returns "" when a token was taken, else the ms to wait (as text: a fraction).
+_TAKE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local per = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local full = tonumber(redis.call('GET', KEYS[1]) or now)
+if full < now then full = now end
+local wait = full - now - (per - interval)
+if wait > 0.000001 then return tostring(wait) end
+full = full + interval
+redis.call('SET', KEYS[1], tostring(full), 'PX', math.ceil(full - now) + 1)
+return ''
+"""
+
+
+class SharedRateLimiter(RateLimiter):
+    """The same token buckets kept in Redis, shared by every process using the same
+    Redis (``client``: a ``redis.asyncio.Redis``). One Lua script per token taken keeps
+    each bucket as the time it is full again (``cardlab:rate:<bucket>:<client key>``,
+    expiring when full); the clock is Redis's, so processes whose clocks differ agree.
+
+    ``local``: buckets that stay in this process (the default: ``"message"``, which is
+    per WebSocket connection, and a connection lives in one process). If Redis cannot be
+    reached, this process's own buckets limit for the next :data:`AWAY` seconds (logged),
+    rather than none, and no request waits on Redis meanwhile.
+    :meth:`hit` is the in-process limiter; call :meth:`take` to share."""
+
+    def __init__(
+        self,
+        client: object,
+        limits: Mapping[str, Limit] = DEFAULT_LIMITS,
+        *,
+        local: Iterable[str] = ("message",),
+        prefix: str = "cardlab:rate:",
+        **options: Any,
+    ) -> None:
+        super().__init__(limits, **options)
+        self.client = client
+        self.local = frozenset(local)
+        self.prefix = prefix
+        self._script: Any = client.register_script(_TAKE)  # type: ignore[attr-defined]
+        self._warned = 0.0
+        self._away_until = 0.0
+
+    def __repr__(self) -> str:
+        return f"SharedRateLimiter({dict(self.limits)!r}, local={sorted(self.local)!r})"
+
+    async def take(self, key: str, bucket: str) -> float | None:
+        limit = self.limits.get(bucket)
+        if limit is None:
+            raise GuardError(f"unknown rate-limit bucket {bucket!r}: have {sorted(self.limits)}")
+        if bucket in self.local or time.monotonic() < self._away_until:
+            return self.hit(key, bucket)
+        per = limit.per * 1000
+        try:
+            answer = await self._script(
+                keys=[f"{self.prefix}{bucket}:{key[:MAX_KEY_LENGTH]}"],
+                args=[repr(per), repr(per / limit.count)],
+            )
+        except Exception as exc:  # Redis away: this process's buckets for a while
+            now = time.monotonic()
+            self._away_until = now + AWAY  # not every request waits for a connect
+            if now - self._warned > 60:
+                self._warned = now
+                log.warning("shared rate limits unavailable (%s): limiting per process", exc)
+            return self.hit(key, bucket)
+        text = answer.decode() if isinstance(answer, bytes) else str(answer or "")
+        return float(text) / 1000 if text else None
 
 
 def client_key(connection: Scope | HTTPConnection, *, trust_forwarded: bool = False) -> str:
@@ -254,7 +340,7 @@ class Guard:
             refusal = self._cross_site(scope)
             if refusal is None and self.limiter is not None:
                 # a handshake is a request too: a client over its budget opens no socket
-                wait = self.limiter.hit(scope[_SCOPE_KEY], "request")
+                wait = await self.limiter.take(scope[_SCOPE_KEY], "request")
                 if wait is not None:
                     refusal = f"too many requests: try again in {math.ceil(wait)} s"
             if refusal is None:
@@ -264,7 +350,7 @@ class Guard:
                 await send({"type": "websocket.close", "code": WS_REFUSED, "reason": reason})
             return
         if self.limiter is not None and scope.get("path", "").startswith("/api/"):
-            wait = self.limiter.hit(scope[_SCOPE_KEY], "request")
+            wait = await self.limiter.take(scope[_SCOPE_KEY], "request")
             if wait is not None:
                 await too_many(wait)(scope, receive, send)
                 return

@@ -1181,6 +1181,9 @@ class Room:
             self.touch()
             self.notify()
 
+    def has_connection(self, conn_id: int) -> bool:
+        return conn_id in self._conns
+
     def connected_seats(self) -> set[int]:
         return {s for _, s, _ in self._conns.values() if s is not None}
 

@@ -43,6 +43,11 @@ hold only its SHA-256, so joining twice from one browser gives the same seat, an
 leaving makes the secret worthless at that table. Table ids carry 128 random bits; a
 table is in the lobby only if its creator asks (``"public": true``).
 
+Many processes (``cardlab web --redis``): the tables are the :class:`TableManager`'s
+(:mod:`cardlab.web.table_manager`), each run by one process; a request or WebSocket
+about a table another process runs is relayed to it (:mod:`cardlab.web.cluster`,
+:mod:`cardlab.web.table_relay`), so every process serves every route below.
+
 Limits: the edge (:mod:`cardlab.web.guard`) refuses cross-site requests and non-JSON
 state changes and rate-limits every client; here, tables created, joins and WebSocket
 messages have their own budgets (429 with the seconds to wait), the table limit counts
@@ -54,14 +59,11 @@ message gets ``{"type": "error", "message": ...}`` and changes nothing.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import datetime
 import json
 import logging
 import math
+import re
 import secrets
-from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
@@ -74,8 +76,8 @@ from cardlab import render
 from cardlab.errors import CardlabError, GameError
 from cardlab.table import TableGame
 from cardlab.table.structure import table_game_names
-from cardlab.web.guard import RateLimiter, client_key, too_many
-from cardlab.web.lease import TableKeeper
+from cardlab.web.cluster import Cluster
+from cardlab.web.guard import client_key, too_many
 from cardlab.web.payload import RequestError
 from cardlab.web.table_chat import chat_message, host_chat_operation
 from cardlab.web.table_config import (
@@ -83,20 +85,21 @@ from cardlab.web.table_config import (
     DEFAULT_CLOCK,
     DEFAULT_PAUSE,
     bot_names,
-    parse_config,
 )
+from cardlab.web.table_manager import IDLE_CLOSE as IDLE_CLOSE
+from cardlab.web.table_manager import TableManager as TableManager
+from cardlab.web.table_manager import TableNotFound, summary
 from cardlab.web.table_phh import phhs
-from cardlab.web.table_room import BOT_HANDS, Room, digest
+from cardlab.web.table_relay import RemoteSockets, relay_socket
+from cardlab.web.table_room import Room, digest
 from cardlab.web.table_seating import (
     AskLater,
     SeatRequest,
     approve,
-    expire_requests,
     refuse,
     request_status,
     withdraw,
 )
-from cardlab.web.table_store import TableStore, open_table_store
 from cardlab.web.verify_page import deck_orders_json
 
 log = logging.getLogger(__name__)
@@ -105,191 +108,11 @@ MAX_BODY = 16 * 1024
 MAX_MESSAGE = 2048
 COOKIE = "cardlab_id"
 COOKIE_AGE = 30 * 24 * 3600
-IDLE_CLOSE = 30 * 60.0  # seconds: a table with no person seated and nothing happening
-JANITOR_EVERY = 30.0
-
-
-class TableNotFound(GameError):
-    """No table has that id."""
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class NotHost(GameError):
     """Only the table's host may do that."""
-
-
-class TableManager:
-    """Every live table by id, each stored as it plays (see :class:`Room`)."""
-
-    def __init__(
-        self,
-        store: TableStore | None = None,
-        *,
-        max_tables: int = 500,
-        idle_close: float = IDLE_CLOSE,
-        bot_hands: int = BOT_HANDS,
-        retention_days: float | None = None,
-        limiter: RateLimiter | None = None,
-        janitor_every: float = JANITOR_EVERY,
-        keeper: TableKeeper | None = None,
-    ) -> None:
-        self.store: TableStore = store if store is not None else open_table_store(None)
-        self.max_tables = max_tables
-        self.idle_close = idle_close
-        self.bot_hands = bot_hands
-        self.retention_days = retention_days
-        self.limiter = limiter
-        self.janitor_every = janitor_every
-        self.rooms: dict[str, Room] = {}
-        self._janitor: asyncio.Task[None] | None = None
-        # with --redis (cardlab.web.lease), only the tables whose lease this process holds
-        self.keeper = keeper
-        if keeper is None:
-            for saved in self.store.tables():
-                self._restore(saved)
-
-    def _restore(self, saved: Any) -> Room | None:
-        try:
-            room = Room.restore(
-                saved.table_id,
-                saved.config,
-                saved.state,
-                self.store,
-                bot_hands=self.bot_hands,
-                on_close=self._closed,
-            )
-        except (CardlabError, KeyError, TypeError, ValueError):
-            log.exception("table %r could not be restored", saved.table_id)
-            return None
-        self.rooms[saved.table_id] = room
-        return room
-
-    def create(self, data: dict[str, Any], host_sha256: str) -> Room:
-        if len(self.rooms) >= self.max_tables:
-            raise GameError(
-                f"the server has {len(self.rooms)} live tables, its limit: try again later"
-            )
-        config = parse_config(data)
-        table_id = secrets.token_urlsafe(16)  # 128 bits
-        room = Room(
-            table_id,
-            config,
-            self.store,
-            host_sha256=host_sha256,
-            bot_hands=self.bot_hands,
-            on_close=self._closed,
-        )
-        if self.keeper is not None:
-            self.keeper.take_new(table_id)
-        with self.store.transaction():
-            room.save()
-            for seat, info in enumerate(room.seats):
-                if info.kind == "bot":  # bots bring their chips too: the ledger balances
-                    self.store.add_ledger(
-                        table_id, seat, info.name, "buy-in", room.session.seats[seat].stack
-                    )
-        self.rooms[table_id] = room
-        return room
-
-    def get(self, table_id: str) -> Room:
-        room = self.rooms.get(table_id)
-        if room is None:
-            raise TableNotFound(f"no table {table_id[:40]!r} (the link may be wrong or closed)")
-        room.wake()
-        return room
-
-    def _closed(self, room: Room) -> None:
-        self.rooms.pop(room.id, None)
-        if self.keeper is not None:
-            self.keeper.let_go(room.id)
-
-    def keep(self) -> None:
-        """With leases: stop the tables whose lease was lost, start those just taken."""
-        keeper = self.keeper
-        if keeper is None:
-            return
-        lost, taken = keeper.tick()
-        for table_id in lost:
-            room = self.rooms.pop(table_id, None)
-            if room is not None:
-                log.warning("lost the lease of table %r: another process runs it", table_id)
-                room.close()
-        for saved in taken:
-            room = self._restore(saved)
-            if room is not None:
-                room.wake()
-            else:
-                keeper.let_go(saved.table_id)
-
-    async def _keeper_loop(self) -> None:
-        while True:
-            try:
-                self.keep()
-            except Exception:  # Redis or the store away for a moment: try again
-                log.exception("renewing or taking table leases failed")
-            await asyncio.sleep(self.keeper.every if self.keeper is not None else 1.0)
-
-    def wake_all(self) -> None:
-        for room in self.rooms.values():
-            room.wake()
-
-    def close_all(self) -> None:
-        for room in self.rooms.values():
-            room.close()
-
-    def sweep(self) -> list[str]:
-        """Close the tables with no person seated that nothing happened at for
-        ``idle_close`` seconds; the ids closed. (Seat requests past their time go too.)"""
-        for room in list(self.rooms.values()):
-            expire_requests(room)
-        idle = [
-            room
-            for room in list(self.rooms.values())
-            if not any(s.kind == "human" for s in room.seats)
-            and not room.watched()
-            and room.idle_for() >= self.idle_close
-            and not room.live()
-        ]
-        for room in idle:
-            room.close_table()
-        return [room.id for room in idle]
-
-    def prune(self) -> tuple[int, int]:
-        """Apply the retention setting: hands and closed tables older than it go."""
-        if self.retention_days is None:
-            return 0, 0
-        cutoff = datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=self.retention_days)
-        return self.store.prune(cutoff)
-
-    async def _janitor_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.janitor_every)
-            try:
-                self.sweep()
-                await asyncio.to_thread(self.prune)
-            except Exception:  # the janitor must outlive a bad table
-                log.exception("closing idle tables failed")
-
-    @contextlib.asynccontextmanager
-    async def lifespan(self, app: Any) -> AsyncIterator[None]:
-        """Start every table when the server starts; stop their tasks when it stops."""
-        self.wake_all()
-        with contextlib.suppress(CardlabError):
-            self.prune()
-        self._janitor = asyncio.get_running_loop().create_task(self._janitor_loop())
-        keeping = None
-        if self.keeper is not None:
-            keeping = asyncio.get_running_loop().create_task(self._keeper_loop())
-        try:
-            yield
-        finally:
-            self._janitor.cancel()
-            if keeping is not None:
-                keeping.cancel()
-            self.close_all()
-            if self.keeper is not None:
-                for table_id in list(self.keeper.held):
-                    with contextlib.suppress(Exception):
-                        self.keeper.let_go(table_id)
 
 
 def options() -> dict[str, Any]:
@@ -319,24 +142,6 @@ def options() -> dict[str, Any]:
             "pause": DEFAULT_PAUSE,
             "public": False,
         },
-    }
-
-
-def _summary(room: Room) -> dict[str, Any]:
-    return {
-        "id": room.id,
-        "name": room.config.name,
-        "game": room.config.game,
-        "game_name": room.game.game.name,
-        "stakes": room.game.stakes.describe(),
-        "seats": room.config.seats,
-        "open_seats": room.open_seats,
-        "bots": sum(1 for s in room.seats if s.kind == "bot"),
-        "hands_played": room.session.hands_played,
-        "status": room.status(),
-        "public": room.config.public,
-        "practice": room.config.practice,
-        "url": f"/tables/{room.id}",
     }
 
 
@@ -404,14 +209,16 @@ def _browser(request: Request) -> tuple[str, str | None]:
 
 def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[BaseRoute]:
     """The pages, the JSON API and the WebSocket of the tables."""
+    if manager.cluster is not None:  # this process's side of the sockets relayed to it
+        manager.remote = RemoteSockets(manager.cluster, manager.rooms.get, handle_message)
 
     def seat_of(room: Room, connection: HTTPConnection) -> int | None:
         return room.seat_of_hash(browser_hash(connection, room.id))
 
-    def limited(connection: HTTPConnection, bucket: str) -> Response | None:
+    async def limited(connection: HTTPConnection, bucket: str) -> Response | None:
         if manager.limiter is None:
             return None
-        wait = manager.limiter.hit(client_key(connection), bucket)
+        wait = await manager.limiter.take(client_key(connection), bucket)
         return None if wait is None else too_many(wait)
 
     async def lobby(request: Request) -> Response:
@@ -440,23 +247,28 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         return response
 
     async def api_list(request: Request) -> Response:
-        public = [r for r in manager.rooms.values() if r.config.public]
-        return JSONResponse({"tables": [_summary(r) for r in public]})
+        listed = {r.id: summary(r) for r in manager.rooms.values()}
+        if manager.cluster is not None:  # every process's tables (this one's up to date)
+            try:
+                listed = await manager.cluster.tables() | listed
+            except Exception as exc:  # Redis away: this process's tables meanwhile
+                log.warning("the shared lobby cannot be read: %s", exc)
+        return JSONResponse({"tables": [t for t in listed.values() if t.get("public")]})
 
     async def api_options(request: Request) -> Response:
         return JSONResponse(options())
 
     async def api_create(request: Request) -> Response:
-        refused = limited(request, "create")
+        refused = await limited(request, "create")
         if refused is not None:
             return refused
         host, new_token = _browser(request)
         try:
-            room = manager.create(await _body(request), host)
+            room = await manager.open_table(await _body(request), host)
             room.wake()
         except CardlabError as exc:
             return _error(exc)
-        response = JSONResponse(_summary(room) | {"host": True}, status_code=201)
+        response = JSONResponse(summary(room) | {"host": True}, status_code=201)
         if new_token is not None:
             _set_browser_cookie(response, new_token)
         return response
@@ -470,7 +282,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         return JSONResponse(room.payload(seat_of(room, request), host=host))
 
     async def api_join(request: Request) -> Response:
-        refused = limited(request, "join")
+        refused = await limited(request, "join")
         if refused is not None:
             return refused
         new_token: str | None = None
@@ -584,9 +396,26 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             headers={"content-disposition": f'attachment; filename="table-{room.id}.phhs"'},
         )
 
+    async def message_limit(websocket: WebSocket, conn: str) -> dict[str, Any] | None:
+        """The error for a message over its connection's budget (None: within it)."""
+        if manager.limiter is None:
+            return None
+        # per connection: friends behind one home router share an address
+        wait = await manager.limiter.take(f"{client_key(websocket)}#{conn}", "message")
+        if wait is None:
+            return None
+        return {
+            "type": "error",
+            "message": f"too many messages: wait {wait:.1f} s",
+            "retry_after": round(wait, 2),
+        }
+
     async def ws(websocket: WebSocket) -> None:
         table_id = websocket.path_params["table_id"]
         room = manager.rooms.get(table_id)
+        if room is None and manager.cluster is not None:
+            await relayed_ws(websocket, manager.cluster, table_id)
+            return
         if room is None:
             await websocket.close(code=4404)
             return
@@ -606,18 +435,10 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                if manager.limiter is not None:
-                    # per connection: friends behind one home router share an address
-                    key = f"{client_key(websocket)}#{conn_id}"
-                    wait = manager.limiter.hit(key, "message")
-                    if wait is not None:
-                        reply: dict[str, Any] | None = {
-                            "type": "error",
-                            "message": f"too many messages: wait {wait:.1f} s",
-                            "retry_after": round(wait, 2),
-                        }
-                        await websocket.send_text(json.dumps(reply))
-                        continue
+                refused = await message_limit(websocket, str(conn_id))
+                if refused is not None:
+                    await websocket.send_text(json.dumps(refused))
+                    continue
                 seat = seat_of(room, websocket) if seat is not None else None
                 reply = handle_message(
                     room, seat, message.get("text"), message.get("bytes"), author=author
@@ -629,6 +450,35 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         finally:
             room.chat.unlisten(conn_id)
             room.disconnect(conn_id)
+
+    async def relayed_ws(websocket: WebSocket, cluster: Cluster, table_id: str) -> None:
+        """A socket of a table another process runs: relayed (cardlab.web.table_relay)."""
+        if not _TABLE_ID.fullmatch(table_id):
+            await websocket.close(code=4404)
+            return
+        try:
+            owner = await cluster.owner(table_id)
+            known = owner is not None or await cluster.known(table_id)
+        except Exception as exc:  # Redis away: the page tries again
+            log.warning("relaying a socket of table %r failed: %s", table_id, exc)
+            await websocket.close(code=1013)
+            return
+        if not known:
+            await websocket.close(code=4404)
+            return
+        if owner is None or owner == cluster.node:  # between owners: the page tries again
+            await websocket.close(code=1013)
+            return
+        await relay_socket(
+            websocket,
+            cluster,
+            table_id,
+            owner,
+            author=browser_hash(websocket, table_id),
+            browser=browser_hash(websocket),
+            runs_here=manager.runs,
+            limit=lambda conn: message_limit(websocket, conn),
+        )
 
     return [
         Route("/tables", lobby),

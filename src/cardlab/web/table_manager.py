@@ -1,0 +1,294 @@
+"""The web tables a process runs: created, restored from the store, closed when idle, and
+with ``--redis`` leased, taken over and shown in the shared lobby.
+
+:class:`TableManager` holds every live :class:`~cardlab.web.table_room.Room` by id;
+:mod:`cardlab.web.tables` serves them. Without a lease keeper a process runs every open
+table of its store; with one (``cardlab web --redis``, :mod:`cardlab.web.lease`) only the
+tables whose lease it holds, and the others reach it through :mod:`cardlab.web.cluster`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+from cardlab.errors import CardlabError, GameError
+from cardlab.web.cluster import Cluster
+from cardlab.web.guard import RateLimiter
+from cardlab.web.lease import TableKeeper
+from cardlab.web.table_config import TableConfig, parse_config
+from cardlab.web.table_relay import RemoteSockets
+from cardlab.web.table_room import BOT_HANDS, Room
+from cardlab.web.table_seating import expire_requests
+from cardlab.web.table_store import TableStore, open_table_store
+
+log = logging.getLogger(__name__)
+
+IDLE_CLOSE = 30 * 60.0  # seconds: a table with no person seated and nothing happening
+JANITOR_EVERY = 30.0
+
+
+class TableNotFound(GameError):
+    """No table has that id."""
+
+
+class TableManager:
+    """Every live table by id, each stored as it plays (see :class:`Room`)."""
+
+    def __init__(
+        self,
+        store: TableStore | None = None,
+        *,
+        max_tables: int = 500,
+        idle_close: float = IDLE_CLOSE,
+        bot_hands: int = BOT_HANDS,
+        retention_days: float | None = None,
+        limiter: RateLimiter | None = None,
+        janitor_every: float = JANITOR_EVERY,
+        keeper: TableKeeper | None = None,
+        cluster: Cluster | None = None,
+    ) -> None:
+        self.store: TableStore = store if store is not None else open_table_store(None)
+        self.max_tables = max_tables
+        self.idle_close = idle_close
+        self.bot_hands = bot_hands
+        self.retention_days = retention_days
+        self.limiter = limiter
+        self.janitor_every = janitor_every
+        self.rooms: dict[str, Room] = {}
+        self._janitor: asyncio.Task[None] | None = None
+        # with --redis (cardlab.web.lease), only the tables whose lease this process holds
+        self.keeper = keeper
+        # with --redis: the other processes (cardlab.web.cluster), who serve our tables
+        # to their clients and theirs to ours
+        self.cluster = cluster
+        self.remote: RemoteSockets | None = None  # set by table_routes (the messages' side)
+        if cluster is not None:
+            cluster.is_local = self.runs
+        self._background: set[asyncio.Task[Any]] = set()
+        if keeper is None:
+            for saved in self.store.tables():
+                self._restore(saved)
+
+    def runs(self, table_id: str) -> bool:
+        """This process runs the table ``table_id`` now."""
+        return table_id in self.rooms
+
+    def _load(self, saved: Any) -> Room | None:
+        """The saved table as a room (None, logged, if it cannot be restored)."""
+        try:
+            return Room.restore(
+                saved.table_id,
+                saved.config,
+                saved.state,
+                self.store,
+                bot_hands=self.bot_hands,
+                on_close=self._closed,
+            )
+        except (CardlabError, KeyError, TypeError, ValueError):
+            log.exception("table %r could not be restored", saved.table_id)
+            return None
+
+    def _restore(self, saved: Any) -> Room | None:
+        room = self._load(saved)
+        if room is not None:
+            self.rooms[saved.table_id] = room
+        return room
+
+    def _prepare(self, data: dict[str, Any]) -> tuple[str, TableConfig]:
+        if len(self.rooms) >= self.max_tables:
+            raise GameError(
+                f"the server has {len(self.rooms)} live tables, its limit: try again later"
+            )
+        return secrets.token_urlsafe(16), parse_config(data)  # 128 bits
+
+    def create(self, data: dict[str, Any], host_sha256: str) -> Room:
+        table_id, config = self._prepare(data)
+        if self.keeper is not None:
+            self.keeper.take_new(table_id)
+        return self._open(table_id, config, host_sha256)
+
+    async def open_table(self, data: dict[str, Any], host_sha256: str) -> Room:
+        """:meth:`create` on the event loop: the lease is taken off the loop, and the
+        new table is in the shared lobby at once."""
+        if self.keeper is None:
+            return self.create(data, host_sha256)
+        table_id, config = self._prepare(data)
+        await asyncio.to_thread(self.keeper.take_new, table_id)
+        room = self._open(table_id, config, host_sha256)
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):  # the next lease tick writes it anyway
+                await self.cluster.advertise({table_id: summary(room)})
+        return room
+
+    def _open(self, table_id: str, config: TableConfig, host_sha256: str) -> Room:
+        room = Room(
+            table_id,
+            config,
+            self.store,
+            host_sha256=host_sha256,
+            bot_hands=self.bot_hands,
+            on_close=self._closed,
+        )
+        with self.store.transaction():
+            room.save()
+            for seat, info in enumerate(room.seats):
+                if info.kind == "bot":  # bots bring their chips too: the ledger balances
+                    self.store.add_ledger(
+                        table_id, seat, info.name, "buy-in", room.session.seats[seat].stack
+                    )
+        self.rooms[table_id] = room
+        return room
+
+    def get(self, table_id: str) -> Room:
+        room = self.rooms.get(table_id)
+        if room is None:
+            raise TableNotFound(f"no table {table_id[:40]!r} (the link may be wrong or closed)")
+        room.wake()
+        return room
+
+    def _closed(self, room: Room) -> None:
+        self.rooms.pop(room.id, None)
+        if self.cluster is not None:
+            self.cluster.withdraw(room.id)
+        if self.keeper is not None:
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:  # no loop (a test, or the server stopping): at once
+                self.keeper.let_go(room.id)
+            else:
+                self._spawn(asyncio.to_thread(self.keeper.let_go, room.id))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def keep(self) -> None:
+        """With leases: stop the tables whose lease was lost, start those just taken,
+        and write this process's tables to the shared lobby. Redis and the store are
+        asked off the event loop."""
+        keeper = self.keeper
+        if keeper is None:
+            return
+        lost, taken = await asyncio.to_thread(keeper.tick)
+        for table_id in lost:
+            room = self.rooms.pop(table_id, None)
+            if room is not None:
+                log.warning("lost the lease of table %r: another process runs it", table_id)
+                room.close()
+        for saved in taken:
+            room = await asyncio.to_thread(self._load, saved)
+            if room is not None and saved.table_id in keeper.held:
+                self.rooms[saved.table_id] = room
+                room.wake()
+            else:
+                await asyncio.to_thread(keeper.let_go, saved.table_id)
+        if self.remote is not None:
+            self.remote.sweep()
+        if self.cluster is not None:
+            live = {r.id: summary(r) for r in self.rooms.values() if not r.closed}
+            await self.cluster.advertise(live)
+
+    async def _keeper_loop(self) -> None:
+        while True:
+            try:
+                await self.keep()
+            except Exception:  # Redis or the store away for a moment: try again
+                log.exception("renewing or taking table leases failed")
+            await asyncio.sleep(self.keeper.every if self.keeper is not None else 1.0)
+
+    def wake_all(self) -> None:
+        for room in self.rooms.values():
+            room.wake()
+
+    def close_all(self) -> None:
+        for room in self.rooms.values():
+            room.close()
+
+    def sweep(self) -> list[str]:
+        """Close the tables with no person seated that nothing happened at for
+        ``idle_close`` seconds; the ids closed. (Seat requests past their time go too.)"""
+        for room in list(self.rooms.values()):
+            expire_requests(room)
+        idle = [
+            room
+            for room in list(self.rooms.values())
+            if not any(s.kind == "human" for s in room.seats)
+            and not room.watched()
+            and room.idle_for() >= self.idle_close
+            and not room.live()
+        ]
+        for room in idle:
+            room.close_table()
+        return [room.id for room in idle]
+
+    def prune(self) -> tuple[int, int]:
+        """Apply the retention setting: hands and closed tables older than it go."""
+        if self.retention_days is None:
+            return 0, 0
+        cutoff = datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=self.retention_days)
+        return self.store.prune(cutoff)
+
+    async def _janitor_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.janitor_every)
+            try:
+                self.sweep()
+                await asyncio.to_thread(self.prune)
+            except Exception:  # the janitor must outlive a bad table
+                log.exception("closing idle tables failed")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Any) -> AsyncIterator[None]:
+        """Start every table when the server starts; stop their tasks when it stops."""
+        self.wake_all()
+        with contextlib.suppress(CardlabError):
+            self.prune()
+        self._janitor = asyncio.get_running_loop().create_task(self._janitor_loop())
+        if self.cluster is not None:
+            await self.cluster.start()
+        keeping = None
+        if self.keeper is not None:
+            keeping = asyncio.get_running_loop().create_task(self._keeper_loop())
+        try:
+            yield
+        finally:
+            self._janitor.cancel()
+            if keeping is not None:
+                keeping.cancel()
+            self.close_all()
+            if self.keeper is not None:
+                keeper = self.keeper
+
+                def let_all_go() -> None:
+                    for table_id in list(keeper.held):
+                        with contextlib.suppress(Exception):
+                            keeper.let_go(table_id)
+
+                await asyncio.to_thread(let_all_go)
+            if self.cluster is not None:
+                await self.cluster.stop()
+
+
+def summary(room: Room) -> dict[str, Any]:
+    return {
+        "id": room.id,
+        "name": room.config.name,
+        "game": room.config.game,
+        "game_name": room.game.game.name,
+        "stakes": room.game.stakes.describe(),
+        "seats": room.config.seats,
+        "open_seats": room.open_seats,
+        "bots": sum(1 for s in room.seats if s.kind == "bot"),
+        "hands_played": room.session.hands_played,
+        "status": room.status(),
+        "public": room.config.public,
+        "practice": room.config.practice,
+        "url": f"/tables/{room.id}",
+    }
