@@ -214,8 +214,9 @@ def test_report_opens_in_headless_chromium(
     logs, title, images = _open_in_chromium(page.as_uri(), shot)
     assert title == "cardlab designer's report"
     # the side-by-side plot and one per deck and variant whose hands change: mixwell=off
-    # changes nothing on standard52 (no Mixwell suits), so its section has no plot
-    assert images == 1 + 3
+    # changes nothing on standard52 (no Mixwell suits), so its section has no plot; and
+    # the push/fold shares across the decks
+    assert images == 1 + 3 + 1
     assert "mixwell=off changes nothing on standard52" in text
     assert [e for e in logs if e.get("level") in ("SEVERE", "ERROR")] == []
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

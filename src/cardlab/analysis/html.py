@@ -355,6 +355,68 @@ def _summary(report: dict[str, Any]) -> str:
     )
 
 
+def pushfold_figure(section: dict[str, Any]) -> Any:
+    """The share of hands pushed (solid) and called (hatched) at each stack, one group
+    of bars per stack and one colour per deck."""
+    plt = pyplot()
+    decks = section["decks"]
+    stacks = section["stacks"]
+    fig, ax = plt.subplots(figsize=(7.5, 4.2), constrained_layout=True)
+    width = 0.8 / max(1, 2 * len(decks))
+    colors = plt.cm.tab10
+    for j, d in enumerate(decks):
+        for side, (key, hatch) in enumerate((("push_share", ""), ("call_share", "//"))):
+            xs = [k + (2 * j + side - (2 * len(decks) - 1) / 2) * width for k in range(len(stacks))]
+            hs = [100 * r[key] for r in d["stacks"]]
+            label = f"{d['deck']} {'push' if side == 0 else 'call'}"
+            ax.bar(xs, hs, width=width, color=colors(j % 10), hatch=hatch, edgecolor="white",
+                   label=label)  # fmt: skip
+    ax.set_xticks(range(len(stacks)), [f"{s:g} big blinds" for s in stacks])
+    ax.set_ylabel("share of all hands, %")
+    ax.set_ylim(0, 100)
+    ax.set_title("Heads-up push/fold: hands pushed (solid) and called (hatched)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1, 1))
+    return fig
+
+
+def _pushfold_section(section: dict[str, Any] | None) -> str:
+    if not section:
+        return ""
+    from cardlab.analysis.deck_pushfold import MOVE_HEADERS, bound_text, move_rows, share_rows
+
+    plt = pyplot()
+    fig = pushfold_figure(section)
+    image = _png(fig)
+    plt.close(fig)
+    headers, rows = share_rows(section)
+    parts = [
+        '<h2 id="pushfold">Push/fold across decks</h2>',
+        '<p class="note">Heads-up No-Limit Hold\'em, both players all in or out before the '
+        "flop: the small blind pushes or folds, the big blind calls or folds, at the "
+        "equilibrium of each deck (CFR+ on its classes of starting hands, "
+        "<code>cardlab solve pushfold</code>; the decks' default rules). Shares are of all "
+        "hands dealt. A class's <i>push bound</i> is the highest stack (1 to 25 big blinds "
+        f"by halves) at which it pushes with probability 1/2 or more ({bound_text(25)}: at "
+        f"every stack of the chart, {bound_text(0)}: at none).</p>",
+        _table(headers, rows),
+        _img(image, "hands pushed and called at each stack, every deck"),
+    ]
+    parts.append(
+        f'<p class="note"><b>Matching classes across decks.</b> {html.escape(section["matching"])} '
+        "A move from or to 25+ is at least what it says.</p>"
+    )
+    for c in section["moves"]:
+        parts.append(
+            f"<h3>{html.escape(c['deck'])} against {html.escape(c['reference'])}</h3>"
+            f"<p>The push bounds that move most, in big blinds ({c['matched']} classes "
+            f"matched, {c['unmatched']} not; mean move of the matched classes "
+            f"{c['mean_push_move']:+.2f}).</p>"
+        )
+        parts.append(_table(MOVE_HEADERS, move_rows(c), left=2))
+    return "\n".join(parts)
+
+
 def _contents(report: dict[str, Any]) -> str:
     """The table of contents: the side-by-side part, then every deck and variant with
     the parts its section shows."""
@@ -363,6 +425,8 @@ def _contents(report: dict[str, Any]) -> str:
         return f'<a href="#{target}">{html.escape(text)}</a>'
 
     items = [f"<li>{link('side-by-side', 'Side by side')}</li>"]
+    if report.get("pushfold"):
+        items.append(f"<li>{link('pushfold', 'Push/fold across decks')}</li>")
     for k, d in enumerate(report["decks"]):
         subs = [
             f"<li>{link(_anchor(k, p), _HEADED[p])}</li>"
@@ -403,6 +467,7 @@ added.</p>
 <h2 id="side-by-side">Side by side</h2>
 {_summary(report)}
 {_img(_rarity_plot(report), "five-card hands by rarity range, every deck, log scale")}
+{_pushfold_section(report.get("pushfold"))}
 {chr(10).join(sections)}
 </body></html>
 """

@@ -12,7 +12,11 @@ variant per ``--compare-options NAME=VALUE``):
 - the split-pot rates of Hold'em, Omaha and Stud with the suit tie-breaks on and off
   (sampled);
 - the Omaha table: exact where that is cheap or asked for (``exact_omaha``, counted in
-  parts: :mod:`cardlab.analysis.omaha`), otherwise sampled with standard errors.
+  parts: :mod:`cardlab.analysis.omaha`), otherwise sampled with standard errors;
+- across the decks (``pushfold``): heads-up push/fold, the share of hands pushed and
+  called at 5, 10 and 15 big blinds on each deck, and the starting hands whose push
+  bound moves most from standard52, matched by their place on the rank ladder
+  (:mod:`cardlab.analysis.deck_pushfold`).
 
 A rate never seen in a sample (a split pot that cannot happen with the suit tie-breaks,
 a rare Omaha hand) is not reported as 0 ± 0: it carries the exact one-sided 95% upper
@@ -225,8 +229,10 @@ def build_report(
     client: Any = None,
     cache: Any = None,
     progress: Progress | None = None,
+    pushfold: bool = False,
 ) -> dict[str, Any]:
-    """Every figure of the report, as plain data (see the module docstring)."""
+    """Every figure of the report, as plain data (see the module docstring);
+    ``pushfold``: with the decks' push/fold comparison (None in the data without)."""
     from cardlab.analysis.omaha import exact_omaha as count_exact_omaha
     from cardlab.poker.tables7 import OMAHA_EXACT_BUDGET, omaha_exact_work
 
@@ -285,8 +291,15 @@ def build_report(
             defaults[entry["deck"]] = entry
         else:
             entry["same_as_defaults"] = same_as_defaults(defaults[entry["deck"]], entry)
+    section = None
+    if pushfold:
+        from cardlab.analysis.deck_pushfold import build_section
+
+        defaults_rules = [rules for _, label, rules in variants if label == "defaults"]
+        section = build_section(defaults_rules, client=client, cache=cache, progress=progress)
     return {
         "decks": out_decks,
+        "pushfold": section,
         "compare": [f"{k}={v}" for k, v in changes],
         "seed": seed,
         "tie_samples": tie_samples,

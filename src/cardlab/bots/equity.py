@@ -18,6 +18,10 @@ Then it compares the equity with what the pot asks:
 * bet sizes are a fraction of the pot within the legal range; when the stack behind is
   small against the pot (stack depth) a strong hand moves all in instead.
 
+In the small games of :mod:`cardlab.solve` at the table (Kuhn, Leduc:
+:mod:`cardlab.table.small`) the equity is exact: every hand the opponent may hold and
+every public card still to come, ranked by the small game's own order.
+
 In Draw it keeps the cards with the exact best draw: all 32 keeps scored by the mean
 strength of the final hand (its chance to beat another five-card hand of the deck) over
 every draw from the cards it has not seen, its own earlier discards dead
@@ -93,6 +97,12 @@ def hand_equity(
     """The viewer's equity against the live opponents (random hands beyond what it
     sees), estimated from ``samples`` deals seeded from ``rng``; ``hole`` replaces the
     viewer's cards (a keep in Draw)."""
+    if view.game.own_order:  # a small game of cardlab.solve: exact, by its own order
+        from cardlab.table.small import SmallTableGame, small_equity
+
+        if isinstance(view.game, SmallTableGame) and len(view.live_opponents) == 1:
+            mine = view.hole if hole is None else tuple(hole)
+            return float(small_equity(view.game, mine, view.board))
     hands, dead = known_cards(view)
     if hole is not None:
         dead = dead + [c for c in view.hole if c not in hole]

@@ -11,11 +11,18 @@ shipped one on standard52 (:func:`~cardlab.solve.pushfold_matrix.standard52_matr
 else computed once at the standard error :attr:`NashBot.se` (exact on small decks) and
 kept in the task cache, so a deck is slow only the first time.
 
+**The small games** of :mod:`cardlab.solve` at the table (Kuhn poker, Leduc Hold'em,
+Leduc on FESCA, a game file: :mod:`cardlab.table.small`): it plays the CFR+ average
+strategy of ``cardlab solve cfr`` (:func:`cardlab.solve.strategy.solved_strategy`:
+solved to 1 mbb per hand the first time, then read from the cache), looked up by its
+position (position 0 acts first in every round, the solver's player 1), its private
+cards, the public cards and the betting of the hand written as the solver writes it.
+That strategy assumes stacks that cover every bet of the hand; with less behind it
+plays as the equity bot.
+
 **Everywhere else** (more players, deeper stacks, after the flop, a raise that is not
 all in, a small blind that is not half the big, other games) it plays as the
-:mod:`equity <cardlab.bots.equity>` bot. The small games of :mod:`cardlab.solve`
-(Kuhn, Leduc and their decks) are not table games, so the bot cannot be seated in one:
-their equilibria are ``cardlab solve cfr``'s.
+:mod:`equity <cardlab.bots.equity>` bot.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from cardlab.solve.pushfold_matrix import (
     class_matrix,
     shipped_matrix,
 )
+from cardlab.table import events as ev
 from cardlab.table.actions import Action
 from cardlab.table.state import Phase
 from cardlab.table.structure import Betting
@@ -77,6 +85,8 @@ class NashBot:
     last_reason: str = ""
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
+        if view.game.own_order:
+            return self._small_act(view, rng)
         reason, spot = self._spot(view)
         if spot is None:
             self.last_reason = f"plays as the equity bot: {reason}"
@@ -100,6 +110,9 @@ class NashBot:
 
     def describe(self, view: SeatView) -> str:
         """What the bot plays at this decision and why (without deciding)."""
+        if view.game.own_order:
+            reason, probs = self._small_spot(view)
+            return f"CFR+ equilibrium: {reason}" if probs else f"plays as the equity bot: {reason}"
         reason, spot = self._spot(view)
         return f"push/fold equilibrium: {reason}" if spot else f"plays as the equity bot: {reason}"
 
@@ -143,3 +156,98 @@ class NashBot:
             role,
             cls,
         )
+
+    # --- the small games of cardlab.solve -------------------------------------------
+
+    def _small_act(self, view: SeatView, rng: random.Random) -> Action:
+        legal = view.legal
+        if legal is None or legal.phase is not Phase.BET:
+            return self.fallback.act(view, rng)
+        reason, probs = self._small_spot(view)
+        if probs is None:
+            self.last_reason = f"plays as the equity bot: {reason}"
+            return self.fallback.act(view, rng)
+        shown = ", ".join(f"{a} {p:.3f}" for a, p in probs.items())
+        self.last_reason = f"CFR+ equilibrium: {reason}: {shown}"
+        pick = rng.random()
+        chosen = next(iter(probs))
+        for action, p in probs.items():
+            chosen = action
+            pick -= p
+            if pick < 0:
+                break
+        if chosen == "fold":
+            return Action.fold()
+        if chosen in ("bet", "raise") and legal.raise_min is not None:
+            return Action.raise_to(legal.raise_min)
+        return Action.call()
+
+    def _small_spot(self, view: SeatView) -> tuple[str, dict[str, float] | None]:
+        """The equilibrium's action probabilities at this decision (None: not solved
+        here, with the reason)."""
+        from cardlab.solve.strategy import solved_strategy
+        from cardlab.table.small import SmallTableGame, most_committed
+
+        table = view.game
+        legal = view.legal
+        if not isinstance(table, SmallTableGame) or view.position is None or legal is None:
+            return "not a betting decision", None
+        game = table.small
+        history, starts = betting_history(view)
+        need = most_committed(game)
+        if min(starts) < need:
+            return f"stacks of {min(starts)} chips do not cover every bet ({need})", None
+        order = {c: k for k, c in enumerate(game.cards)}
+        hand = " ".join(str(c) for c in sorted(view.hole, key=order.__getitem__))
+        board = " ".join(str(c) for c in public_cards(view, order))
+        strategy = solved_strategy(game, self.cache)
+        probs = strategy.at(view.position, hand, board, history)
+        if probs is None:
+            return f"no information set {hand} / {board or '-'} / {history or '-'}", None
+        where = f"{table.key}, player {view.position + 1}, {hand}"
+        where += f", board {board}" if board else ""
+        return f"{where}, betting {history or '-'}", probs
+
+
+def public_cards(view: SeatView, order: dict[Card, int]) -> list[Card]:
+    """The board as the solver lists it: round by round, each round's cards in the
+    order of the game's cards."""
+    out: list[Card] = []
+    for e in view.history:
+        if isinstance(e, ev.DealBoard):
+            out.extend(sorted(e.cards, key=order.__getitem__))
+    return out
+
+
+def betting_history(view: SeatView) -> tuple[str, tuple[int, ...]]:
+    """The hand's betting in the solver's letters (``k`` check, ``b`` bet, ``c`` call,
+    ``r`` raise, ``f`` fold, ``/`` the next round) and each position's stack at the
+    start of the hand (its stack now plus every chip it put in)."""
+    put = [0] * len(view.players)
+    this_round = [0] * len(view.players)  # each position's bet in the round
+    letters: list[str] = []
+    facing = False
+    for e in view.history:
+        if isinstance(e, ev.NewStreet):
+            if e.index > 0:
+                letters.append("/")
+            facing = False
+            this_round = [0] * len(view.players)
+        elif isinstance(e, ev.PostAnte | ev.PostBlind):
+            put[e.player] += e.amount
+        elif isinstance(e, ev.CheckCall):
+            letters.append("c" if facing else "k")
+            put[e.player] += e.amount
+            this_round[e.player] += e.amount
+            facing = False
+        elif isinstance(e, ev.BetRaise):
+            letters.append("r" if facing else "b")
+            put[e.player] += e.amount - this_round[e.player]
+            this_round[e.player] = e.amount
+            facing = True
+        elif isinstance(e, ev.Fold):
+            letters.append("f")
+        elif isinstance(e, ev.ReturnBet):
+            put[e.player] -= e.amount
+    starts = tuple(pl.stack + put[k] for k, pl in enumerate(view.players))
+    return "".join(letters), starts

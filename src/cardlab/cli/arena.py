@@ -103,8 +103,11 @@ def arena(
     fmt: str,
 ) -> None:
     """Play HANDS hands between bots and report big blinds won per 100 hands (95% CI)."""
+    from cardlab.table.small import small_game_key
+
+    small = small_game_key(game_name, deck)  # kuhn, leduc, leduc-fesca, a game file
     config = ArenaConfig(
-        game=game_key(game_name, deck),
+        game=small or game_key(game_name, deck),
         bots=bot_names(bots),
         hands=hands,
         seed=seed,
@@ -117,7 +120,10 @@ def arena(
     # the store is opened (and checked) before the run, so that a bad file is said at once
     with ExitStack() as opened:
         store = None if no_store else opened.enter_context(Store.open(db))
-        prepare_bots(table_game_of(config.game)[0], config.bots)
+        if small is not None:
+            prepare_small_bots(config.game, config.bots)
+        else:
+            prepare_bots(table_game_of(config.game)[0], config.bots)
         if workers is None:
             import os
 
@@ -153,3 +159,23 @@ def _print(result: ArenaResult) -> None:
         parts = ", ".join(f"{k} {v / pots:.1%}" for k, v in d["decided_by"].items())
         console.print(f"pots decided by: {parts}")
     console.print(f"CI: {d['ci_method']}")
+
+
+def prepare_small_bots(game: str, bots: tuple[str, ...]) -> None:
+    """Before the nash bot plays a small game: its CFR+ strategy, solved now or read from
+    the cache (so no hand stalls and every worker reads it), and a line saying what it
+    plays."""
+    if "nash" not in bots:
+        return
+    from cardlab.analysis.runner import default_cache_dir
+    from cardlab.solve.strategy import solved_strategy
+    from cardlab.table.small import small_table_game
+
+    table = small_table_game(game)
+    strategy = solved_strategy(table.small, default_cache_dir())
+    click.echo(
+        f"cardlab: the nash bot plays the CFR+ equilibrium of {table.title} "
+        f"({strategy.iterations} iterations, exploitability {strategy.exploitability_mbb:.3f} "
+        f"mbb per hand, player 1's value {strategy.value:+.4f} chips per hand)",
+        err=True,
+    )

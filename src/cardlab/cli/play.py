@@ -68,9 +68,9 @@ class Quit(Exception):
 @click.option(
     "--seats",
     type=click.IntRange(2, MAX_SEATS),
-    default=6,
-    show_default=True,
-    help="Seats at the table, yours included.",
+    default=None,
+    help="Seats at the table, yours included [default: 6; 2 in kuhn, leduc and the other "
+    "two-player games of cardlab solve cfr].",
 )
 @click.option("--bots", default="equity", show_default=True, help="Bot names, comma-separated.")
 @click.option("--stack", default="200", show_default=True, help="Everyone's starting stack.")
@@ -131,7 +131,7 @@ class Quit(Exception):
 def play(
     game_name: str,
     deck: str | None,
-    seats: int,
+    seats: int | None,
     bots: str,
     stack: str,
     blinds: str,
@@ -165,9 +165,16 @@ def play(
         raise GameError("--rebuy and --no-rebuy are for a cash game, not --tournament")
     if level_hands and level_minutes:
         raise GameError("levels last --level-hands or --level-minutes, not both")
-    game = table_game(game_key(game_name, deck), parse_blinds(blinds))
+    from cardlab.table.small import small_game_key
+
+    small = small_game_key(game_name, deck)  # kuhn, leduc, leduc-fesca, a game file
+    if small is not None and tournament:
+        raise GameError(f"{game_name} has fixed stakes (its ante and bets): no --tournament")
+    game = table_game(small or game_key(game_name, deck), parse_blinds(blinds))
+    seats = seats if seats is not None else 2 if small is not None else 6
     game.check_seats(seats)
-    check_recordable(game)  # every hand is kept: a deck that cannot be is said before dealing
+    if small is None:
+        check_recordable(game)  # every hand is kept: a deck that cannot be is said first
     chips = stack_value(stack)
     lineup = bot_names(bots)
     players: list[Bot] = [get_bot(n) for n in lineup]
@@ -188,7 +195,17 @@ def play(
             payouts=None if payouts is None else parse_payouts(payouts),
         )
     with _open_store(db) as store:  # a bad store file is said before kernels are prepared
-        prepare_bots(game.game, lineup, hints)
+        if small is not None:  # no PHH variant: the hands are played, not kept
+            from cardlab.cli.arena import prepare_small_bots
+
+            click.echo(
+                f"cardlab: {game.title} has no PHH variant, so its hands are not kept in "
+                "the hand store",
+                err=True,
+            )
+            prepare_small_bots(small, lineup)
+        else:
+            prepare_bots(game.game, lineup, hints)
         if hints and any(street.draw for street in game.streets):
             from cardlab.cli._common import prepare_draw_table
 
@@ -205,7 +222,11 @@ def play(
             table.show_session()
             table.console.print(
                 f"{session.hands_played} hand(s) played; seed {seed}"
-                + (f"; hands kept in {escape(store.location)}" if store.location else "")
+                + (
+                    f"; hands kept in {escape(store.location)}"
+                    if store.location and small is None
+                    else ""
+                )
             )
 
 
@@ -309,6 +330,8 @@ class HandTeller:
         verb = "show" if p == self.me else "shows"
         result = self.hand.result
         best = result.best_hands() if result is not None else {}
+        if self.hand.game.own_order:  # a small game of cardlab.solve: no best five
+            return f"{self.who(p)} {verb} {format_cards(cards)}"
         # before the hand is settled (you are still to show or muck): the high hand
         value = best.get(p) or best_five(self.hand.game.game, cards, tuple(self.hand.board))
         description = value.describe().split(" — ")[0]
@@ -680,6 +703,8 @@ class TerminalTable:
         return "\n".join(lines)
 
     def keep(self, hand: HandState) -> None:
+        if hand.game.own_order:  # a small game of cardlab.solve: PHH has no variant for it
+            return
         self.store.add_hand(record(hand, players=self.session.names(), source="play"))
 
 

@@ -63,6 +63,13 @@ from cardlab.cli._common import after_first_run_notice, emit, emit_json, format_
     show_default=True,
     help="Seed of the sampled figures (0 or more).",
 )
+@click.option(
+    "--pushfold/--no-pushfold",
+    default=True,
+    show_default=True,
+    help="The decks compared by heads-up push/fold (shares pushed and called at 5, 10 and "
+    "15 big blinds, the push bounds that move most from standard52).",
+)
 @cluster_options
 @format_option("text", "json")
 def report(
@@ -73,6 +80,7 @@ def report(
     omaha_samples: int,
     tie_samples: int,
     seed: int,
+    pushfold: bool,
     scheduler: str | None,
     workers: int | None,
     cache_dir: Path | None,
@@ -81,7 +89,8 @@ def report(
 ) -> None:
     """Write the designer's report: per deck the five- and seven-card tables, the order
     and its inversions, hands by rarity range, the share of no hand, split pots with and
-    without suit tie-breaks, Omaha, and the effect of each compared rule option."""
+    without suit tie-breaks, Omaha, the effect of each compared rule option, and the decks
+    compared by heads-up push/fold (printed here too)."""
     from cardlab.analysis.html import report_html
     from cardlab.analysis.report import build_report, parse_option
     from cardlab.poker.rules import RuleSet
@@ -114,11 +123,16 @@ def report(
             client=client,
             cache=cache_from(cache_dir, no_cache),
             progress=bar,
+            pushfold=pushfold,
         )
     out.write_text(report_html(data), encoding="utf-8")
     if fmt == "json":
         emit_json(data)
         return
+    if data.get("pushfold"):
+        from cardlab.analysis.deck_pushfold import section_text
+
+        emit(section_text(data["pushfold"]))
     emit(f"wrote {out} ({len(data['decks'])} decks and variants)")
 
 

@@ -89,7 +89,7 @@ class HandResult:
     def best_hands(self) -> dict[int, HandValue]:
         """Each shown player's best high five (the reference evaluator; for display);
         empty in a variant played for low only."""
-        if not self._state.game.variant.high:
+        if not self._state.game.variant.high or self._state.game.own_order:
             return {}
         game = self._state.game.game
         return {p: best_five(game, *_own_and_board(self._state, p)) for p in self.shown}
@@ -166,6 +166,8 @@ def high_keys(state: HandState, players: Sequence[int]) -> dict[int, int]:
     deck = state.game.game.deck
     hole_used = state.game.game.base.hole_used
     _known(state, players)
+    if state.game.own_order:  # a small game of cardlab.solve ranks its own hands
+        return {p: state.game.hand_key(*_own_and_board(state, p)) for p in players}
     rows = []
     for p in players:
         own, board = _own_and_board(state, p)
@@ -282,6 +284,8 @@ def settle_pots(state: HandState) -> HandResult:
                 winners, others = found
                 best = keys[h][winners[0]]
                 step = _decided(rule, len(rivals), len(winners), best, others)
+                if state.game.own_order and step not in ("uncontested", "tie"):
+                    step = state.game.decided_by(best, max(others))
                 steps.append((h, winners, step))
                 name = "high" if rule is None else rule.value
                 layers.append(PotResult(pot.amount, pot.players, winners, step, name))

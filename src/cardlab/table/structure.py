@@ -36,8 +36,9 @@ import enum
 import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
+from cardlab.cards import Card
 from cardlab.decks import BUILTIN_DECKS, Deck, builtin_name
 from cardlab.decks.loading import deck_from_toml
 from cardlab.errors import GameError
@@ -551,6 +552,19 @@ class TableGame:
     stakes: Stakes
     stud: StudOptions = StudOptions()
     variant: Variant = None  # type: ignore[assignment]  # None: set from the base game
+
+    own_order: ClassVar[bool] = False
+    """True for a game that ranks its hands itself (:meth:`hand_key`): the small games
+    of :mod:`cardlab.solve` at the table (:mod:`cardlab.table.small`). Every other game
+    is ranked by the poker evaluator (:mod:`cardlab.table.showdown`)."""
+
+    def hand_key(self, own: Sequence[Card], board: Sequence[Card]) -> int:
+        """A showdown key (higher wins, equal splits) of a game with :attr:`own_order`."""
+        raise GameError(f"{self.title} ranks hands with the poker evaluator")
+
+    def decided_by(self, best: int, other: int) -> str:
+        """What told two :meth:`hand_key` keys apart (a game with :attr:`own_order`)."""
+        raise GameError(f"{self.title} ranks hands with the poker evaluator")
 
     def __post_init__(self) -> None:
         if self.variant is None:
