@@ -1,13 +1,18 @@
 """Figures of reading, replaying and importing real PHH files, beside pokerkit (issue 20).
 
-    python benchmarks/phh_import.py [--corpus DIR] [--sample N] [--hands N] [--no-import]
+    python benchmarks/phh_import.py [--corpus DIR] [--sample N] [--rounds N] [--hands N]
+                                    [--no-import]
 
 - the corpus: every hand of the ``.phh``/``.phhs`` files under ``--corpus`` (default
   ``tests/data/phh``; the public dataset, e.g. a checkout of ``uoftcprg/phh-dataset`` or
   its mirror ``wjsutton/phh-dataset``, for the real figures) that both cardlab and
-  pokerkit replay to the end; ``--sample`` of them (default 3000) are timed;
-- parsing: PHH text to a hand history (``phh.load`` against ``HandHistory.loads``);
-- load + replay: text to the finished hand (``replay(phh.load(...))`` against running
+  pokerkit replay to the end; ``--rounds`` (default 3) samples of ``--sample`` hands
+  (default 3000), each other hands where the corpus has enough (so that no engine reads
+  a hand it has read before, as in a real import), are timed, cardlab and pokerkit in
+  turn on each sample, and the rates are of all rounds together (a shared machine's
+  load falls on both alike);
+- parsing: PHH text to a hand history (``phh.loads`` against ``HandHistory.loads``);
+- load + replay: text to the finished hand (``replay(phh.loads(...))`` against running
   every state of ``HandHistory.loads``), in the same run;
 - the first showdown of a fresh process against the later ones;
 - import: ``--hands`` hands (default 100,000, the corpus's hands again and again, each
@@ -72,6 +77,21 @@ def timed(work: Callable[[], object]) -> tuple[float, float]:
     return time.process_time() - cpu, time.perf_counter() - wall
 
 
+def in_turn(
+    samples: list[list[str]],
+    ours: Callable[[list[str]], object],
+    theirs: Callable[[list[str]], object],
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(CPU s, wall s) of each engine over every sample, the two taken in turn."""
+    mine, others = [0.0, 0.0], [0.0, 0.0]
+    for sample in samples:
+        for total, work in ((mine, ours), (others, theirs)):
+            cpu, wall = timed(lambda: work(sample))  # noqa: B023 (called at once)
+            total[0] += cpu
+            total[1] += wall
+    return (mine[0], mine[1]), (others[0], others[1])
+
+
 def pokerkit_replay(texts: list[str]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -89,12 +109,12 @@ def pokerkit_parse(texts: list[str]) -> None:
 
 def cardlab_replay(texts: list[str]) -> None:
     for text in texts:
-        replay(phh.load(text))
+        replay(phh.loads(text))
 
 
 def cardlab_parse(texts: list[str]) -> None:
     for text in texts:
-        phh.load(text)
+        phh.loads(text)
 
 
 def rate_line(name: str, n: int, ours: tuple[float, float], theirs: tuple[float, float]) -> str:
@@ -112,7 +132,7 @@ from cardlab.table import phh
 from cardlab.table.history import replay
 texts = sys.stdin.read().split("\\x00")
 for text in texts:
-    history = phh.load(text)
+    history = phh.loads(text)
     wall, cpu = time.perf_counter(), time.process_time()
     replay(history)
     print(time.perf_counter() - wall, time.process_time() - cpu)
@@ -123,7 +143,7 @@ print("numba" in sys.modules)
 def first_showdown(texts: list[str]) -> str:
     """The replay of a hand that ends in a showdown, the first of a fresh process
     against the next ones (wall and CPU ms), and whether the process loaded numba."""
-    showdowns = [t for t in texts if replay(phh.load(t)).hand.result.showdown][:8]  # type: ignore[union-attr]
+    showdowns = [t for t in texts if replay(phh.loads(t)).hand.result.showdown][:8]  # type: ignore[union-attr]
     if len(showdowns) < 2:
         return "first showdown: too few showdowns in the corpus"
     out = subprocess.run(
@@ -180,32 +200,25 @@ def main(argv: list[str]) -> None:
 
     folder = Path(option("--corpus", str(ROOT / "tests" / "data" / "phh")))
     sample = int(option("--sample", "3000"))
+    rounds = int(option("--rounds", "3"))
     hands = int(option("--hands", "100000"))
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}")
     texts = corpus(folder)
     print(f"corpus: {len(texts):,} hands under {folder} that both engines replay")
     if not texts:
         return
-    timed_texts = random.Random(0).sample(texts, min(sample, len(texts)))
-    n = len(timed_texts)
-    cardlab_replay(timed_texts[:50])  # warm: imports, caches, the first showdown
-    pokerkit_replay(timed_texts[:50])
-    print(
-        rate_line(
-            "parsing",
-            n,
-            timed(lambda: cardlab_parse(timed_texts)),
-            timed(lambda: pokerkit_parse(timed_texts)),
-        )
-    )
-    print(
-        rate_line(
-            "load + replay",
-            n,
-            timed(lambda: cardlab_replay(timed_texts)),
-            timed(lambda: pokerkit_replay(timed_texts)),
-        )
-    )
+    shuffled = random.Random(0).sample(texts, len(texts))
+    size = min(sample, len(texts))
+    samples = [
+        [shuffled[(k * size + i) % len(shuffled)] for i in range(size)] for k in range(rounds)
+    ]
+    n = size * rounds
+    warm = random.Random(1).sample(texts, min(50, len(texts)))
+    cardlab_replay(warm)  # warm: imports, the first showdown
+    pokerkit_replay(warm)
+    print(f"timed: {rounds} samples of {size:,} hands, each engine in turn on each")
+    print(rate_line("parsing", n, *in_turn(samples, cardlab_parse, pokerkit_parse)))
+    print(rate_line("load + replay", n, *in_turn(samples, cardlab_replay, pokerkit_replay)))
     print(first_showdown(texts))
     if "--no-import" in argv:
         return

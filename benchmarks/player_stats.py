@@ -42,9 +42,9 @@ def main() -> None:
     game = TableGame.create(sys.argv[2] if len(sys.argv) > 2 else "standard52-holdem")
     texts = [play(game, seed) for seed in range(count)]
     cache = EquityCache()
-    summarize(phh.load(texts[0]), cache=cache)  # loads the compiled kernels once
+    summarize(phh.loads(texts[0]), cache=cache)  # loads the compiled kernels once
     start, cpu = time.perf_counter(), time.process_time()
-    summaries = [summarize(phh.load(t), cache=cache) for t in texts]
+    summaries = [summarize(phh.loads(t), cache=cache) for t in texts]
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     players = player_stats(summaries)
     all_ins = sum(s.all_in is not None for s in summaries)

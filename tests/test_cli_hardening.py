@@ -302,7 +302,7 @@ def test_a_user_deck_hand_round_trips_through_phh(deck: str, tmp_path: Path) -> 
     hand = HandState(game, [200, 200], seed=11)
     while not hand.is_over:
         apply(hand, Action.call() if hand.legal().call is not None else Action.show())
-    again = replay(phh.load(phh.dumps(to_history(hand))))
+    again = replay(phh.loads(phh.dumps(to_history(hand))))
     assert again.hand.game.game.deck == load_deck(path)
     assert again.hand.stacks == hand.stacks and again.hand.board == hand.board
 

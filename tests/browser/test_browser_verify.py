@@ -241,7 +241,7 @@ def _hands() -> tuple[str, dict[int, str]]:
 def hands() -> tuple[str, dict[int, str], list[tuple[str, str]]]:
     """The text, the expected statuses, and Python's (status, detail) per hand."""
     text, expected = _hands()
-    python = [(v.status, v.detail) for v in map(verify, phh.load_all(text))]
+    python = [(v.status, v.detail) for v in map(verify, phh.loads_all(text))]
     return text, expected, python
 
 

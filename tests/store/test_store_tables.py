@@ -157,3 +157,31 @@ def test_tournament_results_are_checked_and_kept(store: Store) -> None:
     with pytest.raises(StoreError, match="place"):
         store.save_results("t", [{**standings[1], "place": 2**70}])
     assert len(store.results("t")) == 2  # the refused ones changed nothing
+
+
+def test_an_action_of_a_hand_no_longer_in_play_adds_nothing(store: Store) -> None:
+    """``add_action(..., deal_number=n)`` stores only while deal n is the hand in play: a
+    write that reaches the store after its hand was cancelled or a new one began (the web
+    table writes off its event loop) leaves the store as it was."""
+    store.save_table("t", {}, {})
+    store.begin_hand("t", 7, {"deal": 7}, {})
+    store.add_action("t", 0, "c", deal_number=7)
+    with pytest.raises(StoreError, match="deal 6 is not in play at table 't'"):
+        store.add_action("t", 1, "f", deal_number=6)
+    store.cancel_hand("t", {})
+    with pytest.raises(StoreError, match="deal 7 is not in play"):
+        store.add_action("t", 1, "f", deal_number=7)
+    store.begin_hand("t", 8, {"deal": 8}, {})
+    with pytest.raises(StoreError, match="deal 7 is not in play"):
+        store.add_action("t", 0, "f", deal_number=7)
+    store.add_action("t", 0, "r 5", deal_number=8)
+    live = store.live_hand("t")
+    assert live is not None and (live.deal_number, live.actions) == (8, ("r 5",))
+    with pytest.raises(StoreError, match="already stored"):
+        store.add_action("t", 0, "c", deal_number=8)
+
+
+def test_a_deal_of_a_missing_table_stores_nothing(store: Store) -> None:
+    with pytest.raises(StoreError, match="no table 'nope'"):
+        store.begin_hand("nope", 1, {}, {})
+    assert store.live_hand("nope") is None

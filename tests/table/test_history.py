@@ -88,7 +88,7 @@ def test_pokerkit_replays_what_cardlab_writes(key: str, betting: str | None) -> 
             *_, state = pk.HandHistory.loads(text)
         assert list(state.stacks) == h.stacks, text
         # and cardlab replays it to the same end, event for event
-        again = replay(phh.load(text))
+        again = replay(phh.loads(text))
         assert again.hand.stacks == h.stacks
         assert [e.phh for e in again.hand.history] == [e.phh for e in h.history]
 
@@ -100,7 +100,7 @@ def test_cardlab_replays_what_pokerkit_writes(kind: str) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             text = pk.HandHistory.from_game_state(game, state).dumps()
-        r = replay(phh.load(text))
+        r = replay(phh.loads(text))
         assert r.finishing_stacks == list(state.stacks)
 
 
@@ -115,7 +115,7 @@ def test_fesca_hands_round_trip_through_phh(key: str) -> None:
         history = to_history(h)
         assert history.user_fields["_game"] == key
         text = phh.dumps(history)
-        r = replay(phh.load(text))
+        r = replay(phh.loads(text))
         assert r.hand.stacks == h.stacks
         assert r.hand.game.game.rules == h.game.game.rules
 
@@ -131,7 +131,7 @@ def test_an_illegal_action_names_the_hand_and_the_action() -> None:
     bad = text.replace('"p3 cbr 7000"', '"p3 cbr 1"', 1)
     assert bad != text
     with pytest.raises(HistoryError, match=r"dwan: actions\[\d+\] 'p3 cbr 1'.*at least"):
-        replay(phh.load(bad), label="dwan")
+        replay(phh.loads(bad), label="dwan")
 
 
 def test_a_history_that_stops_early_is_an_error() -> None:

@@ -68,7 +68,7 @@ def test_played_hands_stored_replay_to_the_same_stacks(tmp_path: Path) -> None:
                     h.check_or_call()
             store.add_hand(record(h, players=["ann", "bob", "cy"], source="test"))
         for r in store.hands():
-            again = replay(phh.load(r.phh))
+            again = replay(phh.loads(r.phh))
             assert tuple(again.hand.stacks) == r.finishing_stacks
 
 

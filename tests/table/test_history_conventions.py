@@ -58,7 +58,7 @@ def _ipn_hands() -> list[tuple[int, str]]:
 @pytest.mark.parametrize(("number", "text"), _ipn_hands()[:4], ids=lambda x: str(x)[:6])
 def test_inf_stacks_replay_like_pokerkit(number: int, text: str) -> None:
     assert "inf" in text
-    r = replay(phh.load(text))
+    r = replay(phh.loads(text))
     assert r.starting_stacks == r.finishing_stacks == [Decimal("Infinity")] * r.hand.players
     state = _pokerkit(text)
     assert list(state.stacks) == r.finishing_stacks  # inf, as pokerkit has them
@@ -124,14 +124,14 @@ def test_face_down_shows_in_an_all_in_runout_like_pokerkit(end: str, hero: bool)
     elif hero:  # p1 never shows: the owner's cards are in the file, shown down as "????"
         text = text.replace("'d dh p1 ????'", "'d dh p1 JcJd'")
     state = _pokerkit(text)
-    r = replay(phh.load(text))
+    r = replay(phh.loads(text))
     assert r.finishing_stacks == list(state.stacks)
     assert sum(r.finishing_stacks) == 330  # and no chip is lost
 
 
 def test_an_all_face_down_showdown_splits_each_pot_among_its_players() -> None:
     text = RUNOUT.format(river="'d db 9h', 'p1 sm ????', 'p2 sm ????'")
-    r = replay(phh.load(text))
+    r = replay(phh.loads(text))
     assert r.hand.result is not None
     (award,) = r.hand.result.awards
     assert award.players == (0, 1) and award.amounts == (100, 100)
@@ -141,7 +141,7 @@ def test_an_all_face_down_showdown_splits_each_pot_among_its_players() -> None:
 def test_a_face_down_show_by_a_player_who_folded_is_refused() -> None:
     text = RUNOUT.format(river="'d db 9h', 'p3 sm ????'")
     with pytest.raises(phh.HistoryError, match=r"p3 sm \?\?\?\?.*not at the showdown"):
-        replay(phh.load(text))
+        replay(phh.loads(text))
 
 
 # --- shows after an uncontested pot, negative blinds (real-style hands) ---------------
@@ -159,7 +159,7 @@ venue = 'PokerStars'
 
 def test_a_post_and_a_show_after_an_uncontested_pot_like_pokerkit() -> None:
     state = _pokerkit(POKERSTARS_STYLE)
-    r = replay(phh.load(POKERSTARS_STYLE))
+    r = replay(phh.loads(POKERSTARS_STYLE))
     assert r.finishing_stacks == list(state.stacks)
     # p4 wins the blinds and p3's post: 0.25 + 0.50 + 0.50
     assert r.net == [Decimal("-0.25"), Decimal("-0.50"), Decimal("-0.50"), Decimal("1.25")]
@@ -195,7 +195,7 @@ def test_split_pots_split_like_pokerkit(
     sb, bb, stack, to = amounts
     text = SPLIT.format(sb=sb, bb=bb, stack=stack, to=to)
     state = _pokerkit(text)
-    r = replay(phh.load(text))
+    r = replay(phh.loads(text))
     assert r.finishing_stacks == list(state.stacks)
     assert r.winnings[1:] == [Decimal(s) for s in shares]
     assert r.winnings == _pushed(state)

@@ -198,3 +198,45 @@ def test_the_progress_bar_counts_hands_and_bytes(
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
     with _import_progress([ABS]) as on_hand:
         assert on_hand is None  # not a terminal: no bar
+
+
+def _reformatted(table: str, name: str) -> str:
+    """The same hand written otherwise: another table name, the keys in reverse order,
+    comments, basic strings, spaces and the actions array over several lines."""
+    _header, *lines = table.strip().splitlines()
+    out = [f"[ {name} ]  # the same hand, written by another program"]
+    for line in reversed(lines):
+        key, _, value = line.partition(" = ")
+        if key == "actions":
+            items = re.findall(r"'([^']*)'", value)
+            value = "[\n" + "".join(f'    "{item}",  # {k}\n' for k, item in enumerate(items)) + "]"
+        elif value.startswith("'"):
+            value = '"' + value[1:-1] + '"'
+        out.append(f"{key}   =   {value}")
+    return "\n".join(out) + "\n"
+
+
+def test_a_hand_is_recognised_by_its_content_not_its_formatting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The guarantee (docs/phh.md): a hand already stored is recognised whatever file it
+    comes from and however that file is written; a hand with any field changed is
+    another hand."""
+    tables = _tables(ABS)
+    db = str(tmp_path / "h.sqlite3")
+    assert run(capsys, "history", "--db", db, "import", str(ABS))[0] == 0
+    again = tmp_path / "again.phhs"
+    again.write_text("\n".join(_reformatted(t, f"hand-{k}") for k, t in enumerate(tables)))
+    # the file reads to the very same hands, from text that is not cardlab's
+    assert phh.load_all(again) == phh.load_all(ABS)
+    assert again.read_text() != ABS.read_text()
+    changed = tmp_path / "changed.phhs"
+    changed.write_text(_phhs([tables[0].replace("hand = 3017237436", "hand = 3017237437")]))
+    code, out, _ = run(capsys, "history", "--db", db, "import", str(again), "--format", "json")
+    report = json.loads(out)
+    assert code == 0 and report["imported"] == 0 and report["already_stored"] == 10
+    code, out, _ = run(capsys, "history", "--db", db, "import", str(changed), "--format", "json")
+    report = json.loads(out)
+    assert code == 0 and report["imported"] == 1 and report["already_stored"] == 0
+    with Store.open(db, read_only=True) as store:
+        assert store.count_hands() == 11

@@ -298,7 +298,7 @@ def test_every_variant_plays_on_fesca_and_tesca_decks(key: str) -> None:
         assert hand.result is not None and sum(hand.stacks) == 800
         showdowns += hand.result.showdown
         # the hand is kept as PHH and replays to the same stacks
-        again = replay(phh.load(phh.dumps(to_history(hand))))
+        again = replay(phh.loads(phh.dumps(to_history(hand))))
         assert again.hand.stacks == hand.stacks
     assert showdowns > 3
 
@@ -307,7 +307,7 @@ def test_short_deck_has_no_meaning_on_other_decks() -> None:
     with pytest.raises(GameError, match="no meaning on the FESCA78 deck") as info:
         phh_variant("NS", get_deck("FESCA78"))
     assert "\n" not in str(info.value) and "'NS'" in str(info.value)
-    history = phh.load((DATA / "phua-xuan-2019.phh").read_text())
+    history = phh.loads((DATA / "phua-xuan-2019.phh").read_text())
     history = dataclasses.replace(history, actions=(), user_fields={"_deck": "FESCA78"})
     with pytest.raises(HistoryError, match="short-deck Hold'em") as refused:
         replay(history)
@@ -364,7 +364,7 @@ def _pokerkit_stacks(text: str) -> list[int]:
 @pytest.mark.parametrize(("name", "variant"), REAL.items())
 def test_real_hands_replay_to_their_recorded_stacks(name: str, variant: str) -> None:
     text = (DATA / name).read_text("utf-8")
-    history = phh.load(text)
+    history = phh.loads(text)
     assert history.variant == variant
     r = replay(history, label=name)
     assert r.hand.is_over
@@ -377,7 +377,7 @@ def test_a_real_hand_pokerkit_refuses_is_refused_with_its_action() -> None:
     # hand 85 of the same table: "p2 cbr 750000" raises by less than a full raise
     text = (DATA / "refused" / "wsop-2023-43-5-03-50-24.phh").read_text("utf-8")
     with pytest.raises(HistoryError, match=r"actions\[18\] 'p2 cbr 750000'"):
-        replay(phh.load(text))
+        replay(phh.loads(text))
     with pytest.raises(ValueError):
         _pokerkit_stacks(text)
 

@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import datetime
 import functools
+import io
 import random
 import warnings
 from decimal import Decimal
@@ -19,7 +20,7 @@ from cardlab.cards import Card
 from cardlab.decks import BUILTIN_DECKS, get_deck
 from cardlab.errors import CardError, CardlabError, HistoryError
 from cardlab.table import phh
-from cardlab.table.phh import HandHistory, dumps, dumps_all, load, load_all
+from cardlab.table.phh import HandHistory, dumps, dumps_all, load, load_all, loads, loads_all
 from cardlab.table.phh_actions import (
     CheckCall,
     CompleteBetRaiseTo,
@@ -60,8 +61,8 @@ def test_the_sample_files_are_there() -> None:
 @pytest.mark.parametrize("path", PHH_FILES, ids=lambda p: p.name)
 def test_sample_file_round_trips(path: Path) -> None:
     hand = load(path)
-    assert load(dumps(hand)) == hand
-    assert dumps(load(dumps(hand))) == dumps(hand)
+    assert loads(dumps(hand)) == hand
+    assert dumps(loads(dumps(hand))) == dumps(hand)
     assert [str(a) for a in hand.actions] == [a.strip() for a in _raw_actions(path)]
 
 
@@ -77,7 +78,7 @@ def _raw_actions(path: Path) -> list[str]:
 def test_sample_phhs_round_trips(path: Path) -> None:
     hands = load_all(path)
     assert len(hands) == 10
-    assert load_all(dumps_all(hands)) == hands
+    assert loads_all(dumps_all(hands)) == hands
     assert hands[0].time == datetime.time(0, 0, 9)
     assert hands[0].blinds_or_straddles == (Decimal("0.50"), 1, 0)
     assert hands[0].user_fields == {} and hands[0].time_zone_abbreviation == "ET"
@@ -116,9 +117,9 @@ def test_we_write_what_pokerkit_writes(path: Path) -> None:
     assert ours == theirs + "\n"
     # and what pokerkit writes, we read to the same hand
     if path.suffix == ".phhs":
-        assert load_all(theirs) == load_all(path)
+        assert loads_all(theirs) == load_all(path)
     else:
-        assert load(theirs) == load(path)
+        assert loads(theirs) == load(path)
 
 
 @pytest.mark.parametrize("path", PHH_FILES, ids=lambda p: p.name)
@@ -169,7 +170,7 @@ def test_we_read_a_hand_pokerkit_played() -> None:
     state.complete_bet_or_raise_to(144)  # p2 all in
     state.check_or_call()
     text = pk.HandHistory.from_game_state(game, state).dumps()
-    hand = load(text)
+    hand = loads(text)
     assert hand.starting_stacks == (200, 150, 300)
     assert hand.actions[:3] == (DealHole(1, "AcKd"), DealHole(2, "7h7s"), DealHole(3, "2c3c"))
     assert hand.actions[3:6] == (CompleteBetRaiseTo(3, 6), Fold(1), CheckCall(2))
@@ -231,7 +232,7 @@ def test_we_read_random_hands_pokerkit_plays(seed: int, kind: str) -> None:
         warnings.simplefilter("ignore")
         game, state = _pokerkit_random_hand(pk, random.Random(seed), kind)
         text = pk.HandHistory.from_game_state(game, state).dumps()
-    hand = load(text)
+    hand = loads(text)
     assert hand.variant == kind and len(hand.actions) == len(pk.HandHistory.loads(text).actions)
     assert dumps(hand) == text + "\n"
 
@@ -434,7 +435,7 @@ _rules = {suit_tiebreak = 'off', compound = 'rarer'}
 
 
 def test_minimal_and_defaults() -> None:
-    hand = load(MINIMAL)
+    hand = loads(MINIMAL)
     assert hand.ante_trimming_status is False and hand.author is None
     assert hand.deck is STANDARD52
     assert dumps(hand).startswith(
@@ -443,7 +444,7 @@ def test_minimal_and_defaults() -> None:
 
 
 def test_fesca_history_with_user_fields() -> None:
-    hand = load(FESCA)
+    hand = loads(FESCA)
     assert hand.deck is FESCA78
     assert hand.user_fields == {
         "_deck": "FESCA78",
@@ -459,15 +460,15 @@ def test_fesca_history_with_user_fields() -> None:
         "_deck = 'FESCA78'\n_game = 'fesca78-holdem'\n"
         "_rules = {suit_tiebreak = 'off', compound = 'rarer'}\n"
     )
-    assert load(text) == hand
+    assert loads(text) == hand
 
 
 def test_unknown_keys_are_kept_in_order() -> None:
     text = MINIMAL + "zzz = 1\n_b = [1.5, 'x']\n'odd key' = {a = 1979-05-27}\n"
-    hand = load(text)
+    hand = loads(text)
     assert list(hand.user_fields) == ["zzz", "_b", "odd key"]
     assert hand.user_fields["_b"] == [Decimal("1.5"), "x"]
-    assert load(dumps(hand)) == hand
+    assert loads(dumps(hand)) == hand
     assert '"odd key" = {a = 1979-05-27}' in dumps(hand)
 
 
@@ -483,7 +484,7 @@ def test_constructor_parses_and_freezes() -> None:
         user_fields={"_note": "hi"},
     )
     assert hand.antes == (0, 0) and hand.actions[0] == DealHole(1, "AcKd")
-    assert hash(hand) == hash(load(dumps(hand)))
+    assert hash(hand) == hash(loads(dumps(hand)))
     with pytest.raises(AttributeError):
         hand.variant = "NT"  # type: ignore[misc]
     assert eval(repr(hand)) == hand  # repr round-trips with the public names
@@ -496,9 +497,9 @@ def test_constructor_parses_and_freezes() -> None:
 def test_draw_variant_code_is_cardlabs_own() -> None:
     assert "N5CD" in phh.CARDLAB_VARIANTS and "N5CD" not in phh.VARIANTS
     text = MINIMAL.replace("'NT'", "'N5CD'").replace(", 'p1 f', 'p2 f'", ", 'p1 sd AcKd'")
-    assert load(text).variant == "N5CD"
+    assert loads(text).variant == "N5CD"
     with pytest.raises(HistoryError, match="min_bet: the field is required for variant 'N5CD'"):
-        load(text.replace("min_bet = 2\n", ""))
+        loads(text.replace("min_bet = 2\n", ""))
 
 
 # hypothesis: random well-formed histories survive dumps -> load
@@ -563,8 +564,8 @@ def _cards_ok(action: object) -> bool:
 @given(_histories())
 def test_histories_round_trip(hand: HandHistory) -> None:
     text = dumps(hand)
-    assert load(text) == hand
-    assert load_all(dumps_all([hand, hand])) == [hand, hand]
+    assert loads(text) == hand
+    assert loads_all(dumps_all([hand, hand])) == [hand, hand]
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
@@ -587,7 +588,7 @@ def test_pokerkit_reads_our_histories(hand: HandHistory) -> None:
 
 def _error(text: str) -> str:
     with pytest.raises(HistoryError) as info:
-        load(text)
+        loads(text)
     assert isinstance(info.value, CardlabError)
     return str(info.value)
 
@@ -665,12 +666,12 @@ def test_phhs_errors_name_the_hand() -> None:
     assert got.startswith("hand [2]: line 15: actions[4] 'p1 cbr x'"), got
     assert _error_all("x = 1\n").startswith("line 1: a .phhs file is one table per hand")
     assert _error_all("[1]\nvariant = 'NT'\n") == "hand [1]: the required field 'antes' is missing"
-    assert load_all("") == []
+    assert loads_all("") == []
 
 
 def _error_all(text: str) -> str:
     with pytest.raises(HistoryError) as info:
-        load_all(text)
+        loads_all(text)
     return str(info.value)
 
 
@@ -685,7 +686,7 @@ def test_file_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         load(bad)
     good = tmp_path / "good.phh"
     good.write_text("\ufeff" + MINIMAL, "utf-8")
-    assert load(good) == load(MINIMAL)
+    assert load(good) == loads(MINIMAL)
     with pytest.raises(HistoryError, match=r"good.phh: line 2: antes"):
         good.write_text(MINIMAL.replace("[0, 0, 0]", "[0, 0]"), "utf-8")
         load(good)
@@ -693,13 +694,46 @@ def test_file_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(HistoryError, match="is over"):
         load(good)
     with pytest.raises(HistoryError, match="over the limit"):
-        load(MINIMAL)
-    with pytest.raises(HistoryError, match="expected PHH text or a path"):
+        loads(MINIMAL)
+    with pytest.raises(HistoryError, match="expected a path or a file, got bytes"):
         load(b"variant = 'NT'")  # type: ignore[arg-type]
 
 
+def test_load_reads_files_and_loads_reads_text(tmp_path: Path) -> None:
+    """``load`` takes a path (str or PathLike) or a file object, binary or text;
+    ``loads`` takes text, as json and tomllib do; neither takes the other's input."""
+    expected = loads(MINIMAL)
+    path = tmp_path / "hand.phh"
+    path.write_text(MINIMAL, "utf-8")
+    assert load(path) == load(str(path)) == expected
+    with path.open("rb") as binary:
+        assert load(binary) == expected
+    with path.open("r", encoding="utf-8") as text:
+        assert load(text) == expected
+    assert load(io.BytesIO(("\ufeff" + MINIMAL).encode())) == expected
+    assert load(io.StringIO(MINIMAL)) == expected
+    many = tmp_path / "hands.phhs"
+    many.write_text(dumps_all([expected, expected]), "utf-8")
+    assert load_all(many) == load_all(str(many)) == [expected, expected]
+    with many.open("rb") as binary:
+        assert load_all(binary) == [expected, expected]
+    # the file's name is in the messages, as for a path
+    path.write_text(MINIMAL.replace("[0, 0, 0]", "[0, 0]"), "utf-8")
+    with path.open("rb") as binary, pytest.raises(HistoryError, match=r"hand.phh: line 2: antes"):
+        load(binary)
+    with pytest.raises(HistoryError, match="is not UTF-8 text"):
+        load(io.BytesIO(b"author = '\xe9'\n"))
+    # text given to load, a path or bytes given to loads: one clear message
+    with pytest.raises(HistoryError, match=r"is PHH text, not a path .*phh\.loads"):
+        load(MINIMAL)
+    with pytest.raises(HistoryError, match=r"expected PHH text \(a str\), got PosixPath"):
+        loads(path)  # type: ignore[arg-type]
+    with pytest.raises(HistoryError, match=r"expected PHH text \(a str\), got bytes"):
+        loads_all(MINIMAL.encode())  # type: ignore[arg-type]
+
+
 def test_unwritable_values() -> None:
-    hand = load(MINIMAL)
+    hand = loads(MINIMAL)
     odd = HandHistory(**{**_fields(hand), "user_fields": {"_x": {1, 2}}})
     with pytest.raises(HistoryError, match="cannot write a set"):
         dumps(odd)
@@ -712,7 +746,7 @@ def _fields(hand: HandHistory) -> dict[str, object]:
 
 
 def test_strings_that_need_escapes_round_trip() -> None:
-    hand = load(MINIMAL)
+    hand = loads(MINIMAL)
     for text in [
         "it's",
         "'quoted'",
@@ -723,7 +757,7 @@ def test_strings_that_need_escapes_round_trip() -> None:
         "\x00\x7f",
         "",
     ]:
-        again = load(dumps(HandHistory(**{**_fields(hand), "author": text})))
+        again = loads(dumps(HandHistory(**{**_fields(hand), "author": text})))
         assert again.author == text
 
 
@@ -731,9 +765,9 @@ def test_strings_that_need_escapes_round_trip() -> None:
 @given(st.text(max_size=200))
 def test_load_fuzz(text: str) -> None:
     with contextlib.suppress(HistoryError):
-        load(text)
+        loads(text)
     with contextlib.suppress(HistoryError):
-        load_all(text)
+        loads_all(text)
 
 
 @settings(max_examples=100)
@@ -741,7 +775,7 @@ def test_load_fuzz(text: str) -> None:
 def test_load_fuzz_near_valid(at: int, junk: str) -> None:
     text = MINIMAL[:at] + junk + MINIMAL[at + 1 :]
     try:
-        hand = load(text)
+        hand = loads(text)
     except HistoryError:
         return
-    assert load(dumps(hand)) == hand
+    assert loads(dumps(hand)) == hand

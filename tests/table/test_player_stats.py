@@ -37,7 +37,7 @@ starting_stacks = [200, 200, 200]
 def _hand(players: str, *actions: str) -> phh.HandHistory:
     lines = ", ".join(repr(a).replace("'", '"') for a in actions)
     names = ", ".join(f'"{n}"' for n in players.split())
-    return phh.load(f"{HEADER}actions = [{lines}]\nplayers = [{names}]\n")
+    return phh.loads(f"{HEADER}actions = [{lines}]\nplayers = [{names}]\n")
 
 
 # p1 small blind, p2 big blind, p3 the button (first to act preflop)
@@ -242,7 +242,7 @@ def _side_pot_hand(
 def test_side_pots_against_the_brute_force(game: str, street: int, seed: int) -> None:
     hand, holes, known = _side_pot_hand(game, random.Random(seed), street)
     names = ["Ann Lee", "Bob", "陳", "Dora"]  # real names, one of them CJK
-    history = phh.load(phh.dumps(to_history(hand, players=names)))
+    history = phh.loads(phh.dumps(to_history(hand, players=names)))
     cache = EquityCache()
     summary = summarize(history, cache=cache)
     assert summary.all_in is not None
@@ -264,7 +264,7 @@ def test_side_pots_against_the_brute_force(game: str, street: int, seed: int) ->
 def test_unknown_cards_are_not_adjusted() -> None:
     hand, _, _ = _side_pot_hand("fesca42-holdem", random.Random(7), 1, unknown=True)
     # p2's cards were never known: shown at the showdown as "????" they win nothing
-    history = phh.load(phh.dumps(to_history(hand)))
+    history = phh.loads(phh.dumps(to_history(hand)))
     summary = summarize(history)
     assert summary.all_in is None and summary.not_adjusted is not None
     assert "p2" in summary.not_adjusted

@@ -174,7 +174,7 @@ actions = ["d dh p1 AcAd", "d dh p2 KcKd", "p2 cc", "p1 cc", "d db 2h7s9c", "p1 
   "p2 cc", "d db Th", "p1 cc", "p2 cc", "d db Js", "p1 cc", "p2 cc", "p1 sm AcAd",
   "p2 sm KcKd"]
 '''
-r = replay(phh.load(text))
+r = replay(phh.loads(text))
 print(r.hand.result.finishing_stacks, "numba" in sys.modules)
 """
 

@@ -120,7 +120,7 @@ def test_a_show_after_an_uncontested_pot_round_trips(
     assert str(history.actions[-1]) == f"p{winner + 1} sm {token}"
     assert any(str(a).endswith(" f") for a in history.actions)
     # and replayed: the same hand, event for event, with the show
-    again = replay(phh.load(text)).hand
+    again = replay(phh.loads(text)).hand
     assert again.stacks == chips
     assert [e.phh for e in again.history] == [e.phh for e in h.history]
     assert again.shown_hands() == {winner: cards}
@@ -149,7 +149,7 @@ def heads_up(*actions: str) -> str:
 )
 def test_a_real_files_show_after_the_folds_replays(deals: tuple[str, str]) -> None:
     text = heads_up(*deals, "p2 cbr 6", "p1 f", "p2 sm AsTd")
-    r = replay(phh.load(text))
+    r = replay(phh.loads(text))
     assert r.finishing_stacks == [198, 202] == pokerkit_stacks(text)
     assert "".join(c.ascii for c in r.hand.shown_hands()[1]) == "AsTd"
     assert r.hand.result is not None and r.hand.result.decided_by == "uncontested"
@@ -169,7 +169,7 @@ def test_a_real_files_show_after_the_folds_replays(deals: tuple[str, str]) -> No
 def test_a_show_after_the_folds_that_the_rules_refuse(line: str, why: str) -> None:
     text = heads_up("d dh p1 AcKd", "d dh p2 AsTd", "p2 cbr 6", "p1 f", line)
     with pytest.raises(HistoryError, match=why):
-        replay(phh.load(text))
+        replay(phh.loads(text))
 
 
 # --- refusals ---------------------------------------------------------------------------

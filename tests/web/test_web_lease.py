@@ -1,5 +1,6 @@
 """Table leases in a real Redis (tests/_redis.py) and the store's fence on both stores:
-one owner at a time, a token that grows with every acquisition, and a stale owner whose
+one owner at a time, a token that grows with every claim (counted by the store, so even
+a Redis that forgot everything cannot hand a token out twice), and a stale owner whose
 writes the store refuses."""
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 START = {"seats": ["ann", "bob"], "stacks": [100, 100]}
+TAKEN_4_3 = r"taken over by another process \(fencing token 4 > 3\)"
 
 
 def test_a_partitioned_owner_cannot_write(location: str, redis_url: str) -> None:
@@ -108,13 +110,13 @@ def test_a_partitioned_owner_cannot_write(location: str, redis_url: str) -> None
             b = TableLeases(client, ttl=0.3, owner="B")
             lease_a = a.acquire("t")
             assert lease_a is not None
-            store_a.claim_table("t", lease_a.token)
+            assert store_a.claim_table("t", lease_a.token) == lease_a.token == 1
             store_a.begin_hand("t", 1, START, {"hand": 1})
             store_a.add_action("t", 0, "p1 cbr 4")
             time.sleep(0.5)  # A is partitioned: no renewal, the lease expires
             lease_b = b.acquire("t")
             assert lease_b is not None
-            store_b.claim_table("t", lease_b.token)
+            assert store_b.claim_table("t", lease_b.token) == lease_b.token == 2
             return lease_a, lease_b
 
         lease_a, lease_b = run(scenario, redis_url)
@@ -129,8 +131,6 @@ def test_a_partitioned_owner_cannot_write(location: str, redis_url: str) -> None
             store_a.cancel_hand("t", {"hand": 9})
         with pytest.raises(StoreError, match=refused):
             store_a.add_ledger("t", 0, "ann", "buy-in", 100)
-        with pytest.raises(StoreError, match="claimed with fencing token"):
-            store_a.claim_table("t", lease_a.token)  # nor can it claim back with the old one
         # nothing of A's reached the store after B's claim; B resumes and writes
         live = store_b.live_hand("t")
         assert live is not None and live.actions == ("p1 cbr 4",)
@@ -141,19 +141,133 @@ def test_a_partitioned_owner_cannot_write(location: str, redis_url: str) -> None
         assert live is not None and live.actions == ("p1 cbr 4", "p2 cc")
 
 
-def test_claims_only_go_up(location: str) -> None:
-    with Store.open(location) as store:
+def test_every_claim_gets_a_new_higher_token(location: str) -> None:
+    """The store hands the tokens out: one more than the last claim's, at least the
+    lease's hint; the same hint twice still gives two tokens, and only the last
+    claim's token may write."""
+    with Store.open(location) as store, Store.open(location) as other:
         store.save_table("t", {}, {})
         assert store.fence("t") is None
         store.add_action("t", 0, "x")  # an unclaimed table is not fenced
-        store.claim_table("t", 3)
-        store.claim_table("t", 3)  # the same owner again
-        assert store.fence("t") == 3
-        with pytest.raises(StoreError, match="claimed with fencing token 3 > 2"):
-            store.claim_table("t", 2)
-        assert store.fence("t") == 3
+        assert store.claim_table("t", 3) == 3
+        assert other.claim_table("t", 3) == 4  # the same hint again: a new token
+        assert store.fence("t") == 4
+        with pytest.raises(StoreError, match=TAKEN_4_3):
+            store.add_action("t", 1, "y")
+        other.add_action("t", 1, "y")
+        assert store.claim_table("t", 2) == 5  # a lower hint (Redis restarted): still up
+        assert store.claim_table("t", 9) == 9  # a higher hint is taken as it is
+        assert store.claim_table("t") == 10
+        with pytest.raises(StoreError, match="taken over by another process"):
+            other.add_action("t", 2, "z")
         with pytest.raises(StoreError, match="at least 1"):
             store.claim_table("t", 0)
+        assert store.fence("t") == 10
+
+
+def test_concurrent_claims_never_share_a_token(location: str) -> None:
+    """Four stores claiming one table at once, 20 times each: 80 distinct tokens, 1 to 80."""
+    import threading
+
+    stores = [Store.open(location) for _ in range(4)]
+    got: list[int] = []
+    lock = threading.Lock()
+
+    def claim(store: Store) -> None:
+        for _ in range(20):
+            token = store.claim_table("t", 1)
+            with lock:
+                got.append(token)
+
+    try:
+        threads = [threading.Thread(target=claim, args=(store,)) for store in stores]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(got) == list(range(1, 81))
+        assert stores[0].fence("t") == 80
+    finally:
+        for store in stores:
+            store.close()
+
+
+@pytest.mark.parametrize("forget", ["flushall", "restart"])
+def test_a_redis_that_forgets_cannot_let_a_stale_owner_write(
+    location: str, redis_server: Any, forget: str
+) -> None:
+    """A holds the table with store token 3 (after two earlier owners); Redis loses
+    everything (FLUSHALL, or a restart with no persistence), so its counter starts at 1
+    again. B takes the free lease (Redis token 1) and claims: the store gives it 4, and
+    A's writes are refused while B's go on. With the old fence (Redis's count, a claim
+    accepted at an equal token) B would have reached token 3 again, A's token."""
+    redis_server.flush()
+    with Store.open(location) as store_a, Store.open(location) as store_b:
+        store_a.save_table("t", {"game": "nlhe"}, {"hand": 0})
+        client = redis.Redis.from_url(redis_server.url)
+        try:
+            a = TableLeases(client, ttl=30.0, owner="A")
+            tokens = []
+            for _ in range(2):  # two earlier owners, who let the table go
+                earlier = a.acquire("t")
+                assert earlier is not None
+                tokens.append(store_b.claim_table("t", earlier.token))
+                a.release(earlier)
+            lease_a = a.acquire("t")
+            assert lease_a is not None and lease_a.token == 3
+            tokens.append(store_a.claim_table("t", lease_a.token))
+            store_a.begin_hand("t", 1, START, {"hand": 1})
+            store_a.add_action("t", 0, "p1 cbr 4")
+        finally:
+            client.close()
+        if forget == "flushall":
+            redis_server.flush()
+        else:
+            redis_server.stop_process()
+            redis_server.start()  # empty: the tests run Redis with no persistence
+        client = redis.Redis.from_url(redis_server.url)
+        try:
+            assert client.get("cardlab:fence:t") is None and client.get("cardlab:lease:t") is None
+            a = TableLeases(client, ttl=30.0, owner="A")
+            b = TableLeases(client, ttl=30.0, owner="B")
+            lease_b = b.acquire("t")  # A's lease is gone with the data: free
+            assert lease_b is not None and lease_b.token == 1  # Redis counts from 1 again
+            tokens.append(store_b.claim_table("t", lease_b.token))
+            assert a.renew(lease_a) is None  # A learns it at its next renewal...
+        finally:
+            client.close()
+        assert tokens == [1, 2, 3, 4]  # every holder its own token
+        assert store_a.fence("t") == 4
+        with pytest.raises(StoreError, match=TAKEN_4_3):
+            store_a.add_action("t", 1, "p2 cc")  # ...but its writes are refused before that
+        with pytest.raises(StoreError, match="taken over by another process"):
+            store_a.end_hand("t", _record(), {"hand": 9})
+        store_b.add_action("t", 1, "p2 cc")
+        live = store_b.live_hand("t")
+        assert live is not None and live.actions == ("p1 cbr 4", "p2 cc")
+        assert store_b.hands(table_id="t") == []
+
+
+def _record() -> Any:
+    from datetime import UTC, datetime
+
+    from cardlab.store import HandRecord
+
+    return HandRecord(
+        game="nlhe",
+        variant="NT",
+        phh="variant = 'NT'\n",
+        board="",
+        actions=1,
+        showdown=False,
+        decided_by=None,
+        source="web",
+        players=("ann", "bob"),
+        starting_stacks=(100, 100),
+        finishing_stacks=(102, 98),
+        played_at=datetime(2026, 1, 1, tzinfo=UTC),
+        table_id="t",
+    )
 
 
 def test_leases_expire_in_real_time(redis_url: str) -> None:
@@ -204,5 +318,35 @@ def test_a_manager_runs_only_the_tables_it_holds(tmp_path: Path, redis_url: str)
 
     try:
         asyncio.run(scenario())
+    finally:
+        client.close()
+
+
+def test_keepers_after_redis_forgets(location: str, redis_url: str) -> None:
+    """Two keepers (the lease side of two processes): A creates the table; Redis is
+    flushed; B's next look takes the free lease and claims a new token from the store,
+    A's writes are refused, and A's next look finds its lease lost."""
+    from cardlab.web.lease import TableKeeper
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        with Store.open(location) as store_a, Store.open(location) as store_b:
+            keeper_a = TableKeeper(TableLeases(client, ttl=30.0, owner="A"), store_a)
+            keeper_b = TableKeeper(TableLeases(client, ttl=30.0, owner="B"), store_b)
+            keeper_a.take_new("t")
+            store_a.save_table("t", {"game": "nlhe"}, {"hand": 0})
+            assert keeper_a.held["t"].token == 1
+            assert keeper_b.tick() == ([], [])  # held by A
+            client.flushall()
+            lost, taken = keeper_b.tick()
+            assert lost == [] and [record.table_id for record in taken] == ["t"]
+            assert keeper_b.held["t"].token == 2 == store_b.fence("t")
+            assert client.get("cardlab:fence:t") == b"1"  # Redis's count is only a floor
+            with pytest.raises(StoreError, match="taken over by another process"):
+                store_a.save_table("t", {"game": "nlhe"}, {"hand": 9})
+            assert keeper_a.tick() == (["t"], [])  # the lease is B's now
+            assert keeper_a.held == {}
+            store_b.save_table("t", {"game": "nlhe"}, {"hand": 1})
+            assert store_a.table("t").state == {"hand": 1}
     finally:
         client.close()

@@ -149,7 +149,7 @@ def test_a_fesca_hand_shows_its_cards_as_the_deck_writes_them() -> None:
     while not hand.is_over:
         apply(hand, legal_actions(hand)[-1 if hand.legal().call == 0 else 1])
     history = to_history(hand, players=["ann", "bob", "cy"])
-    replayed = hand_frames(phh.load(phh.dumps(history)))
+    replayed = hand_frames(phh.loads(phh.dumps(history)))
     shown = {c for f in replayed["frames"] for p in f["players"] for c in p["cards"]}
     assert shown == {str(c) for h in hand.hole for c in h if c is not None}
     assert any(not c.isascii() for c in shown)  # 木7, not an ASCII code
@@ -163,10 +163,10 @@ def test_the_upload_api_replays_the_hand_asked_for(client: TestClient) -> None:
     assert r.status_code == 200, r.text
     got = r.json()
     assert got["hands"] == 10 and got["hand"] == 4
-    expected = json.loads(json.dumps(hand_frames(phh.load_all(text)[3], label="hand 4")))
+    expected = json.loads(json.dumps(hand_frames(phh.loads_all(text)[3], label="hand 4")))
     assert got["frames"] == expected["frames"]
     assert got["finishing_stacks"] == [
-        float(s) if s % 1 else int(s) for s in replay(phh.load_all(text)[3]).finishing_stacks
+        float(s) if s % 1 else int(s) for s in replay(phh.loads_all(text)[3]).finishing_stacks
     ]
     single = client.post("/api/replay", json={"phh": (DATA / "pluribus-100-0.phh").read_text()})
     assert single.status_code == 200 and single.json()["hands"] == 1
@@ -231,7 +231,7 @@ def table(client: TestClient) -> dict[str, Any]:
 def _download(client: TestClient, tid: str, cookie: str | None) -> dict[int, phh.HandHistory]:
     headers = {"cookie": cookie} if cookie else {}
     text = client.get(f"/api/tables/{tid}/hands.phhs", headers=headers).text
-    return {int(h.hand): h for h in phh.load_all(text) if isinstance(h.hand, int)}
+    return {int(h.hand): h for h in phh.loads_all(text) if isinstance(h.hand, int)}
 
 
 def test_a_table_hand_is_replayed_as_each_viewer_may_see_it(
@@ -301,7 +301,7 @@ def test_a_stored_hand_is_replayed_only_with_its_table_and_masked(
     r = client.get(f"/api/hands/{record.id}/replay?table={table['id']}")
     assert r.status_code == 200, r.text
     stored = r.json()
-    number = phh.load(record.phh).hand
+    number = phh.loads(record.phh).hand
     live = client.get(f"/api/tables/{table['id']}/hands/{number}/replay").json()
     assert stored["frames"] == live["frames"]  # a spectator's view, the same as the table's
     assert _hand_cards(stored) == _visible_cards(_download(client, table["id"], None)[number])
@@ -472,7 +472,7 @@ def test_an_endless_stack_is_shown_as_infinite(client: TestClient) -> None:
     """HandHQ's iPoker hands start every stack at ``inf``: the replayer shows ∞, never
     the stand-in stack the engine plays it with; the net results stay exact."""
     text = (DATA / "ipn-nlh-handhq-1-sample.phhs").read_text(encoding="utf-8")
-    first = phh.load_all(text)[0]
+    first = phh.loads_all(text)[0]
     assert all(s.is_infinite() for s in first.starting_stacks)
     r = client.post("/api/replay", json={"phh": text, "hand": 1})
     assert r.status_code == 200, r.text

@@ -132,7 +132,7 @@ def test_a_table_hand_replays_to_the_board_and_stacks_of_its_download(
         "const done = arguments[arguments.length - 1];"
         f"fetch('/api/tables/{tid}/hands.phhs').then(r => r.text()).then(done);"
     )
-    history = next(h for h in phh.load_all(download) if h.hand == last["hand"])
+    history = next(h for h in phh.loads_all(download) if h.hand == last["hand"])
     board = _board(history)
     names = list(history.players or ())
     finishing = [str(s) for s in replay(history).finishing_stacks]

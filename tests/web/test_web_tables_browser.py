@@ -306,7 +306,7 @@ def test_the_page_deals_with_its_seeds_reveals_and_verifies(
         "const done = arguments[arguments.length - 1];"
         f"fetch('/api/tables/{created['id']}/hands.phhs').then(r => r.text()).then(done);"
     )
-    hands = phh.load_all(download)
+    hands = phh.loads_all(download)
     assert len(hands) >= 3
     python = [verify(h).status for h in hands]
     assert python.count("verified") >= 3  # the hands dealt before the reveal

@@ -355,12 +355,12 @@ def test_posts_are_pokerkits_negative_blinds_and_agree_with_it() -> None:
             else:
                 hand.check_or_call()
         text = phh.dumps(to_history(hand, players=[f"p{i}" for i in range(n)]))
-        assert phh.load(text).blinds_or_straddles == tuple(hand.stakes.blinds_for(n))
+        assert phh.loads(text).blinds_or_straddles == tuple(hand.stakes.blinds_for(n))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             *_, state = pk.HandHistory.loads(text)
         assert list(state.stacks) == hand.stacks, text
-        assert replay(phh.load(text)).hand.stacks == hand.stacks
+        assert replay(phh.loads(text)).hand.stacks == hand.stacks
 
 
 def _wait(client: TestClient, tid: str, cookie: str, done: Callable[[Message], bool]) -> Message:
@@ -422,7 +422,7 @@ def _bots_table(client: TestClient, rule: str) -> tuple[str, str]:
 def _table_hands(client: TestClient, tid: str) -> list[phh.HandHistory]:
     store = client.app.state.tables.store  # type: ignore[attr-defined]
     records = store.hands(table_id=tid)
-    return sorted((phh.load(r.phh) for r in records), key=lambda h: int(h.hand or 0))
+    return sorted((phh.loads(r.phh) for r in records), key=lambda h: int(h.hand or 0))
 
 
 def _play_dave(
@@ -518,7 +518,7 @@ def test_a_new_player_posts_and_the_hand_replays_in_pokerkit(client: TestClient)
     assert replay(hand).finishing_stacks == list(hand.finishing_stacks or ())
     # the download (as dave sees it) carries the post too
     download = client.get(f"/api/tables/{tid}/hands.phhs", headers={"cookie": dave}).text
-    mine = next(h for h in phh.load_all(download) if h.hand == hand.hand)
+    mine = next(h for h in phh.loads_all(download) if h.hand == hand.hand)
     assert list(mine.blinds_or_straddles or ()) == expected
 
 
@@ -592,7 +592,7 @@ def test_a_hand_with_a_post_and_a_waiting_seat_survive_a_restart(tmp_path: Path)
     # a seat that waits stays waiting across a restart; the hands read back keep the post
     with TestClient(app()) as c:
         download = c.get(f"/api/tables/{tid}/hands.phhs", headers={"cookie": host}).text
-        mine = next(h for h in phh.load_all(download) if h.hand == joined_at + 1)
+        mine = next(h for h in phh.loads_all(download) if h.hand == joined_at + 1)
         assert -2 in (mine.blinds_or_straddles or ())
         post(c, tid, "host", host, {"op": "pause"})
         _wait(c, tid, host, _between)

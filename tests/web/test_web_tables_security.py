@@ -333,7 +333,7 @@ def test_practice_table_seats_only_its_creator(client: TestClient, store: Store)
     assert "_practice = true" in record.phh
     text = get(client, f"/api/tables/{tid}/hands.phhs", creator).text
     assert "_practice = true" in text
-    (hand,) = phh.load_all(text)
+    (hand,) = phh.loads_all(text)
     assert hand.user_fields["_practice"] is True and verify(hand).practice
     # still nobody else, now that the table is playing
     r = post(client, f"/api/tables/{tid}/join", {"name": "bob"}, other)
@@ -483,7 +483,7 @@ def test_leave_during_a_hand(client: TestClient, store: Store) -> None:
     assert done["hand"] == 1
     (record,) = store.hands(table_id=tid)
     position = record.players.index(leaver) + 1
-    history = phh.load(record.phh)
+    history = phh.loads(record.phh)
     theirs = [str(a) for a in history.actions if str(a).startswith(f"p{position} ")]
     assert theirs == [f"p{position} cc", f"p{position} cc", f"p{position} f"]
     after = state(client, tid, who[stayer])
@@ -592,7 +592,7 @@ def test_only_the_host_closes(client: TestClient, store: Store) -> None:
     records = store.hands(table_id=tid)
     assert len(records) == 1
     for record in records:
-        history = phh.load(record.phh)
+        history = phh.loads(record.phh)
         seed = history.user_fields["_server_seed"]
         assert sha256_hex(bytes.fromhex(seed)) == history.user_fields["_commitment"]
         assert verify(history).status == "verified", verify(history)
@@ -673,7 +673,7 @@ def test_close_now_returns_every_chip(client: TestClient, store: Store) -> None:
     assert len(store.hands(table_id=tid)) == 1  # the cancelled hand is not a hand
     cash_out = {p: amount for p, kind, amount in ledger(store, tid) if kind == "cash-out"}
     assert cash_out == before
-    assert verify(phh.load(store.hands(table_id=tid)[0].phh)).status == "verified"
+    assert verify(phh.loads(store.hands(table_id=tid)[0].phh)).status == "verified"
 
 
 # --- 7. limits ----------------------------------------------------------------------------
@@ -921,7 +921,7 @@ def swap_first_hole_cards(text: str, hand: int) -> str:
     start, end = section(text, hand)
     found = re.search(r"'d dh (p\d+) ([^'?]+)'", text[start:end])
     assert found is not None
-    deck = phh.load_all(text)[0].deck
+    deck = phh.loads_all(text)[0].deck
     cards = split_cards(found.group(2), deck)
     swapped = join_cards([cards[1], cards[0], *cards[2:]], deck)
     return tampered(text, hand, found.group(0), f"'d dh {found.group(1)} {swapped}'")
@@ -946,7 +946,7 @@ def test_fair_dealing_end_to_end(
         play_until(client, tid, players, 2)
 
         # before a reveal: every hand carries its seeds and commitment, unrevealed
-        early = phh.load_all(get(client, f"/api/tables/{tid}/hands.phhs", ann_who).text)
+        early = phh.loads_all(get(client, f"/api/tables/{tid}/hands.phhs", ann_who).text)
         assert len(early) >= 2
         for history in early:
             user = history.user_fields
@@ -980,7 +980,7 @@ def test_fair_dealing_end_to_end(
 
     # after it: the store and every seat's download check out, hand by hand
     stored = sorted(
-        (phh.load(r.phh) for r in store.hands(table_id=tid)),
+        (phh.loads(r.phh) for r in store.hands(table_id=tid)),
         key=lambda h: h.user_fields["_deal_number"],
     )
     assert len(stored) == 3
@@ -994,7 +994,7 @@ def test_fair_dealing_end_to_end(
     for name, who in (("ann", ann_who), ("bob", bob_who), ("spectator", None)):
         text = get(client, f"/api/tables/{tid}/hands.phhs", who).text
         downloads[name] = text
-        hands = phh.load_all(text)
+        hands = phh.loads_all(text)
         assert [h.user_fields["_deal_number"] for h in hands] == [
             h.user_fields["_deal_number"] for h in stored
         ]
@@ -1009,7 +1009,9 @@ def test_fair_dealing_end_to_end(
     assert f"{len(stored)} verified" in out and "failed" not in out
 
     # one card, one client seed or the commitment changed: that hand fails
-    seed_of_2 = next(s for s in phh.load_all(downloads["ann"])[1].user_fields["_client_seeds"] if s)
+    seed_of_2 = next(
+        s for s in phh.loads_all(downloads["ann"])[1].user_fields["_client_seeds"] if s
+    )
     commitment = first["commitment"]
     cases = {
         1: swap_first_hole_cards(downloads["ann"], 1),
@@ -1041,7 +1043,7 @@ def test_a_seat_newcomer_does_not_see_its_predecessors_cards(client: TestClient)
     join(client, tid, "bob", bob)
     between_hands(client, tid, 1, ann)
     mine = get(client, f"/api/tables/{tid}/hands.phhs", ann).text
-    (hand,) = phh.load_all(mine)
+    (hand,) = phh.loads_all(mine)
     position = hand.players.index("ann") + 1
     line = re.search(rf"'d dh p{position} ([^']+)'", mine)
     assert line is not None and "?" not in line.group(1)  # ann sees her own cards

@@ -159,11 +159,11 @@ def download(client: TestClient, tid: str, cookie: str | None, number: int) -> p
     headers = {"cookie": cookie} if cookie else {}
     r = client.get(f"/api/tables/{tid}/hands.phhs", headers=headers)
     assert r.status_code == 200
-    return next(h for h in phh.load_all(r.text) if h.hand == number)
+    return next(h for h in phh.loads_all(r.text) if h.hand == number)
 
 
 def stored(store: Store, tid: str, number: int) -> str:
-    texts = [r.phh for r in store.hands(table_id=tid) if phh.load(r.phh).hand == number]
+    texts = [r.phh for r in store.hands(table_id=tid) if phh.loads(r.phh).hand == number]
     assert len(texts) == 1  # stored once
     return texts[0]
 
@@ -232,7 +232,7 @@ def test_the_asked_loser_mucks_and_the_cards_never_leave(client: TestClient, sto
     assert dealt(history)[p_loser] == "????"
     assert shows(history) == {p_winner: token(cards_of(views[winner], winner)), p_loser: None}
     # the store keeps the full hand: the mucked cards were dealt, and mucked
-    full = phh.load(stored(store, tid, number))
+    full = phh.loads(stored(store, tid, number))
     assert dealt(full)[p_loser] == token(hole)
     assert shows(full)[p_loser] is None
     assert replay(full).hand.result is not None
@@ -324,7 +324,7 @@ def test_the_uncontested_winner_shows_after_the_hand(client: TestClient, store: 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             *_, state = pk.HandHistory.loads(text)
-        assert list(state.stacks) == list(phh.load(text).finishing_stacks or ())
+        assert list(state.stacks) == list(phh.loads(text).finishing_stacks or ())
         # once the next hand is dealt the window is closed
         for _ in range(1000):
             if get(client, tid, cookies[winner])["table"]["hand_number"] == 2:
@@ -375,7 +375,7 @@ def test_bots_show_winners_and_muck_losers(client: TestClient, store: Store) -> 
                 break
     seen = {"mucked": 0, "shown": 0}
     for record in store.hands(table_id=tid):
-        history = phh.load(record.phh)
+        history = phh.loads(record.phh)
         lines = [a for a in history.actions if isinstance(a, pa.ShowMuck)]
         if not lines or min(history.starting_stacks) <= 2:
             continue  # (a blind all-in turns every hand up)
@@ -456,7 +456,7 @@ def test_a_restart_mid_showdown_resumes_the_same_decision(tmp_path: Path) -> Non
         store = client.app.state.tables.store  # type: ignore[attr-defined]
         texts = [r.phh for r in store.hands(table_id=tid)]
     (text,) = texts  # the hand is stored once
-    history = phh.load(text)
+    history = phh.loads(text)
     order = [s - 1 for s in history.user_fields["_seats"]]
     assert shows(history) == {
         order.index(1 - asked): token(cards_of(before[1 - asked], 1 - asked)),

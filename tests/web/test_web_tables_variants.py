@@ -57,7 +57,7 @@ def test_bots_play_a_variant_and_its_hands_replay(
     records = store.hands(table_id=tid)
     assert len(records) >= 2
     for r in records:
-        history = phh.load(r.phh)
+        history = phh.loads(r.phh)
         if code is not None:
             assert history.variant == code
         hand = replay(history).hand

@@ -6,12 +6,13 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from cardlab import render
 from cardlab.cli._common import emit, emit_json, format_option, output_path
+from cardlab.cli._store_options import db_option, open_store
 from cardlab.cli.replay import print_replay, replay_summary
 from cardlab.errors import CardlabError, HistoryError
 from cardlab.store import HandRecord, Store
@@ -19,30 +20,11 @@ from cardlab.table import phh
 from cardlab.table.history import replay
 from cardlab.table.phh_import import ImportReport, import_files, phh_files
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-DB_HELP = "The hand store file (default: $CARDLAB_DB or cardlab.sqlite3 in your data folder)."
-
-
-def db_option(fn: F) -> F:
-    """``--db FILE``: taken before the subcommand (``history --db F list``) and after it
-    (``history list --db F``), as ``play`` and ``arena`` take it."""
-    return click.option("--db", type=click.Path(dir_okay=False), default=None, help=DB_HELP)(fn)
-
-
-def _open(ctx: click.Context, db: str | None, *, read_only: bool) -> Store:
-    """The store named by ``--db`` (given before or after the subcommand); the commands
-    that only read open it read-only, so they never change the file."""
-    before = ctx.obj.get("db") if ctx.obj else None
-    if db is not None and before is not None and db != before:
-        raise CardlabError(f"--db is given twice, {before!r} and {db!r}: give it once")
-    return Store.open(db if db is not None else before, read_only=read_only)
-
 
 def _history(r: HandRecord, store: Store) -> phh.HandHistory:
     """A stored hand's PHH, a bad one named by its id and the store."""
     try:
-        return phh.load(r.phh)
+        return phh.loads(r.phh)
     except HistoryError as exc:
         raise HistoryError(f"hand {r.id} in the hand store {store.location!r}: {exc}") from None
 
@@ -97,7 +79,7 @@ def list_hands(
     db: str | None,
 ) -> None:
     """The newest stored hands."""
-    with _open(ctx, db, read_only=True) as store:
+    with open_store(ctx, db, read_only=True) as store:
         rows = [_row(r) for r in store.hands(game=game, source=source, player=player, limit=limit)]
         total = store.count_hands(game=game, source=source, player=player)
     if fmt == "json":
@@ -135,7 +117,7 @@ def list_hands(
 @click.pass_context
 def show(ctx: click.Context, hand_id: int, fmt: str, db: str | None) -> None:
     """One stored hand, street by street (or its PHH text)."""
-    with _open(ctx, db, read_only=True) as store:
+    with open_store(ctx, db, read_only=True) as store:
         r = store.hand(hand_id)
     if fmt == "phh":
         emit(r.phh)
@@ -164,7 +146,7 @@ def export(
 ) -> None:
     """Write stored hands to a PHH file (one hand to a .phh, any number to a .phhs)."""
     target = output_path(Path(out))  # a FIFO or a device is refused: writing one blocks
-    with _open(ctx, db, read_only=True) as store:
+    with open_store(ctx, db, read_only=True) as store:
         count = store.count_hands(game=game, source=source)
         if not count:
             raise CardlabError("no stored hands match: nothing to export")
@@ -227,7 +209,7 @@ def import_hands(ctx: click.Context, path: str, batch: int, fmt: str, db: str | 
     files = phh_files(path)
     if not files:
         raise CardlabError(f"no .phh or .phhs file under {path!r}")
-    with _open(ctx, db, read_only=False) as store, _import_progress(files) as on_hand:
+    with open_store(ctx, db, read_only=False) as store, _import_progress(files) as on_hand:
         folder = Path(path).is_dir()  # a file that cannot be read: skipped in a folder
         report = import_files(store, files, batch=batch, on_hand=on_hand, skip_bad_files=folder)
         where = store.location  # a file, or a PostgreSQL URL without its password
@@ -362,7 +344,7 @@ def prune(ctx: click.Context, days: float, fmt: str, db: str | None) -> None:
     if math.isnan(days):  # click's FloatRange lets nan through
         raise click.BadParameter(f"{days} is not a number of days", param_hint="'--older-than'")
     cutoff = datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=days)
-    with _open(ctx, db, read_only=False) as store:
+    with open_store(ctx, db, read_only=False) as store:
         hands, tables = store.prune(cutoff)
     if fmt == "json":
         emit_json({"hands_deleted": hands, "tables_deleted": tables, "before": cutoff.isoformat()})

@@ -11,6 +11,7 @@ import click
 
 from cardlab import render
 from cardlab.cli._common import emit, emit_json, format_option, output_path
+from cardlab.cli._store_options import db_option, open_store
 from cardlab.errors import CardlabError, HistoryError
 from cardlab.table import phh
 from cardlab.table.player_stats import (
@@ -23,7 +24,6 @@ from cardlab.table.player_stats import (
     summarize,
 )
 
-DB_HELP = "The hand store file (default: $CARDLAB_DB or cardlab.sqlite3 in your data folder)."
 PLOTTED = 8  # players drawn when --player does not choose them
 
 
@@ -45,7 +45,7 @@ PLOTTED = 8  # players drawn when --player does not choose them
     help="Draw each player's running result and all-in adjusted result, in big blinds.",
 )
 @format_option("text", "json", "csv")
-@click.option("--db", type=click.Path(dir_okay=False), default=None, help=DB_HELP)
+@db_option
 @click.pass_context
 def stats(
     ctx: click.Context,
@@ -58,20 +58,18 @@ def stats(
     """Per player: hands, VPIP, PFR, 3-bet, aggression, showdowns, net in big blinds per
     100 hands, and what they should have won (each all-in before the last card shared by
     exact equity)."""
-    from cardlab.cli.history import _open  # the group's store opening (--db before or after)
-
     target = output_path(Path(plot)) if plot is not None else None
     if target is not None and target.suffix.lower() != ".png":
         raise CardlabError(f"--plot writes a PNG picture: name the file .png, got {plot!r}")
     cache = EquityCache()
     by_game: dict[str, list[HandSummary]] = {}
     skipped: list[str] = []
-    with _open(ctx, db, read_only=True) as store:
+    with open_store(ctx, db, read_only=True) as store:
         records = list(store.iter_hands(game=game))
         label = str(store.path) if store.path is not None else "the hand store"
     for r in reversed(records):  # oldest first: the running totals follow the play
         try:
-            summary = summarize(phh.load(r.phh), cache=cache, label=f"hand {r.id}")
+            summary = summarize(phh.loads(r.phh), cache=cache, label=f"hand {r.id}")
         except (HistoryError, CardlabError) as exc:
             skipped.append(str(exc) if str(exc).startswith("hand ") else f"hand {r.id}: {exc}")
             continue

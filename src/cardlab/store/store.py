@@ -308,6 +308,7 @@ class Store(TablesMixin):
             if not isinstance(record, HandRecord):
                 raise StoreError(f"expected a HandRecord, got {record!r}")
         ids: list[int] = []
+        seats: list[tuple[int, int, str, int, int]] = []
         with self.transaction():
             connection = self._open_connection()
             for record in batch:
@@ -328,22 +329,24 @@ class Store(TablesMixin):
                     ),
                 ).fetchone()
                 hand_id = int(row[0])
+                seats.extend(
+                    (hand_id, seat, player, start, finish)
+                    for seat, (player, start, finish) in enumerate(
+                        zip(
+                            record.players,
+                            record.starting_stacks,
+                            record.finishing_stacks,
+                            strict=True,
+                        )
+                    )
+                )
+                ids.append(hand_id)
+            if seats:  # the seats of the whole batch in one statement, not one per hand
                 connection.executemany(
                     "INSERT INTO seats (hand_id, seat, player, starting_stack, finishing_stack)"
                     " VALUES (?, ?, ?, ?, ?)",
-                    [
-                        (hand_id, seat, player, start, finish)
-                        for seat, (player, start, finish) in enumerate(
-                            zip(
-                                record.players,
-                                record.starting_stacks,
-                                record.finishing_stacks,
-                                strict=True,
-                            )
-                        )
-                    ],
+                    seats,
                 )
-                ids.append(hand_id)
         return ids
 
     def hand(self, hand_id: int) -> HandRecord:

@@ -42,9 +42,60 @@ class _Unsupported(Exception):
 def loads(text: str) -> dict[str, Any] | None:
     """The TOML document ``text`` as tomllib reads it, or None (see the module)."""
     try:
+        return _plain_lines(text)
+    except (_Unsupported, ValueError, IndexError):
+        pass
+    try:
         return _document(text)
     except (_Unsupported, ValueError, IndexError):
         return None
+
+
+_BARE_RE = re.compile(r"[A-Za-z0-9_-]+")
+_PLAIN_HEADER_RE = re.compile(r"\[([A-Za-z0-9_-]+)\]")
+_NATURALS_RE = re.compile(r"\[(?:0|[1-9][0-9]*)(?:, (?:0|[1-9][0-9]*))*\]")
+_PLAIN_LITERAL_RE = re.compile(r"'[^'\x00-\x08\x0a-\x1f\x7f]*'")
+
+
+def _plain_lines(text: str) -> dict[str, Any]:
+    """The usual document, quickly: every line empty, a header ``[name]`` or ``key =
+    value`` with one space either side of ``=``, a bare key, a value on its own line
+    without a comment. Anything else raises :class:`_Unsupported` (the general reader
+    decides)."""
+    root: dict[str, Any] = {}
+    table = root
+    bare, literal = _BARE_RE.fullmatch, _PLAIN_LITERAL_RE.fullmatch
+    strings, words = _STRINGS_RE.fullmatch, _WORDS_RE.fullmatch
+    naturals = _NATURALS_RE.fullmatch
+    for line in text.split("\n"):
+        key, equals, value = line.partition(" = ")
+        if equals and bare(key) and key not in table:
+            first = value[:1]
+            if first == "'":
+                if not literal(value):
+                    raise _Unsupported
+                table[key] = value[1:-1]
+            elif first == "[":
+                if naturals(value):  # chips: most arrays of numbers
+                    table[key] = list(map(int, value[1:-1].split(", ")))
+                elif strings(value):
+                    table[key] = _LITERAL_RE.findall(value)
+                elif (m := words(value)) is not None:
+                    items = [w.strip() for w in m.group(1).split(",")]
+                    if items[-1] == "":
+                        items.pop()  # a trailing comma
+                    table[key] = [_word(w) for w in items]
+                else:
+                    raise _Unsupported
+            else:
+                table[key] = _word(value)
+        elif not line:
+            continue
+        elif (m := _PLAIN_HEADER_RE.fullmatch(line)) is not None and m.group(1) not in root:
+            table = root[m.group(1)] = {}
+        else:
+            raise _Unsupported
+    return root
 
 
 def _document(text: str) -> dict[str, Any]:

@@ -3,9 +3,11 @@
 Every operation on a :class:`~cardlab.table.state.HandState` returns one of these and
 appends it (and the automatic steps it caused) to the hand's history. ``str(event)``
 is its line in the Poker Hand History (PHH) format where PHH has one (``d dh p1 AcKd``,
-``p2 cbr 6``), and ``event.phh`` is that line or None for steps PHH leaves implicit
-(forced bets, collecting bets, awards). Players are numbered from 1 in PHH text (p1 is
-position 0: the first seat left of the button).
+``p2 cbr 6``): ``event.phh_action`` is that action as a record of
+:mod:`cardlab.table.phh_actions` (the one writer of PHH action text), ``event.phh`` its
+text; both are None for steps PHH leaves implicit (forced bets, collecting bets,
+awards). Players are numbered from 1 in PHH (p1 is position 0: the first seat left of
+the button).
 """
 
 from __future__ import annotations
@@ -14,10 +16,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, TypeVar
 
 from cardlab.cards import Card, format_cards
-
-
-def _codes(cards: tuple[Card | None, ...]) -> str:
-    return "".join("??" if c is None else c.ascii for c in cards)
+from cardlab.table import phh_actions as pa
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,8 +24,15 @@ class Event:
     """Base of every record in a hand's history."""
 
     @property
-    def phh(self) -> str | None:
+    def phh_action(self) -> pa.Action | None:
+        """The event as a PHH action record, or None (a step PHH leaves implicit)."""
         return None
+
+    @property
+    def phh(self) -> str | None:
+        """The event's PHH action line, or None (a step PHH leaves implicit)."""
+        action = self.phh_action
+        return None if action is None else str(action)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"event": _kind(self)}
@@ -88,11 +94,13 @@ class DealHole(Event):
     up: tuple[bool, ...]
 
     @property
-    def phh(self) -> str:
-        return f"d dh p{self.player + 1} {_codes(self.cards)}"
+    def phh_action(self) -> pa.DealHole | None:
+        if not self.cards:
+            return None  # a deal of no cards is no action
+        return pa.DealHole(self.player + 1, pa.card_token(self.cards))
 
     def __str__(self) -> str:
-        return self.phh
+        return str(self.phh)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,11 +108,11 @@ class DealBoard(Event):
     cards: tuple[Card, ...]
 
     @property
-    def phh(self) -> str:
-        return f"d db {_codes(self.cards)}"
+    def phh_action(self) -> pa.DealBoard | None:
+        return pa.DealBoard(pa.card_token(self.cards)) if self.cards else None
 
     def __str__(self) -> str:
-        return self.phh
+        return str(self.phh)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,11 +130,11 @@ class Fold(Event):
     player: int
 
     @property
-    def phh(self) -> str:
-        return f"p{self.player + 1} f"
+    def phh_action(self) -> pa.Fold:
+        return pa.Fold(self.player + 1)
 
     def __str__(self) -> str:
-        return self.phh
+        return str(self.phh)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,11 +145,11 @@ class CheckCall(Event):
     amount: int
 
     @property
-    def phh(self) -> str:
-        return f"p{self.player + 1} cc"
+    def phh_action(self) -> pa.CheckCall:
+        return pa.CheckCall(self.player + 1)
 
     def __str__(self) -> str:
-        return self.phh
+        return str(self.phh)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,11 +160,11 @@ class BetRaise(Event):
     amount: int
 
     @property
-    def phh(self) -> str:
-        return f"p{self.player + 1} cbr {self.amount}"
+    def phh_action(self) -> pa.CompleteBetRaiseTo:
+        return pa.CompleteBetRaiseTo(self.player + 1, self.amount)
 
     def __str__(self) -> str:
-        return self.phh
+        return str(self.phh)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,11 +173,11 @@ class BringIn(Event):
     amount: int
 
     @property
-    def phh(self) -> str:
-        return f"p{self.player + 1} pb"
+    def phh_action(self) -> pa.PostBringIn:
+        return pa.PostBringIn(self.player + 1)
 
     def __str__(self) -> str:
-        return self.phh
+        return str(self.phh)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,11 +188,11 @@ class Discard(Event):
     cards: tuple[Card | None, ...]
 
     @property
-    def phh(self) -> str:
-        return f"p{self.player + 1} sd {_codes(self.cards)}".rstrip()
+    def phh_action(self) -> pa.StandPatDiscard:
+        return pa.StandPatDiscard(self.player + 1, pa.card_token(self.cards) or None)
 
     def __str__(self) -> str:
-        return self.phh
+        return str(self.phh)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,13 +203,13 @@ class ShowMuck(Event):
     cards: tuple[Card, ...] | None
 
     @property
-    def phh(self) -> str:
-        if self.cards is None:
-            return f"p{self.player + 1} sm"  # a bare sm mucks
-        return f"p{self.player + 1} sm {_codes(self.cards)}"
+    def phh_action(self) -> pa.ShowMuck:
+        # a bare sm mucks (cards None); so does a show of no known card, as its text
+        # always read ("p1 sm " is a bare sm)
+        return pa.ShowMuck(self.player + 1, pa.card_token(self.cards or ()) or None)
 
     def __str__(self) -> str:
-        return self.phh
+        return str(self.phh)
 
 
 @dataclass(frozen=True, slots=True)

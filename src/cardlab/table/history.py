@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import repeat
 from typing import Any
 
 from cardlab.cards import Card
@@ -69,7 +70,7 @@ def to_history(
         "ante_trimming_status": stakes.ante_trimming,
         "antes": tuple(raw_antes),
         "starting_stacks": hand.starting_stacks,
-        "actions": tuple(e.phh for e in hand.history if e.phh is not None),
+        "actions": tuple(a for e in hand.history if (a := e.phh_action) is not None),
         "finishing_stacks": hand.result.finishing_stacks,
     }
     if game.game.base.key == "stud":
@@ -306,8 +307,10 @@ def _places(history: phh.HandHistory) -> int | None:
     amounts: list[Any] = [*history.antes, *history.starting_stacks]
     amounts += list(history.blinds_or_straddles or ())
     amounts += [history.bring_in, history.small_bet, history.big_bet, history.min_bet]
-    bet = pa.CompleteBetRaiseTo
-    amounts += [a.amount for a in history.actions if type(a) is bet or isinstance(a, bet)]
+    # the bets' amounts (the other records have none: 0)
+    amounts += map(getattr, history.actions, repeat("amount"), repeat(0))
+    if set(map(type, amounts)) <= _CHIPS:
+        return None  # the usual case, quickly: every amount in chips
     places: int | None = None
     for a in amounts:
         if type(a) is int or a is None:  # chips: most amounts of most files
@@ -317,6 +320,10 @@ def _places(history: phh.HandHistory) -> int | None:
             if isinstance(exponent, int):
                 places = max(places or 0, -exponent)
     return places
+
+
+_CHIPS = {int, type(None)}
+_INT = {int}
 
 
 def _is_infinite(amount: int | Decimal) -> bool:
@@ -371,14 +378,19 @@ def _replay(
     label: str,
     on_step: Callable[[int, pa.Action | None, HandState], None] | None,
 ) -> Replay:
-    infinite = tuple(_is_infinite(s) for s in history.starting_stacks)
+    chips = scale == 1 and set(map(type, history.starting_stacks)) == _INT
+    infinite = tuple(map(_is_infinite, history.starting_stacks))
     try:
         game = _table_game(history, scale)
         endless = _endless_stack(history, scale) if any(infinite) else 0
-        stacks = [
-            endless if inf else _units(s, scale)
-            for s, inf in zip(history.starting_stacks, infinite, strict=True)
-        ]
+        stacks: list[int] = (
+            list(history.starting_stacks)  # type: ignore[arg-type]  # chips: all int
+            if chips
+            else [
+                endless if inf else _units(s, scale)
+                for s, inf in zip(history.starting_stacks, infinite, strict=True)
+            ]
+        )
         hand = HandState(game, stacks, deal="manual", showdown="manual")
     except HistoryError as exc:
         raise HistoryError(f"{label}: {exc}") from None
@@ -429,42 +441,50 @@ _TOKENS: dict[int, tuple[Any, dict[str, tuple[Card | None, ...]]]] = {}
 
 
 def _apply(hand: HandState, action: pa.Action, deck: Any, scale: int) -> None:
-    if isinstance(action, pa.DealHole):  # the most common action first
-        hand.deal_hole(action.player - 1, _cards(action.cards, deck))
+    kind = type(action)
+    if kind not in _RECORDS:  # a subclass of a record: played as the record
+        kind = next(k for k in pa.ACTION_TYPES if isinstance(action, k))
+    if kind is pa.DealHole:  # the most common action first
+        hand.deal_hole(action.player - 1, _cards(action.cards, deck))  # type: ignore[union-attr,arg-type]
         return
-    if isinstance(action, pa.NoOp):
+    if kind is pa.NoOp:
         return
-    if isinstance(action, pa.DealBoard):
-        cards = _cards(action.cards, deck)
-        if any(c is None for c in cards):
+    if kind is pa.DealBoard:
+        cards = _cards(action.cards, deck)  # type: ignore[union-attr,arg-type]
+        if None in cards:
             raise HistoryError("board cards cannot be unknown")
-        hand.deal_board([c for c in cards if c is not None])
+        hand.deal_board(cards)  # type: ignore[arg-type]
         return
-    player = action.player - 1
-    if isinstance(action, pa.ShowMuck):
-        _show_or_muck(hand, player, action.cards, deck)
+    player = action.player - 1  # type: ignore[union-attr]
+    if kind is pa.ShowMuck:
+        _show_or_muck(hand, player, action.cards, deck)  # type: ignore[union-attr]
         return
-    if hand.actor != player and hand.phase is Phase.BET and player in hand.to_act:
-        # a recorded hand may leave out folds (pokerkit's replay folds the players it
-        # skips): fold those before ``player``, each of whom faces a bet; unless that
-        # would end the hand (heads-up, the other player): then ``player`` is out of turn
-        skipped = hand.to_act[: hand.to_act.index(player)]
-        if len(hand.in_hand()) - len(skipped) >= 2:
-            while hand.actor != player and hand.can_fold():
-                hand.fold()
     if hand.actor != player:
-        raise HistoryError(f"p{player + 1} acts out of turn ({_whose_turn(hand)})")
-    if isinstance(action, pa.Fold):
+        if hand.phase is Phase.BET and player in hand.to_act:
+            # a recorded hand may leave out folds (pokerkit's replay folds the players
+            # it skips): fold those before ``player``, each of whom faces a bet; unless
+            # that would end the hand (heads-up, the other player): then ``player`` is
+            # out of turn
+            skipped = hand.to_act[: hand.to_act.index(player)]
+            if len(hand.in_hand()) - len(skipped) >= 2:
+                while hand.actor != player and hand.can_fold():
+                    hand.fold()
+        if hand.actor != player:
+            raise HistoryError(f"p{player + 1} acts out of turn ({_whose_turn(hand)})")
+    if kind is pa.Fold:
         hand.fold()
-    elif isinstance(action, pa.CheckCall):
+    elif kind is pa.CheckCall:
         hand.check_or_call()
-    elif isinstance(action, pa.PostBringIn):
+    elif kind is pa.CompleteBetRaiseTo:
+        hand.bet_or_raise_to(_units(action.amount, scale))  # type: ignore[union-attr]
+    elif kind is pa.PostBringIn:
         hand.bring_in()
-    elif isinstance(action, pa.CompleteBetRaiseTo):
-        hand.bet_or_raise_to(_units(action.amount, scale))
-    elif isinstance(action, pa.StandPatDiscard):
-        cards = _cards(action.cards, deck) if action.cards else ()
+    elif kind is pa.StandPatDiscard:
+        cards = _cards(action.cards, deck) if action.cards else ()  # type: ignore[union-attr]
         hand.discard(cards)
+
+
+_RECORDS = frozenset(pa.ACTION_TYPES)
 
 
 def _show_or_muck(hand: HandState, player: int, token: str | None, deck: Any) -> None:
@@ -533,7 +553,7 @@ def record(
         starting_stacks=hand.starting_stacks,
         finishing_stacks=hand.result.finishing_stacks,
         board=format_cards(hand.board),
-        actions=sum(1 for e in hand.history if e.phh is not None and not e.phh.startswith("d ")),
+        actions=_player_actions(hand),
         showdown=hand.result.showdown,
         decided_by=hand.result.decided_by,
         source=source,
@@ -556,7 +576,7 @@ def check_recordable(game: TableGame) -> None:
         choices = legal_actions(hand)
         apply(hand, next((a for a in choices if a.kind is Kind.FOLD), choices[0]))
     try:
-        replay(phh.load(phh.dumps(to_history(hand))))
+        replay(phh.loads(phh.dumps(to_history(hand))))
     except HistoryError as exc:
         why = str(exc) if len(str(exc)) <= 160 else str(exc)[:157] + "..."
         raise HistoryError(
@@ -582,8 +602,16 @@ def imported(r: Replay, *, source: str = "import", text: str | None = None) -> H
         starting_stacks=hand.starting_stacks,
         finishing_stacks=hand.result.finishing_stacks,
         board=format_cards(hand.board),
-        actions=sum(1 for e in hand.history if isinstance(e, _PLAYER_ACTIONS)),
+        actions=_player_actions(hand),
         showdown=hand.result.showdown,
         decided_by=hand.result.decided_by,
         source=source,
     )
+
+
+def _player_actions(hand: HandState) -> int:
+    """How many of the hand's events are a player's action."""
+    return sum(map(_PLAYER_ACTION_TYPES.__contains__, map(type, hand.history)))
+
+
+_PLAYER_ACTION_TYPES = frozenset(_PLAYER_ACTIONS)

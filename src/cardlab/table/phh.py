@@ -12,22 +12,24 @@ hand, named ``[1]``, ``[2]``, ...
 >>> hand = load(Path("tests/data/phh/pluribus-100-0.phh"))
 >>> hand.variant, hand.player_count, str(hand.actions[6])
 ('NT', 6, 'p3 f')
->>> load(dumps(hand)) == hand
+>>> loads(dumps(hand)) == hand
 True
 
 This module is plain data and text; it knows nothing of the rules. Amounts are exact:
 ``int``, or ``decimal.Decimal`` where the file writes a decimal point (``0.50``). The
 action lines are records from :mod:`cardlab.table.phh_actions`. Every malformed input
-raises :class:`~cardlab.errors.HistoryError` naming the line. :func:`iter_file` reads a
+raises :class:`~cardlab.errors.HistoryError` naming the line. :func:`load` reads a file
+(a path or a file object) and :func:`loads` text, as :mod:`json` and :mod:`tomllib` do;
+:func:`load_all` and :func:`loads_all` the hands of a ``.phhs``. :func:`iter_file` reads a
 file of any size hand by hand, a hand that cannot be read being an entry with its error
 rather than the end of the file.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import functools
+import operator
 import os
 import re
 import stat
@@ -35,8 +37,9 @@ import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
+from itertools import compress, count, repeat
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from cardlab.decks import BUILTIN_DECKS, Deck, deck_from_data, get_deck
 from cardlab.errors import CardError, DeckError, HistoryError
@@ -286,62 +289,116 @@ def _is_number(value: object) -> bool:
 
 
 def _convert(name: str, value: Any) -> Any:
-    kind = _KINDS.get(name, "str")
-    if kind == "str":
-        if not isinstance(value, str):
-            raise HistoryFieldError(name, None, f"expected a string, got {_short(value)}")
-        return value
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise HistoryFieldError(name, None, f"expected true or false, got {_short(value)}")
-        return value
-    if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise HistoryFieldError(name, None, f"expected an integer, got {_short(value)}")
-        return value
-    if kind == "str|int":
-        if isinstance(value, bool) or not isinstance(value, str | int):
-            raise HistoryFieldError(
-                name, None, f"expected a string or an integer, got {_short(value)}"
-            )
-        return value
-    if kind == "time":
-        if not isinstance(value, datetime.time):
-            raise HistoryFieldError(
-                name, None, f"expected a local time like 20:15:00, got {_short(value)}"
-            )
-        return value
-    if kind == "amount":
-        if not _is_number(value) or value < 0:
-            raise HistoryFieldError(name, None, f"expected a number >= 0, got {_short(value)}")
-        return value
+    return _CONVERTERS[_KINDS.get(name, "str")](name, value)
+
+
+def _to_str(name: str, value: Any) -> Any:
+    if type(value) is not str and not isinstance(value, str):
+        raise HistoryFieldError(name, None, f"expected a string, got {_short(value)}")
+    return value
+
+
+def _to_bool(name: str, value: Any) -> Any:
+    if not isinstance(value, bool):
+        raise HistoryFieldError(name, None, f"expected true or false, got {_short(value)}")
+    return value
+
+
+def _to_int(name: str, value: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise HistoryFieldError(name, None, f"expected an integer, got {_short(value)}")
+    return value
+
+
+def _to_str_or_int(name: str, value: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise HistoryFieldError(name, None, f"expected a string or an integer, got {_short(value)}")
+    return value
+
+
+def _to_time(name: str, value: Any) -> Any:
+    if not isinstance(value, datetime.time):
+        raise HistoryFieldError(
+            name, None, f"expected a local time like 20:15:00, got {_short(value)}"
+        )
+    return value
+
+
+def _to_amount(name: str, value: Any) -> Any:
+    if not _is_number(value) or value < 0:
+        raise HistoryFieldError(name, None, f"expected a number >= 0, got {_short(value)}")
+    return value
+
+
+def _to_actions(name: str, value: Any) -> tuple[Action, ...]:
     if not isinstance(value, list | tuple):
         raise HistoryFieldError(name, None, f"expected an array, got {_short(value)}")
-    if kind == "actions":
-        actions = []
-        for i, item in enumerate(value):
-            # the usual case first, quickly: a well-formed action text (cached)
-            parsed = action_problem(item)[0] if type(item) is str else None
-            actions.append(parsed if parsed is not None else _convert_action(i, item))
-        return tuple(actions)
-    if kind == "amounts" and all(type(item) is int and item >= 0 for item in value):
-        return tuple(value)  # the usual case, quickly: chips
-    if kind == "strs" and all(type(item) is str for item in value):
-        return tuple(value)
-    for i, item in enumerate(value):
+    known = _ACTIONS_READ
+    try:  # the usual case, quickly: every text read before
+        parsed = list(map(known.get, value))
+    except TypeError:  # an unhashable item
+        parsed = []
+    if len(parsed) != len(value):
+        parsed = [None] * len(value)
+    # the others (records are true, None is not)
+    for i in compress(count(), map(operator.not_, parsed)):
+        item = value[i]
+        parsed[i] = record = _convert_action(i, item)
+        if type(item) is str:
+            if len(known) >= 16384:
+                known.clear()
+            known[item] = record
+    return tuple(parsed)  # type: ignore[arg-type]  # every item is a record now
+
+
+_ACTIONS_READ: dict[str, Action] = {}  # records are immutable: real files repeat lines
+
+
+_INT = {int}
+_STR = {str}
+
+
+def _array_of(kind: str) -> Any:
+    def convert(name: str, value: Any) -> tuple[Any, ...]:
+        if not isinstance(value, list | tuple):
+            raise HistoryFieldError(name, None, f"expected an array, got {_short(value)}")
+        types = set(map(type, value))  # the usual cases, quickly: names, chips
         if kind == "strs":
-            ok = isinstance(item, str)
-        elif kind == "ints":
-            ok = isinstance(item, int) and not isinstance(item, bool)
-        elif kind == "signed amounts":
-            ok = _is_number(item)
-        else:
-            ok = _is_number(item) and item >= 0
-        if not ok:
-            named = {"strs": "a string", "ints": "an integer", "signed amounts": "a number"}
-            expected = named.get(kind, "a number >= 0")
-            raise HistoryFieldError(name, i, f"expected {expected}, got {_short(item)}")
-    return tuple(value)
+            if types <= _STR:
+                return tuple(value)
+        elif types <= _INT and (kind != "amounts" or not value or min(value) >= 0):
+            return tuple(value)
+        for i, item in enumerate(value):
+            if kind == "strs":
+                ok = isinstance(item, str)
+            elif kind == "ints":
+                ok = isinstance(item, int) and not isinstance(item, bool)
+            elif kind == "signed amounts":
+                ok = _is_number(item)
+            else:
+                ok = _is_number(item) and item >= 0
+            if not ok:
+                named = {"strs": "a string", "ints": "an integer", "signed amounts": "a number"}
+                expected = named.get(kind, "a number >= 0")
+                raise HistoryFieldError(name, i, f"expected {expected}, got {_short(item)}")
+        return tuple(value)
+
+    return convert
+
+
+_CONVERTERS: dict[str, Any] = {
+    "str": _to_str,
+    "bool": _to_bool,
+    "int": _to_int,
+    "str|int": _to_str_or_int,
+    "time": _to_time,
+    "amount": _to_amount,
+    "actions": _to_actions,
+    "amounts": _array_of("amounts"),
+    "signed amounts": _array_of("signed amounts"),
+    "ints": _array_of("ints"),
+    "strs": _array_of("strs"),
+}
 
 
 def _convert_action(index: int, item: Any) -> Action:
@@ -409,33 +466,133 @@ def _check_hand(hand: HandHistory) -> None:
         if value is not None and not 1 <= value <= top:
             raise HistoryFieldError(name, None, f"expected 1 to {top}, got {value}")
     deck = _deck_of(hand.user_fields)
-    for i, action in enumerate(hand.actions):
+    valid = _valid_tokens(deck)
+    actions = hand.actions
+    # the usual case, quickly: every player in range, every card token known good
+    top = max(map(getattr, actions, repeat("player"), repeat(0)), default=0)
+    tokens: set[str | None] = set(map(getattr, actions, repeat("cards"), repeat(None)))
+    tokens.discard(None)  # the records without cards
+    tokens.discard("-")
+    if top <= players:
+        for token in tokens - valid:
+            try:
+                split_cards(token, deck)
+            except CardError:
+                break  # the loop below says where
+            if len(valid) >= 8192:
+                valid.clear()
+            valid.add(token)  # type: ignore[arg-type]  # None is out
+        else:
+            return
+    for i, action in enumerate(actions):
         player = getattr(action, "player", None)
         if player is not None and player > players:
             raise HistoryFieldError("actions", i, f"player p{player} of {players}", str(action))
-        cards = None if isinstance(action, NoOp) else getattr(action, "cards", None)
-        if cards is not None and cards != "-":
+        cards: str | None = None if type(action) is NoOp else getattr(action, "cards", None)
+        if cards is not None and cards not in valid and cards != "-":
             try:
                 split_cards(cards, deck)
             except CardError as exc:
                 raise HistoryFieldError("actions", i, str(exc), str(action)) from None
+            if len(valid) >= 8192:
+                valid.clear()
+            valid.add(cards)
+
+
+_VALID: dict[int, tuple[Deck, set[str]]] = {}
+
+
+def _valid_tokens(deck: Deck) -> set[str]:
+    """The card tokens known to be cards of ``deck`` (remembered per deck object, without
+    hashing the deck for each token)."""
+    found = _VALID.get(id(deck))
+    if found is None or found[0] is not deck:
+        if len(_VALID) >= 16:
+            _VALID.clear()
+        found = _VALID[id(deck)] = (deck, set())
+    return found[1]
 
 
 _FIELD_NAMES = frozenset(FIELD_ORDER)
+_KIND_OF = {name: _CONVERTERS[_KINDS.get(name, "str")] for name in FIELD_ORDER}
+_SLOTS = tuple(
+    (f.name, HandHistory.__dict__[f.name].__set__, f.default)
+    for f in fields(HandHistory)
+    if f.name != "user_fields"
+)
+_SET_USER_FIELDS = HandHistory.__dict__["user_fields"].__set__
+
+
+def _build(table: dict[str, Any]) -> HandHistory:
+    """``HandHistory(**fields, user_fields=others)`` of a parsed table, quickly: the same
+    conversions and checks for the fields present, without setting each field twice."""
+    values: dict[str, Any] = {}
+    user: dict[str, Any] = {}
+    kind_of = _KIND_OF
+    for name, value in table.items():
+        convert = kind_of.get(name)
+        if convert is None:
+            user[name] = value
+        elif value is not None:
+            values[name] = convert(name, value)
+    hand = object.__new__(HandHistory)
+    _fill(hand, values.get, user)
+    _check_hand(hand)
+    return hand
+
+
+def _filler() -> Any:
+    """A function that sets every slot of a new :class:`HandHistory` from ``get(name,
+    default)`` (a frozen dataclass's own ``__init__`` goes through
+    ``object.__setattr__`` for each of its 38 fields)."""
+    names = tuple(name for name, _, _ in _SLOTS)
+    setters = tuple(setter for _, setter, _ in _SLOTS)
+    defaults = tuple(default for _, _, default in _SLOTS)
+
+    def fill(hand: HandHistory, get: Any, user: dict[str, Any]) -> None:
+        # each setter(hand, value), looped in C (the setters return None)
+        any(map(operator.call, setters, repeat(hand), map(get, names, defaults)))
+        _SET_USER_FIELDS(hand, user)
+
+    return fill
+
+
+_fill = _filler()
 
 
 # --- reading -------------------------------------------------------------------
 
 
-def load(source: str | os.PathLike[str]) -> HandHistory:
-    """One hand from PHH text (a ``str``) or a ``.phh`` file (a path)."""
+Source = str | os.PathLike[str] | IO[bytes] | IO[str]
+"""What :func:`load` and :func:`load_all` read: a path (``str`` or ``PathLike``), or a
+file object open for reading, binary (UTF-8) or text."""
+
+
+def load(source: Source) -> HandHistory:
+    """One hand of a ``.phh`` file: a path, or a file object open for reading (as
+    :func:`json.load` and :func:`tomllib.load`); PHH text goes to :func:`loads`."""
     text, where = _read(source)
     return _from_table(_parse_toml(text, where), text, where, None)
 
 
-def load_all(source: str | os.PathLike[str]) -> list[HandHistory]:
-    """Every hand of ``.phhs`` text (a ``str``) or file (a path), in file order."""
+def loads(text: str) -> HandHistory:
+    """One hand of PHH text."""
+    return _from_table(_parse_toml(_text(text), ""), text, "", None)
+
+
+def load_all(source: Source) -> list[HandHistory]:
+    """Every hand of a ``.phhs`` file (a path or a file object, as :func:`load`), in
+    file order; ``.phhs`` text goes to :func:`loads_all`."""
     text, where = _read(source)
+    return _all(text, where)
+
+
+def loads_all(text: str) -> list[HandHistory]:
+    """Every hand of ``.phhs`` text, in order."""
+    return _all(_text(text), "")
+
+
+def _all(text: str, where: str) -> list[HandHistory]:
     hands = []
     for name, table in _parse_toml(text, where).items():
         if not isinstance(table, dict):
@@ -449,13 +606,28 @@ def load_all(source: str | os.PathLike[str]) -> list[HandHistory]:
     return hands
 
 
-def _read(source: str | os.PathLike[str]) -> tuple[str, str]:
-    if isinstance(source, str):
-        if len(source) > MAX_FILE_BYTES:
-            raise HistoryError(f"PHH text of {len(source)} characters is over the limit")
-        return source, ""
-    if not isinstance(source, os.PathLike):
-        raise HistoryError(f"expected PHH text or a path, got {type(source).__name__}")
+def _text(text: object) -> str:
+    if not isinstance(text, str):
+        raise HistoryError(
+            f"expected PHH text (a str), got {type(text).__name__} (a path or a file: "
+            "phh.load, phh.load_all)"
+        )
+    if len(text) > MAX_FILE_BYTES:
+        raise HistoryError(f"PHH text of {len(text)} characters is over the limit")
+    return text
+
+
+def _read(source: Source) -> tuple[str, str]:
+    """The text of a path or a file object, and how messages name it."""
+    if not isinstance(source, str | os.PathLike):
+        if hasattr(source, "read"):
+            return _read_file(source)
+        raise HistoryError(f"expected a path or a file, got {type(source).__name__}")
+    if isinstance(source, str) and ("\n" in source or " = " in source):
+        raise HistoryError(
+            f"phh.load reads a file, and {_short(source)} is PHH text, not a path "
+            "(PHH text goes to phh.loads, phh.loads_all)"
+        )
     path = Path(source)
     try:
         info = path.stat()
@@ -467,13 +639,36 @@ def _read(source: str | os.PathLike[str]) -> tuple[str, str]:
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise HistoryError(f"cannot read {str(path)!r}: {exc.strerror}") from None
+    return _decoded(data, repr(str(path))), f"{path}: "
+
+
+def _read_file(handle: IO[bytes] | IO[str]) -> tuple[str, str]:
+    name = getattr(handle, "name", None)
+    label = repr(name) if isinstance(name, str) else "the file"
+    try:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise HistoryError(f"cannot read {label}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise HistoryError(f"{label} is not UTF-8 text (byte {exc.start})") from None
+    where = f"{name}: " if isinstance(name, str) else ""
+    if isinstance(data, str):
+        if len(data) > MAX_FILE_BYTES:
+            raise HistoryError(f"{label} is over {MAX_FILE_BYTES >> 20} MB")
+        return data.removeprefix("\ufeff"), where
+    if not isinstance(data, bytes | bytearray):
+        raise HistoryError(f"expected a file of text or bytes, got {type(data).__name__}")
+    return _decoded(bytes(data), label), where
+
+
+def _decoded(data: bytes, label: str) -> str:
     if len(data) > MAX_FILE_BYTES:
-        raise HistoryError(f"{str(path)!r} is over {MAX_FILE_BYTES >> 20} MB")
+        raise HistoryError(f"{label} is over {MAX_FILE_BYTES >> 20} MB")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise HistoryError(f"{str(path)!r} is not UTF-8 text (byte {exc.start})") from None
-    return text.removeprefix("\ufeff"), f"{path}: "
+        raise HistoryError(f"{label} is not UTF-8 text (byte {exc.start})") from None
+    return text.removeprefix("\ufeff")
 
 
 def _parse_toml(text: str, where: str) -> dict[str, Any]:
@@ -497,10 +692,8 @@ def _from_table(
     for name in REQUIRED_FIELDS:
         if name not in table:
             raise HistoryError(f"{where}{hand_at}the required field {name!r} is missing")
-    known = {k: v for k, v in table.items() if k in _FIELD_NAMES}
-    user = {k: v for k, v in table.items() if k not in _FIELD_NAMES}
     try:
-        return HandHistory(**known, user_fields=user)
+        return _build(table)
     except HistoryFieldError as problem:
         name = problem.name if problem.name != "user_fields" else ""
         index = problem.index if name == "actions" else None
@@ -537,30 +730,33 @@ def iter_file(path: str | os.PathLike[str]) -> Iterator[Entry]:
     ``.phhs``, one hand per table; any other as one hand."""
     where = f"{path}: "
     for number, (name, first, text, end) in enumerate(_chunks(Path(path)), 1):
-        entry = _entry(number, name, first, text, where)
+        entry = _entry(number, name, first, text, where, end)
         if name is None and entry.error is not None and "not valid TOML" in entry.error:
             raise HistoryError(entry.error)  # a .phh that is not TOML: not read at all
-        yield dataclasses.replace(entry, end=end) if end else entry
+        yield entry
 
 
-def _entry(number: int, name: str | None, first: int, text: str, where: str) -> Entry:
+def _entry(number: int, name: str | None, first: int, text: str, where: str, end: int) -> Entry:
     hand_at = "" if name is None else f"hand [{name}]: "
     try:
         table = _phh_toml.loads(text) or tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         reason = _shift_toml_line(str(exc), first - 1)
-        return Entry(number, name, first, error=f"{where}{hand_at}not valid TOML: {reason}")
+        error = f"{where}{hand_at}not valid TOML: {reason}"
+        return Entry(number, name, first, error=error, end=end)
     except RecursionError:
-        return Entry(number, name, first, error=f"{where}{hand_at}not valid TOML: nested")
+        error = f"{where}{hand_at}not valid TOML: nested"
+        return Entry(number, name, first, error=error, end=end)
     if name is not None:
         inner = table.get(name)
         if not isinstance(inner, dict):  # [1.x] and the like
-            return Entry(number, name, first, error=f"{where}{hand_at}not a hand table")
+            error = f"{where}{hand_at}not a hand table"
+            return Entry(number, name, first, error=error, end=end)
         table = inner
     try:
-        return Entry(number, name, first, _from_table(table, text, where, name, first))
+        return Entry(number, name, first, _from_table(table, text, where, name, first), end=end)
     except HistoryError as exc:
-        return Entry(number, name, first, error=str(exc))
+        return Entry(number, name, first, error=str(exc), end=end)
 
 
 _LINE_RE = re.compile(r"\(at line (\d+)")
@@ -674,12 +870,34 @@ def dumps(hand: HandHistory) -> str:
     lines = []
     for name in FIELD_ORDER:
         value = getattr(hand, name)
-        if value is not None:
+        if value is None:
+            continue
+        if name == "actions":
+            lines.append(f"actions = [{', '.join(map(_action_text, value))}]")
+        elif type(value) is tuple and all(type(v) is int for v in value):
+            lines.append(f"{name} = [{', '.join(map(str, value))}]")  # chips, quickly
+        else:
             lines.append(f"{name} = {_value(value)}")
     for key, value in hand.user_fields.items():
         if value is not None:
             lines.append(f"{_key(key)} = {_value(value)}")
     return "\n".join(lines) + "\n"
+
+
+def _action_text(action: Action) -> str:
+    """``_value(action)``, remembered per record (a history's records are mostly the
+    very objects :func:`load` read, shared by the hands that repeat a line)."""
+    found = _ACTION_TEXTS.get(id(action))
+    if found is not None and found[0] is action:
+        return found[1]
+    text = _string(str(action))
+    if len(_ACTION_TEXTS) >= 16384:
+        _ACTION_TEXTS.clear()
+    _ACTION_TEXTS[id(action)] = (action, text)  # the record is kept: its id stays its own
+    return text
+
+
+_ACTION_TEXTS: dict[int, tuple[Action, str]] = {}
 
 
 def dumps_all(hands: Iterable[HandHistory]) -> str:

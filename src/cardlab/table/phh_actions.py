@@ -296,7 +296,13 @@ def parse_action(text: str) -> Action:
     return action
 
 
+_DEAL_HOLE_RE = re.compile(r"d dh p([1-9][0-9]*) ([^\s#]+)")
+
+
 def _parse(text: str) -> Action:
+    m = _DEAL_HOLE_RE.fullmatch(text)
+    if m is not None and m.group(2) != "-":  # the most common line, quickly
+        return _deal_hole(int(m.group(1)), m.group(2))
     body, hash_, rest = text.partition("#")
     comment = rest.strip() if hash_ else None
     words = body.split()
@@ -330,6 +336,21 @@ def _parse(text: str) -> Action:
             return StandPatDiscard(player, cards, comment)
         return ShowMuck(player, cards, comment)
     raise _Syntax(f"unknown action {verb!r} (expected f, cc, cbr, pb, sd or sm)")
+
+
+def _deal_hole(player: int, cards: str) -> DealHole:
+    """``DealHole(player, cards)`` of values the pattern checked already (a player from
+    1, a card token without spaces, '#' or '-'), without checking them again."""
+    record = object.__new__(DealHole)
+    _SET_PLAYER(record, player)
+    _SET_CARDS(record, cards)
+    _SET_COMMENT(record, None)
+    return record
+
+
+_SET_PLAYER = DealHole.__dict__["player"].__set__
+_SET_CARDS = DealHole.__dict__["cards"].__set__
+_SET_COMMENT = DealHole.__dict__["comment"].__set__
 
 
 def _parse_dealer(words: list[str], comment: str | None) -> Action:
@@ -398,14 +419,16 @@ def split_cards(token: str, deck: Deck) -> tuple[Card | None, ...]:
 
 def join_cards(cards: Iterable[Card | None], deck: Deck) -> str:
     """The PHH token of cards of ``deck`` (``None`` is an unknown card, ``??``)."""
-    out: list[str] = []
+    cards = tuple(cards)
     for card in cards:
-        if card is None:
-            out.append(UNKNOWN_CARD)
-        elif card not in deck:
+        if card is not None and card not in deck:
             raise CardError(f"card {card} is not in the {deck.name} deck")
-        else:
-            out.append(card.ascii)
-    if not out:
+    if not cards:
         raise CardError("no cards to write")
-    return "".join(out)
+    return card_token(cards)
+
+
+def card_token(cards: Iterable[Card | None]) -> str:
+    """The PHH token of cards a hand dealt (``None`` is an unknown card, ``??``): their
+    ASCII codes run together, the one way cardlab writes cards in an action line."""
+    return "".join(UNKNOWN_CARD if card is None else card.ascii for card in cards)

@@ -4,9 +4,13 @@
 (:func:`cardlab.table.phh.iter_file`, so a file of any size is never held whole),
 replays each hand on the engine and stores it, ``batch`` hands per transaction. A hand
 that cannot be read or replayed is skipped and reported with its file and line; it
-does not stop the others. A hand whose PHH text (as cardlab writes it) is already in
-the store, or earlier in the same import, is recognised and skipped: importing a file
-twice stores it once, and an interrupted import run again continues where it stopped.
+does not stop the others. A hand already in the store, or earlier in the same import,
+is recognised and skipped: importing a file twice stores it once, and an interrupted
+import run again continues where it stopped. A hand is recognised by its content, not
+its formatting: the key is the digest of its PHH text as cardlab writes it
+(:func:`cardlab.table.phh.dumps`, the text the store keeps), so the same hand from a file
+written otherwise (another table name, key order, quoting, comments) is recognised
+too, and a hand that differs in any field is another hand (docs/phh.md).
 A hand whose recorded ``finishing_stacks`` or ``winnings`` differ from the replay's is
 stored (the replay is the engine's reading of the rules) and reported.
 """

@@ -37,6 +37,8 @@ import secrets
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain, compress
+from operator import add, and_
 
 from cardlab.cards import Card, format_cards
 from cardlab.decks import Deck
@@ -136,7 +138,7 @@ class HandState:
         # one card at a time, so a hand shuffles only the cards it deals)
         self._rng: random.Random | None = None  # seeded at the first card drawn
         deck = game.game.deck
-        self._stub = list(deck.cards)
+        self._stub = list(deck.cards) if self.auto_deal else []  # manual: _unseen says
         # a fair dealer's shuffled deck: dealt from the top (kept reversed: pop() is the
         # top card), player by player as the PHH lists the deals, no burns
         self.dealer = dealer
@@ -428,8 +430,9 @@ class HandState:
         self._bring_in_status = False
         self._completion_status = False
         n = self.players
-        order = deque((i + k) % n for k in range(1, n))
-        self._actors = deque(j for j in order if self.alive[j] and self.stacks[j])
+        # the players after i round the table, who are in and have chips
+        able = list(map(and_, self.alive, map(bool, self.stacks)))
+        self._actors = deque(compress(chain(range(i + 1, n), range(i)), able[i + 1 :] + able[:i]))
         self._opener = i
         if increment >= self._raise_size:
             self._acted = {i}
@@ -663,8 +666,18 @@ class HandState:
 
     def deal_hole(self, player: int, cards: Sequence[Card | None]) -> ev.DealHole:
         """Deal these hole cards to ``player`` (manual dealing; None: an unknown card)."""
-        self.verify_deal_hole(player, cards)
-        return self._deal_hole(player, tuple(cards))
+        pending = self._pending_hole[player] if 0 <= player < self.players else None
+        if (
+            self._actors
+            or True in self._pending_discard
+            or not pending
+            or len(cards) > len(pending)
+        ):
+            self.verify_deal_hole(player, cards)  # says why not
+        bits = self._fresh_bits(cards)
+        if bits is None:  # a card dealt before, back after a reshuffle, or an error
+            self.verify_deal_hole(player, cards)
+        return self._deal_hole(player, tuple(cards), bits)
 
     def verify_deal_board(self, cards: Sequence[Card]) -> None:
         if self._actors or any(self._pending_discard) or not self._pending_board:
@@ -674,8 +687,33 @@ class HandState:
         self._check_unseen(cards)
 
     def deal_board(self, cards: Sequence[Card]) -> ev.DealBoard:
-        self.verify_deal_board(cards)
-        return self._deal_board(tuple(cards))
+        bits = None
+        due = not self._actors and True not in self._pending_discard
+        if due and 0 < len(cards) <= self._pending_board:
+            bits = self._fresh_bits(cards)
+            if bits is not None and bits.bit_count() != len(cards):
+                bits = None  # an unknown card (None): the full checks refuse it
+        if bits is None:
+            self.verify_deal_board(cards)
+        return self._deal_board(tuple(cards), bits)
+
+    def _fresh_bits(self, cards: Sequence[Card | None]) -> int | None:
+        """The bit mask of the codes of ``cards`` (unknown ones, None, aside) when each is a
+        card of the deck not dealt yet, and none is given twice; else None (the full
+        checks say why, or find a card back from the discards after a reshuffle)."""
+        codes, unseen = self._codes, self._unseen
+        bits = 0
+        for c in cards:
+            if c is None:
+                continue
+            code = codes.get(id(c))
+            if code is None:
+                return None
+            bit = 1 << code
+            if bits & bit or not unseen & bit:
+                return None
+            bits |= bit
+        return bits
 
     def _check_unseen(self, cards: Sequence[Card]) -> None:
         ids = self._codes
@@ -741,7 +779,7 @@ class HandState:
 
     def _muck(self, i: int) -> None:
         self.alive[i] = False
-        self._mucked.extend(c for c in self.hole[i] if c is not None)
+        self._mucked.extend(filter(None, self.hole[i]))  # the known cards (None: unknown)
         if i in self._show_queue:
             self._show_queue.remove(i)
 
@@ -860,8 +898,8 @@ class HandState:
             # as pokerkit: the largest blind or straddle acts last; a post (negative)
             # does not count, so it moves nobody's turn
             blinds, bets = self._blinds, self.bets
-            top, most = 0, None
-            for i in range(n):  # the last of the largest (max by (bet, position))
+            top, most = n - 1, None  # no bet yet (after the first round): the last
+            for i in range(n) if any(bets) else ():  # the last of the largest
                 b = blinds[i]
                 value = bets[i] if b > 0 else -bets[i] if b < 0 else 0
                 if most is None or value >= most:
@@ -884,14 +922,17 @@ class HandState:
         self._opener = opener
         self._bring_in_status = self.street_index == 0 and self.stakes.bring_in > 0
         self._completion_status = self._bring_in_status
-        order = [(opener + k) % n for k in range(n)]
         alive, stacks, bets = self.alive, self.stacks, self.bets
-        totals = sorted(bets[j] + stacks[j] for j in range(n) if alive[j])
-        second = totals[-2] if len(totals) >= 2 else None
-        # each player's effective stack (what the others still in can match) is positive
-        self._actors = deque(
-            i for i in order if alive[i] and stacks[i] and second is not None and second > bets[i]
-        )
+        totals = sorted(compress(map(add, bets, stacks), alive))
+        if len(totals) < 2:
+            self._actors = deque()
+        else:
+            # each player's effective stack (what the others still in can match) is
+            # positive: in, with chips, and a bet below the second largest total
+            second = totals[-2]
+            able = list(map(and_, map(and_, alive, map(bool, stacks)), map(second.__gt__, bets)))
+            order = chain(range(opener, n), range(opener))  # from the opener round the table
+            self._actors = deque(compress(order, able[opener:] + able[:opener]))
         self._raise_size = 0
         self._raise_count = 0
         self._acted = set()
@@ -903,7 +944,7 @@ class HandState:
 
     def _end_betting(self) -> None:
         later_draws = self.game.draws_after[self.street_index]
-        with_chips = sum(1 for i in range(self.players) if self.alive[i] and self.stacks[i])
+        with_chips = sum(map(and_, self.alive, map(bool, self.stacks)))
         if sum(self.alive) > 1 and not later_draws and with_chips <= 1:
             self._all_in = True
         if not all(self.stacks) and self.street_index == len(self.streets) - 1:
@@ -915,7 +956,7 @@ class HandState:
 
     def _return_uncalled(self, *, include_antes: bool) -> None:
         n = self.players
-        survivors = [i for i in range(n) if self.alive[i]]
+        survivors = list(compress(range(n), self.alive))
         others = list(range(n))
         cutoff = sorted(self.bets)[-2]  # before the lone survivor's bet goes back
         if len(survivors) == 1 and not include_antes:
@@ -1010,10 +1051,15 @@ class HandState:
             self.hole[i].append(c)
             self.up[i].append(self._pending_hole[i].popleft())
 
-    def _deal_hole(self, player: int, cards: tuple[Card | None, ...]) -> ev.DealHole:
-        for c in cards:
-            if c is not None:
-                self._take(c)
+    def _deal_hole(
+        self, player: int, cards: tuple[Card | None, ...], bits: int | None = None
+    ) -> ev.DealHole:
+        if bits is not None:  # every card was checked not dealt yet
+            self._unseen &= ~bits
+        else:
+            for c in cards:
+                if c is not None:
+                    self._take(c)
         hole, up, pending = self.hole[player], self.up[player], self._pending_hole[player]
         for c in cards:  # _receive, inline: every hand deals its hole cards this way
             hole.append(c)
@@ -1022,9 +1068,12 @@ class HandState:
         event = ev.DealHole(player, cards, tuple(up[-k:]))
         return self._record_and_continue(event)
 
-    def _deal_board(self, cards: tuple[Card, ...]) -> ev.DealBoard:
-        for c in cards:
-            self._take(c)
+    def _deal_board(self, cards: tuple[Card, ...], bits: int | None = None) -> ev.DealBoard:
+        if bits is not None:
+            self._unseen &= ~bits
+        else:
+            for c in cards:
+                self._take(c)
         self.board.extend(cards)
         self._pending_board -= len(cards)
         return self._record_and_continue(ev.DealBoard(cards))

@@ -369,10 +369,10 @@ def histories_of(text: str) -> list[phh.HandHistory]:
     try:
         table = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError, ValueError):
-        table = {}  # phh.load says what is wrong
+        table = {}  # phh.loads says what is wrong
     if not table or "variant" in table or not all(isinstance(v, dict) for v in table.values()):
-        return [phh.load(text)]
-    return phh.load_all(text)
+        return [phh.loads(text)]
+    return phh.loads_all(text)
 
 
 def uploaded(data: dict[str, Any]) -> dict[str, Any]:
@@ -503,7 +503,7 @@ def stored_hand(manager: TableManager, request: Request) -> Source:
         # stranger must not page through someone's hands
         if not _local(request):
             raise missing
-        return Source(phh.load(record.phh), label, about | {"view": "every card of the hand"})
+        return Source(phh.loads(record.phh), label, about | {"view": "every card of the hand"})
     if request.query_params.get("table") != record.table_id:
         raise missing  # a table's hands are for those who know the table
     room = manager.rooms.get(record.table_id)

@@ -119,7 +119,7 @@ class TableSeeds:
         texts: dict[int, str] = {}
         for hand_id in self.store.hand_ids_dealt_under(self.table_id, old):
             record = self.store.hand(hand_id)
-            texts[hand_id] = phh.dumps(with_revealed(phh.load(record.phh), seed))
+            texts[hand_id] = phh.dumps(with_revealed(phh.loads(record.phh), seed))
         self.store.reveal_seed(self.table_id, old, texts)
         self.revealed.append({"commitment": old, "server_seed": seed.hex()})
         self.reveal_requested = False

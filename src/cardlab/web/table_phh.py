@@ -21,7 +21,6 @@ from cardlab.poker.showdown import best_five as five_of
 from cardlab.table import events as ev
 from cardlab.table import narrate, phh
 from cardlab.table.history import to_history
-from cardlab.table.phh_actions import parse_action
 from cardlab.table.state import HandState
 
 
@@ -72,7 +71,7 @@ class FinishedHand:
         replayed to write it for any viewer."""
         from cardlab.table.history import replay
 
-        history = phh.load(stored.phh)
+        history = phh.loads(stored.phh)
         hand = replay(history).hand
         seats = tuple(int(s) - 1 for s in history.user_fields["_seats"])
         number = history.hand if isinstance(history.hand, int) else 0
@@ -84,7 +83,7 @@ class FinishedHand:
         cards dealt face down shown to every viewer (``hand`` is not changed: a table
         stores this record before it applies the show)."""
         show = ev.ShowMuck(position, tuple(c for c in hand.hole[position] if c is not None))
-        actions = (*self.history.actions, parse_action(show.phh))
+        actions = (*self.history.actions, show.phh_action)
         history = dataclasses.replace(self.history, actions=actions)
         return replace(
             self, history=history, events=(*self.events, show), shown=self.shown | {position}
