@@ -14,7 +14,7 @@ import pytest
 from cardlab.cards import Card
 from cardlab.poker import RuleSet
 from cardlab.poker._kernels import omaha, omaha_table
-from cardlab.poker._kernels.bundle import key_tables
+from cardlab.poker._kernels.bundle import OMAHA, key_tables
 from cardlab.poker._kernels.rule_arrays import left_out, subsets
 from cardlab.poker.batch import evaluate_batch, hash_tables, kernel_tables, method_for
 from cardlab.poker.hands import evaluate
@@ -70,9 +70,9 @@ def kernel_keys(rules: RuleSet, rows: np.ndarray, *, table: bool) -> list[int]:
     extra = omaha_table.omaha_tables(tables, h) if table else None
     if table:
         assert extra is not None
-    bundle = key_tables(tables, h, subsets(9, omaha=True), left_out(5), extra)
+    arrays, scalars = key_tables(OMAHA, tables, h, subsets(9, omaha=True), left_out(5), extra)
     out = np.empty(len(rows), np.int64)
-    omaha.best_omaha(np.ascontiguousarray(rows), bundle, out)
+    omaha.best_omaha(np.ascontiguousarray(rows), arrays, scalars, out)
     return out.tolist()
 
 

@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 from cardlab.poker._kernels import sampling
-from cardlab.poker._kernels.showdowns import SHARE_UNIT, showdown_tables
+from cardlab.poker._kernels.showdowns import SHARE_UNIT
 from cardlab.poker.equity import _parse_deal, _sample_arrays, exact_equity, sample_equity
 from cardlab.poker.games import get_game
+from cardlab.poker.plan import KernelPlan
 
 DECKS = Path(__file__).parent.parent / "data" / "decks"
 SAMPLES = 160_000
@@ -39,7 +40,7 @@ def _sampled(game_name: str, hands: list[str], board: str, dead: str, general: b
     game = get_game(game_name)
     deal = _parse_deal(game, hands, board, dead)
     combos, n_combos, board_arr, base_used = _sample_arrays(game, deal)
-    method, tables = showdown_tables(game)
+    plan = KernelPlan.for_game(game)
     seeds = np.random.default_rng(7).integers(1, 2**62, size=8, dtype=np.int64)
     return sampling.monte_carlo(
         combos,
@@ -47,8 +48,8 @@ def _sampled(game_name: str, hands: list[str], board: str, dead: str, general: b
         board_arr,
         base_used,
         len(game.deck),
-        method,
-        tables,
+        plan.arrays,
+        plan.scalars,
         seeds,
         SAMPLES // 8,
         general,

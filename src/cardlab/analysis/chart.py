@@ -28,13 +28,16 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from cardlab.analysis.chart_result import Chart as Chart  # re-exported: the chart's values
+from cardlab.analysis.chart_result import ClassEquity as ClassEquity
+from cardlab.analysis.chart_result import Tally, more_deals, sampled_result
+from cardlab.analysis.chart_result import game_text as game_text
 from cardlab.analysis.classes import HandClass, hand_classes, suit_permutations
 from cardlab.analysis.runner import Progress, run_tasks, task_rng
 from cardlab.errors import GameError
@@ -44,68 +47,6 @@ MAX_OPPONENTS = 9
 EXACT_BUDGET = 1_000_000_000  # five-card-of-seven evaluations an automatic exact chart may take
 _BOARD_BATCH = 256
 _MAX_ROUNDS = 8
-
-
-def game_text(game: Game) -> str:
-    """Everything about a game that decides a result: deck cards, rule options, dealing."""
-    deck = game.deck
-    options = ";".join(f"{info.name}={value}" for info, value in game.rules.options())
-    cards = " ".join(c.ascii for c in deck.cards)
-    return f"{deck.name}[{cards}]|{deck.wrap.value}|{options}|{game.base.key}"
-
-
-# --- results ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ClassEquity:
-    """One class's equity: a Fraction (exact, ``se`` None) or a float with its standard
-    error; ``deals`` showdowns counted (exact: over all the class's hands)."""
-
-    hand: HandClass
-    equity: Fraction | float
-    se: float | None
-    deals: int
-
-
-@dataclass(frozen=True)
-class Chart:
-    """Every class of a game's starting hands, strongest first."""
-
-    game: Game
-    opponents: int
-    exact: bool
-    classes: tuple[ClassEquity, ...]
-    seed: int | None = None
-    target_se: float | None = None
-    tasks: int = field(default=0, compare=False)
-
-    def as_dict(self) -> dict[str, Any]:
-        """The ``cardlab chart --format json`` shape (exact equities stay Fractions)."""
-        return {
-            "game": self.game.key,
-            "name": self.game.name,
-            "opponents": self.opponents,
-            "exact": self.exact,
-            "seed": self.seed,
-            "target_se": self.target_se,
-            "classes": [
-                {
-                    "hand": c.hand.name,
-                    "combos": c.hand.count,
-                    "equity": c.equity,
-                    "se": c.se if c.se is not None else 0.0,
-                    "deals": c.deals,
-                }
-                for c in self.classes
-            ],
-        }
-
-    def equity_of(self, name: str) -> ClassEquity:
-        for c in self.classes:
-            if c.hand.name == name:
-                return c
-        raise GameError(f"no class {name!r} in the {self.game.name} chart")
 
 
 # --- exact -----------------------------------------------------------------------------
@@ -121,14 +62,10 @@ def kernels_compiled(game: Game, opponents: int, exact: bool | None) -> bool:
     """Whether the compiled kernels a chart of ``game`` runs are in numba's disk cache
     (their first use compiles them, about a minute): the exact count by class, the
     exact count of every board, or sampling."""
-    from cardlab.poker._kernels import hashed, hashed_batch, sampling, vs_random
-    from cardlab.poker._kernels.warm import in_disk_cache
+    from cardlab.poker.plan import KernelPlan, in_disk_cache
 
-    if not (exact_supported(game, opponents) if exact is None else exact):
-        return in_disk_cache(hashed.fill_rank_keys, sampling.monte_carlo)
-    if vs_random.applies(game):
-        return in_disk_cache(hashed.fill_rank_keys, vs_random.hand_vs_random)
-    return in_disk_cache(hashed.fill_rank_keys, hashed_batch.best_hashed)
+    exact_chart = exact_supported(game, opponents) if exact is None else exact
+    return in_disk_cache(KernelPlan.for_game(game).chart_kernels(exact_chart))
 
 
 def _symmetric(game: Game) -> bool:
@@ -247,9 +184,9 @@ class ExactClassTask:
 def _by_class(game: Game) -> bool:
     """Whether the per-class counter applies (standard52 and decks where suits only
     make flushes): then each class is counted on its own, much faster than every board."""
-    from cardlab.poker._kernels import vs_random
+    from cardlab.poker.plan import counts_vs_random
 
-    return vs_random.applies(game)
+    return counts_vs_random(game)
 
 
 def _exact_chart_by_class(
@@ -340,28 +277,6 @@ class SampledClassTask:
         return out
 
 
-@dataclass
-class _Tally:
-    hands: int
-    n: list[float]
-    total: list[float]
-    squares: list[float]
-
-    def add(self, rows: list[list[float]]) -> None:
-        for j, (n, s, q) in enumerate(rows):
-            self.n[j] += n
-            self.total[j] += s
-            self.squares[j] += q
-
-    def estimate(self) -> tuple[float, float]:
-        means, var = [], 0.0
-        for n, s, q in zip(self.n, self.total, self.squares, strict=True):
-            mean = s / n
-            means.append(mean)
-            var += max(q / n - mean * mean, 0.0) / n
-        return sum(means) / self.hands, math.sqrt(var) / self.hands
-
-
 def _sampled_chart(
     game: Game,
     classes: tuple[HandClass, ...],
@@ -373,7 +288,7 @@ def _sampled_chart(
     progress: Progress | None,
 ) -> Chart:
     texts = [tuple(" ".join(c.ascii for c in hand) for hand in k.combos) for k in classes]
-    tally = [_Tally(k.count, [0.0] * k.count, [0.0] * k.count, [0.0] * k.count) for k in classes]
+    tally = [Tally(k.count, [0.0] * k.count, [0.0] * k.count, [0.0] * k.count) for k in classes]
     # a first round sized for the variance of a typical all-in hand (about 0.15)
     per_hand = [max(2_000, math.ceil(0.15 / target_se**2 / k.count)) for k in classes]
     todo = list(range(len(classes)))
@@ -398,38 +313,6 @@ def _sampled_chart(
         if not todo:
             break
     return sampled_result(game, opponents, classes, tally, seed, target_se, n_tasks)
-
-
-def more_deals(tally: list[_Tally], per_hand: list[int], target_se: float, least: int) -> list[int]:
-    """The classes whose standard error is still above ``target_se``; for each, the
-    deals per hand of its next round (enough to reach the target, at least ``least``)
-    go into ``per_hand``."""
-    todo = []
-    for i, t in enumerate(tally):
-        _, se = t.estimate()
-        if se > target_se:
-            need = math.ceil(t.n[0] * ((se / target_se) ** 2 * 1.05 - 1))
-            per_hand[i] = max(least, need)
-            todo.append(i)
-    return todo
-
-
-def sampled_result(
-    game: Game,
-    opponents: int,
-    classes: Sequence[HandClass],
-    tally: list[_Tally],
-    seed: int,
-    target_se: float,
-    n_tasks: int,
-) -> Chart:
-    """The sampled chart of the classes' tallies, strongest first."""
-    rows = []
-    for k, t in zip(classes, tally, strict=True):
-        eq, se = t.estimate()
-        rows.append(ClassEquity(k, eq, se, int(sum(t.n))))
-    rows.sort(key=lambda r: (-r.equity, r.hand.name))
-    return Chart(game, opponents, False, tuple(rows), seed, target_se, n_tasks)
 
 
 # --- the entry point -------------------------------------------------------------------

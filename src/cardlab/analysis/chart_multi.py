@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from cardlab.analysis.chart import (
+from cardlab.analysis.chart_result import (
     Chart,
     ClassEquity,
-    _Tally,
+    Tally,
     game_text,
     more_deals,
     sampled_result,
@@ -293,7 +293,7 @@ def _sampled(
     progress: Progress | None,
 ) -> Chart:
     texts = [_texts(game, c) for c in classes]
-    tally = [_Tally(len(t), [0.0] * len(t), [0.0] * len(t), [0.0] * len(t)) for t in texts]
+    tally = [Tally(len(t), [0.0] * len(t), [0.0] * len(t), [0.0] * len(t)) for t in texts]
     per_hand = [max(_MIN_DEALS, math.ceil(_VARIANCE / target_se**2 / len(t))) for t in texts]
     todo = list(range(len(classes)))
     done_before = n_tasks = 0

@@ -142,7 +142,6 @@ COMPILE_SECONDS = 90  # the report's kernels (tables, sampling, Omaha), first ru
 def _kernels_compiled() -> bool:
     """Whether the kernels of the report's tables and samples are in numba's disk cache
     (the workers compile them on a first run, sharing the cache)."""
-    from cardlab.poker._kernels import hashed, sampling, tables7_count
-    from cardlab.poker._kernels.warm import in_disk_cache
+    from cardlab.poker.plan import in_disk_cache, report_kernels
 
-    return in_disk_cache(hashed.fill_rank_keys, tables7_count.count_patterns, sampling.monte_carlo)
+    return in_disk_cache(report_kernels())

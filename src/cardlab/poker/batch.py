@@ -292,16 +292,23 @@ def _run(
         )
     elif method == "hashed":
         from cardlab.poker._kernels import hashed_batch, omaha, omaha_table
-        from cardlab.poker._kernels.bundle import key_tables
+        from cardlab.poker._kernels.bundle import HASHED, OMAHA, key_tables
 
         h = hash_tables(tables.rules, 5 if game == "omaha" else k)
         assert h is not None  # _resolve checked it
         extra = omaha_table.omaha_tables(tables, h) if game == "omaha" else None
-        bundle = key_tables(tables, h, choices, left_out(5 if game == "omaha" else k), extra)
+        arrays, scalars = key_tables(
+            OMAHA if game == "omaha" else HASHED,
+            tables,
+            h,
+            choices,
+            left_out(5 if game == "omaha" else k),
+            extra,
+        )
         if game == "omaha":
-            omaha.best_omaha(array, bundle, out)
+            omaha.best_omaha(array, arrays, scalars, out)
         else:
-            hashed_batch.best_hashed(array, bundle, out)
+            hashed_batch.best_hashed(array, arrays, scalars, out)
     else:
         five.best_of_subsets(
             array, choices, tables.cards, tables.shapes, tables.straights, tables.heights, out

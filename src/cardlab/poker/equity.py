@@ -46,9 +46,11 @@ from cardlab._lazy import LazyModule
 from cardlab.cards import Card, format_cards
 from cardlab.errors import CardError, GameError
 from cardlab.poker.games import Game
+from cardlab.poker.plan import KernelPlan, counts_vs_random
 from cardlab.poker.ranges import parse_range, supports_ranges
 
-# the compiled loops, imported when a question needs them (a full board does not)
+# the compiled loops, imported when a question needs them (a full board does not); which
+# one applies, and the tables it reads, come from the game's plan (cardlab.poker.plan)
 _by_rank: Any = LazyModule("cardlab.poker._kernels.by_rank")
 _sampling: Any = LazyModule("cardlab.poker._kernels.sampling")
 _k: Any = LazyModule("cardlab.poker._kernels.showdowns")
@@ -162,13 +164,9 @@ def kernels_compiled(exact: bool) -> bool:
     """Whether the compiled loops of exact enumeration (or of sampling) are in numba's
     disk cache already; if not, their first use compiles them (about
     :data:`COMPILE_SECONDS`). :func:`enumerates` tells which one :func:`equity` uses."""
-    from cardlab.poker._kernels import hashed
-    from cardlab.poker._kernels.warm import in_disk_cache
+    from cardlab.poker import plan
 
-    if exact:
-        kernels = (_k.exact_units, _by_rank.exact_by_rank, _vs_random.hand_vs_random)
-        return in_disk_cache(hashed.fill_rank_keys, *kernels)
-    return in_disk_cache(hashed.fill_rank_keys, _sampling.monte_carlo)
+    return plan.in_disk_cache(plan.exact_kernels() if exact else plan.sampling_kernels())
 
 
 # --- the deal: players' hands (cards or ranges), board, dead cards ---------------------
@@ -332,8 +330,8 @@ def exact_equity(
         if progress is not None:
             progress(1, 1)
         return result
-    method, tables = _k.showdown_tables(game)
-    showdowns, seconds = _exact_cost(game, deal, method)
+    kp = KernelPlan.for_game(game)
+    showdowns, seconds = _exact_cost(game, deal, kp)
     if max_seconds is not None and seconds > max_seconds:
         raise ExactTooBig(showdowns, seconds, max_seconds)
     deal = _expand_random(game, deal)
@@ -349,14 +347,14 @@ def exact_equity(
     left = len(deck) - len(deal.board) - len(deal.dead) - players * h
     if left < deal_n:
         raise GameError(f"the {deck.name} deck has too few cards left for this deal")
-    if method == _k.HASHED and deal_n > 0 and _COUNT_BY_CLASS:  # boards counted by class
+    if kp.counts_by_rank and deal_n > 0 and _COUNT_BY_CLASS:  # boards counted by class
         return _exact_by_rank(game, deal, assignments, board_codes, deal_n, progress)
     # many assignments: one unit walks all of an assignment's boards (units of a board or
     # two would cost more in setting up than in scoring); few: split the boards too
     many = len(assignments) >= _SPLIT_BELOW
     tasks = np.full((1, 2), -1, np.int64) if many else _k.board_tasks(left, deal_n)
     per_unit = max(math.comb(left, deal_n) // len(tasks), 1) * players  # keys per unit
-    rate = _k.keys_per_second(method) * _cores()
+    rate = kp.keys_per_second * _cores()
     chunk_units = max(1, int(rate * _CHUNK_SECONDS / per_unit))
     n_tasks = len(tasks)
     units_total = len(assignments) * n_tasks
@@ -373,7 +371,9 @@ def exact_equity(
         units = np.stack(np.divmod(np.arange(len(chunk) * n_tasks, dtype=np.int64), n_tasks), 1)
         for start in range(0, len(units), chunk_units):
             part = np.ascontiguousarray(units[start : start + chunk_units])
-            total += _k.exact_units(holes, board_codes, rests, deal_n, tasks, part, method, tables)
+            total += _k.exact_units(
+                holes, board_codes, rests, deal_n, tasks, part, kp.arrays, kp.scalars
+            )
             units_done += len(part)
             if progress is not None:
                 progress(units_done, units_total)
@@ -388,7 +388,7 @@ def _vs_random_hero(game: Game, deal: _Deal) -> int | None:
         return None
     hero = deal.random.index(False)
     known = deal.combos[hero]
-    if len(known) != 1 or len(known[0]) != game.base.hole_cards or not _vs_random.applies(game):
+    if len(known) != 1 or len(known[0]) != game.base.hole_cards or not counts_vs_random(game):
         return None
     return hero
 
@@ -401,10 +401,10 @@ def _exact_vs_random(game: Game, deal: _Deal, hero: int, progress: Progress | No
     rest = np.array(_rest(len(deck), hole, board_codes, deal.dead, deck), np.int64)
     if len(rest) < game.base.board_cards - len(deal.board) + game.base.hole_cards:
         raise GameError(f"the {deck.name} deck has too few cards left for this deal")
-    _, tables = _k.showdown_tables(game)
+    kp = KernelPlan.for_game(game)
     if progress is not None:
         progress(0, 1)
-    total = _vs_random.hand_vs_random(hole, board_codes, rest, tables, _by_rank.flush_table(game))
+    total = _vs_random.hand_vs_random(hole, board_codes, rest, kp.arrays, kp.scalars)
     if hero == 1:
         total = total[:, ::-1]
     if progress is not None:
@@ -424,8 +424,7 @@ def _exact_by_rank(
     """Exact tallies on the hash path: most boards counted by their rank multiset
     (:mod:`cardlab.poker._kernels.by_rank`), one compiled call per hole-card assignment."""
     deck = game.deck
-    _, tables = _k.showdown_tables(game)
-    flush = _by_rank.flush_table(game)
+    kp = KernelPlan.for_game(game)
     total = np.zeros((4, len(deal.combos)), np.int64)
     step = max(1, len(assignments) // 100)
     if progress is not None:
@@ -433,7 +432,7 @@ def _exact_by_rank(
     for i, choice in enumerate(assignments):
         holes = np.array([deck.codes(c) for c in choice], np.int64)
         rest = np.array(_rest(len(deck), holes, board_codes, deal.dead, deck), np.int64)
-        total += _by_rank.exact_by_rank(holes, board_codes, rest, deal_n, tables, flush)
+        total += _by_rank.exact_by_rank(holes, board_codes, rest, deal_n, kp.arrays, kp.scalars)
         if progress is not None and ((i + 1) % step == 0 or i + 1 == len(assignments)):
             progress(i + 1, len(assignments))
     deals = int(total[2].sum()) // SHARE_UNIT
@@ -461,11 +460,10 @@ def exact_cost(
     work (an upper bound where ranges overlap; the seconds from a conservative rate of
     the kernel the game uses, on every core)."""
     deal = _parse_deal(game, hands, board, dead)
-    method, _ = _k.showdown_tables(game)
-    return _exact_cost(game, deal, method)
+    return _exact_cost(game, deal, KernelPlan.for_game(game))
 
 
-def _exact_cost(game: Game, deal: _Deal, method: int) -> tuple[int, float]:
+def _exact_cost(game: Game, deal: _Deal, kp: KernelPlan) -> tuple[int, float]:
     if _vs_random_hero(game, deal) is not None:  # counted by classes: a fraction of a second
         _, showdowns = _random_cost(game, deal)
         return showdowns, showdowns / _VS_RANDOM_RATE
@@ -474,7 +472,7 @@ def _exact_cost(game: Game, deal: _Deal, method: int) -> tuple[int, float]:
     else:
         showdowns = _fixed_showdowns(game, deal)
     keys = showdowns * len(deal.combos)
-    return showdowns, keys / (_k.keys_per_second(method) * _cores())
+    return showdowns, keys / (kp.keys_per_second * _cores())
 
 
 def _plain_is_quicker(showdowns: int) -> bool:
@@ -583,7 +581,7 @@ def sample_equity(
     deck = game.deck
     players = len(deal.combos)
     combos, n_combos, board_arr, base_used = _sample_arrays(game, deal)
-    method, tables = _k.showdown_tables(game)
+    kp = KernelPlan.for_game(game)
     if max_seconds is not None:
         planned = samples if target_se is None else min(samples, deals_for(target_se))
         seconds = sampling_seconds(game, planned, players)
@@ -597,7 +595,16 @@ def sample_equity(
         trials = min(_BLOCK_TRIALS, -(-(samples - done) // _BLOCKS))
         seeds = gen.integers(1, 2**62, size=_BLOCKS, dtype=np.int64)
         total += _sampling.monte_carlo(
-            combos, n_combos, board_arr, base_used, len(deck), method, tables, seeds, trials, False
+            combos,
+            n_combos,
+            board_arr,
+            base_used,
+            len(deck),
+            kp.arrays,
+            kp.scalars,
+            seeds,
+            trials,
+            False,
         )
         done += trials * _BLOCKS
         if progress is not None:
@@ -795,7 +802,7 @@ def _split_share(
     h = game.base.hole_cards
     combos = np.full((players, 1, h), -1, np.int64)
     board = np.full(game.base.board_cards, -1, np.int64)
-    method, tables = _k.showdown_tables(game)
+    kp = KernelPlan.for_game(game)
     total = np.zeros((5, players), np.int64)
     n = 0
     if progress is not None:
@@ -809,8 +816,8 @@ def _split_share(
             board,
             np.zeros(len(deck), np.int64),
             len(deck),
-            method,
-            tables,
+            kp.arrays,
+            kp.scalars,
             seeds,
             trials,
             False,

@@ -52,7 +52,3 @@ def unpack_key(key: int) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
         tuple(key >> s & 31 for s in RANK_SHIFTS),
         tuple(key >> s & 15 for s in SUIT_SHIFTS),
     )
-
-
-def primary_of(key: int) -> int:
-    return key >> PRIMARY_SHIFT

@@ -1,8 +1,12 @@
 """Compiled batch evaluation (private; the public API is :mod:`cardlab.poker.batch`).
 
 - :mod:`.rule_arrays` turns a rule set into the small integer arrays the kernels read;
-  :mod:`.bundle` gathers them with the hash tables into the one value the key kernels
-  take (:class:`~.bundle.KeyTables`).
+  :mod:`.bundle` gathers them with the hash tables into the two values every key kernel
+  takes: a named tuple of arrays (:class:`~.bundle.KernelArrays`) and one of numbers
+  (:class:`~.bundle.KernelScalars`). The poker layer gets them, and which method
+  applies, from :class:`cardlab.poker.plan.KernelPlan` (see ``docs/kernels.md``).
+- :mod:`.tally` holds what the exact and sampled loops share: the showdown tally and
+  the steps of the combination and multiset walks.
 - :mod:`.five` evaluates five cards and takes the best of every five-card subset: the
   plain, checked path (any hand size, Omaha's 2 + 3 choice).
 - :mod:`.direct` finds the best five of six or seven directly from rank and suit masks.
@@ -13,7 +17,8 @@
   :mod:`.omaha_table`.
 - :mod:`.showdowns` walks every board and settles showdowns for
   :mod:`cardlab.poker.equity` and :mod:`cardlab.poker.draw`; :mod:`.sampling` deals
-  random ones (Monte Carlo).
+  random ones (Monte Carlo); :mod:`.by_rank` (with :mod:`.special_boards`) and
+  :mod:`.vs_random` count exact showdowns by rank classes.
 
 numba is imported only here, so ``import cardlab`` stays fast.
 """

@@ -31,129 +31,149 @@ the suits.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
-from cardlab.poker._kernels.bundle import KeyTables
-from cardlab.poker._kernels.direct import flush_key, popcount
+from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars, mix_arrays, score_arrays
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import add_suits, hash_masks
-from cardlab.poker._kernels.showdowns import _SHARES, SHARE_UNIT, showdown_tables
+from cardlab.poker._kernels.hashed import add_suits, hash_masks, may_flush, rare
 from cardlab.poker._kernels.special_boards import (
+    VectorWork,
     plain_boards,
     score_board,
     set_slots,
     settle_counts,
     slots_first,
     slots_next,
+)
+from cardlab.poker._kernels.tally import (
+    multiset_prefixes,
+    next_multiset,
+    spread,
+    start_multiset,
+    tally,
     top_shared,
 )
-
-if TYPE_CHECKING:
-    from cardlab.poker.games import Game
 
 Array = Any
 
 _BINOM = np.array([[math.comb(n, k) for k in range(8)] for n in range(64)], np.int64)
 
 
-@njit(cache=True, inline="always")
-def _tally(keys: Array, weight: int, out: Array) -> bool:  # pragma: no cover - compiled
-    """Add ``weight`` showdowns with these keys to ``out`` (wins, ties, shares, shares
-    squared; ``weight`` may be negative). True when two players or more share the top."""
-    n = keys.shape[0]
-    top = keys[0]
-    first = 0
-    winners = 1
-    for p in range(1, n):
-        key = keys[p]
-        if key > top:
-            top = key
-            first = p
-            winners = 1
-        elif key == top:
-            winners += 1
-    if winners == 1:
-        out[0, first] += weight
-        out[2, first] += weight * SHARE_UNIT
-        out[3, first] += weight * SHARE_UNIT * SHARE_UNIT
-        return False
-    share = _SHARES[winners]
-    for p in range(first, n):
-        if keys[p] == top:
-            out[1, p] += weight
-            out[2, p] += weight * share
-            out[3, p] += weight * share * share
-    return True
+class Dealt(NamedTuple):
+    """What parts A and B share: the players' rows and the cards left, sorted."""
+
+    rows: Array  # players x (hole + board + deal): the fixed cards, then the dealt ones
+    fixed: Array  # players x 3: hash digits and suit boards of hole + board
+    by_rank: Array  # the cards left, by rank (in the order of rest)
+    rank_start: Array  # by_rank[rank_start[r]:rank_start[r + 1]]: rank r's
+    by_suit: Array  # the cards left, by suit
+    suit_start: Array
+    rank_digit: Array  # per rank: its hash digit (suit counts left out)
 
 
-@njit(cache=True, inline="always")
-def _special(
-    suits: int, flush_test: int, mixwell: bool, mix_suits: int
-) -> bool:  # pragma: no cover
-    """Whether suit counts ``suits`` (a nibble per suit) allow a flush or a Mixwell: the
-    test of :func:`~.hashed.hand_key` for leaving the rank key."""
-    if (suits + flush_test) & ((flush_test // 3) << 3):
-        return True
-    return mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5
-
-
-@njit(cache=True)
-def _fill_flush_keys(shapes: Array, straights: Array, out: Array) -> None:  # pragma: no cover
-    for mask in range(out.shape[0]):
-        if popcount(mask) >= 5:
-            out[mask] = flush_key(mask, 0, shapes, straights)
-
-
-@lru_cache(maxsize=64)
-def flush_table(game: Game) -> Array:
-    """The best flush or straight flush of each rank mask of five or more ranks, suits 0
-    (a suit's strength ``* 0x11111`` completes it), for the game's showdown tables
-    (:func:`~.showdowns.showdown_tables`): one lookup instead of
-    :func:`~.direct.flush_key`'s search."""
-    t = showdown_tables(game)[1]
-    n_ranks = int(t.cards[:, 0].max()) + 1
-    out = np.zeros(1 << n_ranks, np.int64)
-    _fill_flush_keys(t.shapes, t.straights, out)
-    return out
-
-
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def exact_by_rank(
-    holes: Array, board: Array, rest: Array, deal: int, t: KeyTables, flush_keys: Array
+    holes: Array, board: Array, rest: Array, deal: int, arr: KernelArrays, sc: KernelScalars
 ) -> Array:  # pragma: no cover - compiled
     """Tallies of every board completing ``board`` with ``deal`` cards of ``rest``, for
     the players' ``holes`` (players x hole cards): 4 x players (sole wins, shared wins,
     pot shares in SHARE_UNIT, shares squared), as :func:`.showdowns.exact_units`.
-    ``t``: hash tables of hole + board cards; ``flush_keys``: :func:`flush_table`."""
-    per_card = t.per_card
-    cards = t.cards
-    rank_keys = t.rank_keys
-    hi_index = t.hi_index
-    lo_index = t.lo_index
-    n_lo_bits = t.n_lo_bits
-    suit_shift = t.suit_shift
-    flush_test = t.flush_test
-    mixwell = t.mixwell
-    mix_suits = t.mix_suits
-    suits_count = t.suits_count
-    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
-    rank_mask = (1 << suit_shift) - 1
+    ``arr``, ``sc``: hash tables of hole + board cards.
+
+    Both parts are split over threads: part A by the lowest one or two ranks of the
+    multisets (:func:`~.tally.multiset_prefixes`), part B by suit-count vector
+    (:func:`_special_vectors`), each unit with its own tally, added up at the end."""
+    players = holes.shape[0]
+    dealt = _dealt(holes, board, rest, deal, arr, sc)
+    seven, board_keys, board_meta, mix_min = _board_tables(players, deal, dealt, arr, sc)
+    prefixes = spread(multiset_prefixes(dealt.rank_digit.shape[0], deal))
+    n_a = prefixes.shape[0]
+    parts_a = np.zeros((n_a, 4, players), np.int64)
+    # numba's parallel loop cannot take a named tuple made in this function: its arrays
+    # go in one by one, and each unit builds the tuple again (a few pointers)
+    rows, fixed, by_rank, rank_start, by_suit, suit_start, rank_digit = dealt
+    for t in prange(n_a):
+        unit = Dealt(rows, fixed, by_rank, rank_start, by_suit, suit_start, rank_digit)
+        _part_a(unit, deal, prefixes[t], board_keys, board_meta, mix_min, arr, sc, parts_a[t])
+    out = np.zeros((4, players), np.int64)
+    for t in range(n_a):
+        out += parts_a[t]
+    if deal == 0:
+        return out
+    vectors = _special_vectors(dealt, deal, sc)
+    n_b = vectors.shape[0]
+    parts_b = np.zeros((n_b, 4, players), np.int64)
+    settled = np.zeros((n_b, 4, 4), np.int64)
+    for t in prange(n_b):
+        _part_b(
+            Dealt(rows, fixed, by_rank, rank_start, by_suit, suit_start, rank_digit),
+            deal,
+            vectors[t],
+            seven,
+            board_keys,
+            board_meta,
+            mix_min,
+            arr,
+            sc,
+            parts_b[t],
+            settled[t],
+        )
+    all_settled = np.zeros((4, 4), np.int64)
+    for t in range(n_b):
+        out += parts_b[t]
+        all_settled += settled[t]
+    settle_counts(all_settled, sc.suits_count, out)
+    return out
+
+
+@njit(cache=True)
+def _board_tables(
+    players: int, deal: int, dealt: Dealt, arr: KernelArrays, sc: KernelScalars
+) -> tuple[bool, Array, Array, int]:  # pragma: no cover - compiled
+    """(seven, board_keys, board_meta, mix_min): whether part B takes the fast loop of
+    seven cards (:func:`~.special_boards.plain_boards`, Mixwell choices by pairs), the
+    rank keys part A keeps for it and a key below every Mixwell. Outside the parallel
+    function: numba's parallel analysis took ``board_keys``'s length for the Mixwell
+    table's and reduced over nothing."""
+    width = dealt.rows.shape[1]
+    mix_fast = width == 7 and nibble_sum(sc.mix_suits) == 5 and sc.mix_hash
+    seven = width == 7 and (mix_fast or not sc.mixwell)
+    # five cards dealt to two players: each rank key kept by the dealt rank multiset's
+    # place in the five-card hash, for part B to read instead of hashing seven cards
+    # (each multiset writes its own place: the threads of part A never share one)
+    by_board = seven and deal == 5 and players == 2
+    mix_keys5 = arr.mix_keys5
+    board_keys = np.zeros((mix_keys5.shape[0] if by_board else 0, 2), np.int64)
+    board_meta = np.zeros(board_keys.shape[0], np.uint8)
+    mix_min = 0  # below every Mixwell key
+    if mix_fast:
+        mix_min = mix_keys5[0]
+        for i in range(mix_keys5.shape[0]):
+            mix_min = min(mix_min, mix_keys5[i])
+    return seven, board_keys, board_meta, mix_min
+
+
+@njit(cache=True)
+def _dealt(
+    holes: Array, board: Array, rest: Array, deal: int, arr: KernelArrays, sc: KernelScalars
+) -> Dealt:  # pragma: no cover - compiled
+    """The rows, their fixed sums, and the cards left sorted by rank and by suit."""
+    per_card = arr.per_card
+    cards = arr.cards
+    rank_mask = (1 << sc.suit_shift) - 1
     players, h = holes.shape
     nb = board.shape[0]
-    width = h + nb + deal
     n = rest.shape[0]
     n_ranks = 0
     n_suits = 0
     for c in range(cards.shape[0]):
         n_ranks = max(n_ranks, cards[c, 0] + 1)
         n_suits = max(n_suits, cards[c, 1] + 1)
-    out = np.zeros((4, players), np.int64)
-    rows = np.empty((players, width), np.int64)
-    fixed = np.zeros((players, 3), np.int64)  # hash digits, suit boards of hole + board
+    rows = np.empty((players, h + nb + deal), np.int64)
+    fixed = np.zeros((players, 3), np.int64)
     for p in range(players):
         for j in range(h):
             rows[p, j] = holes[p, j]
@@ -164,7 +184,6 @@ def exact_by_rank(
             fixed[p, 0] += per_card[c, 0]
             fixed[p, 1] |= per_card[c, 1]
             fixed[p, 2] |= per_card[c, 2]
-    # the cards left, by rank and by suit (in the order of rest)
     by_rank = np.empty(n, np.int64)
     rank_start = np.zeros(n_ranks + 1, np.int64)
     by_suit = np.empty(n, np.int64)
@@ -174,8 +193,8 @@ def exact_by_rank(
         suit_start[cards[rest[i], 1] + 1] += 1
     for r in range(n_ranks):
         rank_start[r + 1] += rank_start[r]
-    for s in range(n_suits):
-        suit_start[s + 1] += suit_start[s]
+    for u in range(n_suits):
+        suit_start[u + 1] += suit_start[u]
     fill_r = rank_start[:n_ranks].copy()
     fill_s = suit_start[:n_suits].copy()
     for i in range(n):
@@ -187,49 +206,56 @@ def exact_by_rank(
     rank_digit = np.zeros(n_ranks, np.int64)
     for c in range(cards.shape[0]):
         rank_digit[cards[c, 0]] = per_card[c, 0] & rank_mask
+    return Dealt(rows, fixed, by_rank, rank_start, by_suit, suit_start, rank_digit)
+
+
+@njit(cache=True)
+def _part_a(
+    dealt: Dealt,
+    deal: int,
+    prefix: Array,
+    board_keys: Array,
+    board_meta: Array,
+    mix_min: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    out: Array,
+) -> None:  # pragma: no cover - compiled
+    """Part A (and A'): every rank multiset of the dealt cards (nondecreasing rank
+    sequences ``v``) that starts with ``prefix`` (one or two ranks, -1 after them)
+    counted with its weight, the suits dealt out where they decide. Fills
+    ``board_keys``/``board_meta`` (when not empty) for part B."""
+    per_card = arr.per_card
+    rank_keys = arr.rank_keys
+    hi_index = arr.hi_index
+    lo_index = arr.lo_index
+    hi_index5 = arr.hi_index5
+    straight_primary = arr.straight_primary
+    straights = arr.straights
+    nth_strength = arr.nth_strength
+    n_lo_bits = sc.n_lo_bits
+    suit_shift = sc.suit_shift
+    suits_count = sc.suits_count
+    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
+    rank_mask = (1 << suit_shift) - 1
+    fixed = dealt.fixed
+    by_rank = dealt.by_rank
+    rank_start = dealt.rank_start
+    rank_digit = dealt.rank_digit
+    n_ranks = rank_digit.shape[0]
+    players = fixed.shape[0]
+    by_board = board_keys.shape[0] > 0
     keys = np.empty(players, np.int64)
-    mix_of = np.zeros(16, np.int64)
-    mix_fast = width == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash
-    # part B's fast loop (special_boards.plain_boards): seven cards, Mixwell choices by pairs
-    seven = width == 7 and (mix_fast or not mixwell)
-    hi_index5 = t.hi_index5
-    mix_keys5 = t.mix_keys5
-    flush_bits = (flush_test // 3) << 3
-    straight_primary = t.straight_primary
-    straights = t.straights
-    nth_strength = t.nth_strength
-    suit_strength = t.suit_strength
-    mix_arrays = (
-        per_card,
-        t.hi_index5,
-        t.mix_keys5,
-        lo_index,
-        straight_primary,
-        straights,
-        nth_strength,
-        cards,
-        t.shapes,
-        t.heights,
-        t.choices,
-        t.drops,
-    )
     d = max(deal, 1)
     idx = np.zeros(d, np.int64)
     group = np.zeros(d, np.int64)
     last = np.zeros(d, np.int64)
     run = np.zeros((d + 1, 3), np.int64)
-    counts = np.zeros(max(n_ranks, n_suits), np.int64)
-    sizes = np.zeros(max(n_ranks, n_suits), np.int64)
-    starts = np.zeros(max(n_ranks, n_suits), np.int64)
-
-    # --- part A: rank multisets (nondecreasing rank sequences v) --------------------
+    counts = np.zeros(d, np.int64)
+    sizes = np.zeros(d, np.int64)
+    starts = np.zeros(d, np.int64)
     v = np.zeros(d, np.int64)
-    # five cards dealt to two players: each rank key kept by the dealt rank multiset's
-    # place in the five-card hash, for part B to read instead of hashing seven cards
-    by_board = seven and deal == 5 and players == 2
-    board_keys = np.zeros((mix_keys5.shape[0] if by_board else 0, 2), np.int64)
-    board_meta = np.zeros(board_keys.shape[0], np.uint8)
-    mix_min = mix_keys5.min() if mix_fast else 0  # below every Mixwell key
+    fixed_len = start_multiset(v, deal, prefix)  # the walk keeps v[:fixed_len]
     while True:
         # the multiset's weight, and the groups (distinct ranks) of part A'
         weight = 1
@@ -264,7 +290,7 @@ def exact_by_rank(
                     | int(keys[1] < mix_min) << 3
                 )
             if not suits_count or not top_shared(keys):
-                _tally(keys, weight, out)
+                tally(keys, weight, out)
             else:  # part A': the suits decide; deal the boards of this multiset
                 slots = set_slots(counts, sizes, n_groups, group, last)
                 slots_first(group, slots, idx)
@@ -278,7 +304,7 @@ def exact_by_rank(
                     special = False
                     for p in range(players):
                         total = fixed[p, 0] + run[slots, 0]
-                        if _special(total >> suit_shift, flush_test, mixwell, mix_suits):
+                        if rare(total >> suit_shift, sc):
                             special = True
                             break
                         tot = total & rank_mask
@@ -294,162 +320,38 @@ def exact_by_rank(
                             nth_strength,
                         )
                     if not special:
-                        _tally(keys, 1, out)
+                        tally(keys, 1, out)
                     changed = slots_next(group, last, slots, idx)
-        if deal == 0:
+        if deal == 0 or next_multiset(v, deal, n_ranks) < fixed_len:
             break
-        # next nondecreasing sequence
-        j = deal - 1
-        while j >= 0 and v[j] == n_ranks - 1:
-            j -= 1
-        if j < 0:
-            break
-        v[j] += 1
-        for i in range(j + 1, deal):
-            v[i] = v[j]
 
-    # --- part B: suit-count vectors that allow a flush or a Mixwell -------------------
-    if deal == 0:
-        return out
-    u = np.zeros(n_suits, np.int64)  # an odometer over the suit counts
-    rank_keys_b = np.empty(players, np.int64)
-    dealt_mask = np.zeros(n_suits, np.int64)  # rank mask of the dealt cards of each suit
-    fixed_mask = np.zeros((players, n_suits), np.int64)  # and of the fixed cards
-    for p in range(players):
-        for j in range(h + nb):
-            c = rows[p, j]
-            fixed_mask[p, cards[c, 1]] |= 1 << cards[c, 0]
-    hnb = h + nb
-    score_ints = (suit_shift, mix_suits, n_lo_bits, suits_count, t.mix_hash, flush_test, mixwell)
-    score_arrays = (
-        per_card,
-        cards,
-        rank_keys,
-        hi_index,
-        lo_index,
-        hi_index5,
-        mix_keys5,
-        straight_primary,
-        straights,
-        nth_strength,
-        suit_strength,
-        flush_keys,
-    )
-    # the plain pass of a vector without flushes (see plain_boards): each player's
-    # Mixwell choices leave out two places of the row, fixed by the vector's suits
-    mix_pairs = np.zeros((players, 21, 2), np.int64)
-    n_pairs = np.zeros(players, np.int64)
-    mix_place = np.zeros(width, np.int64)
-    place_digit = np.zeros((players, width), np.int64)
-    settled = np.zeros((4, 4), np.int64)
-    flush_suit = np.zeros(players, np.int64)
-    for p in range(players):
-        for j in range(hnb):
-            place_digit[p, j] = per_card[rows[p, j], 0]
+
+@njit(cache=True)
+def _special_vectors(dealt: Dealt, deal: int, sc: KernelScalars) -> Array:  # pragma: no cover
+    """Part B's units: every suit-count vector of the ``deal`` dealt cards (an odometer
+    over the counts) under which some player's suit counts allow a flush or a Mixwell."""
+    fixed = dealt.fixed
+    suit_start = dealt.suit_start
+    n_suits = suit_start.shape[0] - 1
+    players = fixed.shape[0]
+    u = np.zeros(n_suits, np.int64)
+    n_all = 1
+    for s in range(n_suits):
+        n_all *= min(deal, suit_start[s + 1] - suit_start[s]) + 1
+    found = np.empty((n_all, n_suits), np.int64)
+    n = 0
     while True:
         size = 0
         suits_dealt = 0
         for s in range(n_suits):
             size += u[s]
             suits_dealt += u[s] << (4 * s)
-        special = False
         if size == deal:
             for p in range(players):
-                if _special(
-                    (fixed[p, 0] >> suit_shift) + suits_dealt, flush_test, mixwell, mix_suits
-                ):
-                    special = True
+                if rare((fixed[p, 0] >> sc.suit_shift) + suits_dealt, sc):
+                    found[n] = u
+                    n += 1
                     break
-        if special:
-            for s in range(n_suits):
-                counts[s] = u[s]
-                sizes[s] = suit_start[s + 1] - suit_start[s]
-                starts[s] = suit_start[s]
-            slots = set_slots(counts, sizes, n_suits, group, last)
-            slots_first(group, slots, idx)
-            if not seven:  # every board scored in full
-                may_flush = False  # some player's suit counts allow a flush
-                for p in range(players):
-                    suits = (fixed[p, 0] >> suit_shift) + suits_dealt
-                    may_flush = may_flush or (suits + flush_test) & flush_bits != 0
-                changed = 0
-                while changed >= 0:
-                    for j in range(changed, slots):
-                        c = by_suit[starts[group[j]] + idx[j]]
-                        for p in range(players):
-                            rows[p, hnb + j] = c
-                        run[j + 1, 0] = run[j, 0] + per_card[c, 0]
-                        run[j + 1, 1] = run[j, 1] | per_card[c, 1]
-                        run[j + 1, 2] = run[j, 2] | per_card[c, 2]
-                    score_board(
-                        rows,
-                        hnb,
-                        slots,
-                        fixed,
-                        run[slots],
-                        may_flush,
-                        False,
-                        fixed_mask,
-                        dealt_mask,
-                        keys,
-                        rank_keys_b,
-                        mix_of,
-                        out,
-                        score_ints,
-                        score_arrays,
-                        mix_arrays,
-                    )
-                    changed = slots_next(group, last, slots, idx)
-            else:  # seven cards: each player's flush suit (at most one) and Mixwell pairs
-                for p in range(players):
-                    n_pairs[p] = 0
-                    flush_suit[p] = -1
-                    suits = (fixed[p, 0] >> suit_shift) + suits_dealt
-                    for s in range(n_suits):
-                        if (suits >> (4 * s) & 15) >= 5:
-                            flush_suit[p] = s
-                    if not mixwell or nibble_sum(nonzero_nibbles(suits) & mix_suits) < 5:
-                        continue
-                    mix_total = 0
-                    for j in range(width):
-                        s = cards[rows[p, j], 1] if j < hnb else group[j - hnb]
-                        mix_place[j] = (mix_suits >> (4 * s) & 1) << (4 * s)
-                        mix_total += mix_place[j]
-                    for a in range(width - 1):
-                        for b in range(a + 1, width):
-                            if mix_total - mix_place[a] - mix_place[b] == mix_suits:
-                                mix_pairs[p, n_pairs[p], 0] = a
-                                mix_pairs[p, n_pairs[p], 1] = b
-                                n_pairs[p] += 1
-                plain_boards(
-                    rows,
-                    hnb,
-                    slots,
-                    group,
-                    last,
-                    idx,
-                    starts,
-                    by_suit,
-                    run,
-                    fixed,
-                    place_digit,
-                    mix_pairs,
-                    n_pairs,
-                    flush_suit,
-                    mix_min,
-                    board_keys,
-                    board_meta,
-                    fixed_mask,
-                    dealt_mask,
-                    keys,
-                    rank_keys_b,
-                    mix_of,
-                    out,
-                    settled,
-                    score_ints,
-                    score_arrays,
-                    mix_arrays,
-                )
         # next vector: each count 0 .. min(deal, cards of the suit)
         s = 0
         while s < n_suits:
@@ -461,5 +363,155 @@ def exact_by_rank(
             s += 1
         if s == n_suits:
             break
-    settle_counts(settled, suits_count, out)
-    return out
+    return spread(found[:n].copy())
+
+
+@njit(cache=True)
+def _part_b(
+    dealt: Dealt,
+    deal: int,
+    u: Array,
+    seven: bool,
+    board_keys: Array,
+    board_meta: Array,
+    mix_min: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    out: Array,
+    settled: Array,
+) -> None:  # pragma: no cover - compiled
+    """Part B for one suit-count vector ``u`` of the dealt cards (one allowing someone
+    a flush or a Mixwell): its boards dealt and settled against part A
+    (:mod:`.special_boards`), into ``out`` and, by top masks, ``settled``."""
+    per_card = arr.per_card
+    cards = arr.cards
+    suit_shift = sc.suit_shift
+    fixed = dealt.fixed
+    by_suit = dealt.by_suit
+    suit_start = dealt.suit_start
+    n_suits = suit_start.shape[0] - 1
+    rows = dealt.rows.copy()  # the dealt columns are this unit's own
+    players, width = rows.shape
+    hnb = width - deal
+    sa = score_arrays(arr)
+    ma = mix_arrays(arr)
+    counts = np.zeros(n_suits, np.int64)
+    sizes = np.zeros(n_suits, np.int64)
+    w = VectorWork(
+        rows=rows,
+        group=np.zeros(deal, np.int64),
+        last=np.zeros(deal, np.int64),
+        idx=np.zeros(deal, np.int64),
+        starts=np.zeros(n_suits, np.int64),
+        by_suit=by_suit,
+        run=np.zeros((deal + 1, 3), np.int64),
+        fixed=fixed,
+        # the plain pass of a vector without flushes (see plain_boards): each player's
+        # Mixwell choices leave out two places of the row, fixed by the vector's suits
+        place_digit=np.zeros((players, width), np.int64),
+        mix_pairs=np.zeros((players, 21, 2), np.int64),
+        n_pairs=np.zeros(players, np.int64),
+        flush_suit=np.zeros(players, np.int64),
+        board_keys=board_keys,
+        board_meta=board_meta,
+        fixed_mask=np.zeros((players, n_suits), np.int64),  # rank mask of a suit's fixed cards
+        dealt_mask=np.zeros(n_suits, np.int64),  # and of its dealt cards
+        keys=np.empty(players, np.int64),
+        rank_keys_b=np.empty(players, np.int64),
+        mix_of=np.zeros(16, np.int64),
+        out=out,
+        settled=settled,
+    )
+    group = w.group
+    last = w.last
+    idx = w.idx
+    starts = w.starts
+    run = w.run
+    for p in range(players):
+        for j in range(hnb):
+            c = rows[p, j]
+            w.fixed_mask[p, cards[c, 1]] |= 1 << cards[c, 0]
+            w.place_digit[p, j] = per_card[c, 0]
+    suits_dealt = 0
+    for s in range(n_suits):
+        suits_dealt += u[s] << (4 * s)
+        counts[s] = u[s]
+        sizes[s] = suit_start[s + 1] - suit_start[s]
+        starts[s] = suit_start[s]
+    slots = set_slots(counts, sizes, n_suits, group, last)
+    slots_first(group, slots, idx)
+    if seven:  # each player's flush suit and Mixwell pairs, then the boards
+        _vector_choices(suits_dealt, hnb, cards, w, sc)
+        plain_boards(hnb, slots, mix_min, w, sc, sa, ma)
+        return
+    flush = False  # some player's suit counts allow a flush
+    for p in range(players):
+        flush = flush or may_flush((fixed[p, 0] >> suit_shift) + suits_dealt, sc)
+    changed = 0
+    while changed >= 0:  # every board scored in full
+        for j in range(changed, slots):
+            c = by_suit[starts[group[j]] + idx[j]]
+            for p in range(players):
+                rows[p, hnb + j] = c
+            run[j + 1, 0] = run[j, 0] + per_card[c, 0]
+            run[j + 1, 1] = run[j, 1] | per_card[c, 1]
+            run[j + 1, 2] = run[j, 2] | per_card[c, 2]
+        score_board(
+            rows,
+            hnb,
+            slots,
+            fixed,
+            run[slots],
+            flush,
+            False,
+            w.fixed_mask,
+            w.dealt_mask,
+            w.keys,
+            w.rank_keys_b,
+            w.mix_of,
+            out,
+            sc,
+            sa,
+            ma,
+        )
+        changed = slots_next(group, last, slots, idx)
+
+
+@njit(cache=True)
+def _vector_choices(
+    suits_dealt: int, hnb: int, cards: Array, w: VectorWork, sc: KernelScalars
+) -> None:  # pragma: no cover - compiled
+    """For one suit-count vector of seven cards a player (the dealt cards' suits in
+    ``w.group``, their counts a nibble per suit in ``suits_dealt``): each player's flush
+    suit (at most one, -1: none) and the pairs of places their Mixwell choices leave out
+    (fixed by the suits), into ``w.flush_suit``, ``w.mix_pairs`` and ``w.n_pairs``."""
+    rows = w.rows
+    group = w.group
+    fixed = w.fixed
+    n_pairs = w.n_pairs
+    mix_pairs = w.mix_pairs
+    flush_suit = w.flush_suit
+    mix_suits = sc.mix_suits
+    players, width = rows.shape
+    n_suits = w.dealt_mask.shape[0]
+    mix_place = np.zeros(width, np.int64)
+    for p in range(players):
+        n_pairs[p] = 0
+        flush_suit[p] = -1
+        suits = (fixed[p, 0] >> sc.suit_shift) + suits_dealt
+        for s in range(n_suits):
+            if (suits >> (4 * s) & 15) >= 5:
+                flush_suit[p] = s
+        if not sc.mixwell or nibble_sum(nonzero_nibbles(suits) & mix_suits) < 5:
+            continue
+        mix_total = 0
+        for j in range(width):
+            s = cards[rows[p, j], 1] if j < hnb else group[j - hnb]
+            mix_place[j] = (mix_suits >> (4 * s) & 1) << (4 * s)
+            mix_total += mix_place[j]
+        for x in range(width - 1):
+            for y in range(x + 1, width):
+                if mix_total - mix_place[x] - mix_place[y] == mix_suits:
+                    mix_pairs[p, n_pairs[p], 0] = x
+                    mix_pairs[p, n_pairs[p], 1] = y
+                    n_pairs[p] += 1

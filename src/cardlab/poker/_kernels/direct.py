@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.poker._kernels.five import key5, nibble_sum, nonzero_nibbles
+from cardlab.poker._kernels.rule_arrays import Base
 from cardlab.poker.keys import RANK_BITS, SUIT_BITS, TOP_RANK_SHIFT, TOP_SUIT_SHIFT
 
 Array = Any
@@ -112,31 +113,31 @@ def groups_key(
                 p2 = j
     best = -1
     if i5 >= 0:
-        best = max(best, add_group(shapes[0, 0, 0], 0, dr[i5], dm[i5], 5, bs))
+        best = max(best, add_group(shapes[Base.FIVE_OF_A_KIND, 0, 0], 0, dr[i5], dm[i5], 5, bs))
     if i4 >= 0 and nd >= 2:
-        key = add_group(shapes[2, 0, 0], 0, dr[i4], dm[i4], 4, bs)
+        key = add_group(shapes[Base.FOUR_OF_A_KIND, 0, 0], 0, dr[i4], dm[i4], 4, bs)
         best = max(best, add_kickers(key, 4, 1, i4, -1, dr, dm, nd, bs))
     if i3 >= 0:
         q = p2 if p1 == i3 else p1
         if q >= 0:
-            key = add_group(shapes[3, 0, 0], 0, dr[i3], dm[i3], 3, bs)
+            key = add_group(shapes[Base.FULL_HOUSE, 0, 0], 0, dr[i3], dm[i3], 3, bs)
             best = max(best, add_group(key, 3, dr[q], dm[q], 2, bs))
         if nd >= 3:
-            key = add_group(shapes[6, 0, 0], 0, dr[i3], dm[i3], 3, bs)
+            key = add_group(shapes[Base.THREE_OF_A_KIND, 0, 0], 0, dr[i3], dm[i3], 3, bs)
             best = max(best, add_kickers(key, 3, 2, i3, -1, dr, dm, nd, bs))
     if p2 >= 0 and nd >= 3:
-        key = add_group(shapes[7, 0, 0], 0, dr[p1], dm[p1], 2, bs)
+        key = add_group(shapes[Base.TWO_PAIR, 0, 0], 0, dr[p1], dm[p1], 2, bs)
         key = add_group(key, 2, dr[p2], dm[p2], 2, bs)
         best = max(best, add_kickers(key, 4, 1, p1, p2, dr, dm, nd, bs))
     if p1 >= 0 and nd >= 4:
-        key = add_group(shapes[8, 0, 0], 0, dr[p1], dm[p1], 2, bs)
+        key = add_group(shapes[Base.ONE_PAIR, 0, 0], 0, dr[p1], dm[p1], 2, bs)
         best = max(best, add_kickers(key, 2, 3, p1, -1, dr, dm, nd, bs))
     if nd >= 5:
-        best = max(best, add_kickers(shapes[9, 0, 0], 0, 5, -1, -1, dr, dm, nd, bs))
+        best = max(best, add_kickers(shapes[Base.HIGH_CARD, 0, 0], 0, 5, -1, -1, dr, dm, nd, bs))
         for h in range(straights.shape[0] - 1, -1, -1):
             mask = straights[h, 0]
             if rank_mask & mask == mask:
-                key = shapes[5, 0, 0] | (h + 1) << TOP_RANK_SHIFT
+                key = shapes[Base.STRAIGHT, 0, 0] | (h + 1) << TOP_RANK_SHIFT
                 for j in range(5):
                     t = straights[h, 1 + j]
                     for jj in range(nd):
@@ -157,8 +158,8 @@ def flush_key(
     for h in range(straights.shape[0] - 1, -1, -1):
         mask = straights[h, 0]
         if ranks & mask == mask:
-            return int(shapes[1, 0, 0] | (h + 1) << TOP_RANK_SHIFT | suits)
-    key: int = shapes[4, 0, 0] | suits
+            return int(shapes[Base.STRAIGHT_FLUSH, 0, 0] | (h + 1) << TOP_RANK_SHIFT | suits)
+    key: int = shapes[Base.FLUSH, 0, 0] | suits
     for j in range(5):
         b = high_bit(ranks)
         ranks ^= 1 << b

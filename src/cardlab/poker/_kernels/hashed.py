@@ -30,10 +30,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
-from cardlab.poker._kernels.bundle import KeyTables
+from cardlab.poker._kernels.bundle import (
+    KernelArrays,
+    KernelScalars,
+    MixArrays,
+    RareArrays,
+    mix_arrays,
+    rare_arrays,
+)
 from cardlab.poker._kernels.direct import flush_key, groups_key, popcount
 from cardlab.poker._kernels.five import key5, nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.rule_arrays import HIGH, STRAIGHT
+from cardlab.poker._kernels.rule_arrays import Base
 from cardlab.poker.keys import (
     FIELD_MASK,
     PRIMARY_SHIFT,
@@ -48,7 +55,6 @@ if TYPE_CHECKING:
     from cardlab.poker._kernels.rule_arrays import KernelTables
 
 Array = Any
-RareArrays = Any  # the tuple rare_arrays returns
 MAX_TABLE = 1 << 22  # entries of the lower-half table; beyond this use the direct path
 
 
@@ -277,21 +283,21 @@ def mixwell_pairs(
     w1: int,
     key: int,
     scratch: Array,
-    arrays: tuple[Array, Array, Array, Array, Array, Array],
-    ints: tuple[int, int, int, bool],
+    ra: RareArrays,
+    sc: KernelScalars,
 ) -> int:  # pragma: no cover - compiled
     """``key`` raised to the best Mixwell of seven cards with exactly five Mixwell suits
-    (where the hash applies to Mixwell shapes, ``mix_hash``): leave out two cards so
+    (where the hash applies to Mixwell shapes, ``sc.mix_hash``): leave out two cards so
     that one card of each Mixwell suit is left, look the five up like the seven, and add
     suits only to the best rank keys among them (seven cards in five suits leave at most
-    four choices).
-
-    ``arrays``: per_card, lo_index, hi_index5, mix_keys5, suit_plan5, top_suits;
-    ``ints``: n_lo_bits, suit_shift, mix_suits, suits_count; ``scratch``: int64 of 16."""
-    per_card, lo_index, hi_index5, mix_keys5, suit_plan5, top_suits = arrays
-    n_lo_bits, suit_shift, mix_suits, suits_count = ints
-    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
-    need = -mix_suits
+    four choices). ``scratch``: int64 of 16."""
+    per_card = ra.per_card
+    lo_index = ra.lo_index
+    hi_index5 = ra.hi_index5
+    mix_keys5 = ra.mix_keys5
+    n_lo_bits = sc.n_lo_bits
+    lo_mask, hi_mask = hash_masks(n_lo_bits, sc.suit_shift)
+    need = -sc.mix_suits
     for j in range(7):
         m = per_card[row[j], 3]
         scratch[j] = m
@@ -316,8 +322,10 @@ def mixwell_pairs(
         if mk == best:  # kept in the front of the list, read again below
             scratch[7 + n_best] = place << 6 | v
             n_best += 1
-    if not suits_count or best | SUITS_MASK < key:
+    if not sc.suits_count or best | SUITS_MASK < key:
         return max(key, best)
+    suit_plan5 = ra.suit_plan5
+    top_suits = ra.top_suits
     for q in range(n_best):
         v = scratch[7 + q]
         ca = row[v >> 3 & 7]
@@ -330,38 +338,50 @@ def mixwell_pairs(
 
 @njit(cache=True, inline="always")
 def hand_key(
-    row: Array, k: int, total: int, w0: int, w1: int, mix_of: Array, t: KeyTables
+    row: Array,
+    k: int,
+    total: int,
+    w0: int,
+    w1: int,
+    mix_of: Array,
+    arr: KernelArrays,
+    sc: KernelScalars,
 ) -> int:  # pragma: no cover - compiled
     """The key of the best five of the k cards of ``row``, given their hash-digit sum
-    ``total`` (``t.per_card[c, 0]`` summed) and, when suits count, their rank-by-suit
-    boards ``w0``/``w1`` (``t.per_card[c, 1]``/``[c, 2]`` or-ed). ``mix_of``: int64
-    scratch of 16. ``t``: the tables (:class:`~.bundle.KeyTables`), with the hash
-    tables of k cards."""
-    n_lo_bits = t.n_lo_bits
-    lo_mask, hi_mask = hash_masks(n_lo_bits, t.suit_shift)
-    place = t.hi_index[total >> n_lo_bits & hi_mask] + t.lo_index[total & lo_mask]
-    key = t.rank_keys[place]
-    if t.suits_count:
-        key |= plan_suits(t.suit_plan[place], w0, w1, t.top_suits)
-    return raise_rare(row, k, total, w0, w1, mix_of, t, int(key))
+    ``total`` (``arr.per_card[c, 0]`` summed) and, when suits count, their rank-by-suit
+    boards ``w0``/``w1`` (``arr.per_card[c, 1]``/``[c, 2]`` or-ed). ``mix_of``: int64
+    scratch of 16. ``arr``, ``sc``: the tables (:mod:`.bundle`), with the hash tables of
+    k cards."""
+    n_lo_bits = sc.n_lo_bits
+    lo_mask, hi_mask = hash_masks(n_lo_bits, sc.suit_shift)
+    place = arr.hi_index[total >> n_lo_bits & hi_mask] + arr.lo_index[total & lo_mask]
+    key = arr.rank_keys[place]
+    if sc.suits_count:
+        key |= plan_suits(arr.suit_plan[place], w0, w1, arr.top_suits)
+    return raise_rare_from(row, k, total, w0, w1, mix_of, int(key), arr, sc, rare_arrays(arr))
 
 
 @njit(cache=True, inline="always")
-def rare(suits: int, flush_test: int, mixwell: bool, mix_suits: int) -> bool:  # pragma: no cover
-    """Whether the suit counts ``suits`` allow a flush or a Mixwell (then
-    :func:`raise_rare` is needed; otherwise the rank lookup and the suits are the key)."""
+def rare(suits: int, sc: KernelScalars) -> bool:  # pragma: no cover
+    """Whether the suit counts ``suits`` (a nibble per suit) allow a flush or a Mixwell
+    (then :func:`raise_rare_from` is needed; otherwise the rank lookup and the suits are
+    the key)."""
+    flush_test = sc.flush_test
     if (suits + flush_test) & ((flush_test // 3) << 3):  # the top bit of a suit's nibble
         return True
-    return mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5
+    return sc.mixwell and nibble_sum(nonzero_nibbles(suits) & sc.mix_suits) >= 5
 
 
 @njit(cache=True, inline="always")
-def raise_rare(
-    row: Array, k: int, total: int, w0: int, w1: int, mix_of: Array, t: KeyTables, key: int
-) -> int:  # pragma: no cover - compiled
-    """``key`` (the plain key of ``row``, see :func:`hand_key`) raised to the best flush
-    and Mixwell the suit counts allow."""
-    return raise_rare_from(row, k, total, w0, w1, mix_of, key, t, rare_arrays(t))
+def may_flush(suits: int, sc: KernelScalars) -> bool:  # pragma: no cover
+    """Whether the suit counts ``suits`` allow a flush (five of a suit)."""
+    return (suits + sc.flush_test) & ((sc.flush_test // 3) << 3) != 0
+
+
+@njit(cache=True, inline="always")
+def may_mixwell(suits: int, sc: KernelScalars) -> bool:  # pragma: no cover
+    """Whether the suit counts ``suits`` hold five Mixwell suits."""
+    return sc.mixwell and nibble_sum(nonzero_nibbles(suits) & sc.mix_suits) >= 5
 
 
 @njit(cache=True, inline="always")
@@ -373,29 +393,22 @@ def mixwell_key(
     w1: int,
     key: int,
     mix_of: Array,
-    ints: tuple[int, int, int, bool, bool],
-    arrays: tuple[
-        Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array
-    ],
+    with_suits: bool,
+    sc: KernelScalars,
+    ma: MixArrays,
 ) -> int:  # pragma: no cover - compiled
-    """``key`` raised to the best Mixwell choice of five of the k cards of ``row``, the
-    tables as plain arrays (callers that hold them take them out of the bundle once:
-    reading a bundle's array costs a reference count)."""
-    suit_shift, mix_suits, n_lo_bits, suits_count, mix_hash = ints
-    (
-        per_card,
-        hi_index5,
-        mix_keys5,
-        lo_index,
-        straight_primary,
-        straights,
-        nth_strength,
-        cards,
-        shapes,
-        heights,
-        choices,
-        drops,
-    ) = arrays
+    """``key`` raised to the best Mixwell choice of five of the k cards of ``row``, with
+    the suits' tie-break where ``with_suits`` (and suits count), the arrays taken out of
+    the bundle beforehand (:func:`~.bundle.mix_arrays`: reading a bundle's array costs a
+    reference count)."""
+    suit_shift = sc.suit_shift
+    mix_suits = sc.mix_suits
+    n_lo_bits = sc.n_lo_bits
+    suits_count = sc.suits_count and with_suits
+    per_card = ma.per_card
+    hi_index5 = ma.hi_index5
+    mix_keys5 = ma.mix_keys5
+    lo_index = ma.lo_index
     lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     mix_total = 0
     for j in range(k):
@@ -403,24 +416,28 @@ def mixwell_key(
         mix_of[j] = m
         mix_total += m
     # with exactly five Mixwell suits the five kept cards sum to mix_suits exactly
-    if k == 7 and nibble_sum(mix_suits) == 5 and mix_hash:
+    if k == 7 and nibble_sum(mix_suits) == 5 and sc.mix_hash:
         # leave out two cards so that one card of each Mixwell suit is left;
         # the five are looked up like the seven, under the Mixwell shapes
         need = mix_total - mix_suits
-        for a in range(6):
-            want = need - mix_of[a]
-            for b in range(a + 1, 7):
-                if mix_of[b] == want:
-                    ca = row[a]
-                    cb = row[b]
+        for x in range(6):
+            want = need - mix_of[x]
+            for y in range(x + 1, 7):
+                if mix_of[y] == want:
+                    ca = row[x]
+                    cb = row[y]
                     t5 = total - per_card[ca, 0] - per_card[cb, 0]
                     mk = mix_keys5[hi_index5[t5 >> n_lo_bits & hi_mask] + lo_index[t5 & lo_mask]]
                     if suits_count and mk | SUITS_MASK >= key:
                         v0 = w0 ^ per_card[ca, 1] ^ per_card[cb, 1]
                         v1 = w1 ^ per_card[ca, 2] ^ per_card[cb, 2]
-                        mk = add_suits(mk, v0, v1, straight_primary, straights, nth_strength)
+                        mk = add_suits(
+                            mk, v0, v1, ma.straight_primary, ma.straights, ma.nth_strength
+                        )
                     key = max(key, mk)
         return key
+    choices = ma.choices
+    drops = ma.drops
     n_drop = drops.shape[1]
     for j in range(choices.shape[0]):
         rest = mix_total
@@ -434,36 +451,13 @@ def mixwell_key(
                 row[choices[j, 2]],
                 row[choices[j, 3]],
                 row[choices[j, 4]],
-                cards,
-                shapes,
-                straights,
-                heights,
+                ma.cards,
+                ma.shapes,
+                ma.straights,
+                ma.heights,
             )
             key = max(key, mk)
     return key
-
-
-@njit(cache=True, inline="always")
-def _mixwell_choices(
-    row: Array, k: int, total: int, w0: int, w1: int, mix_of: Array, t: KeyTables, key: int
-) -> int:  # pragma: no cover - compiled
-    """``key`` raised to the best Mixwell choice of five of ``row``."""
-    ints = (t.suit_shift, t.mix_suits, t.n_lo_bits, t.suits_count, t.mix_hash)
-    arrays = (
-        t.per_card,
-        t.hi_index5,
-        t.mix_keys5,
-        t.lo_index,
-        t.straight_primary,
-        t.straights,
-        t.nth_strength,
-        t.cards,
-        t.shapes,
-        t.heights,
-        t.choices,
-        t.drops,
-    )
-    return mixwell_key(row, k, total, w0, w1, key, mix_of, ints, arrays)
 
 
 @njit(cache=True, inline="always")
@@ -475,45 +469,33 @@ def raise_rare_from(
     w1: int,
     mix_of: Array,
     key: int,
-    t: KeyTables,
-    a: RareArrays,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    ra: RareArrays,
 ) -> int:  # pragma: no cover - compiled
-    """:func:`raise_rare` with the arrays taken out of ``t`` beforehand (``a``:
-    :func:`rare_arrays`, once per loop); only ``t``'s numbers and flags are read here,
-    so a rare hand costs no reference counting on shared arrays (except the general
-    Mixwell choice of hands other than seven cards)."""
-    per_card = a[0]
-    suits = total >> t.suit_shift
-    flush_test = t.flush_test
-    if (suits + flush_test) & ((flush_test // 3) << 3):
-        suit_strength = a[2]
-        for s in range(suit_strength.shape[0]):
-            if (suits >> (4 * s) & 15) >= 5:
+    """``key`` (the plain key of ``row``, see :func:`hand_key`) raised to the best flush
+    and Mixwell the suit counts allow, the arrays taken out of ``arr`` beforehand (``ra``:
+    :func:`~.bundle.rare_arrays`, once per loop): a rare hand costs no reference
+    counting on shared arrays (except the general Mixwell choice of hands other than
+    seven cards, which reads ``arr`` for :func:`mixwell_key`)."""
+    per_card = ra.per_card
+    suits = total >> sc.suit_shift
+    if may_flush(suits, sc):
+        suit_strength = ra.suit_strength
+        flush_keys = ra.flush_keys
+        for u in range(suit_strength.shape[0]):
+            if (suits >> (4 * u) & 15) >= 5:
                 ranks = 0
                 for j in range(k):
                     c = row[j]
-                    if per_card[c, 4] == s:
+                    if per_card[c, 4] == u:
                         ranks |= per_card[c, 5]
-                key = max(key, a[1][ranks] | suit_strength[s] * 0x11111)
-    mix_suits = t.mix_suits
-    if not (t.mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5):
+                key = max(key, flush_keys[ranks] | suit_strength[u] * 0x11111)
+    if not may_mixwell(suits, sc):
         return key
-    if not (k == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash):
-        return _mixwell_choices(row, k, total, w0, w1, mix_of, t, key)
-    ints = (t.n_lo_bits, t.suit_shift, mix_suits, t.suits_count)
-    return mixwell_pairs(row, total, w0, w1, key, mix_of, a[3], ints)
-
-
-@njit(cache=True, inline="always")
-def rare_arrays(t: KeyTables) -> RareArrays:  # pragma: no cover - compiled
-    """The arrays :func:`raise_rare_from` reads: per_card, flush_keys, suit_strength and
-    the arrays of :func:`mixwell_pairs`."""
-    return (
-        t.per_card,
-        t.flush_keys,
-        t.suit_strength,
-        (t.per_card, t.lo_index, t.hi_index5, t.mix_keys5, t.suit_plan5, t.top_suits),
-    )
+    if not (k == 7 and nibble_sum(sc.mix_suits) == 5 and sc.mix_hash):
+        return mixwell_key(row, k, total, w0, w1, key, mix_of, True, sc, mix_arrays(arr))
+    return mixwell_pairs(row, total, w0, w1, key, mix_of, ra, sc)
 
 
 @dataclass(frozen=True, eq=False)
@@ -573,7 +555,7 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
     hi_index5 = hi_index5.astype(index_type)
     mix_keys5 = np.empty(len(counts5), np.int64)
     fill_rank_keys(counts5, mix_shapes, tables.straights, mix_keys5)
-    st, hc = tables.shapes[STRAIGHT, 1, 0], tables.shapes[HIGH, 1, 0]
+    st, hc = tables.shapes[Base.STRAIGHT, 1, 0], tables.shapes[Base.HIGH_CARD, 1, 0]
     mix_hash = bool(st == 0 or hc == 0 or st > hc)  # five distinct ranks: straight wins
 
     n_lo_bits = int(lo_values.max()).bit_length()
@@ -581,7 +563,7 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
     lo_digit = np.where(ranks < n_lo, lo_weights[np.minimum(ranks, n_lo - 1)], 0)
     hi_digit = np.where(ranks >= n_lo, hi_weights[np.maximum(ranks - n_lo, 0)], 0)
     straight_primary = np.zeros(32, np.int64)
-    for base_hand in range(10):
+    for base_hand in Base:
         for mix in range(2):
             prefix, _, is_straight = tables.shapes[base_hand, mix]
             if is_straight:

@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from cardlab.poker._kernels.bundle import KeyTables
+from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars, mix_arrays
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import PLAN_SLOT_BITS, _mixwell_choices, hash_masks
+from cardlab.poker._kernels.hashed import PLAN_SLOT_BITS, hash_masks, mixwell_key
 from cardlab.poker.keys import SUITS_MASK
 
 Array = Any
@@ -39,47 +39,55 @@ _CHUNK = 4096
 
 
 @njit(cache=True, parallel=True)
-def best_hashed(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no cover - compiled
-    """out[i] = the key of the best five cards of row i; ``t`` holds the hash tables of
-    ``codes.shape[1]`` cards (:class:`~.bundle.KeyTables`)."""
+def best_hashed(
+    codes: Array, arr: KernelArrays, sc: KernelScalars, out: Array
+) -> None:  # pragma: no cover - compiled
+    """out[i] = the key of the best five cards of row i; ``arr``, ``sc`` hold the hash
+    tables of ``codes.shape[1]`` cards (:mod:`.bundle`)."""
     n = codes.shape[0]
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     for chunk in prange(n_chunks):
         start = chunk * _CHUNK
         stop = min(n, start + _CHUNK)
         noted = np.empty((_CHUNK, 2), np.int64)  # row, hash sum
-        n_noted = _plain_keys(codes, start, stop, t, noted, out)
+        n_noted = _plain_keys(codes, start, stop, arr, sc, noted, out)
         if n_noted:
-            _raise_noted(codes, noted, n_noted, t, out)
+            _raise_noted(codes, noted, n_noted, arr, sc, out)
 
 
 @njit(cache=True)
 def _plain_keys(
-    codes: Array, start: int, stop: int, t: KeyTables, noted: Array, out: Array
+    codes: Array,
+    start: int,
+    stop: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    noted: Array,
+    out: Array,
 ) -> int:  # pragma: no cover - compiled
     """out[i] = the plain key of row i (ranks and suits, no flush or Mixwell); the rows
     whose suit counts allow a flush or a Mixwell go to ``noted`` with their hash sum;
     returns their number."""
     k = codes.shape[1]
-    digits = np.ascontiguousarray(t.per_card[:, 0])
-    boards = np.ascontiguousarray(t.per_card[:, 1:3])
-    lo_index = t.lo_index
-    hi_index = t.hi_index
-    rank_keys = t.rank_keys
-    suit_plan = t.suit_plan
-    top_suits = t.top_suits
-    n_lo_bits = t.n_lo_bits
-    suit_shift = t.suit_shift
+    digits = np.ascontiguousarray(arr.per_card[:, 0])
+    boards = np.ascontiguousarray(arr.per_card[:, 1:3])
+    lo_index = arr.lo_index
+    hi_index = arr.hi_index
+    rank_keys = arr.rank_keys
+    suit_plan = arr.suit_plan
+    top_suits = arr.top_suits
+    n_lo_bits = sc.n_lo_bits
+    suit_shift = sc.suit_shift
     lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
-    flush_test = t.flush_test
+    flush_test = sc.flush_test
     flush_bits = (flush_test // 3) << 3  # the top bit of each suit's nibble
-    mixwell = t.mixwell
-    mix_suits = t.mix_suits
+    mixwell = sc.mixwell
+    mix_suits = sc.mix_suits
     mix_fast = nibble_sum(mix_suits) == 5 and k <= 8
     boards_of_row = np.zeros(2, np.int64)
     rank_bytes = boards_of_row.view(np.uint8)  # byte r: the suit bits of rank r
     n = 0
-    if t.suits_count:
+    if sc.suits_count:
         for i in range(start, stop):
             total = 0
             w0 = 0
@@ -149,33 +157,34 @@ def _noted(
 
 @njit(cache=True)
 def _raise_noted(
-    codes: Array, noted: Array, n_noted: int, t: KeyTables, out: Array
+    codes: Array, noted: Array, n_noted: int, arr: KernelArrays, sc: KernelScalars, out: Array
 ) -> None:  # pragma: no cover - compiled
     """Raise out[i] to row i's best flush or Mixwell, for the rows ``noted`` (row, hash
     sum)."""
     k = codes.shape[1]
-    per_card = t.per_card
+    per_card = arr.per_card
     digits = np.ascontiguousarray(per_card[:, 0])
     boards = np.ascontiguousarray(per_card[:, 1:3])
     mix_of = np.ascontiguousarray(per_card[:, 3])
-    lo_index = t.lo_index
-    hi_index5 = t.hi_index5
-    mix_keys5 = t.mix_keys5
-    suit_plan5 = t.suit_plan5
-    top_suits = t.top_suits
-    flush_keys = t.flush_keys
-    suit_strength = t.suit_strength
+    lo_index = arr.lo_index
+    hi_index5 = arr.hi_index5
+    mix_keys5 = arr.mix_keys5
+    suit_plan5 = arr.suit_plan5
+    top_suits = arr.top_suits
+    flush_keys = arr.flush_keys
+    suit_strength = arr.suit_strength
     n_suits = suit_strength.shape[0]
-    n_lo_bits = t.n_lo_bits
-    suit_shift = t.suit_shift
+    n_lo_bits = sc.n_lo_bits
+    suit_shift = sc.suit_shift
     lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
-    flush_test = t.flush_test
+    flush_test = sc.flush_test
     flush_bits = (flush_test // 3) << 3
-    mixwell = t.mixwell
-    mix_suits = t.mix_suits
-    suits_count = t.suits_count
+    mixwell = sc.mixwell
+    mix_suits = sc.mix_suits
+    suits_count = sc.suits_count
     # seven cards, exactly five Mixwell suits: the choices by the suits held twice or more
-    by_suits = k == 7 and nibble_sum(mix_suits) == 5 and t.mix_hash
+    by_suits = k == 7 and nibble_sum(mix_suits) == 5 and sc.mix_hash
+    mix = mix_arrays(arr)
     picks = np.zeros(16, np.int64)  # cards of the first suit held twice or more, then the second
     places = np.zeros(4, np.int64)
     scratch = np.zeros(16, np.int64)
@@ -204,7 +213,7 @@ def _raise_noted(
             for j in range(k):
                 w0 |= boards[codes[i, j], 0]
                 w1 |= boards[codes[i, j], 1]
-            key = _mixwell_choices(codes[i], k, total, w0, w1, scratch, t, key)
+            key = mixwell_key(codes[i], k, total, w0, w1, key, scratch, True, sc, mix)
             out[i] = key
             continue
         # Mixwell suits held twice or more: at most two (7 cards, 5 suits); x the first

@@ -37,15 +37,12 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from cardlab.poker._kernels.bundle import KeyTables
+from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars, OmahaArrays, omaha_arrays
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
 from cardlab.poker._kernels.hashed import hash_masks, plan_suits
 from cardlab.poker.keys import SUITS_MASK
 
 Array = Any
-# n_lo_bits, suit_shift, flush_test, suits_count, and the Mixwell suits' nibbles (0: none)
-Ints = tuple[int, int, int, bool, int]
-OmahaArrays = Any  # the tuple omaha_arrays returns
 _CHUNK = 1024
 PARTS_ROWS = 16 + 60  # omaha_key's scratch: the pairs and triples, then the keys
 _HOLE_PAIRS = np.array([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)], np.int64)
@@ -56,70 +53,45 @@ _BOARD_TRIPLES = np.array(
 
 
 @njit(cache=True, inline="always")
-def omaha_key(row: Array, parts: Array, t: KeyTables) -> int:  # pragma: no cover - compiled
+def omaha_key(
+    row: Array, parts: Array, arr: KernelArrays, sc: KernelScalars
+) -> int:  # pragma: no cover - compiled
     """The key of the best Omaha hand of ``row`` (four hole cards, then five board
-    cards); ``parts``: an int64 scratch array of (PARTS_ROWS, 5); ``t``: the tables
-    (:class:`~.bundle.KeyTables`) with the hash tables of five cards and, where they
-    fit, the Omaha tables (see the module docstring)."""
-    return omaha_key_of(row, parts, omaha_ints(t), omaha_arrays(t))
-
-
-@njit(cache=True, inline="always")
-def omaha_ints(t: KeyTables) -> Ints:  # pragma: no cover - compiled
-    """The numbers and flags :func:`omaha_key_of` reads, out of ``t``: the per-row
-    functions never take ``t`` itself (each function taking it counts a reference on
-    every array in it, on and off, which cost more than the whole table path)."""
-    return (t.n_lo_bits, t.suit_shift, t.flush_test, t.suits_count, t.mix_suits * t.mixwell)
-
-
-@njit(cache=True, inline="always")
-def omaha_arrays(t: KeyTables) -> Any:  # pragma: no cover - compiled
-    """The arrays :func:`omaha_key_of` reads, out of ``t``: read them once per loop (each
-    read out of ``t`` counts a reference on and off, which cost more than a lookup)."""
-    return (
-        t.per_card,
-        t.lo_index,
-        t.hi_index,
-        t.rank_keys,
-        t.flush_keys,
-        t.suit_strength,
-        t.hi_index5,
-        t.mix_keys5,
-        t.omaha_best,
-        t.omaha_pair_of,
-        t.omaha_keys,
-        t.suit_plan,
-        t.suit_plan5,
-        t.top_suits,
-    )
+    cards); ``parts``: an int64 scratch array of (PARTS_ROWS, 5); ``arr``, ``sc``: the
+    tables (:mod:`.bundle`) with the hash tables of five cards and, where they fit, the
+    Omaha tables (see the module docstring). Loops call :func:`omaha_key_of` with the
+    arrays taken out once (:func:`~.bundle.omaha_arrays`): each function taking ``arr``
+    counts a reference on every array in it, on and off, which costs more than the
+    whole table path."""
+    return omaha_key_of(row, parts, sc, omaha_arrays(arr))
 
 
 @njit(cache=True, inline="always")
 def omaha_key_of(
-    row: Array, parts: Array, ints: Ints, arrays: OmahaArrays
+    row: Array, parts: Array, sc: KernelScalars, oa: OmahaArrays
 ) -> int:  # pragma: no cover - compiled
-    """:func:`omaha_key` with the numbers and arrays of ``t`` given
-    (:func:`omaha_ints`, :func:`omaha_arrays`). The steps of :func:`_omaha_rows`, for
-    one row."""
-    (
-        per_card,
-        lo_index,
-        hi_index,
-        _rank_keys,
-        flush_keys,
-        suit_strength,
-        hi_index5,
-        mix_keys5,
-        omaha_best,
-        pair_of,
-        table_keys,
-        suit_plan,
-        suit_plan5,
-        top_suits,
-    ) = arrays
+    """:func:`omaha_key` with the arrays taken out of ``arr`` beforehand
+    (:func:`~.bundle.omaha_arrays`). The steps of :func:`_omaha_rows`, for one row."""
+    per_card = oa.per_card
+    lo_index = oa.lo_index
+    hi_index = oa.hi_index
+    flush_keys = oa.flush_keys
+    suit_strength = oa.suit_strength
+    hi_index5 = oa.hi_index5
+    mix_keys5 = oa.mix_keys5
+    omaha_best = oa.omaha_best
+    pair_of = oa.omaha_pair_of
+    table_keys = oa.omaha_keys
+    suit_plan = oa.suit_plan
+    suit_plan5 = oa.suit_plan5
+    top_suits = oa.top_suits
     if omaha_best.shape[0] == 0:
-        return _by_choices(row, parts, ints, arrays)
-    n_lo_bits, suit_shift, flush_test, suits_count, mixwell = ints
+        return _by_choices(row, parts, sc, oa)
+    n_lo_bits = sc.n_lo_bits
+    suit_shift = sc.suit_shift
+    flush_test = sc.flush_test
+    suits_count = sc.suits_count
+    mixwell = sc.mix_suits * sc.mixwell  # the Mixwell suits' nibbles, 0: none
     lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     h0 = row[0]
     h1 = row[1]
@@ -152,7 +124,7 @@ def omaha_key_of(
             row,
             best,
             parts,
-            ints,
+            sc,
             per_card,
             lo_index,
             hi_index5,
@@ -292,7 +264,7 @@ def _raise_mixwell(
     row: Array,
     best: int,
     parts: Array,
-    ints: Ints,
+    sc: KernelScalars,
     per_card: Array,
     lo_index: Array,
     hi_index5: Array,
@@ -303,8 +275,9 @@ def _raise_mixwell(
     """``best`` raised to the best Mixwell choice of ``row``: each hole pair in two
     different Mixwell suits with each board triple of one card in each of three other
     Mixwell suits (``parts[s, 4]``: the board cards of suit s, a bit per place)."""
-    n_lo_bits, suit_shift, _, suits_count, _ = ints
-    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
+    n_lo_bits = sc.n_lo_bits
+    suits_count = sc.suits_count
+    lo_mask, hi_mask = hash_masks(n_lo_bits, sc.suit_shift)
     on_board = 0
     for s in range(8):
         parts[s, 4] = 0
@@ -369,30 +342,29 @@ def _raise_mixwell(
 
 @njit(cache=True, inline="always")
 def _by_choices(
-    row: Array, parts: Array, ints: Ints, arrays: OmahaArrays
+    row: Array, parts: Array, sc: KernelScalars, oa: OmahaArrays
 ) -> int:  # pragma: no cover - compiled
     """The key without the Omaha tables: three passes over the 60 choices, every
     choice's plain key without suits (a tight loop of lookups), then the suits only for
     the choices that reach the highest plain key (suits rank below every rank field, so
     no other choice can win), then flushes and Mixwells where the suit counts allow
     them."""
-    (
-        per_card,
-        lo_index,
-        hi_index,
-        rank_keys,
-        flush_keys,
-        suit_strength,
-        hi_index5,
-        mix_keys5,
-        _omaha_best,
-        _pair_of,
-        _table_keys,
-        suit_plan,
-        suit_plan5,
-        top_suits,
-    ) = arrays
-    n_lo_bits, suit_shift, flush_test, suits_count, mixwell = ints
+    per_card = oa.per_card
+    lo_index = oa.lo_index
+    hi_index = oa.hi_index
+    rank_keys = oa.rank_keys
+    flush_keys = oa.flush_keys
+    suit_strength = oa.suit_strength
+    hi_index5 = oa.hi_index5
+    mix_keys5 = oa.mix_keys5
+    suit_plan = oa.suit_plan
+    suit_plan5 = oa.suit_plan5
+    top_suits = oa.top_suits
+    n_lo_bits = sc.n_lo_bits
+    suit_shift = sc.suit_shift
+    flush_test = sc.flush_test
+    suits_count = sc.suits_count
+    mixwell = sc.mix_suits * sc.mixwell
     lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     flush_bits = (flush_test // 3) << 3
     for q in range(16):  # the sums the plain keys need
@@ -479,18 +451,20 @@ def _by_choices(
 
 
 @njit(cache=True, parallel=True)
-def best_omaha(codes: Array, t: KeyTables, out: Array) -> None:  # pragma: no cover - compiled
-    """out[i] = the key of row i's best Omaha hand (columns 0-3 hole, 4-8 board); ``t``
+def best_omaha(
+    codes: Array, arr: KernelArrays, sc: KernelScalars, out: Array
+) -> None:  # pragma: no cover - compiled
+    """out[i] = the key of row i's best Omaha hand (columns 0-3 hole, 4-8 board); ``arr``
     holds the hash tables of five cards."""
     n = codes.shape[0]
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     for chunk in prange(n_chunks):
-        _omaha_rows(codes, chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK), t, out)
+        _omaha_rows(codes, chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK), arr, sc, out)
 
 
 @njit(cache=True)
 def _omaha_rows(
-    codes: Array, start: int, stop: int, t: KeyTables, out: Array
+    codes: Array, start: int, stop: int, arr: KernelArrays, sc: KernelScalars, out: Array
 ) -> None:  # pragma: no cover - compiled
     """out[i] for rows start .. stop - 1 (one thread's share, see :func:`best_omaha`).
 
@@ -499,29 +473,29 @@ def _omaha_rows(
     takes, on and off), then the flushes, Mixwells and suits of the rows that need
     them, as in :func:`omaha_key_of`."""
     parts = np.zeros((PARTS_ROWS, 5), np.int64)  # 6 hole pairs, 10 board triples, 60 keys
-    arrays = omaha_arrays(t)
-    (
-        per_card,
-        lo_index,
-        hi_index,
-        _rank_keys,
-        flush_keys,
-        suit_strength,
-        hi_index5,
-        mix_keys5,
-        omaha_best,
-        pair_of,
-        table_keys,
-        suit_plan,
-        suit_plan5,
-        top_suits,
-    ) = arrays
-    ints = omaha_ints(t)
+    oa = omaha_arrays(arr)
+    per_card = oa.per_card
+    lo_index = oa.lo_index
+    hi_index = oa.hi_index
+    flush_keys = oa.flush_keys
+    suit_strength = oa.suit_strength
+    hi_index5 = oa.hi_index5
+    mix_keys5 = oa.mix_keys5
+    omaha_best = oa.omaha_best
+    pair_of = oa.omaha_pair_of
+    table_keys = oa.omaha_keys
+    suit_plan = oa.suit_plan
+    suit_plan5 = oa.suit_plan5
+    top_suits = oa.top_suits
     if omaha_best.shape[0] == 0:
         for i in range(start, stop):
-            out[i] = _by_choices(codes[i], parts, ints, arrays)
+            out[i] = _by_choices(codes[i], parts, sc, oa)
         return
-    n_lo_bits, suit_shift, flush_test, suits_count, mixwell = ints
+    n_lo_bits = sc.n_lo_bits
+    suit_shift = sc.suit_shift
+    flush_test = sc.flush_test
+    suits_count = sc.suits_count
+    mixwell = sc.mix_suits * sc.mixwell
     lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     ones = flush_test // 3
     digit_mask = (1 << suit_shift) - 1
@@ -573,7 +547,7 @@ def _omaha_rows(
                 row,
                 best,
                 parts,
-                ints,
+                sc,
                 per_card,
                 lo_index,
                 hi_index5,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,27 @@ Array = Any  # numpy arrays, typed loosely (they are fed to compiled code)
 
 BASES: tuple[BaseHand, ...] = tuple(BaseHand)
 CATEGORIES: tuple[Category, ...] = tuple(Category)
-FIVE, SF, FOUR, FH, FLUSH, STRAIGHT, TRIPS, TWO_PAIR, PAIR, HIGH = range(10)
+
+
+class Base(IntEnum):
+    """The base hands' rows in the kernels' tables (``shapes[base]``), in
+    :class:`~cardlab.poker.categories.BaseHand` order; compiled code reads them as
+    constants (``Base.FLUSH``)."""
+
+    FIVE_OF_A_KIND = 0
+    STRAIGHT_FLUSH = 1
+    FOUR_OF_A_KIND = 2
+    FULL_HOUSE = 3
+    FLUSH = 4
+    STRAIGHT = 5
+    THREE_OF_A_KIND = 6
+    TWO_PAIR = 7
+    ONE_PAIR = 8
+    HIGH_CARD = 9
+
+
+# the same names in the same order, or every table is read wrong
+assert [b.name for b in Base] == [b.name for b in BASES]
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,10 +168,12 @@ def _direct_ok(shapes: Array, rows: dict[tuple[BaseHand, bool], Any]) -> bool:
     def at_least(a: int | None, b: int | None) -> bool:
         return a is None or b is None or a >= b
 
-    for base in range(10):
+    for base in Base:
         if not at_least(prefix(base, True), prefix(base, False)):
             return False
-    sf, fl, st, hc = (prefix(b, False) for b in (SF, FLUSH, STRAIGHT, HIGH))
+    sf, fl, st, hc = (
+        prefix(b, False) for b in (Base.STRAIGHT_FLUSH, Base.FLUSH, Base.STRAIGHT, Base.HIGH_CARD)
+    )
     return at_least(sf, fl) and at_least(sf, st) and all(at_least(x, hc) for x in (sf, fl, st))
 
 

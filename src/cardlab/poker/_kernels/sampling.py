@@ -32,17 +32,18 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from cardlab.poker._kernels.bundle import KeyTables
-from cardlab.poker._kernels.hashed import hash_masks, plan_suits, raise_rare_from, rare, rare_arrays
-from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_arrays, omaha_ints, omaha_key_of
-from cardlab.poker._kernels.showdowns import (
-    _SHARES,
+from cardlab.poker._kernels.bundle import (
     HASHED,
     OMAHA,
-    SHARE_UNIT,
-    _tally,
-    key_of,
+    KernelArrays,
+    KernelScalars,
+    omaha_arrays,
+    rare_arrays,
 )
+from cardlab.poker._kernels.hashed import hash_masks, plan_suits, raise_rare_from, rare
+from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key_of
+from cardlab.poker._kernels.showdowns import key_of
+from cardlab.poker._kernels.tally import SHARE_UNIT, SHARES, tally
 from cardlab.poker.keys import SUITS_MASK
 
 Array = Any  # numpy arrays typed loosely: numba-compiled code
@@ -92,8 +93,8 @@ def monte_carlo(
     board: Array,
     base_used: Array,
     deck_size: int,
-    method: int,
-    t: KeyTables,
+    arr: KernelArrays,
+    sc: KernelScalars,
     seeds: Array,
     trials: int,
     general: bool,
@@ -111,16 +112,16 @@ def monte_carlo(
     """
     players = combos.shape[0]
     blocks = seeds.shape[0]
-    dealt = method == HASHED and not general
+    dealt = sc.method == HASHED and not general
     for p in range(players):
         dealt = dealt and n_combos[p] == 1
     parts = np.zeros((blocks, 5, players), np.int64)
     for b in prange(blocks):
         if dealt:
-            _dealt_block(combos, board, base_used, deck_size, t, seeds[b], trials, parts[b])
+            _dealt_block(combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b])
         else:
             _ranges_block(
-                combos, n_combos, board, base_used, deck_size, method, t, seeds[b], trials, parts[b]
+                combos, n_combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b]
             )
     tallies = np.zeros((5, players), np.int64)
     for b in range(blocks):
@@ -134,7 +135,8 @@ def _dealt_block(
     board: Array,
     base_used: Array,
     deck_size: int,
-    t: KeyTables,
+    arr: KernelArrays,
+    sc: KernelScalars,
     seed: int,
     trials: int,
     part: Array,
@@ -142,68 +144,28 @@ def _dealt_block(
     """One block of :func:`monte_carlo` when every player holds one combo, on the hash
     path: its tallies into ``part`` (5 x players).
 
-    A function of its own, not inlined in the parallel loop: the arrays of ``t`` are
-    taken out once per block and the loop reads them as plain locals (read out of ``t``
+    A function of its own, not inlined in the parallel loop: the arrays of ``arr`` are
+    taken out once per block and the loop reads them as plain locals (read out of ``arr``
     on every deal, each counts a reference on an array the other threads count on too)."""
     players, _, h = combos.shape
     nb = board.shape[0]
     width = h + nb
-    per_card = t.per_card
-    lo_index = t.lo_index
-    hi_index = t.hi_index
-    rank_keys = t.rank_keys
-    n_lo_bits = t.n_lo_bits
-    suit_shift = t.suit_shift
-    flush_test = t.flush_test
-    mixwell = t.mixwell
-    mix_suits = t.mix_suits
-    suits_count = t.suits_count
+    per_card = arr.per_card
+    lo_index = arr.lo_index
+    hi_index = arr.hi_index
+    rank_keys = arr.rank_keys
+    n_lo_bits = sc.n_lo_bits
+    suit_shift = sc.suit_shift
+    suits_count = sc.suits_count
     lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
-    ra = rare_arrays(t)
-    # the cards out of play, the rows' known cards and their sums
-    in_play = base_used.copy()
-    rows = np.zeros((players, width), np.int64)
-    known = np.zeros((players, 3), np.int64)  # hash-digit sum, suit boards w0, w1
-    for p in range(players):
-        for j in range(width):
-            c = combos[p, 0, j] if j < h else board[j - h]
-            rows[p, j] = c
-            if c >= 0:
-                in_play[c] = 1
-                known[p, 0] += per_card[c, 0]
-                known[p, 1] |= per_card[c, 1]
-                known[p, 2] |= per_card[c, 2]
-    live = np.empty(deck_size, np.int64)
-    n_live = 0
-    for c in range(deck_size):
-        if not in_play[c]:
-            live[n_live] = c
-            n_live += 1
-    # the dealt cards: first the board's (every player's), then each player's own
-    n_board = 0
-    for j in range(nb):
-        n_board += board[j] < 0
-    starts = np.zeros(players + 1, np.int64)  # player p's own: dealt[starts[p]:starts[p+1]]
-    starts[0] = n_board
-    for p in range(players):
-        starts[p + 1] = starts[p]
-        for j in range(h):
-            starts[p + 1] += combos[p, 0, j] < 0
+    ra = rare_arrays(arr)
+    rows, known, live, n_live, starts, slots = _dealt_setup(
+        combos, board, base_used, deck_size, arr
+    )
+    n_board = starts[0]
     m = starts[players]
-    slots = np.full((max(m, 1), players), -1, np.int64)  # dealt card -> column of each row
-    i = 0
-    for j in range(nb):
-        if board[j] < 0:
-            for p in range(players):
-                slots[i, p] = h + j
-            i += 1
-    for p in range(players):
-        for j in range(h):
-            if combos[p, 0, j] < 0:
-                slots[i, p] = j
-                i += 1
-    suit_plan = t.suit_plan
-    top_suits = t.top_suits
+    suit_plan = arr.suit_plan
+    top_suits = arr.top_suits
     suits = SUITS_MASK if suits_count else 0
     plain = np.empty(players, np.int64)
     places = np.empty(players, np.int64)  # of the plain keys in rank_keys (and suit_plan)
@@ -257,7 +219,7 @@ def _dealt_block(
             sums[p, 0] = total
             sums[p, 1] = w0
             sums[p, 2] = w1
-            sums[p, 3] = rare(total >> suit_shift, flush_test, mixwell, mix_suits)
+            sums[p, 3] = rare(total >> suit_shift, sc)
         # most deals are settled by the plain keys alone
         contenders = 0
         first = 0
@@ -310,7 +272,8 @@ def _dealt_block(
                         sums[pick, 2],
                         mix_of,
                         key,
-                        t,
+                        arr,
+                        sc,
                         ra,
                     )
                 lo[pick] = key
@@ -320,7 +283,7 @@ def _dealt_block(
             out[2, first] += SHARE_UNIT
             out[3, first] += SHARE_UNIT * SHARE_UNIT
         else:  # every contender's key is known and equal: they share the pot
-            share = _SHARES[contenders]
+            share = SHARES[contenders]
             for p in range(first, players):
                 if hi[p] >= top:
                     out[1, p] += 1
@@ -330,14 +293,72 @@ def _dealt_block(
 
 
 @njit(cache=True)
+def _dealt_setup(
+    combos: Array, board: Array, base_used: Array, deck_size: int, arr: KernelArrays
+) -> tuple[Array, Array, Array, int, Array, Array]:  # pragma: no cover - compiled
+    """What :func:`_dealt_block` deals from: the players' rows (-1 where a card is
+    dealt), the known cards' hash-digit sums and suit boards (players x 3), the cards
+    out of play ``live[:n_live]``, where each player's own dealt cards start among the
+    dealt ones (``starts[0]``: the board's count, ``starts[players]``: all of them) and,
+    per dealt card, its column in each row (-1: not in that row)."""
+    players, _, h = combos.shape
+    nb = board.shape[0]
+    width = h + nb
+    per_card = arr.per_card
+    # the cards out of play, the rows' known cards and their sums
+    in_play = base_used.copy()
+    rows = np.zeros((players, width), np.int64)
+    known = np.zeros((players, 3), np.int64)  # hash-digit sum, suit boards w0, w1
+    for p in range(players):
+        for j in range(width):
+            c = combos[p, 0, j] if j < h else board[j - h]
+            rows[p, j] = c
+            if c >= 0:
+                in_play[c] = 1
+                known[p, 0] += per_card[c, 0]
+                known[p, 1] |= per_card[c, 1]
+                known[p, 2] |= per_card[c, 2]
+    live = np.empty(deck_size, np.int64)
+    n_live = 0
+    for c in range(deck_size):
+        if not in_play[c]:
+            live[n_live] = c
+            n_live += 1
+    # the dealt cards: first the board's (every player's), then each player's own
+    n_board = 0
+    for j in range(nb):
+        n_board += board[j] < 0
+    starts = np.zeros(players + 1, np.int64)  # player p's own: dealt[starts[p]:starts[p+1]]
+    starts[0] = n_board
+    for p in range(players):
+        starts[p + 1] = starts[p]
+        for j in range(h):
+            starts[p + 1] += combos[p, 0, j] < 0
+    m = starts[players]
+    slots = np.full((max(m, 1), players), -1, np.int64)  # dealt card -> column of each row
+    i = 0
+    for j in range(nb):
+        if board[j] < 0:
+            for p in range(players):
+                slots[i, p] = h + j
+            i += 1
+    for p in range(players):
+        for j in range(h):
+            if combos[p, 0, j] < 0:
+                slots[i, p] = j
+                i += 1
+    return rows, known, live, n_live, starts, slots
+
+
+@njit(cache=True)
 def _ranges_block(
     combos: Array,
     n_combos: Array,
     board: Array,
     base_used: Array,
     deck_size: int,
-    method: int,
-    t: KeyTables,
+    arr: KernelArrays,
+    sc: KernelScalars,
     seed: int,
     trials: int,
     part: Array,
@@ -346,24 +367,20 @@ def _ranges_block(
     into ``part`` (5 x players), as :func:`_dealt_block`."""
     players, _, h = combos.shape
     nb = board.shape[0]
-    hashed = method == HASHED
-    omaha = method == OMAHA
-    o_ints = omaha_ints(t)
-    o_arrays = omaha_arrays(t)
-    per_card = t.per_card
-    lo_index = t.lo_index
-    hi_index = t.hi_index
-    rank_keys = t.rank_keys
-    suit_plan = t.suit_plan
-    top_suits = t.top_suits
-    n_lo_bits = t.n_lo_bits
-    suit_shift = t.suit_shift
-    flush_test = t.flush_test
-    mixwell = t.mixwell
-    mix_suits = t.mix_suits
-    suits_count = t.suits_count
+    hashed = sc.method == HASHED
+    omaha = sc.method == OMAHA
+    oa = omaha_arrays(arr)
+    per_card = arr.per_card
+    lo_index = arr.lo_index
+    hi_index = arr.hi_index
+    rank_keys = arr.rank_keys
+    suit_plan = arr.suit_plan
+    top_suits = arr.top_suits
+    n_lo_bits = sc.n_lo_bits
+    suit_shift = sc.suit_shift
+    suits_count = sc.suits_count
     lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
-    rare_arrays_ = rare_arrays(t)
+    ra = rare_arrays(arr)
     state = np.uint64(seed)
     used = np.zeros(deck_size, np.int64)  # == stamp: in play this trial
     dealt = np.empty((players, h + nb), np.int64)
@@ -423,20 +440,20 @@ def _ranges_block(
                     total += per_card[c, 0]
                     w0 |= per_card[c, 1]
                     w1 |= per_card[c, 2]
-            if omaha:  # the arrays taken out of t once: each read counts a reference
-                keys[p] = omaha_key_of(dealt[p], scratch, o_ints, o_arrays)
+            if omaha:  # the arrays taken out of arr once: each read counts a reference
+                keys[p] = omaha_key_of(dealt[p], scratch, sc, oa)
                 continue
             if not hashed:
-                keys[p] = key_of(dealt[p], method, mix_of, scratch, t)
+                keys[p] = key_of(dealt[p], mix_of, scratch, arr, sc)
                 continue
             place = hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
             key = rank_keys[place]
             if suits_count:
                 key |= plan_suits(suit_plan[place], w0, w1, top_suits)
-            if rare(total >> suit_shift, flush_test, mixwell, mix_suits):
-                key = raise_rare_from(dealt[p], h + nb, total, w0, w1, mix_of, key, t, rare_arrays_)
+            if rare(total >> suit_shift, sc):
+                key = raise_rare_from(dealt[p], h + nb, total, w0, w1, mix_of, key, arr, sc, ra)
             keys[p] = key
-        _tally(keys, out)
+        tally(keys, 1, out)
         done += 1
     part[:4] = out
     part[4, 0] = rejected

@@ -15,58 +15,45 @@ hand sizes are scored in full by :func:`score_board`, as :func:`~.hashed.hand_ke
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
-from cardlab.poker._kernels.direct import popcount
-from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
-from cardlab.poker._kernels.hashed import add_suits, hash_masks, mixwell_key
-from cardlab.poker._kernels.showdowns import _SHARES
+from cardlab.poker._kernels.bundle import KernelScalars, MixArrays, ScoreArrays
+from cardlab.poker._kernels.five import nibble_sum
+from cardlab.poker._kernels.hashed import add_suits, hash_masks, may_flush, may_mixwell, mixwell_key
+from cardlab.poker._kernels.tally import tally_mask, top_mask, top_shared
 from cardlab.poker.keys import SUITS_MASK
 
 Array = Any
 
 
-@njit(cache=True, inline="always")
-def top_mask(keys: Array) -> int:  # pragma: no cover - compiled
-    """The players holding the highest key, as bits."""
-    top = keys[0]
-    mask = 1
-    for p in range(1, keys.shape[0]):
-        if keys[p] > top:
-            top = keys[p]
-            mask = 1 << p
-        elif keys[p] == top:
-            mask |= 1 << p
-    return mask
+class VectorWork(NamedTuple):
+    """The working arrays of part B (built once per call of
+    :func:`~.by_rank.exact_by_rank`, reused vector after vector)."""
 
-
-@njit(cache=True, inline="always")
-def tally_mask(winners: int, weight: int, out: Array) -> None:  # pragma: no cover - compiled
-    """:func:`_tally` of a showdown won by the players of the bit mask ``winners``."""
-    n = popcount(winners)
-    share = _SHARES[n]
-    for p in range(out.shape[1]):
-        if winners >> p & 1:
-            out[0 if n == 1 else 1, p] += weight
-            out[2, p] += weight * share
-            out[3, p] += weight * share * share
-
-
-@njit(cache=True, inline="always")
-def top_shared(keys: Array) -> bool:  # pragma: no cover - compiled
-    """Whether two players or more hold the highest key."""
-    top = keys[0]
-    winners = 1
-    for p in range(1, keys.shape[0]):
-        if keys[p] > top:
-            top = keys[p]
-            winners = 1
-        elif keys[p] == top:
-            winners += 1
-    return winners > 1
+    rows: Array  # players x width: each player's cards, the dealt ones last
+    group: Array  # per dealt slot: its suit (set_slots)
+    last: Array  # per slot: the last place it may take in its suit's cards
+    idx: Array  # per slot: its place among its suit's cards (the choice walked)
+    starts: Array  # per suit: where its cards start in by_suit
+    by_suit: Array  # the cards left, by suit
+    run: Array  # run[j + 1]: hash digits and suit boards of the dealt cards 0..j
+    fixed: Array  # players x 3: the same of each player's fixed cards
+    place_digit: Array  # players x width: each place's hash digit
+    mix_pairs: Array  # players x 21 x 2: the places each Mixwell choice leaves out
+    n_pairs: Array  # per player: how many
+    flush_suit: Array  # per player: the suit that may make a flush, -1: none
+    board_keys: Array  # the two rank keys per dealt rank multiset (see plain_boards)
+    board_meta: Array
+    fixed_mask: Array  # players x suits: rank mask of the fixed cards of each suit
+    dealt_mask: Array  # per suit: rank mask of the dealt cards
+    keys: Array  # per player: the board's key
+    rank_keys_b: Array  # per player: its rank key (part A's)
+    mix_of: Array  # int64 scratch of 16
+    out: Array  # the tally
+    settled: Array  # boards per (full top, rank top) masks, two players
 
 
 @njit(cache=True, inline="always")
@@ -107,15 +94,6 @@ def set_slots(
     return n
 
 
-ScoreInts = tuple[int, int, int, bool, bool, int, bool]
-ScoreArrays = tuple[
-    Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array
-]
-MixArrays = tuple[
-    Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array, Array
-]
-
-
 @njit(cache=True, inline="always")
 def settle(
     keys: Array, rank_keys: Array, suits_count: bool, out: Array
@@ -154,7 +132,7 @@ def score_board(
     slots: int,
     fixed: Array,
     run_b: Array,
-    may_flush: bool,
+    any_flush: bool,
     suits_only: bool,
     fixed_mask: Array,
     dealt_mask: Array,
@@ -162,40 +140,38 @@ def score_board(
     rank_keys_b: Array,
     mix_of: Array,
     out: Array,
-    ints: ScoreInts,
-    arrays: ScoreArrays,
-    mix_arrays: MixArrays,
+    sc: KernelScalars,
+    sa: ScoreArrays,
+    ma: MixArrays,
 ) -> None:  # pragma: no cover - compiled
     """Score one board of part B in full and settle it (:func:`settle`). ``rows``: each
     player's cards, the board's ``slots`` dealt cards after the first ``hnb``; ``run_b``:
-    the dealt cards' hash digits and rank-by-suit boards; ``may_flush``: some player's
+    the dealt cards' hash digits and rank-by-suit boards; ``any_flush``: some player's
     suit counts allow a flush; ``suits_only``: the caller found the plain top shared (and
     suits count), so only the keys with the suits are made."""
-    suit_shift, mix_suits, n_lo_bits, suits_count, mix_hash, flush_test, mixwell = ints
-    (
-        per_card,
-        cards,
-        rank_keys,
-        hi_index,
-        lo_index,
-        hi_index5,
-        mix_keys5,
-        straight_primary,
-        straights,
-        nth_strength,
-        suit_strength,
-        flush_keys,
-    ) = arrays
+    suit_shift = sc.suit_shift
+    mix_suits = sc.mix_suits
+    n_lo_bits = sc.n_lo_bits
+    suits_count = sc.suits_count
+    per_card = sa.per_card
+    cards = sa.cards
+    rank_keys = sa.rank_keys
+    hi_index = sa.hi_index
+    lo_index = sa.lo_index
+    hi_index5 = sa.hi_index5
+    mix_keys5 = sa.mix_keys5
+    straight_primary = sa.straight_primary
+    straights = sa.straights
+    nth_strength = sa.nth_strength
+    suit_strength = sa.suit_strength
+    flush_keys = sa.flush_keys
     players = rows.shape[0]
     width = hnb + slots
     n_suits = dealt_mask.shape[0]
     lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
     rank_mask = (1 << suit_shift) - 1
-    flush_bits = (flush_test // 3) << 3
-    how_full = (suit_shift, mix_suits, n_lo_bits, suits_count, mix_hash)
-    how_plain = (suit_shift, mix_suits, n_lo_bits, False, mix_hash)  # no suits added
-    mix_fast = width == 7 and nibble_sum(mix_suits) == 5 and mix_hash
-    if may_flush:  # the rank mask of the dealt cards of each suit
+    mix_fast = width == 7 and nibble_sum(mix_suits) == 5 and sc.mix_hash
+    if any_flush:  # the rank mask of the dealt cards of each suit
         for s in range(n_suits):
             dealt_mask[s] = 0
         for j in range(hnb, width):
@@ -216,13 +192,13 @@ def score_board(
             if adding:
                 key = add_suits(key, w0, w1, straight_primary, straights, nth_strength)
             suits = total >> suit_shift
-            if (suits + flush_test) & flush_bits:
+            if may_flush(suits, sc):
                 for s in range(n_suits):
                     if (suits >> (4 * s) & 15) >= 5:
                         ranks = fixed_mask[p, s] | dealt_mask[s]
                         strength = suit_strength[s] * 0x11111 if adding else 0
                         key = max(key, flush_keys[ranks] | strength)
-            if mixwell and nibble_sum(nonzero_nibbles(suits) & mix_suits) >= 5:
+            if may_mixwell(suits, sc):
                 if mix_fast:  # as mixwell_key's first branch, here to save a call
                     mix_total = 0
                     for j in range(7):
@@ -248,8 +224,7 @@ def score_board(
                                     )
                                 key = max(key, mk)
                 else:
-                    how = how_full if adding else how_plain
-                    key = mixwell_key(rows[p], width, total, w0, w1, key, mix_of, how, mix_arrays)
+                    key = mixwell_key(rows[p], width, total, w0, w1, key, mix_of, adding, sc, ma)
                     if not adding:  # key5 writes the suits whatever they count
                         key &= ~SUITS_MASK
             keys[p] = key
@@ -260,33 +235,13 @@ def score_board(
 
 @njit(cache=True)
 def plain_boards(
-    rows: Array,
     hnb: int,
     slots: int,
-    group: Array,
-    last: Array,
-    idx: Array,
-    starts: Array,
-    by_suit: Array,
-    run: Array,
-    fixed: Array,
-    place_digit: Array,
-    mix_pairs: Array,
-    n_pairs: Array,
-    flush_suit: Array,
     mix_min: int,
-    board_keys: Array,
-    board_meta: Array,
-    fixed_mask: Array,
-    dealt_mask: Array,
-    keys: Array,
-    rank_keys_b: Array,
-    mix_of: Array,
-    out: Array,
-    settled: Array,
-    ints: ScoreInts,
-    arrays: ScoreArrays,
-    mix_arrays: MixArrays,
+    w: VectorWork,
+    sc: KernelScalars,
+    sa: ScoreArrays,
+    ma: MixArrays,
 ) -> None:  # pragma: no cover - compiled
     """Every board of one suit-count vector of part B, seven cards a player and five
     Mixwell suits: the plain keys first (no suits' tie-break), the rank key raised to
@@ -302,17 +257,36 @@ def plain_boards(
     first's rank key is below every Mixwell, 8 where the second's is.
 
     The odometer walks the first ``slots - 1`` cards; the last slot is a tight loop."""
-    suit_shift = ints[0]
-    n_lo_bits = ints[2]
-    suits_count = ints[3]
-    per_card = arrays[0]
-    cards = arrays[1]
-    rank_keys = arrays[2]
-    hi_index = arrays[3]
-    lo_index = arrays[4]
-    hi_index5 = arrays[5]
-    mix_keys5 = arrays[6]
-    flush_keys = arrays[11]
+    suit_shift = sc.suit_shift
+    n_lo_bits = sc.n_lo_bits
+    suits_count = sc.suits_count
+    per_card = sa.per_card
+    cards = sa.cards
+    rank_keys = sa.rank_keys
+    hi_index = sa.hi_index
+    lo_index = sa.lo_index
+    hi_index5 = sa.hi_index5
+    mix_keys5 = sa.mix_keys5
+    flush_keys = sa.flush_keys
+    rows = w.rows
+    group = w.group
+    last = w.last
+    idx = w.idx
+    starts = w.starts
+    by_suit = w.by_suit
+    run = w.run
+    fixed = w.fixed
+    place_digit = w.place_digit
+    mix_pairs = w.mix_pairs
+    n_pairs = w.n_pairs
+    flush_suit = w.flush_suit
+    board_keys = w.board_keys
+    board_meta = w.board_meta
+    fixed_mask = w.fixed_mask
+    keys = w.keys
+    rank_keys_b = w.rank_keys_b
+    out = w.out
+    settled = w.settled
     players = rows.shape[0]
     width = hnb + slots
     lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
@@ -328,7 +302,7 @@ def plain_boards(
     base = np.empty(players, np.int64)
     flush_base = np.zeros(players, np.int64)  # ranks of the flush suit, but the last card
     flush_last = np.zeros(players, np.int64)  # 1: the last card is of the flush suit
-    may_flush = False
+    any_flush = False
     # the one player who may make a Mixwell (1 or 2), or 0
     solo = 0
     if players == 2 and (n_pairs[0] > 0) != (n_pairs[1] > 0):
@@ -337,7 +311,7 @@ def plain_boards(
         for i in range(n_pairs[p]):
             pair_keep[p, i] = mix_pairs[p, i, 1] != width - 1
         if flush_suit[p] >= 0:
-            may_flush = True
+            any_flush = True
             flush_last[p] = flush_suit[p] == g_last
     changed = 0
     while changed >= 0:
@@ -369,7 +343,7 @@ def plain_boards(
                 if by_board:
                     tot = run[n_last, 0] + dc
                     place = hi_index5[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]
-                    if not may_flush:  # settled by a byte where one may make a Mixwell
+                    if not any_flush:  # settled by a byte where one may make a Mixwell
                         m = board_meta[place]
                         if solo == 1 and m & 8:
                             settled[1, m & 3] += 1
@@ -386,7 +360,7 @@ def plain_boards(
                     r1 = rank_keys[hi_index[tot >> n_lo_bits & hi_mask] + lo_index[tot & lo_mask]]
                 k0 = r0
                 k1 = r1
-                if may_flush:
+                if any_flush:
                     bit = 1 << cards[c, 0]
                     if flush_suit[0] >= 0:
                         k0 = max(k0, flush_keys[flush_base[0] | bit * flush_last[0]])
@@ -428,32 +402,53 @@ def plain_boards(
                 if not suits_count or not top_shared(keys):
                     settle(keys, rank_keys_b, suits_count, out)
                     continue
-            # the suits decide: score it in full
-            for j in range(n_last):
-                c_j = by_suit[starts[group[j]] + idx[j]]
-                for p in range(players):
-                    rows[p, hnb + j] = c_j
-            for p in range(players):
-                rows[p, hnb + n_last] = c
-            run[slots, 0] = run[n_last, 0] + dc
-            run[slots, 1] = run[n_last, 1] | per_card[c, 1]
-            run[slots, 2] = run[n_last, 2] | per_card[c, 2]
-            score_board(
-                rows,
-                hnb,
-                slots,
-                fixed,
-                run[slots],
-                may_flush,
-                True,
-                fixed_mask,
-                dealt_mask,
-                keys,
-                rank_keys_b,
-                mix_of,
-                out,
-                ints,
-                arrays,
-                mix_arrays,
-            )
+            _score_in_full(hnb, slots, c, any_flush, w, sc, sa, ma)  # the suits decide
         changed = slots_next(group, last, n_last, idx)
+
+
+@njit(cache=True)
+def _score_in_full(
+    hnb: int,
+    slots: int,
+    c: int,
+    any_flush: bool,
+    w: VectorWork,
+    sc: KernelScalars,
+    sa: ScoreArrays,
+    ma: MixArrays,
+) -> None:  # pragma: no cover - compiled
+    """A board of :func:`plain_boards` where the suits decide: its cards (the walked
+    ones, then ``c`` in the last slot) into the rows, and :func:`score_board` with the
+    suits (a rare board: a call of its own keeps the tight loop small)."""
+    rows = w.rows
+    run = w.run
+    per_card = sa.per_card
+    players = rows.shape[0]
+    n_last = slots - 1
+    for j in range(n_last):
+        c_j = w.by_suit[w.starts[w.group[j]] + w.idx[j]]
+        for p in range(players):
+            rows[p, hnb + j] = c_j
+    for p in range(players):
+        rows[p, hnb + n_last] = c
+    run[slots, 0] = run[n_last, 0] + per_card[c, 0]
+    run[slots, 1] = run[n_last, 1] | per_card[c, 1]
+    run[slots, 2] = run[n_last, 2] | per_card[c, 2]
+    score_board(
+        rows,
+        hnb,
+        slots,
+        w.fixed,
+        run[slots],
+        any_flush,
+        True,
+        w.fixed_mask,
+        w.dealt_mask,
+        w.keys,
+        w.rank_keys_b,
+        w.mix_of,
+        w.out,
+        sc,
+        sa,
+        ma,
+    )

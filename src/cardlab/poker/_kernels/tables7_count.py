@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 from numba import get_num_threads, njit, prange
 
+from cardlab.poker._kernels.rule_arrays import Base
+
 Array = Any  # numpy arrays, typed loosely: numba-compiled code
 
 N_SHAPES = 20
@@ -29,9 +31,6 @@ N_SHAPES = 20
 def thread_count() -> int:
     """Threads to use: numba's setting (``NUMBA_NUM_THREADS``, the cores by default)."""
     return int(get_num_threads())
-
-
-FIVE, SFLUSH, QUADS, FULL, FLUSH, STRAIGHT, TRIPS, TWO_PAIR, PAIR, HIGH = range(10)
 
 
 @njit(cache=True)
@@ -81,19 +80,23 @@ def shape_of(
         rmask = (1 << r0) | (1 << r1) | (1 << r2) | (1 << r3) | (1 << r4)
         straight = _is_straight(rmask, lut, straights)
         flush = (smask & (smask - 1)) == 0
-        base = (SFLUSH if straight else FLUSH) if flush else (STRAIGHT if straight else HIGH)
+        base = (
+            (Base.STRAIGHT_FLUSH if straight else Base.FLUSH)
+            if flush
+            else (Base.STRAIGHT if straight else Base.HIGH_CARD)
+        )
     elif eq == 1:
-        base = PAIR
+        base = Base.ONE_PAIR
     elif eq == 2:
-        base = TWO_PAIR
+        base = Base.TWO_PAIR
     elif eq == 3:
-        base = TRIPS
+        base = Base.THREE_OF_A_KIND
     elif eq == 4:
-        base = FULL
+        base = Base.FULL_HOUSE
     elif eq == 6:
-        base = QUADS
+        base = Base.FOUR_OF_A_KIND
     else:
-        base = FIVE
+        base = Base.FIVE_OF_A_KIND
     return base * 2 + mix
 
 
@@ -141,8 +144,8 @@ def _rank_tables(
         base = plain // 2
         sub_shape[c, 0] = plain
         sub_shape[c, 2] = plain + 1
-        if base in (STRAIGHT, HIGH):
-            sub_shape[c, 1] = (SFLUSH if base == STRAIGHT else FLUSH) * 2
+        if base == Base.STRAIGHT or base == Base.HIGH_CARD:
+            sub_shape[c, 1] = (Base.STRAIGHT_FLUSH if base == Base.STRAIGHT else Base.FLUSH) * 2
         else:
             sub_shape[c, 1] = -1
         best = -1
@@ -160,6 +163,101 @@ def _rank_tables(
             order[j - 1], order[j] = order[j], order[j - 1]
             j -= 1
     return sub_strength, sub_shape, order
+
+
+@njit(cache=True, inline="always")
+def _suit_choices(
+    free: int,
+    mult: int,
+    cls: Array,
+    popcount: Array,
+    binom: Array,
+    cand: Array,
+    cand_factor: Array,
+) -> int:  # pragma: no cover - compiled
+    """The canonical choices of ``mult`` suits among the ``free`` ones (a bit per suit)
+    for one level of :func:`_count_one`: suits of the same class (``cls``: each suit's
+    history so far) are interchangeable, so only the lowest ones of each class are taken,
+    each choice standing for ``cand_factor`` hands. Writes ``cand``/``cand_factor``;
+    returns how many."""
+    n_suits = cls.shape[0]
+    class_mask = np.empty(n_suits, np.int64)
+    class_label = np.empty(n_suits, np.int64)
+    n_cls = 0
+    for s in range(n_suits):
+        if (free >> s) & 1:
+            found = -1
+            for j in range(n_cls):
+                if class_label[j] == cls[s]:
+                    found = j
+                    break
+            if found < 0:
+                class_label[n_cls] = cls[s]
+                class_mask[n_cls] = 0
+                found = n_cls
+                n_cls += 1
+            class_mask[found] |= 1 << s
+    nc = 0
+    sub = free
+    while True:
+        if popcount[sub] == mult:
+            ok = True
+            factor = 1
+            for j in range(n_cls):
+                x = sub & class_mask[j]
+                k = popcount[x]
+                y = class_mask[j]
+                prefix = 0
+                for _ in range(k):
+                    low = y & -y
+                    prefix |= low
+                    y ^= low
+                if x != prefix:
+                    ok = False
+                    break
+                factor *= binom[popcount[class_mask[j]], k]
+            if ok:
+                cand[nc] = sub
+                cand_factor[nc] = factor
+                nc += 1
+        if sub == 0:
+            break
+        sub = (sub - 1) & free
+    return nc
+
+
+@njit(cache=True, inline="always")
+def _best_shape(
+    card_bit: Array,
+    order: Array,
+    bound: Array,
+    combos: Array,
+    suit_kind: Array,
+    sub_strength: Array,
+    sub_shape: Array,
+) -> int:  # pragma: no cover - compiled
+    """The shape of the best five of a whole hand (its cards' suit bits ``card_bit``):
+    the subsets in ``order`` of their best possible strength, until none can beat the
+    best found."""
+    best = -1
+    best_shape_id = 0
+    for i in range(order.shape[0]):
+        if bound[i] <= best:
+            break
+        c = order[i]
+        smask = (
+            card_bit[combos[c, 0]]
+            | card_bit[combos[c, 1]]
+            | card_bit[combos[c, 2]]
+            | card_bit[combos[c, 3]]
+            | card_bit[combos[c, 4]]
+        )
+        kind = suit_kind[smask]
+        st = sub_strength[c, kind]
+        if st > best:
+            best = st
+            best_shape_id = sub_shape[c, kind]
+    return best_shape_id
 
 
 @njit(cache=True)
@@ -232,8 +330,6 @@ def _count_one(
     weight = np.empty(n_levels, np.int64)
     used = np.zeros(n_levels, np.int64)
     card_bit = np.zeros(n_cards, np.int64)
-    class_mask = np.empty(n_suits, np.int64)
-    class_label = np.empty(n_suits, np.int64)
     for s in range(n_suits):
         cls[0, s] = init_class[s]
     weight[0] = 1
@@ -253,47 +349,9 @@ def _count_one(
                 continue
             # the canonical suit choices of this level and the hands each stands for
             free = avail[level_rank[lvl]] & ~used[lvl]
-            n_cls = 0
-            for s in range(n_suits):
-                if (free >> s) & 1:
-                    found = -1
-                    for j in range(n_cls):
-                        if class_label[j] == cls[lvl, s]:
-                            found = j
-                            break
-                    if found < 0:
-                        class_label[n_cls] = cls[lvl, s]
-                        class_mask[n_cls] = 0
-                        found = n_cls
-                        n_cls += 1
-                    class_mask[found] |= 1 << s
-            nc = 0
-            sub = free
-            while True:
-                if popcount[sub] == level_mult[lvl]:
-                    ok = True
-                    factor = 1
-                    for j in range(n_cls):
-                        x = sub & class_mask[j]
-                        k = popcount[x]
-                        y = class_mask[j]
-                        prefix = 0
-                        for _ in range(k):
-                            low = y & -y
-                            prefix |= low
-                            y ^= low
-                        if x != prefix:
-                            ok = False
-                            break
-                        factor *= binom[popcount[class_mask[j]], k]
-                    if ok:
-                        cand[lvl, nc] = sub
-                        cand_factor[lvl, nc] = factor
-                        nc += 1
-                if sub == 0:
-                    break
-                sub = (sub - 1) & free
-            n_cand[lvl] = nc
+            n_cand[lvl] = _suit_choices(
+                free, level_mult[lvl], cls[lvl], popcount, binom, cand[lvl], cand_factor[lvl]
+            )
             cursor[lvl] = 0
         if cursor[lvl] >= n_cand[lvl]:
             lvl -= 1
@@ -307,25 +365,9 @@ def _count_one(
                 card_bit[p] = 1 << s
                 p += 1
         if lvl == n_levels - 1:
-            best = -1
-            best_shape_id = 0
-            for i in range(order.shape[0]):
-                if bound[i] <= best:
-                    break
-                c = order[i]
-                smask = (
-                    card_bit[combos[c, 0]]
-                    | card_bit[combos[c, 1]]
-                    | card_bit[combos[c, 2]]
-                    | card_bit[combos[c, 3]]
-                    | card_bit[combos[c, 4]]
-                )
-                kind = suit_kind[smask]
-                st = sub_strength[c, kind]
-                if st > best:
-                    best = st
-                    best_shape_id = sub_shape[c, kind]
-            out[best_shape_id] += w
+            out[
+                _best_shape(card_bit, order, bound, combos, suit_kind, sub_strength, sub_shape)
+            ] += w
         else:
             nxt = lvl + 1
             for s in range(n_suits):

@@ -16,60 +16,50 @@ B. Flushes: a flush needs three board cards of its suit ``s`` (a player holds at
    whose keys differ from its rank keys adds its showdown with the true keys and takes
    back the one part A counted.
 
-Only for rule sets without suit tie-breaks and without Mixwell (:func:`applies`), with
-two hole cards and five board cards. The tests hold it to the plain enumeration.
+Only for rule sets without suit tie-breaks and without Mixwell, with two hole cards and
+five board cards (:attr:`cardlab.poker.plan.KernelPlan.vs_random`). The tests hold it to
+the plain enumeration.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
-from cardlab.poker._kernels.bundle import KeyTables
+from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars
 from cardlab.poker._kernels.hashed import hash_masks
-from cardlab.poker._kernels.showdowns import _SHARES, HASHED, SHARE_UNIT, showdown_tables
-
-if TYPE_CHECKING:
-    from cardlab.poker.games import Game
+from cardlab.poker._kernels.tally import (
+    SHARE_UNIT,
+    SHARES,
+    multiset_prefixes,
+    next_combination,
+    next_multiset,
+    spread,
+    start_multiset,
+)
 
 Array = Any
 
 _BINOM = np.array([[math.comb(n, k) for k in range(8)] for n in range(64)], np.int64)
 
 
-def applies(game: Game) -> bool:
-    """Whether :func:`hand_vs_random` is exact for the game: Hold'em shape (two hole
-    cards, five board cards, best five of seven) on the hash path, suits deciding
-    nothing but flushes."""
-    base = game.base
-    if (base.hole_cards, base.board_cards, base.hole_used) != (2, 5, None):
-        return False
-    method, t = showdown_tables(game)
-    return method == HASHED and not t.suits_count and not t.mixwell
-
-
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def hand_vs_random(
-    hero: Array, board: Array, rest: Array, t: KeyTables, flush_keys: Array
+    hero: Array, board: Array, rest: Array, arr: KernelArrays, sc: KernelScalars
 ) -> Array:  # pragma: no cover - compiled
     """Tallies (4 x 2: sole wins, shared wins, pot shares in SHARE_UNIT, shares
     squared; column 0 the hero, 1 the random hand) over every completion of ``board``
-    from ``rest`` and every opponent hand of two of the cards ``rest`` leaves.
-    ``flush_keys``: :func:`~.by_rank.flush_table`."""
-    per_card = t.per_card
-    cards = t.cards
-    rank_keys = t.rank_keys
-    hi_index = t.hi_index
-    lo_index = t.lo_index
-    suit_strength = t.suit_strength
-    n_lo_bits = t.n_lo_bits
-    lo_mask, hi_mask = hash_masks(n_lo_bits, t.suit_shift)
-    rank_mask = (1 << t.suit_shift) - 1
+    from ``rest`` and every opponent hand of two of the cards ``rest`` leaves: part A
+    (:func:`_part_a`) by the lowest ranks of the dealt multisets and part B
+    (:func:`_part_b`) suit by suit, as units split over threads (the suits first, then
+    laid out by :func:`~.tally.spread`: every thread gets suits and small units)."""
+    per_card = arr.per_card
+    cards = arr.cards
+    rank_mask = (1 << sc.suit_shift) - 1
     nb = board.shape[0]
-    deal = 5 - nb
     n = rest.shape[0]
     n_ranks = 0
     n_suits = 0
@@ -87,15 +77,66 @@ def hand_vs_random(
         board_total += per_card[board[j], 0] & rank_mask
     hero_total = board_total + (per_card[hero[0], 0] & rank_mask)
     hero_total += per_card[hero[1], 0] & rank_mask
-    # showdowns the hero wins alone, the random hand wins alone, and split: scalars (a
-    # call that takes an array costs a reference count on every call)
+    deal = 5 - nb
+    prefixes = multiset_prefixes(n_ranks, deal)
+    units = np.full((n_suits + prefixes.shape[0], 3), -1, np.int64)  # (suit or -1, prefix)
+    for s in range(n_suits):
+        units[s, 0] = s
+    units[n_suits:, 1:] = prefixes
+    units = spread(units)
+    # per unit: showdowns the hero wins alone, the random hand wins alone, and split
+    counts = np.zeros((units.shape[0], 3), np.int64)
+    for t in prange(units.shape[0]):
+        if units[t, 0] >= 0:
+            s = units[t, 0]
+            _part_b(s, hero, board, rest, digit, board_total, hero_total, arr, sc, counts[t])
+        else:
+            _part_a(deal, units[t, 1:], digit, avail, board_total, hero_total, arr, sc, counts[t])
     hero_wins = 0
     villain_wins = 0
     splits = 0
+    for t in range(units.shape[0]):
+        hero_wins += counts[t, 0]
+        villain_wins += counts[t, 1]
+        splits += counts[t, 2]
+    out = np.zeros((4, 2), np.int64)
+    half = SHARES[2]
+    for p in range(2):
+        alone = hero_wins if p == 0 else villain_wins
+        out[0, p] = alone
+        out[1, p] = splits
+        out[2, p] = alone * SHARE_UNIT + splits * half
+        out[3, p] = alone * SHARE_UNIT * SHARE_UNIT + splits * half * half
+    return out
 
-    # --- part A: board rank multisets x the opponent's rank pairs ------------------------
-    d = max(deal, 1)
-    v = np.zeros(d, np.int64)
+
+@njit(cache=True)
+def _part_a(
+    deal: int,
+    prefix: Array,
+    digit: Array,
+    avail: Array,
+    board_total: int,
+    hero_total: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    counts: Array,
+) -> None:  # pragma: no cover - compiled
+    """Part A: the board rank multisets starting with ``prefix`` (a row of
+    :func:`~.tally.multiset_prefixes`) x the opponent's rank pairs, added to ``counts``
+    (hero wins, random hand wins, splits) by the rank keys; scalars in the loop (a call
+    that takes an array costs a reference count on every call)."""
+    rank_keys = arr.rank_keys
+    hi_index = arr.hi_index
+    lo_index = arr.lo_index
+    n_lo_bits = sc.n_lo_bits
+    lo_mask, hi_mask = hash_masks(n_lo_bits, sc.suit_shift)
+    n_ranks = digit.shape[0]
+    hero_wins = 0
+    villain_wins = 0
+    splits = 0
+    v = np.zeros(max(deal, 1), np.int64)
+    fixed_len = start_multiset(v, deal, prefix)  # the walk keeps v[:fixed_len]
     left = np.empty(n_ranks, np.int64)
     while True:
         weight = 1
@@ -127,179 +168,201 @@ def hand_vs_random(
                     hero_wins += w * (hero_key > villain_key)
                     villain_wins += w * (villain_key > hero_key)
                     splits += w * (hero_key == villain_key)
-        if deal == 0:
+        if deal == 0 or next_multiset(v, deal, n_ranks) < fixed_len:
             break
-        j = deal - 1
-        while j >= 0 and v[j] == n_ranks - 1:
-            j -= 1
-        if j < 0:
-            break
-        v[j] += 1
-        for i in range(j + 1, deal):
-            v[i] = v[j]
+    counts[0] += hero_wins
+    counts[1] += villain_wins
+    counts[2] += splits
 
-    # --- part B: boards with three cards or more of one suit ------------------------------
-    of_suit = np.empty(n, np.int64)  # the suit's cards left
-    other = np.zeros(n_ranks, np.int64)  # cards left of each rank in the other suits
+
+@njit(cache=True)
+def _part_b(
+    s: int,
+    hero: Array,
+    board: Array,
+    rest: Array,
+    digit: Array,
+    board_total: int,
+    hero_total: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    counts: Array,
+) -> None:  # pragma: no cover - compiled
+    """Part B for suit ``s``: the boards with three cards or more of it, grouped by
+    which of its cards they hold and the rank multiset of their others; each class whose
+    true keys differ from its rank keys corrects ``counts`` (:func:`_correct`)."""
+    cards = arr.cards
+    rank_keys = arr.rank_keys
+    hi_index = arr.hi_index
+    lo_index = arr.lo_index
+    flush_keys = arr.flush_keys
+    suit_strength = arr.suit_strength
+    n_lo_bits = sc.n_lo_bits
+    lo_mask, hi_mask = hash_masks(n_lo_bits, sc.suit_shift)
+    n_ranks = digit.shape[0]
+    nb = board.shape[0]
+    deal = 5 - nb
+    n = rest.shape[0]
+    hero_wins = 0
+    villain_wins = 0
+    splits = 0
+    of_suit, m, other, known_mask, known_s, hero_mask, hero_s = _suit_cards(
+        s, hero, board, rest, cards, n_ranks
+    )
     idx = np.zeros(6, np.int64)
     taken = np.zeros(n, np.int64)  # 1: of_suit[i] is on the board
-    for s in range(n_suits):
-        m = 0
-        for r in range(n_ranks):
-            other[r] = 0
-        for i in range(n):
-            c = rest[i]
-            if cards[c, 1] == s:
-                of_suit[m] = c
-                m += 1
-            else:
-                other[cards[c, 0]] += 1
-        known_mask = 0  # ranks of the suit on the known board
-        known_s = 0
-        for j in range(nb):
-            if cards[board[j], 1] == s:
-                known_mask |= 1 << cards[board[j], 0]
-                known_s += 1
-        hero_mask = 0
-        hero_s = 0
-        for j in range(2):
-            if cards[hero[j], 1] == s:
-                hero_mask |= 1 << cards[hero[j], 0]
-                hero_s += 1
-        strength = suit_strength[s] * 0x11111
-        for k in range(max(0, 3 - known_s), min(deal, m) + 1):
-            e = deal - k  # dealt cards of other suits
-            # every k of the suit's m cards: idx[0..k-1]
+    strength = suit_strength[s] * 0x11111
+    for k in range(max(0, 3 - known_s), min(deal, m) + 1):
+        e = deal - k  # dealt cards of other suits
+        # every k of the suit's m cards: idx[0..k-1]
+        for j in range(k):
+            idx[j] = j
+        while True:
+            s_mask = known_mask
+            s_total = 0
+            for i in range(m):
+                taken[i] = 0
             for j in range(k):
-                idx[j] = j
-            while True:
-                s_mask = known_mask
-                s_total = 0
-                for i in range(m):
-                    taken[i] = 0
-                for j in range(k):
-                    c = of_suit[idx[j]]
-                    s_mask |= 1 << cards[c, 0]
-                    s_total += digit[cards[c, 0]]
-                    taken[idx[j]] = 1
-                on_board = known_s + k
-                # the other e dealt cards: rank multisets (e <= 2)
-                for q1 in range(n_ranks if e >= 1 else 1):
-                    for q2 in range(q1 if e >= 2 else 0, n_ranks if e >= 2 else 1):
-                        weight = 1
-                        extra = 0
-                        if e >= 1:
-                            if e == 2 and q1 == q2:
-                                weight = _BINOM[other[q1], 2]
-                            elif e == 2:
-                                weight = other[q1] * other[q2]
-                            else:
-                                weight = other[q1]
-                            extra = digit[q1] + (digit[q2] if e == 2 else 0)
-                        if weight == 0:
+                c = of_suit[idx[j]]
+                s_mask |= 1 << cards[c, 0]
+                s_total += digit[cards[c, 0]]
+                taken[idx[j]] = 1
+            on_board = known_s + k
+            # the other e dealt cards: rank multisets (e <= 2)
+            for q1 in range(n_ranks if e >= 1 else 1):
+                for q2 in range(q1 if e >= 2 else 0, n_ranks if e >= 2 else 1):
+                    weight = 1
+                    extra = 0
+                    if e >= 1:
+                        if e == 2 and q1 == q2:
+                            weight = _BINOM[other[q1], 2]
+                        elif e == 2:
+                            weight = other[q1] * other[q2]
+                        else:
+                            weight = other[q1]
+                        extra = digit[q1] + (digit[q2] if e == 2 else 0)
+                    if weight == 0:
+                        continue
+                    bt = board_total + s_total + extra
+                    ht = hero_total + s_total + extra
+                    hero_rank = rank_keys[
+                        hi_index[ht >> n_lo_bits & hi_mask] + lo_index[ht & lo_mask]
+                    ]
+                    hero_full = hero_rank
+                    if on_board + hero_s >= 5:
+                        hero_full = max(hero_rank, flush_keys[s_mask | hero_mask] | strength)
+                    hero_flush = hero_full != hero_rank
+                    # the opponent's cards of other suits left, by rank
+                    if e >= 1:
+                        other[q1] -= 1
+                    if e == 2:
+                        other[q2] -= 1
+                    # both cards of the suit
+                    for a in range(m):
+                        if taken[a]:
                             continue
-                        bt = board_total + s_total + extra
-                        ht = hero_total + s_total + extra
-                        hero_rank = rank_keys[
-                            hi_index[ht >> n_lo_bits & hi_mask] + lo_index[ht & lo_mask]
-                        ]
-                        hero_full = hero_rank
-                        if on_board + hero_s >= 5:
-                            hero_full = max(hero_rank, flush_keys[s_mask | hero_mask] | strength)
-                        hero_flush = hero_full != hero_rank
-                        # the opponent's cards of other suits left, by rank
-                        if e >= 1:
-                            other[q1] -= 1
-                        if e == 2:
-                            other[q2] -= 1
-                        # both cards of the suit
+                        ra = cards[of_suit[a], 0]
+                        for b in range(a + 1, m):
+                            if taken[b]:
+                                continue
+                            rb = cards[of_suit[b], 0]
+                            vt = bt + digit[ra] + digit[rb]
+                            vr = rank_keys[
+                                hi_index[vt >> n_lo_bits & hi_mask] + lo_index[vt & lo_mask]
+                            ]
+                            vf = vr
+                            if on_board + 2 >= 5:
+                                mask = s_mask | 1 << ra | 1 << rb
+                                vf = max(vr, flush_keys[mask] | strength)
+                            a, b, c = _correct(hero_rank, hero_full, vr, vf, weight)
+                            hero_wins += a
+                            villain_wins += b
+                            splits += c
+                    # one card of the suit, one of another suit
+                    if hero_flush or on_board + 1 >= 5:
                         for a in range(m):
                             if taken[a]:
                                 continue
                             ra = cards[of_suit[a], 0]
-                            for b in range(a + 1, m):
-                                if taken[b]:
+                            for r in range(n_ranks):
+                                if other[r] == 0:
                                     continue
-                                rb = cards[of_suit[b], 0]
-                                vt = bt + digit[ra] + digit[rb]
+                                vt = bt + digit[ra] + digit[r]
                                 vr = rank_keys[
                                     hi_index[vt >> n_lo_bits & hi_mask] + lo_index[vt & lo_mask]
                                 ]
                                 vf = vr
-                                if on_board + 2 >= 5:
-                                    mask = s_mask | 1 << ra | 1 << rb
-                                    vf = max(vr, flush_keys[mask] | strength)
-                                a, b, c = _correct(hero_rank, hero_full, vr, vf, weight)
+                                if on_board + 1 >= 5:
+                                    vf = max(vr, flush_keys[s_mask | 1 << ra] | strength)
+                                w = weight * other[r]
+                                a, b, c = _correct(hero_rank, hero_full, vr, vf, w)
                                 hero_wins += a
                                 villain_wins += b
                                 splits += c
-                        # one card of the suit, one of another suit
-                        if hero_flush or on_board + 1 >= 5:
-                            for a in range(m):
-                                if taken[a]:
+                    # no card of the suit
+                    if hero_flush or on_board >= 5:
+                        for r1 in range(n_ranks):
+                            if other[r1] == 0:
+                                continue
+                            for r2 in range(r1, n_ranks):
+                                same = r2 == r1
+                                pairs = _BINOM[other[r1], 2] if same else other[r1] * other[r2]
+                                if pairs == 0:
                                     continue
-                                ra = cards[of_suit[a], 0]
-                                for r in range(n_ranks):
-                                    if other[r] == 0:
-                                        continue
-                                    vt = bt + digit[ra] + digit[r]
-                                    vr = rank_keys[
-                                        hi_index[vt >> n_lo_bits & hi_mask] + lo_index[vt & lo_mask]
-                                    ]
-                                    vf = vr
-                                    if on_board + 1 >= 5:
-                                        vf = max(vr, flush_keys[s_mask | 1 << ra] | strength)
-                                    w = weight * other[r]
-                                    a, b, c = _correct(hero_rank, hero_full, vr, vf, w)
-                                    hero_wins += a
-                                    villain_wins += b
-                                    splits += c
-                        # no card of the suit
-                        if hero_flush or on_board >= 5:
-                            for r1 in range(n_ranks):
-                                if other[r1] == 0:
-                                    continue
-                                for r2 in range(r1, n_ranks):
-                                    same = r2 == r1
-                                    pairs = _BINOM[other[r1], 2] if same else other[r1] * other[r2]
-                                    if pairs == 0:
-                                        continue
-                                    vt = bt + digit[r1] + digit[r2]
-                                    vr = rank_keys[
-                                        hi_index[vt >> n_lo_bits & hi_mask] + lo_index[vt & lo_mask]
-                                    ]
-                                    vf = vr
-                                    if on_board >= 5:
-                                        vf = max(vr, flush_keys[s_mask] | strength)
-                                    w = weight * pairs
-                                    a, b, c = _correct(hero_rank, hero_full, vr, vf, w)
-                                    hero_wins += a
-                                    villain_wins += b
-                                    splits += c
-                        if e >= 1:
-                            other[q1] += 1
-                        if e == 2:
-                            other[q2] += 1
-                # next k-combination of the suit's cards
-                if k == 0:
-                    break
-                j = k - 1
-                while j >= 0 and idx[j] == m - k + j:
-                    j -= 1
-                if j < 0:
-                    break
-                idx[j] += 1
-                for i in range(j + 1, k):
-                    idx[i] = idx[i - 1] + 1
-    out = np.zeros((4, 2), np.int64)
-    half = _SHARES[2]
-    for p in range(2):
-        alone = hero_wins if p == 0 else villain_wins
-        out[0, p] = alone
-        out[1, p] = splits
-        out[2, p] = alone * SHARE_UNIT + splits * half
-        out[3, p] = alone * SHARE_UNIT * SHARE_UNIT + splits * half * half
-    return out
+                                vt = bt + digit[r1] + digit[r2]
+                                vr = rank_keys[
+                                    hi_index[vt >> n_lo_bits & hi_mask] + lo_index[vt & lo_mask]
+                                ]
+                                vf = vr
+                                if on_board >= 5:
+                                    vf = max(vr, flush_keys[s_mask] | strength)
+                                w = weight * pairs
+                                a, b, c = _correct(hero_rank, hero_full, vr, vf, w)
+                                hero_wins += a
+                                villain_wins += b
+                                splits += c
+                    if e >= 1:
+                        other[q1] += 1
+                    if e == 2:
+                        other[q2] += 1
+            if k == 0 or next_combination(idx, k, m) < 0:
+                break
+    counts[0] += hero_wins
+    counts[1] += villain_wins
+    counts[2] += splits
+
+
+@njit(cache=True)
+def _suit_cards(
+    s: int, hero: Array, board: Array, rest: Array, cards: Array, n_ranks: int
+) -> tuple[Array, int, Array, int, int, int, int]:  # pragma: no cover - compiled
+    """Suit ``s`` in a deal: its cards left (``of_suit[:m]``), the cards left of each
+    rank in the other suits, and the rank mask and count of its cards on the known board
+    and in the hero's hand."""
+    n = rest.shape[0]
+    of_suit = np.empty(n, np.int64)
+    other = np.zeros(n_ranks, np.int64)
+    m = 0
+    for i in range(n):
+        c = rest[i]
+        if cards[c, 1] == s:
+            of_suit[m] = c
+            m += 1
+        else:
+            other[cards[c, 0]] += 1
+    known_mask = 0
+    known_s = 0
+    for j in range(board.shape[0]):
+        if cards[board[j], 1] == s:
+            known_mask |= 1 << cards[board[j], 0]
+            known_s += 1
+    hero_mask = 0
+    hero_s = 0
+    for j in range(2):
+        if cards[hero[j], 1] == s:
+            hero_mask |= 1 << cards[hero[j], 0]
+            hero_s += 1
+    return of_suit, m, other, known_mask, known_s, hero_mask, hero_s
 
 
 @njit(cache=True, inline="always")

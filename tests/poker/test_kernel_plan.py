@@ -1,0 +1,128 @@
+"""The kernel plan (:mod:`cardlab.poker.plan`): the method it picks for every registry
+game, the counters it allows, and named fields that fail loudly when misspelled."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from cardlab.poker._kernels import bundle
+from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars
+from cardlab.poker.games import game_names, get_game
+from cardlab.poker.plan import KernelPlan, KeyMethod, counts_vs_random, key_method
+
+HASHED, OMAHA = KeyMethod.HASHED, KeyMethod.OMAHA
+
+# The method each registry game used before the plan (the kernel wing's own choice, read
+# from showdowns.showdown_tables and vs_random.applies of the code the plan replaced):
+# every built-in deck has at most 16 ranks and 8 suits, so the hash path applies; Omaha
+# takes its own 2 + 3 kernel; only classic standard52 (no suit tie-break, no Mixwell)
+# counts a hand against a random hand by classes.
+BEFORE: dict[str, tuple[KeyMethod, bool]] = {
+    "fesca78-holdem": (HASHED, False),
+    "fesca78-omaha": (OMAHA, False),
+    "fesca78-stud": (HASHED, False),
+    "fesca78-draw": (HASHED, False),
+    "fesca73-holdem": (HASHED, False),
+    "fesca73-omaha": (OMAHA, False),
+    "fesca73-stud": (HASHED, False),
+    "fesca73-draw": (HASHED, False),
+    "fesca65-holdem": (HASHED, False),
+    "fesca65-omaha": (OMAHA, False),
+    "fesca65-stud": (HASHED, False),
+    "fesca65-draw": (HASHED, False),
+    "fesca60-holdem": (HASHED, False),
+    "fesca60-omaha": (OMAHA, False),
+    "fesca60-stud": (HASHED, False),
+    "fesca60-draw": (HASHED, False),
+    "fesca54-holdem": (HASHED, False),
+    "fesca54-omaha": (OMAHA, False),
+    "fesca54-stud": (HASHED, False),
+    "fesca54-draw": (HASHED, False),
+    "fesca42-holdem": (HASHED, False),
+    "fesca42-omaha": (OMAHA, False),
+    "fesca42-stud": (HASHED, False),
+    "fesca42-draw": (HASHED, False),
+    "tesca52-holdem": (HASHED, False),
+    "tesca52-omaha": (OMAHA, False),
+    "tesca52-stud": (HASHED, False),
+    "tesca52-draw": (HASHED, False),
+    "tesca54-holdem": (HASHED, False),
+    "tesca54-omaha": (OMAHA, False),
+    "tesca54-stud": (HASHED, False),
+    "tesca54-draw": (HASHED, False),
+    "standard52-holdem": (HASHED, True),
+    "standard52-omaha": (OMAHA, False),
+    "standard52-stud": (HASHED, False),
+    "standard52-draw": (HASHED, False),
+}
+
+
+def test_the_listing_covers_the_registry() -> None:
+    assert sorted(BEFORE) == sorted(game_names())
+
+
+@pytest.mark.parametrize("name", sorted(BEFORE))
+def test_the_plan_picks_the_method_of_before(name: str) -> None:
+    game = get_game(name)
+    method, vs_random = BEFORE[name]
+    plan = KernelPlan.for_game(game)
+    assert plan.method is method
+    assert key_method(game) is method
+    assert plan.scalars.method == int(method)
+    assert plan.vs_random is vs_random
+    assert counts_vs_random(game) is vs_random
+    assert plan.counts_by_rank is (method is HASHED)
+    # the rules say the same: the class counter needs Hold'em's shape, no suit
+    # tie-break and no Mixwell; the scalars carry the rules' flags
+    rules = game.rules
+    assert plan.scalars.suits_count is bool(rules.suit_tiebreak)
+    assert plan.scalars.mixwell is bool(rules.mixwell_possible)
+    holdem = name.endswith("-holdem")
+    assert vs_random is (holdem and not rules.suit_tiebreak and not rules.mixwell_possible)
+    assert (method is OMAHA) is name.endswith("-omaha")
+
+
+def test_the_plan_is_built_once_per_game() -> None:
+    game = get_game("standard52-holdem")
+    assert KernelPlan.for_game(game) is KernelPlan.for_game(game)
+
+
+def test_the_key_methods_are_the_kernels_constants() -> None:
+    assert tuple(KeyMethod) == (bundle.SUBSETS, bundle.HASHED, bundle.OMAHA)
+
+
+def test_the_plan_lists_its_kernels() -> None:
+    plan = KernelPlan.for_game(get_game("standard52-holdem"))
+    names = [k.__name__ for k in plan.exact_kernels()]
+    assert names == ["fill_rank_keys", "exact_units", "exact_by_rank", "hand_vs_random"]
+    fesca = KernelPlan.for_game(get_game("fesca78-omaha"))
+    assert [k.__name__ for k in fesca.exact_kernels()] == ["fill_rank_keys", "exact_units"]
+    assert [k.__name__ for k in plan.chart_kernels(True)] == ["fill_rank_keys", "hand_vs_random"]
+    assert [k.__name__ for k in plan.chart_kernels(False)] == ["fill_rank_keys", "monte_carlo"]
+
+
+def test_a_misspelled_field_fails_when_built() -> None:
+    fields = dict(KernelPlan.for_game(get_game("standard52-holdem")).scalars._asdict())
+    fields["suit_shfit"] = fields.pop("suit_shift")
+    with pytest.raises(TypeError, match="suit_shfit"):
+        KernelScalars(**fields)
+    with pytest.raises(TypeError):
+        KernelArrays(*[np.zeros(1)] * (len(KernelArrays._fields) - 1))  # one missing
+
+
+def test_a_misspelled_field_fails_when_compiled() -> None:
+    plan = KernelPlan.for_game(get_game("standard52-holdem"))
+
+    @numba.njit
+    def good(arr: KernelArrays, sc: KernelScalars) -> int:
+        return arr.per_card.shape[0] + sc.suit_shift
+
+    @numba.njit
+    def typo(arr: KernelArrays, sc: KernelScalars) -> int:
+        return arr.per_card.shape[0] + sc.suit_shfit  # type: ignore[attr-defined]
+
+    assert good(plan.arrays, plan.scalars) == 52 + plan.scalars.suit_shift
+    with pytest.raises(numba.core.errors.TypingError, match="suit_shfit"):
+        typo(plan.arrays, plan.scalars)
