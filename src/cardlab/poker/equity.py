@@ -37,6 +37,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -404,13 +405,23 @@ def _exact_vs_random(game: Game, deal: _Deal, hero: int, progress: Progress | No
     _, tables = _k.showdown_tables(game)
     if progress is not None:
         progress(0, 1)
-    total = _vs_random.hand_vs_random(hole, board_codes, rest, tables, _by_rank.flush_table(game))
+    total = _vs_random.hand_vs_random(hole, board_codes, rest, tables, _flush_table(game))
     if hero == 1:
         total = total[:, ::-1]
     if progress is not None:
         progress(1, 1)
     deals = int(total[2].sum()) // SHARE_UNIT
     return _exact_result(game, deal, total, deals)
+
+
+@lru_cache(maxsize=64)
+def _flush_table(game: Game) -> np.ndarray[Any, Any]:
+    """The by-rank kernels' flush table (:func:`~cardlab.poker._kernels.by_rank.flush_table`),
+    once per game, from the disk cache (it depends on the rules alone)."""
+    from cardlab.poker import _table_cache
+
+    build = _by_rank.flush_table
+    return _table_cache.cached(build, game.rules, build=lambda: build(game))
 
 
 def _exact_by_rank(
@@ -425,7 +436,7 @@ def _exact_by_rank(
     (:mod:`cardlab.poker._kernels.by_rank`), one compiled call per hole-card assignment."""
     deck = game.deck
     _, tables = _k.showdown_tables(game)
-    flush = _by_rank.flush_table(game)
+    flush = _flush_table(game)
     total = np.zeros((4, len(deal.combos)), np.int64)
     step = max(1, len(assignments) // 100)
     if progress is not None:

@@ -35,7 +35,6 @@ from cardlab.poker._kernels.omaha import (
     omaha_key,
     omaha_key_of,
 )
-from cardlab.poker._kernels.omaha_table import omaha_tables
 from cardlab.poker._kernels.rule_arrays import left_out
 
 if TYPE_CHECKING:
@@ -61,7 +60,7 @@ def keys_per_second(method: int) -> float:
 def showdown_tables(game: Game) -> tuple[int, KeyTables]:
     """(method, tables) for the players' keys of a game: the batch evaluator's fastest
     exact kernel (:func:`~cardlab.poker.batch.method_for`) and the arrays it reads."""
-    from cardlab.poker.batch import hash_tables, kernel_tables, method_for
+    from cardlab.poker.batch import hash_tables, kernel_tables, method_for, omaha_tables
 
     rules, base = game.rules, game.base
     k = base.hole_cards + base.board_cards
@@ -73,7 +72,7 @@ def showdown_tables(game: Game) -> tuple[int, KeyTables]:
     h = hash_tables(rules, 5 if omaha else k) if fast else None
     method = SUBSETS if h is None else OMAHA if omaha else HASHED
     choices = np.array(base.five_card_choices(base.hole_cards, base.board_cards), np.int64)
-    extra = omaha_tables(kt, h) if method == OMAHA and h is not None else None
+    extra = omaha_tables(rules) if method == OMAHA and h is not None else None
     tables = key_tables(kt, h, choices, left_out(5 if omaha else k), extra)
     return method, tables
 
