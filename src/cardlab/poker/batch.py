@@ -21,8 +21,9 @@ takes rows of nine, four hole cards then five board cards, and uses exactly two 
 hole cards and three of the board.
 
 The work runs in compiled kernels (numba) on every core. The tables behind them are
-built from the rule set the first time it is used in a process and kept in memory; the
-compiled code is cached on disk, so a second process does not compile again.
+built from the rule set the first time it is used and kept on disk (a later process maps
+them: :mod:`cardlab.poker._table_cache`) and in memory; the compiled code is cached on
+disk too, so a second process neither builds nor compiles again.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ COMPILE_SECONDS = 20  # the hash path's kernels, compiled on a first run (2-core
 
 if TYPE_CHECKING:
     from cardlab.poker._kernels.hashed import HashTables
+    from cardlab.poker._kernels.omaha_table import OmahaTables
     from cardlab.poker._kernels.rule_arrays import KernelTables
     from cardlab.poker.rules import RuleSet
 
@@ -181,20 +183,43 @@ def method_for(rules: RuleSet, k: int = 7, game: Game = "best") -> str:
     return _resolve("auto", kernel_tables(rules), k, game)
 
 
+# The tables below are built once per deck, rules and code, and mapped from the disk
+# cache after that (cardlab.poker._table_cache). It is imported as a name of the package:
+# its code is no input of the compiled kernels, so it stays out of their cache digest.
+
+
 @lru_cache(maxsize=64)
 def kernel_tables(rules: RuleSet) -> KernelTables:
-    """The kernel tables of a rule set, built once per process."""
+    """The kernel tables of a rule set, once per process (from the disk cache)."""
+    from cardlab.poker import _table_cache
     from cardlab.poker._kernels.rule_arrays import build_tables
 
-    return build_tables(rules)
+    return _table_cache.cached(build_tables, rules)
 
 
 @lru_cache(maxsize=64)
 def hash_tables(rules: RuleSet, k: int) -> HashTables | None:
-    """The hash path's tables for k-card hands (None if too big), built once per process."""
+    """The hash path's tables for k-card hands (None if too big), once per process."""
+    from cardlab.poker import _table_cache
     from cardlab.poker._kernels.hashed import build_hash
 
-    return build_hash(kernel_tables(rules), k)
+    return _table_cache.cached(
+        build_hash, rules, k, build=lambda: build_hash(kernel_tables(rules), k)
+    )
+
+
+@lru_cache(maxsize=64)
+def omaha_tables(rules: RuleSet) -> OmahaTables | None:
+    """Omaha's best plain key per board and hole pair (None where the hash path or the
+    table does not fit), once per process (from the disk cache)."""
+    from cardlab.poker import _table_cache
+    from cardlab.poker._kernels import omaha_table
+
+    h = hash_tables(rules, 5)
+    if h is None:
+        return None
+    build = omaha_table.omaha_tables
+    return _table_cache.cached(build, rules, build=lambda: build(kernel_tables(rules), h))
 
 
 # --- internals ---------------------------------------------------------------
@@ -291,12 +316,12 @@ def _run(
             out,
         )
     elif method == "hashed":
-        from cardlab.poker._kernels import hashed_batch, omaha, omaha_table
+        from cardlab.poker._kernels import hashed_batch, omaha
         from cardlab.poker._kernels.bundle import HASHED, OMAHA, key_tables
 
         h = hash_tables(tables.rules, 5 if game == "omaha" else k)
         assert h is not None  # _resolve checked it
-        extra = omaha_table.omaha_tables(tables, h) if game == "omaha" else None
+        extra = omaha_tables(tables.rules) if game == "omaha" else None
         arrays, scalars = key_tables(
             OMAHA if game == "omaha" else HASHED,
             tables,

@@ -142,9 +142,8 @@ def _plan(game: Game) -> KernelPlan:
     import numpy as np
 
     from cardlab.poker._kernels.bundle import key_tables
-    from cardlab.poker._kernels.omaha_table import omaha_tables
     from cardlab.poker._kernels.rule_arrays import left_out
-    from cardlab.poker.batch import hash_tables, kernel_tables
+    from cardlab.poker.batch import hash_tables, kernel_tables, omaha_tables
 
     base = game.base
     method = key_method(game)
@@ -155,7 +154,7 @@ def _plan(game: Game) -> KernelPlan:
     if method is not KeyMethod.SUBSETS and h is None:  # pragma: no cover - method_for checked
         method = KeyMethod.SUBSETS
     choices = np.array(base.five_card_choices(base.hole_cards, base.board_cards), np.int64)
-    extra = omaha_tables(tables, h) if method is KeyMethod.OMAHA and h is not None else None
+    extra = omaha_tables(game.rules) if method is KeyMethod.OMAHA and h is not None else None
     arrays, scalars = key_tables(method, tables, h, choices, left_out(5 if omaha else k), extra)
     return KernelPlan(game, method, arrays, scalars)
 
