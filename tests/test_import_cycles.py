@@ -29,18 +29,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 # Cycles through deferred imports known today, each as the set of its modules. Delete
 # an entry once its cycle is gone: the test fails while an entry names a cycle that no
 # longer exists.
-KNOWN_CYCLES: list[frozenset[str]] = [
-    # removed by the kernel-plan branch
-    frozenset({"cardlab.analysis.chart", "cardlab.analysis.chart_multi"}),
-    # not yet removed: history imports history_stats in _add_stats() to register its
-    # command, and history_stats.stats imports history._open
-    frozenset({"cardlab.cli.history", "cardlab.cli.history_stats"}),
-    # not yet removed: table_room imports table_payload and table_tournament, and
-    # table_tournament.check_join imports table_room.TableFull
-    frozenset(
-        {"cardlab.web.table_payload", "cardlab.web.table_room", "cardlab.web.table_tournament"}
-    ),
-]
+KNOWN_CYCLES: list[frozenset[str]] = []
 
 
 def module_names(root: Path, package: str) -> dict[str, Path]:

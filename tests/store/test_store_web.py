@@ -19,7 +19,7 @@ with warnings.catch_warnings():
 
 from cardlab.store import Store
 from cardlab.table import phh
-from cardlab.web import create_app, table_room
+from cardlab.web import create_app, table_clock
 from web.test_web_tables_restart import at_street, essentials, make_table, play_until, views
 
 
@@ -32,7 +32,7 @@ def _app(url: str) -> Any:
 def test_a_restart_on_postgres_resumes_the_same_decision(
     postgres_url: str, street: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(table_room, "CLOCK_SAVE", 0.1)
+    monkeypatch.setattr(table_clock, "CLOCK_SAVE", 0.1)
     with TestClient(_app(postgres_url)) as client:
         tid, cookies = make_table(client)
         play_until(client, tid, cookies, at_street(street))
@@ -46,6 +46,6 @@ def test_a_restart_on_postgres_resumes_the_same_decision(
         play_until(client, tid, cookies, lambda v: v["table"]["hand_number"] >= 2)
     with Store.open(postgres_url, read_only=True) as store:
         hands = store.hands(table_id=tid)
-    first = [h for h in hands if phh.load(h.phh).user_fields["_deal_number"] == 0]
+    first = [h for h in hands if phh.loads(h.phh).user_fields["_deal_number"] == 0]
     assert len(first) == 1  # stored once, never dealt twice
     assert sum(first[0].finishing_stacks) == 200

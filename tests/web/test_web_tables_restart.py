@@ -30,7 +30,7 @@ with warnings.catch_warnings():
 from cardlab.store import Store
 from cardlab.table import phh
 from cardlab.table.dealing import verify
-from cardlab.web import create_app, table_room
+from cardlab.web import create_app, table_clock
 
 Message = dict[str, Any]
 
@@ -123,7 +123,7 @@ def essentials(view: Message) -> Message:
 
 @pytest.fixture
 def short_clock_saves(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(table_room, "CLOCK_SAVE", 0.1)
+    monkeypatch.setattr(table_clock, "CLOCK_SAVE", 0.1)
     yield
 
 
@@ -165,7 +165,7 @@ def test_a_restart_resumes_the_same_decision(
         play_until(client, tid, cookies, lambda v: v["table"]["hand_number"] >= 2)
         store = client.app.state.tables.store  # type: ignore[attr-defined]
         hands = store.hands(table_id=tid)
-        first = [h for h in hands if phh.load(h.phh).user_fields["_deal_number"] == 0]
+        first = [h for h in hands if phh.loads(h.phh).user_fields["_deal_number"] == 0]
         assert len(first) == 1  # stored once, never dealt twice
         assert sum(first[0].finishing_stacks) == 200
         r = client.get(f"/api/tables/{tid}", headers={"cookie": cookies[0]}).json()
@@ -195,9 +195,11 @@ def test_the_resumed_hand_is_the_dealt_one_and_verifies(tmp_path: Path) -> None:
                     break
         store = client.app.state.tables.store  # type: ignore[attr-defined]
         first = next(
-            h for h in store.hands(table_id=tid) if phh.load(h.phh).user_fields["_deal_number"] == 0
+            h
+            for h in store.hands(table_id=tid)
+            if phh.loads(h.phh).user_fields["_deal_number"] == 0
         )
-        history = phh.load(first.phh)
+        history = phh.loads(first.phh)
         assert verify(history).status == "verified"
         deck = history.deck
         shown = [str(a) for a in history.actions]

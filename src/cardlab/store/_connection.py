@@ -12,7 +12,11 @@ parameters. What differs is here, each difference named once:
   :class:`DriverError` (anything else), which :class:`~cardlab.store.Store` turns into
   :class:`~cardlab.errors.StoreError` messages naming the store;
 - a failed statement spoils a PostgreSQL transaction, not an SQLite one
-  (:attr:`errors_spoil_transaction`): the store guards such statements with a savepoint.
+  (:attr:`errors_spoil_transaction`): the store guards such statements with a savepoint;
+- round trips: :meth:`Connection.write_script` runs a short transaction whose statements
+  need no answer before the next; PostgreSQL gets it as one query string (BEGIN, the
+  statements, COMMIT: one round trip instead of one per statement), SQLite has no round
+  trips to save.
 
 Autoincrement ids, upserts and JSON need no difference: ``INSERT ... RETURNING id``,
 ``ON CONFLICT ... DO UPDATE`` and JSON kept as text work the same in both.
@@ -79,6 +83,20 @@ class Connection:
 
     def commit(self) -> None:
         self.execute("COMMIT")
+
+    def write_script(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[int]:
+        """Run ``statements`` (SQL, parameters) as one write transaction, committed, and
+        return the rows each changed; on an error nothing is kept (rolled back) and the
+        error is raised. A statement that must refuse the transaction raises in the
+        database (a constraint), since no answer is looked at before COMMIT."""
+        self.begin(write=True)
+        try:
+            counts = [self.execute(sql, parameters).rowcount for sql, parameters in statements]
+            self.commit()
+        except BaseException:
+            self.rollback()
+            raise
+        return counts
 
     def rollback(self) -> None:
         """Roll back the transaction in progress, if any; a broken connection is left to
@@ -202,6 +220,30 @@ class PostgresConnection(Connection):
 
     def begin(self, *, write: bool) -> None:
         self.execute("BEGIN" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+
+    def write_script(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[int]:
+        # one query string, its parameters bound by psycopg on the client (ClientCursor
+        # quotes them as literals): the server runs it in one round trip, and skips what
+        # follows a failed statement, COMMIT included
+        psycopg = self._psycopg
+        query = "; ".join(["BEGIN", *(self._query(sql) for sql, _ in statements), "COMMIT"])
+        values = [value for _, parameters in statements for value in parameters]
+        try:
+            with psycopg.ClientCursor(self.raw) as cursor:
+                cursor.execute(query, values)
+                counts = []
+                while cursor.nextset():  # the first result is BEGIN's, the last COMMIT's
+                    counts.append(cursor.rowcount)
+        except psycopg.errors.UniqueViolation as error:
+            self.rollback()
+            raise Duplicate(_message(error)) from None
+        except psycopg.Error as error:
+            self.rollback()
+            raise DriverError(_message(error)) from None
+        except BaseException:
+            self.rollback()
+            raise
+        return counts[: len(statements)]
 
     @property
     def in_transaction(self) -> bool:

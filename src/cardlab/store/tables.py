@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime
 import json
 import math
+import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from typing import Any
 
 from cardlab.errors import StoreError
 from cardlab.store._checks import _check_count, _check_id, _check_text, _json
-from cardlab.store._connection import Connection, Duplicate
+from cardlab.store._connection import Connection, DriverError, Duplicate
 from cardlab.store.records import TableRecord, parse_utc, utc_now, utc_text
 
 
@@ -107,34 +108,45 @@ class TablesMixin:
 
     # -- fencing (many processes, cardlab web --redis) -----------------------------------
 
-    _fences: dict[str, int]  # provided by Store: table id -> the token it was claimed with
+    # provided by Store: table id -> the token it was claimed with; the lock, the nesting
+    # of transaction() and whether writes are refused
+    _fences: dict[str, int]
+    _lock: threading.RLock
+    _depth: int
+    _read_only: bool
 
-    def claim_table(self, table_id: str, token: int) -> None:
-        """Claim ``table_id`` for this store with the fencing ``token`` of a lease just
-        taken: from now on every write of this store to the table first checks that no
-        store claimed it with a higher token since (else :class:`StoreError`). Refused if
-        a higher token already claimed it."""
+    def claim_table(self, table_id: str, at_least: int = 1) -> int:
+        """Claim ``table_id`` for this store with a new fencing token, and return it: one
+        more than any token the table was claimed with before, and at least ``at_least``
+        (the counter of the lease just taken, a hint only). The store alone hands the
+        tokens out, in one atomic statement, so no two claims ever share a token, even if
+        the lease's counter (Redis) forgot everything. From now on every write of this
+        store to the table first checks that its token is still the table's current one
+        (else :class:`StoreError`): any later claim stops it."""
         _check_id(table_id)
-        _check_count(token, "a fencing token")
-        if token < 1:
-            raise StoreError(f"a fencing token is at least 1, got {token!r}")
+        _check_count(at_least, "a fencing token")
+        if at_least < 1:
+            raise StoreError(f"a fencing token is at least 1, got {at_least!r}")
         with self.transaction():
-            connection = self._open_connection()
-            cursor = connection.execute(
-                "INSERT INTO table_fences (table_id, token, claimed_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (table_id) DO UPDATE SET token = excluded.token,"
-                " claimed_at = excluded.claimed_at WHERE table_fences.token <= excluded.token",
-                (table_id, token, utc_text(utc_now())),
-            )
-            if cursor.rowcount == 0:
-                raise StoreError(
-                    f"table {table_id!r} was claimed with fencing token "
-                    f"{self.fence(table_id)} > {token}: another process owns it"
+            row = (
+                self._open_connection()
+                .execute(
+                    "INSERT INTO table_fences (table_id, token, claimed_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (table_id) DO UPDATE SET token = CASE"
+                    " WHEN table_fences.token >= excluded.token THEN table_fences.token + 1"
+                    " ELSE excluded.token END, claimed_at = excluded.claimed_at"
+                    " RETURNING token",
+                    (table_id, at_least, utc_text(utc_now())),
                 )
+                .fetchone()
+            )
+        token = int(row[0])
         self._fences[table_id] = token
+        return token
 
     def fence(self, table_id: str) -> int | None:
-        """The highest fencing token ``table_id`` was claimed with (None: never claimed)."""
+        """The fencing token ``table_id`` was last claimed with, the highest handed out
+        (None: never claimed)."""
         _check_id(table_id)
         with self._reading() as connection:
             row = connection.execute(
@@ -154,12 +166,36 @@ class TablesMixin:
                     (table_id, token),
                 )
                 if cursor.rowcount == 0:
-                    raise StoreError(
-                        f"table {table_id!r} was taken over by another process (fencing "
-                        f"token {self.fence(table_id)} > {token}); this process may no "
-                        "longer write to it"
-                    )
+                    raise StoreError(_taken_over(table_id, self.fence(table_id), token))
             yield
+
+    def _write_fenced(
+        self, table_id: str, statements: list[tuple[str, tuple[Any, ...]]]
+    ) -> list[int]:
+        """Run ``statements`` for ``table_id`` as one write transaction, fenced as
+        :meth:`_fenced` is, in one round trip to PostgreSQL (the fence refuses by failing
+        in the database, so nothing waits for its answer); the rows each changed.
+        :class:`Duplicate` for a key already stored; inside :meth:`transaction`, the
+        statements join it."""
+        token = self._fences.get(table_id)
+        with self._lock:
+            connection = self._open_connection()
+            if self._depth:  # a failed statement must leave the caller's transaction usable
+                with self._fenced(table_id), self._guarded():
+                    return [connection.execute(sql, values).rowcount for sql, values in statements]
+            if self._read_only:
+                raise StoreError(f"the hand store {self._label()} is open for reading only")
+            fence = [] if token is None else [(_FENCE_CHECK, (token, table_id))]
+            try:
+                return connection.write_script(fence + statements)[len(fence) :]
+            except DriverError as error:
+                if token is not None and self.fence(table_id) != token:
+                    raise StoreError(_taken_over(table_id, self.fence(table_id), token)) from None
+                if isinstance(error, Duplicate):
+                    raise
+                raise StoreError(
+                    f"cannot write to the hand store {self._label()}: {error}"
+                ) from None
 
     # -- tables --------------------------------------------------------------------------
 
@@ -239,39 +275,57 @@ class TablesMixin:
         start_text = _json(start, "hand start")
         state_text = _json(state, "table state")
         now = utc_text(utc_now())
-        with self._fenced(table_id):
-            connection = self._open_connection()
-            connection.execute("DELETE FROM live_actions WHERE table_id = ?", (table_id,))
-            connection.execute(
-                "INSERT INTO live_hands (table_id, deal_number, start, clock_remaining,"
-                " started_at) VALUES (?, ?, ?, NULL, ?) ON CONFLICT (table_id) DO UPDATE SET"
-                " deal_number = excluded.deal_number, start = excluded.start,"
-                " clock_remaining = NULL, started_at = excluded.started_at",
-                (table_id, deal_number, start_text, now),
-            )
-            cursor = connection.execute(
-                "UPDATE tables SET state = ?, updated_at = ? WHERE id = ?",
-                (state_text, now, table_id),
-            )
-            if cursor.rowcount == 0:
-                raise StoreError(f"no table {table_id!r} in the hand store {self._label()}")
+        updated = self._write_fenced(
+            table_id,
+            [
+                ("DELETE FROM live_actions WHERE table_id = ?", (table_id,)),
+                (
+                    "UPDATE tables SET state = ?, updated_at = ? WHERE id = ?",
+                    (state_text, now, table_id),
+                ),
+                # from the table's row: no hand in play is stored for a table that is not
+                (
+                    "INSERT INTO live_hands (table_id, deal_number, start, clock_remaining,"
+                    " started_at) SELECT id, ?, ?, NULL, ? FROM tables WHERE id = ?"
+                    " ON CONFLICT (table_id) DO UPDATE SET deal_number = excluded.deal_number,"
+                    " start = excluded.start, clock_remaining = NULL,"
+                    " started_at = excluded.started_at",
+                    (deal_number, start_text, now, table_id),
+                ),
+            ],
+        )[1]
+        if updated == 0:
+            raise StoreError(f"no table {table_id!r} in the hand store {self._label()}")
 
-    def add_action(self, table_id: str, seq: int, action: str) -> None:
-        """Store the ``seq``-th action (from 0) of the hand in play (one INSERT: this is
-        the write every decision waits for)."""
+    def add_action(
+        self, table_id: str, seq: int, action: str, *, deal_number: int | None = None
+    ) -> None:
+        """Store the ``seq``-th action (from 0) of the hand in play (the write every
+        decision waits for: one statement, one round trip). With ``deal_number``, only
+        while that deal is the hand in play (else :class:`StoreError`): a write that
+        arrives after its hand was cancelled or ended adds nothing."""
         _check_id(table_id)
         _check_count(seq, "an action's number")
         if not isinstance(action, str) or not action:
             raise StoreError(f"an action is non-empty text, got {action!r}")
         _check_text(action, "an action")
-        with self._fenced(table_id), self._guarded():
-            try:
-                self._open_connection().execute(
-                    "INSERT INTO live_actions (table_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                    (table_id, seq, action, utc_text(utc_now())),
-                )
-            except Duplicate:
-                raise StoreError(f"action {seq} of table {table_id!r} is already stored") from None
+        at = utc_text(utc_now())
+        statement: tuple[str, tuple[Any, ...]]
+        if deal_number is None:
+            statement = (_INSERT_ACTION + " VALUES (?, ?, ?, ?)", (table_id, seq, action, at))
+        else:
+            _check_count(deal_number, "a deal number")
+            statement = (
+                _INSERT_ACTION + " SELECT table_id, ?, ?, ? FROM live_hands"
+                " WHERE table_id = ? AND deal_number = ?",
+                (seq, action, at, table_id, deal_number),
+            )
+        try:
+            (added,) = self._write_fenced(table_id, [statement])
+        except Duplicate:
+            raise StoreError(f"action {seq} of table {table_id!r} is already stored") from None
+        if added == 0:
+            raise StoreError(f"deal {deal_number} is not in play at table {table_id!r}")
 
     def save_clock(self, table_id: str, seq: int, remaining: float) -> None:
         """The time left on the decision that follows action ``seq`` (the number of
@@ -282,11 +336,15 @@ class TablesMixin:
             raise StoreError(f"the time left must be a number of seconds, got {remaining!r}")
         if not math.isfinite(remaining):
             raise StoreError(f"the time left must be a finite number, got {remaining!r}")
-        with self._fenced(table_id):
-            self._open_connection().execute(
-                "UPDATE live_hands SET clock_remaining = ?, clock_seq = ? WHERE table_id = ?",
-                (remaining, seq, table_id),
-            )
+        self._write_fenced(
+            table_id,
+            [
+                (
+                    "UPDATE live_hands SET clock_remaining = ?, clock_seq = ? WHERE table_id = ?",
+                    (remaining, seq, table_id),
+                )
+            ],
+        )
 
     def live_hand(self, table_id: str) -> LiveHand | None:
         """The hand in play at ``table_id`` with its actions in order (None: between
@@ -526,6 +584,20 @@ class TablesMixin:
 
 
 _TABLE_COLUMNS = "id, config, state, created_at, updated_at, closed_at"
+_INSERT_ACTION = "INSERT INTO live_actions (table_id, seq, action, at)"
+_FENCE_CHECK = (
+    # a stale token would set the token to 0, which the column's CHECK (token >= 1)
+    # refuses: the transaction fails in the database, so the check and the writes after
+    # it go in one round trip. It also locks the fence row, so a claim waits for the write
+    "UPDATE table_fences SET token = CASE WHEN token = ? THEN token ELSE 0 END WHERE table_id = ?"
+)
+
+
+def _taken_over(table_id: str, current: int | None, token: int) -> str:
+    return (
+        f"table {table_id!r} was taken over by another process (fencing token {current} > "
+        f"{token}); this process may no longer write to it"
+    )
 
 
 def _table_record(row: Any) -> TableRecord:

@@ -30,7 +30,7 @@ from cardlab.store import HandRecord
 from cardlab.table import events as ev
 from cardlab.table import phh
 from cardlab.table import phh_actions as pa
-from cardlab.table.state import HandState, Phase
+from cardlab.table.state import HandState, Phase, card_codes
 from cardlab.table.structure import Betting, TableGame, phh_code, phh_game
 
 
@@ -278,7 +278,7 @@ def _table_game(history: phh.HandHistory, scale: int) -> TableGame:
         history.big_bet,
         history.min_bet,
         scale,
-        *(repr(fields.get(name)) for name in ("_deck", "_game", "_rules")),
+        *((repr(fields.get(name)) for name in ("_deck", "_game", "_rules")) if fields else ()),
     )
     game = _GAMES_SEEN.get(key)
     if game is None:
@@ -379,7 +379,8 @@ def _replay(
     on_step: Callable[[int, pa.Action | None, HandState], None] | None,
 ) -> Replay:
     chips = scale == 1 and set(map(type, history.starting_stacks)) == _INT
-    infinite = tuple(map(_is_infinite, history.starting_stacks))
+    # an inf stack is a Decimal: none among stacks in chips
+    infinite = () if chips else tuple(map(_is_infinite, history.starting_stacks))
     try:
         game = _table_game(history, scale)
         endless = _endless_stack(history, scale) if any(infinite) else 0
@@ -397,11 +398,12 @@ def _replay(
     except CardlabError as exc:
         raise HistoryError(f"{label}: {exc}") from None
     deck = game.game.deck
+    tokens = _tokens(deck)
     if on_step is not None:
         on_step(-1, None, hand)
     for k, action in enumerate(history.actions):
         try:
-            _apply(hand, action, deck, scale)
+            _apply(hand, action, tokens, deck, scale)
         except (ActionError, CardError, HistoryError) as exc:
             raise HistoryError(f"{label}: actions[{k}] {str(action)!r}: {exc}") from None
         if on_step is not None:
@@ -422,38 +424,62 @@ def _replay(
 
 def _cards(token: str, deck: Any) -> tuple[Card | None, ...]:
     """:func:`phh_actions.split_cards`, remembered per deck without hashing the deck."""
+    return _dealt(_tokens(deck), token, deck)[0]
+
+
+def _tokens(deck: Any) -> dict[str, _Dealt]:
+    """The card tokens read so far with ``deck`` (found by identity, not by hashing it)."""
     found = _TOKENS.get(id(deck))
     if found is None or found[0] is not deck:
         if len(_TOKENS) >= 16:
             _TOKENS.clear()
         found = _TOKENS[id(deck)] = (deck, {})
-    tokens = found[1]
-    cards = tokens.get(token)
-    if cards is None:
-        cards = pa.split_cards(token, deck)
+    return found[1]
+
+
+def _dealt(tokens: dict[str, _Dealt], token: str, deck: Any) -> _Dealt:
+    """A card token's cards, and the bit mask of their codes in ``deck`` for the
+    engine's dealing (-1: a card given twice, so the engine's full checks say why)."""
+    found = tokens.get(token)
+    if found is None:
+        cards = phh._valid_tokens(deck).get(token)  # read when the history was built
+        if cards is None:
+            cards = pa.split_cards(token, deck)
+        codes = card_codes(deck)
+        mask = 0
+        for c in cards:
+            if c is not None:
+                code = codes.get(id(c))  # split_cards gives the deck's own cards
+                bit = 0 if code is None else 1 << code
+                mask = -1 if not bit or mask & bit or mask < 0 else mask | bit
+        found = (cards, mask)
         if len(tokens) >= 8192:
             tokens.clear()
-        tokens[token] = cards
-    return cards
+        tokens[token] = found
+    return found
 
 
-_TOKENS: dict[int, tuple[Any, dict[str, tuple[Card | None, ...]]]] = {}
+_Dealt = tuple[tuple[Card | None, ...], int]
+_TOKENS: dict[int, tuple[Any, dict[str, _Dealt]]] = {}
 
 
-def _apply(hand: HandState, action: pa.Action, deck: Any, scale: int) -> None:
+def _apply(
+    hand: HandState, action: pa.Action, tokens: dict[str, _Dealt], deck: Any, scale: int
+) -> None:
     kind = type(action)
     if kind not in _RECORDS:  # a subclass of a record: played as the record
         kind = next(k for k in pa.ACTION_TYPES if isinstance(action, k))
     if kind is pa.DealHole:  # the most common action first
-        hand.deal_hole(action.player - 1, _cards(action.cards, deck))  # type: ignore[union-attr,arg-type]
+        cards, mask = _dealt(tokens, action.cards, deck)  # type: ignore[union-attr,arg-type]
+        hand._deal_hole_masked(action.player - 1, cards, mask)  # type: ignore[union-attr]
         return
     if kind is pa.NoOp:
         return
     if kind is pa.DealBoard:
-        cards = _cards(action.cards, deck)  # type: ignore[union-attr,arg-type]
+        cards, mask = _dealt(tokens, action.cards, deck)  # type: ignore[union-attr,arg-type]
         if None in cards:
             raise HistoryError("board cards cannot be unknown")
-        hand.deal_board(cards)  # type: ignore[arg-type]
+        hand._deal_board_masked(cards, mask)  # type: ignore[arg-type]
         return
     player = action.player - 1  # type: ignore[union-attr]
     if kind is pa.ShowMuck:

@@ -41,6 +41,7 @@ from itertools import compress, count, repeat
 from pathlib import Path
 from typing import IO, Any
 
+from cardlab.cards import Card
 from cardlab.decks import BUILTIN_DECKS, Deck, deck_from_data, get_deck
 from cardlab.errors import CardError, DeckError, HistoryError
 from cardlab.table import _phh_toml
@@ -474,14 +475,14 @@ def _check_hand(hand: HandHistory) -> None:
     tokens.discard(None)  # the records without cards
     tokens.discard("-")
     if top <= players:
-        for token in tokens - valid:
+        for token in [t for t in tokens if t not in valid]:  # unread (no set difference: O(cache))
             try:
-                split_cards(token, deck)
+                cards_of = split_cards(token, deck)
             except CardError:
                 break  # the loop below says where
             if len(valid) >= 8192:
                 valid.clear()
-            valid.add(token)  # type: ignore[arg-type]  # None is out
+            valid[token] = cards_of  # type: ignore[index]
         else:
             return
     for i, action in enumerate(actions):
@@ -491,25 +492,25 @@ def _check_hand(hand: HandHistory) -> None:
         cards: str | None = None if type(action) is NoOp else getattr(action, "cards", None)
         if cards is not None and cards not in valid and cards != "-":
             try:
-                split_cards(cards, deck)
+                valid_cards = split_cards(cards, deck)
             except CardError as exc:
                 raise HistoryFieldError("actions", i, str(exc), str(action)) from None
             if len(valid) >= 8192:
                 valid.clear()
-            valid.add(cards)
+            valid[cards] = valid_cards
 
 
-_VALID: dict[int, tuple[Deck, set[str]]] = {}
+_VALID: dict[int, tuple[Deck, dict[str, tuple[Card | None, ...]]]] = {}
 
 
-def _valid_tokens(deck: Deck) -> set[str]:
-    """The card tokens known to be cards of ``deck`` (remembered per deck object, without
-    hashing the deck for each token)."""
+def _valid_tokens(deck: Deck) -> dict[str, tuple[Card | None, ...]]:
+    """The card tokens known to be cards of ``deck``, with their cards (remembered per
+    deck object, without hashing the deck for each token; a replay reads them too)."""
     found = _VALID.get(id(deck))
     if found is None or found[0] is not deck:
         if len(_VALID) >= 16:
             _VALID.clear()
-        found = _VALID[id(deck)] = (deck, set())
+        found = _VALID[id(deck)] = (deck, {})
     return found[1]
 
 

@@ -255,19 +255,45 @@ def _decided(rule: LowRule | None, rivals: int, winners: int, best: Any, others:
     return rule.value
 
 
+def _lone_pots(state: HandState, winner: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The pots of :meth:`HandState.pots` (amount and players) when ``winner`` is the
+    one player left, without layering every contribution: a layer's players are the
+    winner up to the winner's own level and nobody above it, so the layers merge into
+    at most two pots, the winner's and one nobody can win (the tests compare this with
+    :func:`~cardlab.table.pots.layer_pots`)."""
+    paid, bets, antes = state.paid, state.bets, state.antes
+    if state.stakes.ante_trimming:
+        dead = 0
+        contributions = [p - b for p, b in zip(paid, bets, strict=True)]
+        pending = paid[winner]
+    else:
+        dead = sum(antes)
+        contributions = [p - b - a for p, b, a in zip(paid, bets, antes, strict=True)]
+        pending = paid[winner] - antes[winner]
+    # the highest layer the winner reaches (their own contribution at least)
+    level = max([c for c in contributions if c <= pending])
+    won = dead + sum([c if c < level else level for c in contributions])
+    rest = dead + sum(contributions) - won
+    pots: list[tuple[int, tuple[int, ...]]] = [(won, (winner,))] if won else []
+    if rest:
+        pots.append((rest, ()))
+    return pots
+
+
 def settle_pots(state: HandState) -> HandResult:
     """Award every pot of a finished hand (the state's bets are collected)."""
     alive = state.in_hand()
-    pots = state.pots()
     awards: list[Award] = []
     layers: list[PotResult] = []
     shown: dict[int, tuple[Card, ...]] = {}
-    rules = state.game.variant.hands
-    if len(alive) == 1:
-        for k, pot in enumerate(pots):
-            awards.append(Award(k, (alive[0],), (pot.amount,), "uncontested"))
-            layers.append(PotResult(pot.amount, pot.players, (alive[0],), "uncontested"))
+    if len(alive) == 1:  # most hands: everyone else folded
+        winner = (alive[0],)
+        for k, (amount, players) in enumerate(_lone_pots(state, alive[0])):
+            awards.append(Award(k, winner, (amount,), "uncontested"))
+            layers.append(PotResult(amount, players, winner, "uncontested"))
     else:
+        pots = state.pots()
+        rules = state.game.variant.hands
         # a hand kept face down in a replayed history ("????") is read by nobody: it
         # wins only a pot no readable hand can win, split among that pot's players
         readable = [p for p in alive if None not in state.hole[p]]

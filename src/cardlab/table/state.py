@@ -37,8 +37,6 @@ import secrets
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress
-from operator import add, and_
 
 from cardlab.cards import Card, format_cards
 from cardlab.decks import Deck
@@ -94,6 +92,55 @@ class Legal:
 class HandState:
     """A hand in progress; see the module documentation."""
 
+    # a hand sets these and no others (a replay creates a state for every hand)
+    __slots__ = (
+        "__weakref__",
+        "_acted",
+        "_actors",
+        "_all_in",
+        "_blinds",
+        "_bring_in_status",
+        "_burned",
+        "_codes",
+        "_completion_status",
+        "_discarded",
+        "_mucked",
+        "_opener",
+        "_pending_board",
+        "_pending_discard",
+        "_pending_hole",
+        "_raise_count",
+        "_raise_size",
+        "_rng",
+        "_seed",
+        "_short_all_ins",
+        "_show_queue",
+        "_shown",
+        "_stage",
+        "_stub",
+        "_unseen",
+        "alive",
+        "antes",
+        "auto_deal",
+        "auto_showdown",
+        "bets",
+        "board",
+        "dealer",
+        "game",
+        "history",
+        "hole",
+        "paid",
+        "players",
+        "result",
+        "rules",
+        "stacks",
+        "stakes",
+        "starting_stacks",
+        "street_index",
+        "streets",
+        "up",
+    )
+
     def __init__(
         self,
         game: TableGame,
@@ -107,9 +154,12 @@ class HandState:
         n = len(stacks)
         if not 2 <= n <= game.max_seats:
             game.check_seats(n)  # says why
-        for i, s in enumerate(stacks):
-            if isinstance(s, bool) or not isinstance(s, int) or s <= 0:
-                raise ActionError(f"starting stack of p{i + 1} must be a positive integer: {s!r}")
+        if set(map(type, stacks)) != _INT or min(stacks) <= 0:  # else every stack is fine
+            for i, s in enumerate(stacks):
+                if isinstance(s, bool) or not isinstance(s, int) or s <= 0:
+                    raise ActionError(
+                        f"starting stack of p{i + 1} must be a positive integer: {s!r}"
+                    )
         if deal not in ("auto", "manual") or showdown not in ("auto", "manual"):
             raise ActionError(f"deal and showdown are 'auto' or 'manual': {deal!r}, {showdown!r}")
         self.game = game
@@ -150,7 +200,7 @@ class HandState:
             self._stub = list(reversed(dealer.cards))
         # manual: the cards not dealt yet, as a bit mask of their codes (a set of cards
         # would hash every card of the deck for each hand)
-        self._codes = _card_codes(deck)
+        self._codes = card_codes(deck)
         self._unseen = 0 if self.auto_deal else (1 << len(deck)) - 1
         self._burned: list[Card] = []
         self._mucked: list[Card] = []
@@ -429,10 +479,9 @@ class HandState:
         self._put(i, amount - self.bets[i])
         self._bring_in_status = False
         self._completion_status = False
-        n = self.players
+        n, alive, stacks = self.players, self.alive, self.stacks
         # the players after i round the table, who are in and have chips
-        able = list(map(and_, self.alive, map(bool, self.stacks)))
-        self._actors = deque(compress(chain(range(i + 1, n), range(i)), able[i + 1 :] + able[:i]))
+        self._actors = deque([j for j in (*range(i + 1, n), *range(i)) if alive[j] and stacks[j]])
         self._opener = i
         if increment >= self._raise_size:
             self._acted = {i}
@@ -679,6 +728,37 @@ class HandState:
             self.verify_deal_hole(player, cards)
         return self._deal_hole(player, tuple(cards), bits)
 
+    def _deal_hole_masked(
+        self, player: int, cards: tuple[Card | None, ...], mask: int
+    ) -> ev.DealHole:
+        """:meth:`deal_hole` given the bit mask of the cards' codes (a replay reads each
+        card token once): dealt at once when every card is due and not dealt yet, else
+        by :meth:`deal_hole` (``mask`` -1: a card given twice)."""
+        pending = self._pending_hole[player] if 0 <= player < self.players else None
+        if (
+            mask < 0
+            or mask & ~self._unseen
+            or self._actors
+            or True in self._pending_discard
+            or not pending
+            or len(cards) > len(pending)
+        ):
+            return self.deal_hole(player, cards)
+        return self._deal_hole(player, cards, mask)
+
+    def _deal_board_masked(self, cards: tuple[Card, ...], mask: int) -> ev.DealBoard:
+        """:meth:`deal_board` given the bit mask of the cards' codes (as
+        :meth:`_deal_hole_masked`; the cards are all known)."""
+        if (
+            mask < 0
+            or mask & ~self._unseen
+            or self._actors
+            or True in self._pending_discard
+            or not 0 < len(cards) <= self._pending_board
+        ):
+            return self.deal_board(cards)
+        return self._deal_board(cards, mask)
+
     def verify_deal_board(self, cards: Sequence[Card]) -> None:
         if self._actors or any(self._pending_discard) or not self._pending_board:
             raise ActionError(f"no board cards are due: the hand is {self._waiting_for()}")
@@ -829,7 +909,7 @@ class HandState:
             for i in range(self.players):
                 if self.alive[i]:
                     self._pending_hole[i].extend(street.hole)
-            due = sum(len(q) for q in self._pending_hole)
+            due = sum(map(len, self._pending_hole))
             if due > self._cards_left():
                 # stud: too few cards for everyone; one card to the board for all
                 self._pending_board += len(street.hole)
@@ -923,50 +1003,55 @@ class HandState:
         self._bring_in_status = self.street_index == 0 and self.stakes.bring_in > 0
         self._completion_status = self._bring_in_status
         alive, stacks, bets = self.alive, self.stacks, self.bets
-        totals = sorted(compress(map(add, bets, stacks), alive))
+        totals = sorted([b + s for b, s, a in zip(bets, stacks, alive, strict=True) if a])
         if len(totals) < 2:
-            self._actors = deque()
+            actors: deque[int] = deque()
         else:
             # each player's effective stack (what the others still in can match) is
-            # positive: in, with chips, and a bet below the second largest total
+            # positive: in, with chips, and a bet below the second largest total; from
+            # the opener round the table
             second = totals[-2]
-            able = list(map(and_, map(and_, alive, map(bool, stacks)), map(second.__gt__, bets)))
-            order = chain(range(opener, n), range(opener))  # from the opener round the table
-            self._actors = deque(compress(order, able[opener:] + able[:opener]))
+            actors = deque(
+                [
+                    i
+                    for i in (*range(opener, n), *range(opener))
+                    if alive[i] and stacks[i] and bets[i] < second
+                ]
+            )
+        self._actors = actors
         self._raise_size = 0
         self._raise_count = 0
         self._acted = set()
         self._short_all_ins = []
         self._stage = "betting"
-        lone = len(self._actors) == 1 and self.bets[self._actors[0]] >= max(self.bets)
-        if lone or sum(self.alive) <= 1:
-            self._actors.clear()
+        if len(totals) <= 1 or (len(actors) == 1 and bets[actors[0]] >= max(bets)):
+            actors.clear()
 
     def _end_betting(self) -> None:
-        later_draws = self.game.draws_after[self.street_index]
-        with_chips = sum(map(and_, self.alive, map(bool, self.stacks)))
-        if sum(self.alive) > 1 and not later_draws and with_chips <= 1:
+        alive, stacks = self.alive, self.stacks
+        in_hand = sum(alive)
+        last = self.street_index == len(self.streets) - 1
+        # all-in: at most one player left with chips, and no draw to come
+        with_chips = sum([s > 0 for s, a in zip(stacks, alive, strict=True) if a])
+        if in_hand > 1 and not self.game.draws_after[self.street_index] and with_chips <= 1:
             self._all_in = True
-        if not all(self.stacks) and self.street_index == len(self.streets) - 1:
+        if last and not all(stacks):
             self._all_in = True
         self._return_uncalled(include_antes=False)
         self.bets = [0] * self.players
-        if sum(self.alive) > 1 and (self._all_in or self.street_index == len(self.streets) - 1):
+        if in_hand > 1 and (self._all_in or last):
             self._queue_showdown()
 
     def _return_uncalled(self, *, include_antes: bool) -> None:
-        n = self.players
-        survivors = list(compress(range(n), self.alive))
-        others = list(range(n))
-        cutoff = sorted(self.bets)[-2]  # before the lone survivor's bet goes back
-        if len(survivors) == 1 and not include_antes:
-            i = survivors[0]
-            if self.bets[i]:
-                self._refund(i, self.bets[i], include_antes)
-            others.remove(i)
-        for i in others:
-            if self.bets[i] > cutoff:
-                self._refund(i, self.bets[i] - cutoff, include_antes)
+        bets = self.bets
+        cutoff = sorted(bets)[-2]  # before the lone survivor's bet goes back
+        if not include_antes and sum(self.alive) == 1:
+            i = self.alive.index(True)
+            if bets[i]:
+                self._refund(i, bets[i], include_antes)  # its bet is 0 now, not above
+        top = max(bets)
+        if top > cutoff:  # one bet above all the others: its uncalled part goes back
+            self._refund(bets.index(top), top - cutoff, include_antes)
 
     def _refund(self, i: int, amount: int, include_antes: bool) -> None:
         self.stacks[i] += amount
@@ -1091,9 +1176,10 @@ class HandState:
 
 
 _CODES: dict[int, tuple[Deck, dict[int, int]]] = {}
+_INT = {int}
 
 
-def _card_codes(deck: Deck) -> dict[int, int]:
+def card_codes(deck: Deck) -> dict[int, int]:
     """The code of each of the deck's own card objects, by identity (the deck keeps
     them alive, so no other object has their ids; an equal card of another object is
     looked up by equality)."""

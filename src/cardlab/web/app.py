@@ -52,10 +52,10 @@ from cardlab.openseven import State
 from cardlab.web import hands, openseven, rules, showdown
 from cardlab.web.cluster import Cluster, ClusterForward
 from cardlab.web.guard import DEFAULT_LIMITS, Guard, RateLimiter
+from cardlab.web.live_games import LiveGames
 from cardlab.web.payload import RequestError, field, whole_number
 from cardlab.web.payload import shown as payload_shown
 from cardlab.web.replay import replay_routes
-from cardlab.web.store import Store
 from cardlab.web.table_store import TableStore
 from cardlab.web.tables import TableManager, table_routes
 
@@ -89,8 +89,8 @@ def create_app(
     if limiter == "default":
         limiter = RateLimiter(DEFAULT_LIMITS)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    games: Store[State] = Store("game", max_games)
-    deals: Store[showdown.Deal] = Store("deal", max_games)
+    games: LiveGames[State] = LiveGames("game", max_games)
+    deals: LiveGames[showdown.Deal] = LiveGames("deal", max_games)
 
     def page(name: str, title: str, **context: Any) -> Handler:
         async def endpoint(request: Request) -> Response:

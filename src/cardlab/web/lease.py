@@ -2,22 +2,26 @@
 
 A lease is the Redis key ``cardlab:lease:<table id>`` holding the owner's random id, set
 with ``SET NX PX`` (only if free, expiring after ``ttl`` seconds). Taking it also
-increments ``cardlab:fence:<table id>`` in the same Lua script: each acquisition gets a
-fencing token higher than every earlier one. The owner renews the lease well before it
-expires (a compare-and-extend: only if the key still holds its id) and releases it with
-a compare-and-delete, so a process never extends or drops a lease that is no longer its.
+increments ``cardlab:fence:<table id>`` in the same Lua script. The owner renews the lease
+well before it expires (a compare-and-extend: only if the key still holds its id) and
+releases it with a compare-and-delete, so a process never extends or drops a lease that
+is no longer its.
 
 A lease alone cannot stop a process that stalled (a long pause, a network partition)
 and still believes it owns the table: its lease may have expired and been taken. So the
-owner claims the table in the store with its token (:meth:`cardlab.store.Store.claim_table`)
-and the store refuses every later write of a lower token — the fence.
+new owner claims the table in the store (:meth:`cardlab.store.Store.claim_table`), which
+hands it a fencing token one higher than every earlier claim's, and the store refuses
+every write made with any other token: the fence. The store, not Redis, counts the
+tokens: Redis's counter is only a floor for them, so a Redis that restarts empty (its
+counters back at 1) can make a table wait for a new lease, never let two holders share
+a token.
 """
 
 from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cardlab.errors import StoreError
@@ -48,8 +52,9 @@ return 0
 
 @dataclass(frozen=True, slots=True)
 class Lease:
-    """A lease held on ``table_id``: the owner's id, its fencing token, and until when
-    (``time.monotonic()``) it is surely held, as last taken or renewed."""
+    """A lease held on ``table_id``: the owner's id, its fencing token (Redis's count of
+    acquisitions; once claimed, the store's token), and until when (``time.monotonic()``)
+    it is surely held, as last taken or renewed."""
 
     table_id: str
     owner: str
@@ -153,8 +158,8 @@ class TableKeeper:
         lease = self.leases.acquire(table_id)
         if lease is None:
             raise StoreError(f"the lease of the new table {table_id!r} is taken")
-        self.store.claim_table(table_id, lease.token)
-        self.held[table_id] = lease
+        token = self.store.claim_table(table_id, lease.token)
+        self.held[table_id] = replace(lease, token=token)
 
     def let_go(self, table_id: str) -> None:
         """Release the lease of ``table_id`` (it closed, or this process stops)."""
@@ -181,7 +186,7 @@ class TableKeeper:
             if got is None:
                 continue
             try:
-                self.store.claim_table(saved.table_id, got.token)
+                got = replace(got, token=self.store.claim_table(saved.table_id, got.token))
                 # read again after the claim: the last owner's writes are all in now
                 record = self.store.table(saved.table_id)
             except StoreError:

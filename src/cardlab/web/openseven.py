@@ -10,8 +10,8 @@ from typing import Any
 
 from cardlab.openseven import Game, Model, Start, State, hints, odds, solve
 from cardlab.openseven.game import OpenSevenError, check_cards, parse_move
+from cardlab.web.live_games import LiveGames
 from cardlab.web.payload import chance
-from cardlab.web.store import Store
 
 MAX_CARDS = 13  # the page plays one suit at most
 
@@ -23,13 +23,13 @@ MODEL_NAMES = {
 }
 
 
-def new_game(games: Store[State], cards: int, seed: int | None = None) -> dict[str, Any]:
+def new_game(games: LiveGames[State], cards: int, seed: int | None = None) -> dict[str, Any]:
     check_cards(cards, high=MAX_CARDS, what="the page")
     state = Game(cards).deal(seed)
     return state_payload(games.add(state), state)
 
 
-def move(games: Store[State], game_id: str, text: str) -> dict[str, Any]:
+def move(games: LiveGames[State], game_id: str, text: str) -> dict[str, Any]:
     state = games.get(game_id)
     after = state.apply(parse_move(text))
     games.put(game_id, after)

@@ -23,8 +23,8 @@ from cardlab.poker.equity import RANDOM, HandLike, sample_equity
 from cardlab.poker.games import Game, game_names, get_game
 from cardlab.poker.showdown import best_five, settle
 from cardlab.web.hands import card_payload, value_payload
+from cardlab.web.live_games import LiveGames
 from cardlab.web.payload import chance
-from cardlab.web.store import Store
 
 STREETS = (("preflop", 0), ("flop", 3), ("turn", 4), ("river", 5))
 DEFAULT_SAMPLES = 200_000  # Hold'em showdowns per street, shared among the players
@@ -74,7 +74,7 @@ def board_game(name: str) -> Game:
 
 
 def new_deal(
-    deals: Store[Deal], name: str, opponents: int, seed: int | None, samples: int
+    deals: LiveGames[Deal], name: str, opponents: int, seed: int | None, samples: int
 ) -> dict[str, Any]:
     game = board_game(name)
     most = game.max_players - 1
@@ -94,13 +94,13 @@ def new_deal(
     return deal_payload(deal_id, deal, samples)
 
 
-def view(deals: Store[Deal], deal_id: str, samples: int) -> dict[str, Any]:
+def view(deals: LiveGames[Deal], deal_id: str, samples: int) -> dict[str, Any]:
     deal = deals.get(deal_id)
     with deal.lock:
         return deal_payload(deal_id, deal, samples)
 
 
-def advance(deals: Store[Deal], deal_id: str, samples: int) -> dict[str, Any]:
+def advance(deals: LiveGames[Deal], deal_id: str, samples: int) -> dict[str, Any]:
     deal = deals.get(deal_id)
     with deal.lock:
         if deal.over:
@@ -149,7 +149,7 @@ def _sample(deal: Deal, samples: int) -> Tally:
     return equity_vs_random(deal.game, deal.holes[0], deal.shown, others, samples, rng)
 
 
-def refine(deals: Store[Deal], deal_id: str, samples: int) -> dict[str, Any]:
+def refine(deals: LiveGames[Deal], deal_id: str, samples: int) -> dict[str, Any]:
     """Sample the current street again and pool the results (a smaller error)."""
     deal = deals.get(deal_id)
     with deal.lock:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardlab.errors import ActionError
 from cardlab.table.tournament import Tournament, default_payouts
+from cardlab.web.table_errors import TableFull
 
 if TYPE_CHECKING:
     from cardlab.web.table_room import Room
@@ -106,8 +107,6 @@ def is_over(room: Room) -> bool:
 
 
 def check_join(room: Room) -> None:
-    from cardlab.web.table_room import TableFull
-
     if room.config.tournament and room.tournament is not None:
         raise TableFull("the tournament has started: nobody joins now (you may watch)")
 
