@@ -442,9 +442,7 @@ def _dealt(tokens: dict[str, _Dealt], token: str, deck: Any) -> _Dealt:
     engine's dealing (-1: a card given twice, so the engine's full checks say why)."""
     found = tokens.get(token)
     if found is None:
-        cards = phh._valid_tokens(deck).get(token)  # read when the history was built
-        if cards is None:
-            cards = pa.split_cards(token, deck)
+        cards = pa.split_cards(token, deck)
         codes = card_codes(deck)
         mask = 0
         for c in cards:

@@ -41,7 +41,6 @@ from itertools import compress, count, repeat
 from pathlib import Path
 from typing import IO, Any
 
-from cardlab.cards import Card
 from cardlab.decks import BUILTIN_DECKS, Deck, deck_from_data, get_deck
 from cardlab.errors import CardError, DeckError, HistoryError
 from cardlab.table import _phh_toml
@@ -475,14 +474,14 @@ def _check_hand(hand: HandHistory) -> None:
     tokens.discard(None)  # the records without cards
     tokens.discard("-")
     if top <= players:
-        for token in [t for t in tokens if t not in valid]:  # unread (no set difference: O(cache))
+        for token in tokens - valid:
             try:
-                cards_of = split_cards(token, deck)
+                split_cards(token, deck)
             except CardError:
                 break  # the loop below says where
             if len(valid) >= 8192:
                 valid.clear()
-            valid[token] = cards_of  # type: ignore[index]
+            valid.add(token)  # type: ignore[arg-type]  # None is out
         else:
             return
     for i, action in enumerate(actions):
@@ -492,25 +491,25 @@ def _check_hand(hand: HandHistory) -> None:
         cards: str | None = None if type(action) is NoOp else getattr(action, "cards", None)
         if cards is not None and cards not in valid and cards != "-":
             try:
-                valid_cards = split_cards(cards, deck)
+                split_cards(cards, deck)
             except CardError as exc:
                 raise HistoryFieldError("actions", i, str(exc), str(action)) from None
             if len(valid) >= 8192:
                 valid.clear()
-            valid[cards] = valid_cards
+            valid.add(cards)
 
 
-_VALID: dict[int, tuple[Deck, dict[str, tuple[Card | None, ...]]]] = {}
+_VALID: dict[int, tuple[Deck, set[str]]] = {}
 
 
-def _valid_tokens(deck: Deck) -> dict[str, tuple[Card | None, ...]]:
-    """The card tokens known to be cards of ``deck``, with their cards (remembered per
-    deck object, without hashing the deck for each token; a replay reads them too)."""
+def _valid_tokens(deck: Deck) -> set[str]:
+    """The card tokens known to be cards of ``deck`` (remembered per deck object, without
+    hashing the deck for each token)."""
     found = _VALID.get(id(deck))
     if found is None or found[0] is not deck:
         if len(_VALID) >= 16:
             _VALID.clear()
-        found = _VALID[id(deck)] = (deck, {})
+        found = _VALID[id(deck)] = (deck, set())
     return found[1]
 
 
