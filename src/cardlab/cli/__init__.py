@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("cardlab.cli.play:play", "Play poker in the terminal against bots."),
     "arena": ("cardlab.cli.arena:arena", "Bots against bots: bb/100 with confidence intervals."),
     "solve": ("cardlab.cli.solve:solve", "Equilibria of small poker games (CFR+) on any deck."),
+    "daemon": ("cardlab.cli.daemon:daemon", "A warm process that runs commands at once."),
 }
 
 
@@ -81,7 +82,16 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> Any:
-    """Run the command line; user errors end as one line on stderr and exit code 2."""
+    """Run the command line; user errors end as one line on stderr and exit code 2.
+
+    Called as the ``cardlab`` program (``argv`` None), a running daemon of this
+    installation runs it if it may (:mod:`cardlab.cli._daemon`)."""
+    if argv is None:
+        from cardlab.cli._daemon.client import forward
+
+        code = forward(sys.argv[1:])
+        if code is not None:
+            sys.exit(code)
     _ascii_fallback()
     try:
         return cli.main(args=argv, prog_name="cardlab", standalone_mode=False)

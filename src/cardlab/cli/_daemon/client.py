@@ -1,0 +1,112 @@
+"""The caller's side: hand a command line run to the daemon, if one is running.
+
+:func:`forward` returns the run's exit code, or None when the daemon is not there or
+did not take the run (then the caller runs the command itself, as without a daemon).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from cardlab.cli._daemon import wire
+
+# commands never handed over: the daemon's own, and the web server (a long-lived
+# process of its own, which warms its kernels itself)
+LOCAL_COMMANDS = frozenset({"daemon", "web"})
+# signals the caller receives that belong to the run (Ctrl-C, Ctrl-\, a kill, a hang-up,
+# a resized terminal)
+FORWARDED = (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP, signal.SIGWINCH)
+
+
+def enabled() -> bool:
+    """False when ``CARDLAB_DAEMON`` is off or the platform cannot pass descriptors."""
+    setting = os.environ.get("CARDLAB_DAEMON", "").strip().lower()
+    return setting not in {"off", "0", "no", "false"} and hasattr(socket, "send_fds")
+
+
+def forward(args: list[str]) -> int | None:
+    """Run ``cardlab ARGS`` in the daemon; its exit code, or None to run it here."""
+    if not enabled() or (args and args[0] in LOCAL_COMMANDS):
+        return None
+    path = wire.socket_path()
+    if not path.exists():
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    with sock:
+        try:
+            sock.connect(str(path))
+            with _standard_fds() as fds:
+                wire.send(sock, _request(args), fds)
+            answer, _ = wire.receive(sock)
+        except (OSError, wire.DaemonError):
+            return None  # gone or going: run here
+        if answer is None or "pid" not in answer:
+            reason = "it closed the connection" if answer is None else answer.get("refused")
+            print(f"cardlab: the daemon did not take this run ({reason}); running it here",
+                  file=sys.stderr)  # fmt: skip
+            return None
+        return _wait(sock, int(answer["pid"]))
+
+
+def _request(args: list[str]) -> dict[str, Any]:
+    streams = [
+        [getattr(s, "encoding", None), getattr(s, "errors", None)]
+        for s in (sys.stdin, sys.stdout, sys.stderr)
+    ]
+    return {
+        "op": "run",
+        "argv": args,
+        "argv0": sys.argv[0] if sys.argv else "cardlab",
+        "cwd": os.getcwd(),
+        "env": dict(os.environ),
+        "streams": streams,
+    }
+
+
+@contextlib.contextmanager
+def _standard_fds() -> Iterator[list[int]]:
+    """Descriptors 0, 1 and 2 (a closed one stands as /dev/null)."""
+    opened: list[int] = []
+    fds = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+            fds.append(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            opened.append(null)
+            fds.append(null)
+    try:
+        yield fds
+    finally:
+        for fd in opened:
+            os.close(fd)
+
+
+def _wait(sock: socket.socket, pid: int) -> int:
+    """Pass on the caller's signals to the run until it reports its exit code."""
+
+    def pass_on(signum: int, frame: object) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signum)
+
+    previous = {sig: signal.signal(sig, pass_on) for sig in FORWARDED}
+    try:
+        try:
+            answer, _ = wire.receive(sock)
+        except (OSError, wire.DaemonError):
+            answer = None
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if answer is None or not isinstance(answer.get("exit"), int):
+        print("cardlab: error: the daemon's run ended without an exit status", file=sys.stderr)
+        return 1
+    code: int = answer["exit"]
+    return code

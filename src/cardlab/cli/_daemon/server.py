@@ -1,0 +1,356 @@
+"""The daemon's side: load once, then fork a warm child for each run.
+
+``python -m cardlab.cli._daemon.server --socket PATH --idle SECONDS`` (what ``cardlab
+daemon start`` launches, detached) imports the command modules, readies numba's code
+generator and loads every kernel numba's disk cache holds for the current sources
+(:func:`preload`), then listens. Requests: ``run`` (fork a child that runs the command,
+:func:`_run_child`), ``status`` and ``stop``. The daemon ends after ``--idle`` seconds
+without a request, on ``stop``, on SIGTERM, or when a run finds a changed source file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import contextlib
+import importlib
+import io
+import os
+import pkgutil
+import random
+import select
+import signal
+import socket
+import struct
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+from cardlab.cli._daemon import wire
+
+_PACKAGE = Path(__file__).resolve().parents[2]
+# the modules that hold compiled kernels (their dispatchers are found by looking)
+_KERNEL_PACKAGES = ("cardlab.poker._kernels",)
+_KERNEL_MODULES = ("cardlab.analysis._showdowns", "cardlab.openseven._kernels")
+
+
+def sources_signature(package: Path = _PACKAGE) -> tuple[tuple[str, int, int], ...]:
+    """Every source file of the package with its size and modification time."""
+    files = []
+    for path in sorted(package.rglob("*.py")):
+        with contextlib.suppress(OSError):
+            info = path.stat()
+            files.append((str(path), info.st_size, info.st_mtime_ns))
+    return tuple(files)
+
+
+def preload() -> dict[str, Any]:
+    """Import the commands and load the cached kernels; what was loaded, and how long."""
+    started = time.perf_counter()
+    from cardlab.cli import COMMANDS
+
+    for name, (target, _) in COMMANDS.items():
+        if name != "web":
+            importlib.import_module(target.split(":")[0])
+    imported = time.perf_counter()
+    kernels = _load_cached_kernels()
+    return {
+        "imports_s": round(imported - started, 3),
+        "kernels_s": round(time.perf_counter() - imported, 3),
+        "kernels": kernels,
+    }
+
+
+def _load_cached_kernels() -> int:
+    """Load (never compile) the machine code numba's disk cache holds for every kernel
+    of the package but the parallel ones; the number of (kernel, signature) pairs loaded.
+
+    A parallel kernel's cached code starts numba's threading layer when it loads, and
+    a process that started it must not fork (GNU OpenMP's layer ends it), so each child
+    loads the parallel kernels it runs itself."""
+    from numba.core.registry import CPUDispatcher, cpu_target
+
+    cpu_target.target_context.refresh()  # numba's registries: half of its start
+    modules = [importlib.import_module(name) for name in _KERNEL_MODULES]
+    for package_name in _KERNEL_PACKAGES:
+        package = importlib.import_module(package_name)
+        for info in pkgutil.iter_modules(package.__path__, package_name + "."):
+            modules.append(importlib.import_module(info.name))
+    magic = cpu_target.target_context.codegen().magic_tuple()
+    loaded = 0
+    seen: set[int] = set()
+    for module in modules:
+        for value in vars(module).values():
+            if not isinstance(value, CPUDispatcher) or id(value) in seen:
+                continue
+            seen.add(id(value))
+            if value.targetoptions.get("parallel"):
+                continue  # loading starts numba's threading layer: a fork after it is unsafe
+            loaded += _load_signatures(value, magic)
+    return loaded
+
+
+def _load_signatures(kernel: Any, magic: object) -> int:
+    cache = getattr(kernel, "_cache", None)
+    try:
+        index = cache._cache_file._load_index()  # type: ignore[union-attr]
+    except Exception:  # no cache, or a foreign index: nothing to load
+        return 0
+    loaded = 0
+    for key in index:
+        signature, key_magic = key[0], key[1]
+        if key_magic != magic:  # compiled for another CPU: loading would compile
+            continue
+        try:
+            kernel.compile(signature)  # found in the cache: loaded, not compiled
+            loaded += 1
+        except Exception:  # a signature that no longer types: the run compiles it
+            continue
+    return loaded
+
+
+class Daemon:
+    """The listening loop; state for ``status``."""
+
+    def __init__(self, path: Path, idle: float, loaded: dict[str, Any]) -> None:
+        self.path = path
+        self.idle = idle
+        self.loaded = loaded
+        self.started = time.time()
+        self.last_request = time.monotonic()
+        self.signature = sources_signature()
+        self.env = wire.shaping_env(dict(os.environ))
+        self.runs = 0
+        self.refused = 0
+        self.last_refusal = ""
+        self.children: set[int] = set()
+        self.stopping = ""
+
+    def serve(self) -> None:
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()  # a dead daemon's socket (start checked none answers)
+        listener.bind(str(self.path))
+        os.chmod(self.path, 0o600)
+        listener.listen(64)
+        signal.signal(signal.SIGTERM, self._on_term)
+        inode = self.path.stat().st_ino
+        try:
+            while not self.stopping:
+                self._reap()
+                left = self.idle - (time.monotonic() - self.last_request)
+                if left <= 0 and not self.children:
+                    self.stopping = f"idle for {self.idle:g} s"
+                    break
+                ready, _, _ = select.select([listener], [], [], max(0.05, min(1.0, left)))
+                if ready:
+                    conn, _ = listener.accept()
+                    with conn:
+                        self._answer(conn, listener)
+        finally:
+            listener.close()
+            with contextlib.suppress(OSError):
+                if self.path.stat().st_ino == inode:  # still ours, not a newer daemon's
+                    self.path.unlink()
+            print(f"daemon {os.getpid()} ends: {self.stopping}", flush=True)
+
+    def _on_term(self, signum: int, frame: object) -> None:
+        self.stopping = "terminated"
+
+    def _reap(self) -> None:
+        for pid in list(self.children):
+            with contextlib.suppress(ChildProcessError):
+                done, _ = os.waitpid(pid, os.WNOHANG)
+                if not done:
+                    continue
+            self.children.discard(pid)
+
+    def _answer(self, conn: socket.socket, listener: socket.socket) -> None:
+        conn.settimeout(5.0)
+        fds: list[int] = []
+        try:
+            if not _same_user(conn):
+                return
+            request, fds = wire.receive(conn, max_fds=3)
+            if request is None:
+                return
+            self.last_request = time.monotonic()
+            op = request.get("op")
+            if op == "status":
+                wire.send(conn, self.status())
+            elif op == "stop":
+                self.stopping = "asked to stop"
+                wire.send(conn, {"stopping": os.getpid()})
+            elif op == "run":
+                refusal = self._refusal(request, fds)
+                if refusal:
+                    self.refused += 1
+                    self.last_refusal = refusal
+                    wire.send(conn, {"refused": refusal})
+                    return
+                pid = os.fork()
+                if pid == 0:  # the child: never returns
+                    listener.close()
+                    _run_child(conn, fds, request)
+                self.runs += 1
+                self.children.add(pid)
+            else:
+                wire.send(conn, {"refused": f"unknown request {op!r:.40}"})
+        except (OSError, wire.DaemonError) as exc:
+            print(f"a request failed: {exc}", flush=True)
+        finally:
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+    def _refusal(self, request: dict[str, Any], fds: list[int]) -> str:
+        """Why a run cannot be taken ("" when it can)."""
+        if len(fds) != 3:
+            return "a run needs the caller's standard input, output and error"
+        argv, env, cwd = request.get("argv"), request.get("env"), request.get("cwd")
+        if not (isinstance(argv, list) and all(isinstance(a, str) for a in argv)):
+            return "the arguments must be a list of text"
+        if not (isinstance(env, dict) and all(isinstance(v, str) for v in env.values())):
+            return "the environment must map names to text"
+        if not isinstance(cwd, str):
+            return "the working directory must be text"
+        if wire.shaping_env(env) != self.env:
+            differ = sorted(set(wire.shaping_env(env).items()) ^ set(self.env.items()))
+            names = ", ".join(sorted({name for name, _ in differ}))
+            return f"the environment differs from the daemon's ({names})"
+        if sources_signature() != self.signature:
+            self.stopping = "cardlab's source files changed"
+            return "cardlab's source files changed since the daemon started; it stops"
+        return ""
+
+    def status(self) -> dict[str, Any]:
+        rss = 0
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = Path("/proc/self/statm").read_text().split()
+            rss = int(fields[1]) * os.sysconf("SC_PAGE_SIZE")
+        return {
+            "pid": os.getpid(),
+            "socket": str(self.path),
+            "started": self.started,
+            "uptime_s": round(time.time() - self.started, 1),
+            "idle_limit_s": self.idle,
+            "runs": self.runs,
+            "busy": len(self.children),
+            "refused": self.refused,
+            "last_refusal": self.last_refusal,
+            "memory_bytes": rss,
+            "python": sys.executable,
+            "package": str(_PACKAGE),
+            **self.loaded,
+        }
+
+
+def _same_user(conn: socket.socket) -> bool:
+    """Whether the peer runs as this user (``SO_PEERCRED``; elsewhere the directory's
+    permissions are the guard)."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return True
+    creds = conn.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i"))
+    _, uid, _ = struct.unpack("3i", creds)
+    return bool(uid == os.getuid())
+
+
+def _run_child(conn: socket.socket, fds: list[int], request: dict[str, Any]) -> None:
+    """In the forked child: become the caller's process, run the command, report its
+    exit code, and end (never returns)."""
+    code = 1
+    try:
+        for sig in (signal.SIGTERM, signal.SIGHUP):  # the caller passes these on
+            signal.signal(sig, _exit_on_signal)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        conn.settimeout(None)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        _standard_streams(request.get("streams"))
+        sys.argv = [str(request.get("argv0") or "cardlab"), *request["argv"]]
+        _reseed()
+        wire.send(conn, {"pid": os.getpid()})
+        code = _run(request["argv"])
+    except BaseException:  # a child must always report and end
+        with contextlib.suppress(Exception):
+            traceback.print_exc()
+    finally:
+        with contextlib.suppress(BaseException):
+            atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        with contextlib.suppress(Exception):
+            wire.send(conn, {"exit": code})
+        os._exit(code)
+
+
+def _reseed() -> None:
+    """Fresh global generators: every child starts from the daemon's memory, and a
+    command that draws from them must not repeat the last child's numbers."""
+    random.seed()
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed()
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _run(args: list[str]) -> int:
+    """Run the command line as the console script does: the exit code."""
+    from cardlab.cli import main
+
+    try:
+        result = main(args)
+    except SystemExit as exc:
+        result = exc.code
+    if result is None:
+        return 0
+    if isinstance(result, int) and not isinstance(result, bool):
+        return result & 0xFF
+    print(result, file=sys.stderr)
+    return 1
+
+
+def _standard_streams(streams: object) -> None:
+    """New ``sys.stdin/stdout/stderr`` on descriptors 0-2, with the caller's encodings
+    and line buffering where they are terminals (as Python's own start sets them)."""
+    given = streams if isinstance(streams, list) and len(streams) == 3 else [[None, None]] * 3
+    made = []
+    for fd, (encoding, errors) in enumerate(given):
+        tty = os.isatty(fd)
+        raw: Any = io.FileIO(fd, "r" if fd == 0 else "w", closefd=False)
+        buffered: Any = io.BufferedReader(raw) if fd == 0 else io.BufferedWriter(raw)
+        made.append(
+            io.TextIOWrapper(
+                buffered,
+                encoding=encoding or "utf-8",
+                errors=errors or ("backslashreplace" if fd == 2 else "strict"),
+                line_buffering=fd == 2 or tty,
+            )
+        )
+    sys.stdin, sys.stdout, sys.stderr = made
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="cardlab-daemon", description=__doc__)
+    parser.add_argument("--socket", type=Path, required=True)
+    parser.add_argument("--idle", type=float, default=3600.0)
+    options = parser.parse_args(argv)
+    wire.private_dir(options.socket.parent)
+    loaded = preload()
+    print(f"daemon {os.getpid()} loaded: {loaded}", flush=True)
+    Daemon(options.socket, options.idle, loaded).serve()
+
+
+if __name__ == "__main__":
+    main()

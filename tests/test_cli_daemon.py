@@ -1,0 +1,266 @@
+"""``cardlab daemon``: a real daemon process answers the ``cardlab`` program, and every
+answer equals what a fresh process (``CARDLAB_DAEMON=off``) prints.
+
+Each daemon of these tests lives in a temporary socket directory (``CARDLAB_DAEMON_DIR``),
+so no daemon of the machine is touched and none is left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardlab.cli._daemon import server, wire
+
+pytestmark = pytest.mark.skipif(not hasattr(socket, "send_fds"), reason="POSIX only")
+
+_SCRIPT = Path(sys.executable).with_name("cardlab")
+CARDLAB = [str(_SCRIPT)] if _SCRIPT.is_file() else [sys.executable, "-m", "cardlab"]
+
+
+def _run(
+    args: list[str], env: dict[str, str], stdin: str = "", cwd: Path | None = None
+) -> tuple[int, str, str]:
+    done = subprocess.run(
+        [*CARDLAB, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=600,
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.fixture(scope="module")
+def daemon_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The environment of a caller whose installation has a running daemon."""
+    folder = tmp_path_factory.mktemp("daemon")
+    env = {**os.environ, "CARDLAB_DAEMON_DIR": str(folder / "run")}
+    env.pop("CARDLAB_DAEMON", None)
+    code, out, err = _run(["daemon", "start", "--format", "json"], env)
+    assert code == 0, err
+    started = json.loads(out)
+    assert started["running"] and started["started_now"]
+    yield env
+    _run(["daemon", "stop"], env)
+
+
+def _status(env: dict[str, str]) -> dict[str, object]:
+    code, out, err = _run(["daemon", "status", "--format", "json"], env)
+    assert code == 0, err
+    status: dict[str, object] = json.loads(out)
+    return status
+
+
+def _runs(env: dict[str, str]) -> int:
+    runs = _status(env)["runs"]
+    assert isinstance(runs, int)
+    return runs
+
+
+def _fresh(env: dict[str, str]) -> dict[str, str]:
+    return {**env, "CARDLAB_DAEMON": "off"}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["equity", "As Ah", "Ks Kh", "--exact"],
+        ["equity", "As Ah", "Ks Kh", "--exact", "--format", "json"],
+        ["decks", "--format", "csv"],
+        ["equity", "As Ah", "Ks Zh"],  # a malformed card: one line, exit 2
+        ["no-such-command"],
+    ],
+)
+def test_a_run_through_the_daemon_is_a_fresh_process_s(
+    daemon_env: dict[str, str], args: list[str]
+) -> None:
+    before = _runs(daemon_env)
+    through = _run(args, daemon_env)
+    assert _runs(daemon_env) == before + 1  # the daemon ran it, not the caller
+    assert through == _run(args, _fresh(daemon_env))
+    assert "Traceback" not in through[2]
+
+
+def test_standard_input_the_directory_and_relative_paths_reach_the_run(
+    daemon_env: dict[str, str], tmp_path: Path
+) -> None:
+    # `play` reads its moves from standard input and writes the store named relative to
+    # the caller's directory
+    args = ["play", "--game", "standard52-holdem", "--seats", "3", "--bots", "station"]
+    args += ["--seed", "2", "--db", "night.sqlite3"]
+    moves = "c\n" * 12 + "q\n"
+    for folder in ("through", "fresh"):
+        (tmp_path / folder).mkdir()
+    before = _runs(daemon_env)
+    through = _run(args, daemon_env, stdin=moves, cwd=tmp_path / "through")
+    assert _runs(daemon_env) == before + 1
+    fresh = _run(args, _fresh(daemon_env), stdin=moves, cwd=tmp_path / "fresh")
+    assert through == fresh and through[0] == 0, through[2]
+    assert "your move" in through[1]
+    assert (tmp_path / "through" / "night.sqlite3").stat().st_size > 0
+
+
+def test_an_environment_that_shapes_the_run_is_refused_and_the_caller_runs_it(
+    daemon_env: dict[str, str],
+) -> None:
+    env = {**daemon_env, "NUMBA_NUM_THREADS": "1"}
+    before = _status(daemon_env)
+    code, out, err = _run(["equity", "As Ah", "Ks Kh", "--exact", "--format", "json"], env)
+    after = _status(daemon_env)
+    assert code == 0 and json.loads(out)["exact"]
+    assert "did not take this run" in err and "NUMBA_NUM_THREADS" in err
+    assert after["runs"] == before["runs"] and after["refused"] == before["refused"] + 1  # type: ignore[operator]
+
+
+def test_ctrl_c_reaches_the_run(daemon_env: dict[str, str]) -> None:
+    # an Omaha equity sampled for long enough to be interrupted
+    args = ["equity", "--game", "standard52-omaha", "As Ah Ks Kh", "Qs Qh Js Jh"]
+    args += ["--samples", "2000000000"]
+    caller = subprocess.Popen(
+        [*CARDLAB, *args], env=daemon_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 120
+    while _status(daemon_env)["busy"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.0)
+    caller.send_signal(signal.SIGINT)
+    _out, err = caller.communicate(timeout=120)
+    assert caller.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+
+
+def test_status_stop_and_the_socket_s_privacy(tmp_path: Path) -> None:
+    env = {**os.environ, "CARDLAB_DAEMON_DIR": str(tmp_path / "run")}
+    code, out, _ = _run(["daemon", "status"], env)
+    assert code == 1 and "no daemon is running" in out
+    assert _run(["daemon", "start"], env)[0] == 0
+    try:
+        status = _status(env)
+        path = Path(str(status["socket"]))
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        # a second start finds it running
+        code, out, _ = _run(["daemon", "start", "--format", "json"], env)
+        assert code == 0 and not json.loads(out)["started_now"]
+        assert json.loads(out)["pid"] == status["pid"]
+    finally:
+        code, out, _ = _run(["daemon", "stop"], env)
+    assert code == 0 and f"daemon {status['pid']} stopped" in out
+    assert not path.exists()
+    assert _run(["daemon", "status"], env)[0] == 1
+
+
+def test_a_directory_others_may_enter_is_refused(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o755)
+    shared.chmod(0o755)
+    with pytest.raises(wire.DaemonError, match="other users"):
+        wire.private_dir(shared)
+    env = {**os.environ, "CARDLAB_DAEMON_DIR": str(shared)}
+    code, _, err = _run(["daemon", "start"], env)
+    assert code == 2 and err.startswith("cardlab: error: ") and err.count("\n") == 1
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="needs root to act as another user")
+def test_another_user_is_not_served() -> None:
+    top = Path(tempfile.mkdtemp(prefix="cardlab-daemon-test-"))  # reachable by others
+    env = {**os.environ, "CARDLAB_DAEMON_DIR": str(top / "run")}
+    assert _run(["daemon", "start"], env)[0] == 0
+    try:
+        path = Path(str(_status(env)["socket"]))
+        for folder in (top, path.parent):  # let the other user reach the socket itself
+            folder.chmod(0o711)
+        path.chmod(0o666)
+        reader, writer = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            os.close(reader)
+            answer = b"?"
+            try:
+                os.setuid(65534)  # nobody
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                    sock.settimeout(10)
+                    sock.connect(str(path))
+                    wire.send(sock, {"op": "status"})
+                    message, _ = wire.receive(sock)
+                answer = b"served" if message else b"closed"
+            except Exception as exc:
+                answer = type(exc).__name__.encode()
+            os.write(writer, answer)
+            os._exit(0)
+        os.close(writer)
+        os.waitpid(pid, 0)
+        answer = os.read(reader, 100)
+        os.close(reader)
+        path.parent.chmod(0o700)
+        # the daemon hung up on it at once (before or after it wrote its request)
+        assert answer in (b"closed", b"BrokenPipeError", b"ConnectionResetError")
+        assert _status(env)["pid"]  # still serving its owner
+    finally:
+        _run(["daemon", "stop"], env)
+        shutil.rmtree(top, ignore_errors=True)
+
+
+def test_a_changed_source_refuses_the_run_and_ends_the_daemon(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text("x = 1\n")
+    first = server.sources_signature(package)
+    (package / "a.py").write_text("x = 22\n")
+    assert server.sources_signature(package) != first
+    daemon = server.Daemon(tmp_path / "s.sock", 60.0, {})
+    daemon.signature = (*first, ("elsewhere", 1, 1))
+    request = {"argv": ["decks"], "env": dict(os.environ), "cwd": str(tmp_path)}
+    assert "changed" in daemon._refusal(request, [0, 1, 2])
+    assert daemon.stopping
+
+
+@given(st.binary(max_size=64))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_bytes_end_in_a_message_or_daemon_error(data: bytes) -> None:
+    left, right = socket.socketpair()
+    with left, right:
+        left.sendall(data)
+        left.shutdown(socket.SHUT_WR)
+        try:
+            message, fds = wire.receive(right, max_fds=3)
+        except wire.DaemonError:
+            return
+        assert fds == []
+        assert message is None or isinstance(message, dict)
+
+
+def test_garbage_on_the_socket_does_not_stop_the_daemon(daemon_env: dict[str, str]) -> None:
+    path = str(_status(daemon_env)["socket"])
+    for junk in (b"\x00\x00\x00\x05hello", b"\xff\xff\xff\xff", b"\x00\x00\x00\x02[]", b"x"):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(10)
+            sock.connect(path)
+            sock.sendall(junk)
+            sock.shutdown(socket.SHUT_WR)
+            assert sock.recv(100) == b""  # closed without an answer
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(10)
+        sock.connect(path)
+        wire.send(sock, {"op": "run", "argv": "decks", "env": {}, "cwd": "/"})
+        answer, _ = wire.receive(sock)
+    assert answer is not None and "refused" in answer
+    assert _status(daemon_env)["pid"]
