@@ -126,7 +126,7 @@ def test_an_environment_that_shapes_the_run_is_refused_and_the_caller_runs_it(
     code, out, err = _run(["equity", "As Ah", "Ks Kh", "--exact", "--format", "json"], env)
     after = _status(daemon_env)
     assert code == 0 and json.loads(out)["exact"]
-    assert "did not take this run" in err and "NUMBA_NUM_THREADS" in err
+    assert "did not take this run" in err and "NUMBA_NUM_THREADS" in err, err
     assert after["runs"] == before["runs"] and after["refused"] == before["refused"] + 1  # type: ignore[operator]
 
 
@@ -166,6 +166,36 @@ def test_status_stop_and_the_socket_s_privacy(tmp_path: Path) -> None:
     assert code == 0 and f"daemon {status['pid']} stopped" in out
     assert not path.exists()
     assert _run(["daemon", "status"], env)[0] == 1
+
+
+def test_auto_starts_one_daemon_for_the_next_runs(tmp_path: Path) -> None:
+    env = {**os.environ, "CARDLAB_DAEMON_DIR": str(tmp_path / "run"), "CARDLAB_DAEMON": "auto"}
+    try:
+        # two callers at once find no daemon: each runs its command and starts one; the
+        # lock leaves a single daemon
+        callers = [
+            subprocess.Popen(
+                [*CARDLAB, "decks", "--format", "csv"], env=env, stdout=subprocess.PIPE
+            )
+            for _ in range(2)
+        ]
+        outputs = [c.communicate(timeout=300)[0] for c in callers]
+        assert all(c.returncode == 0 for c in callers) and outputs[0] == outputs[1]
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            code, out, _ = _run(["daemon", "status", "--format", "json"], env)
+            if code == 0:
+                break
+            time.sleep(0.2)
+        assert code == 0, "no daemon answered"
+        pid = json.loads(out)["pid"]
+        time.sleep(1.0)  # the second daemon, if any, has found the lock taken by now
+        log = (tmp_path / "run").glob("daemon-*.log")
+        assert "another daemon holds" in "".join(p.read_text() for p in log)
+        assert _run(["decks", "--format", "csv"], env)[1].encode() == outputs[0]
+        assert _status(env)["runs"] == 1 and _status(env)["pid"] == pid
+    finally:
+        _run(["daemon", "stop"], env)
 
 
 def test_a_directory_others_may_enter_is_refused(tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
 import sys
 import time
 from typing import Any
@@ -20,7 +19,6 @@ from cardlab.cli._common import emit_json, format_option
 from cardlab.cli._daemon import client, wire
 from cardlab.errors import CardlabError
 
-SERVER = (sys.executable, "-m", "cardlab.cli._daemon.server")
 START_TIMEOUT = 300.0  # seconds: a first start loads every cached kernel
 
 
@@ -31,7 +29,8 @@ def daemon() -> None:
     Once started, every `cardlab` command of this installation is run by it (in a
     forked child, with your arguments, directory, environment and terminal) and
     answers without numba's start. CARDLAB_DAEMON=off runs commands in their own
-    process.
+    process; CARDLAB_DAEMON=auto starts a daemon (ending after 15 idle minutes) when a
+    command finds none.
     """
 
 
@@ -49,18 +48,7 @@ def start(idle: float, fmt: str) -> None:
     _check_platform()
     status = _ask({"op": "status"})
     if status is None:
-        path = wire.socket_path()
-        wire.private_dir(path.parent)
-        log = open(wire.log_path(), "ab")  # noqa: SIM115 - handed to the daemon
-        with log:
-            subprocess.Popen(
-                [*SERVER, "--socket", str(path), "--idle", str(idle * 60)],
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=log,
-                start_new_session=True,  # not ended by the terminal that started it
-                close_fds=True,
-            )
+        client.start_detached(idle)
         status = _wait_ready()
         status["started_now"] = True
     else:

@@ -21,13 +21,40 @@ from cardlab.cli._daemon import wire
 LOCAL_COMMANDS = frozenset({"daemon", "web"})
 # signals the caller receives that belong to the run (Ctrl-C, Ctrl-\, a kill, a hang-up,
 # a resized terminal)
+SERVER = (sys.executable, "-m", "cardlab.cli._daemon.server")
+AUTO_IDLE_MINUTES = 15.0  # a daemon CARDLAB_DAEMON=auto started ends sooner
 FORWARDED = (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP, signal.SIGWINCH)
+
+
+def setting() -> str:
+    """``CARDLAB_DAEMON``: "off" (run every command here), "auto" (start a daemon when
+    none runs) or "on" (the default: use one if it runs)."""
+    value = os.environ.get("CARDLAB_DAEMON", "").strip().lower()
+    if value in {"off", "0", "no", "false"}:
+        return "off"
+    return "auto" if value == "auto" else "on"
 
 
 def enabled() -> bool:
     """False when ``CARDLAB_DAEMON`` is off or the platform cannot pass descriptors."""
-    setting = os.environ.get("CARDLAB_DAEMON", "").strip().lower()
-    return setting not in {"off", "0", "no", "false"} and hasattr(socket, "send_fds")
+    return setting() != "off" and hasattr(socket, "send_fds") and hasattr(os, "fork")
+
+
+def start_detached(idle_minutes: float) -> None:
+    """Launch the daemon in its own session, its output to the log; no waiting."""
+    import subprocess
+
+    path = wire.socket_path()
+    wire.private_dir(path.parent)
+    with open(wire.log_path(), "ab") as log:
+        subprocess.Popen(
+            [*SERVER, "--socket", str(path), "--idle", str(idle_minutes * 60)],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,  # not ended with the terminal or caller that started it
+            close_fds=True,
+        )
 
 
 def forward(args: list[str]) -> int | None:
@@ -36,6 +63,9 @@ def forward(args: list[str]) -> int | None:
         return None
     path = wire.socket_path()
     if not path.exists():
+        if setting() == "auto":  # this run here; the next ones in the daemon
+            with contextlib.suppress(OSError, wire.DaemonError):
+                start_detached(AUTO_IDLE_MINUTES)
         return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     with sock:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import fcntl
 import importlib
 import io
 import os
@@ -114,8 +115,11 @@ def _load_signatures(kernel: Any, magic: object) -> int:
 class Daemon:
     """The listening loop; state for ``status``."""
 
-    def __init__(self, path: Path, idle: float, loaded: dict[str, Any]) -> None:
+    def __init__(
+        self, path: Path, idle: float, loaded: dict[str, Any], *, lock: int | None = None
+    ) -> None:
         self.path = path
+        self.lock = lock
         self.idle = idle
         self.loaded = loaded
         self.started = time.time()
@@ -193,6 +197,8 @@ class Daemon:
                 pid = os.fork()
                 if pid == 0:  # the child: never returns
                     listener.close()
+                    if self.lock is not None:
+                        os.close(self.lock)  # the daemon's lock, not the run's
                     _run_child(conn, fds, request)
                 self.runs += 1
                 self.children.add(pid)
@@ -347,9 +353,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--idle", type=float, default=3600.0)
     options = parser.parse_args(argv)
     wire.private_dir(options.socket.parent)
+    # one daemon per socket: the lock is held for the daemon's life (two starts at once,
+    # or CARDLAB_DAEMON=auto in two callers, leave one daemon)
+    lock = os.open(options.socket.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        print(f"daemon {os.getpid()}: another daemon holds {options.socket}", flush=True)
+        return
     loaded = preload()
     print(f"daemon {os.getpid()} loaded: {loaded}", flush=True)
-    Daemon(options.socket, options.idle, loaded).serve()
+    Daemon(options.socket, options.idle, loaded, lock=lock).serve()
 
 
 if __name__ == "__main__":
