@@ -206,13 +206,18 @@ def main() -> None:
     env = child_env(not args.no_bytecode, args.hide_scipy)
     import cardlab
 
-    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"cardlab from {Path(cardlab.__file__).parent}; scipy hidden: {args.hide_scipy}")
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {load}")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {_load()}")
     for state in filter(None, args.states.split(",")):
         report_cli(state, cli_rounds(state, args.runs, env))
     if not args.no_table:
         showdowns(args.runs, env)
+    print(f"\nload average at the end {_load()} (a shared machine: compare CPU columns too)")
+
+
+def _load() -> str:
+    """The load averages over 1, 5 and 15 minutes."""
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -52,16 +52,24 @@ def closure_digest(package: Path, seeds: Iterable[Path], sources: dict[Path, byt
     return digest.hexdigest()[:16]
 
 
+class _Sources(dict[Path, bytes]):
+    """Source texts by file, each read when first asked for."""
+
+    def __missing__(self, path: Path) -> bytes:
+        text = self[path] = path.read_bytes()
+        return text
+
+
 @cache
 def code_digest(module: str) -> str:
     """The digest of module ``module`` (dotted name) and the cardlab modules it imports.
 
     A module outside cardlab (a user's own task) is keyed by its file, if it has one,
     and by the whole of cardlab, since its imports cannot be told apart from its use."""
-    sources = {p: p.read_bytes() for p in PACKAGE.rglob("*.py")}
     path = module_file(PACKAGE, module.split(".")[1:]) if module.startswith("cardlab.") else None
-    if path is not None:
-        return closure_digest(PACKAGE, [path], sources)
+    if path is not None:  # only the modules of its closure are read
+        return closure_digest(PACKAGE, [path], _Sources())
+    sources = {p: p.read_bytes() for p in PACKAGE.rglob("*.py")}
     digest = hashlib.sha256(module.encode())
     own = getattr(sys.modules.get(module), "__file__", None)
     if own is not None and Path(own).is_file():

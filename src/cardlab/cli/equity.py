@@ -12,6 +12,7 @@ import click
 from cardlab import budget, render
 from cardlab.cards import format_cards
 from cardlab.cli._common import (
+    collector_paused,
     compile_notice,
     deck_option,
     emit,
@@ -24,8 +25,6 @@ from cardlab.cli._common import (
     rule_option,
 )
 from cardlab.errors import GameError, RuleError
-from cardlab.poker.draw import COMPILE_SECONDS as DRAW_COMPILE_SECONDS
-from cardlab.poker.draw import best_draw
 from cardlab.poker.equity import (
     COMPILE_SECONDS,
     EquityResult,
@@ -44,13 +43,15 @@ def _progress(show: bool, label: str, notice: bool = True) -> Iterator[Callable[
     (text output) and stderr is a terminal, and from its first call (the input is checked
     by then, so errors stay one clean line) a line on stderr if the kernels compile on
     this run (:func:`~cardlab.cli._common.compile_notice`; ``notice=False``: the caller
-    gave one)."""
+    gave one). The listener waits for numba to be loaded: the library loads it (with the
+    game's kernel plan) before it reports the start of compiled work, and an answer of
+    the plain evaluator (a full board) should not load numba only to listen."""
     with progress_bar(label, show and sys.stderr.isatty()) as bar, ExitStack() as notices:
         listening = False
 
         def update(done: int, total: int) -> None:
             nonlocal listening
-            if notice and not listening:
+            if notice and not listening and "numba" in sys.modules:
                 listening = True
                 notices.enter_context(compile_notice("equity", COMPILE_SECONDS))
             bar(done, total)
@@ -81,6 +82,7 @@ def _part(
 @rule_option
 @format_option("text", "json")
 @click.argument("hands", nargs=-1, required=True)
+@collector_paused()  # nothing loaded is garbage: see there
 def equity(
     game_name: str,
     deck: str | None,
@@ -185,6 +187,7 @@ def _print_equity(game: Game, result: EquityResult) -> None:
     help="Seed of the random deals (0 or more).",
 )
 @format_option("text", "json")
+@collector_paused()  # nothing loaded is garbage: see there
 def ties(
     game_name: tuple[str, ...],
     deck: str | None,
@@ -274,6 +277,7 @@ def ties(
 @rule_option
 @format_option("text", "json")
 @click.argument("hand")
+@collector_paused()  # nothing loaded is garbage: see there
 def draw(
     game_name: str,
     deck: str | None,
@@ -294,6 +298,9 @@ def draw(
             raise GameError("give one of --goal, --beat and --strength")
         _draw_strength(game, hand, dead, top, fmt)
         return
+    from cardlab.poker.draw import COMPILE_SECONDS as DRAW_COMPILE_SECONDS
+    from cardlab.poker.draw import best_draw
+
     _check_draw_cards(game, hand, dead, beat)  # bad input: one line, before any notice
     with compile_notice("draw", DRAW_COMPILE_SECONDS):
         advice = best_draw(game, hand, goal=goal, beat=beat, dead=dead)
