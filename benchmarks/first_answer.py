@@ -10,7 +10,11 @@ Three states of the table cache (:mod:`cardlab.poker._table_cache`):
 - ``warm``: the tables on disk (one run first writes them);
 - ``cold``: an empty cache directory each run (``CARDLAB_CACHE_DIR``): built and written;
 - ``off``: ``CARDLAB_TABLE_CACHE=off``, built every run and never written (the code
-  before the cache).
+  before the cache);
+- ``daemon``: warm, and a daemon (``cardlab daemon start``, docs/daemon.md) answers
+  each command; ``cardlab decks`` in its own process is shown beside.
+
+Every state but ``daemon`` runs with ``CARDLAB_DAEMON=off``.
 
 The compiled kernels come from numba's cache in every state (a first run ever compiles
 for minutes; run the script twice and read the second).
@@ -124,26 +128,43 @@ Times = dict[str, list[tuple[float, float]]]  # command -> (wall, CPU) per run
 
 
 def cli_rounds(state: str, runs: int, env: dict[str, str]) -> Times:
-    times: Times = {name: [] for name in COMMANDS}
-    base = dict(env)
+    commands = dict(COMMANDS)
+    base = {**env, "CARDLAB_DAEMON": "off"}
     with tempfile.TemporaryDirectory() as scratch:
         if state == "off":
             base["CARDLAB_TABLE_CACHE"] = "off"
-        elif state == "warm":
+        elif state in ("warm", "daemon"):
             base["CARDLAB_CACHE_DIR"] = scratch
-        for args in COMMANDS.values():  # write the tables (warm) and the bytecode once
+        for args in commands.values():  # write the tables (warm) and the bytecode once
             run(args, base)
-        for r in range(runs):
-            for name, args in COMMANDS.items():
-                env = dict(base)
-                if state == "cold":
-                    env["CARDLAB_CACHE_DIR"] = str(Path(scratch) / f"{r}-{len(times[name])}")
-                times[name].append(run(args, env))
+        if state == "daemon":  # the same commands answered by a running daemon
+            del commands["numba start"]
+            commands["decks, own process"] = commands["decks"]
+            base["CARDLAB_DAEMON_DIR"] = str(Path(scratch) / "daemon")
+            del base["CARDLAB_DAEMON"]
+            run([*CARDLAB, "daemon", "start"], base)
+        times: Times = {name: [] for name in commands}
+        try:
+            for r in range(runs):
+                for name, args in commands.items():
+                    env = dict(base)
+                    if state == "cold":
+                        env["CARDLAB_CACHE_DIR"] = str(Path(scratch) / f"{r}-{len(times[name])}")
+                    if name == "decks, own process":
+                        env["CARDLAB_DAEMON"] = "off"
+                    times[name].append(run(args, env))
+        finally:
+            if state == "daemon":
+                run([*CARDLAB, "daemon", "stop"], base)
     return times
 
 
 def report_cli(state: str, times: Times) -> None:
-    print(f"\n{state} table cache: seconds per run, median (min), and over `cardlab decks`")
+    if state == "daemon":
+        print("\nwarm table cache, a daemon running (`cardlab daemon start`): the CPU column")
+        print("counts the calling process only (the answer runs in the daemon's child)")
+    else:
+        print(f"\n{state} table cache: seconds per run, median (min), and over `cardlab decks`")
     print(f"  {'':17} {'wall':>13} {'over decks':>17} {'CPU':>13} {'over decks':>17}")
     decks = times["decks"]
     for name, values in times.items():
@@ -194,7 +215,7 @@ def showdowns(runs: int, env: dict[str, str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--states", default="warm,cold,off")
+    parser.add_argument("--states", default="warm,cold,off,daemon")
     parser.add_argument("--no-table", action="store_true", help="skip the table showdowns")
     parser.add_argument(
         "--no-bytecode", action="store_true", help="keep this environment's bytecode setting"

@@ -294,3 +294,38 @@ def test_garbage_on_the_socket_does_not_stop_the_daemon(daemon_env: dict[str, st
         answer, _ = wire.receive(sock)
     assert answer is not None and "refused" in answer
     assert _status(daemon_env)["pid"]
+
+
+def test_a_run_gets_what_cardlab_s_imports_set_unless_its_caller_chose(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # a fresh process importing the kernels sets OMP_WAIT_POLICY=PASSIVE unless the user
+    # set it (spinning OpenMP threads ran the FESCA78 walk 3-6 times slower under load);
+    # a run must see it although its caller never imported them
+    def show_environment(args: list[str]) -> int:
+        print(json.dumps({"policy": os.environ.get("OMP_WAIT_POLICY"), "args": args}))
+        return 0
+
+    monkeypatch.setattr(server, "_run", show_environment)
+    for caller, expected in (({"A": "1"}, "PASSIVE"), ({"OMP_WAIT_POLICY": "ACTIVE"}, "ACTIVE")):
+        out = tmp_path / "out.json"
+        fds = [
+            os.open(os.devnull, os.O_RDONLY),
+            os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+            os.open(os.devnull, os.O_WRONLY),
+        ]
+        ours, theirs = socket.socketpair()
+        request = {"cwd": str(tmp_path), "env": caller, "argv": ["decks"], "streams": None}
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            ours.close()
+            server._run_child(theirs, fds, request, {"OMP_WAIT_POLICY": "PASSIVE"})
+        theirs.close()
+        for fd in fds:
+            os.close(fd)
+        with ours:
+            started, _ = wire.receive(ours)
+            ended, _ = wire.receive(ours)
+        os.waitpid(pid, 0)
+        assert started == {"pid": pid} and ended == {"exit": 0}
+        assert json.loads(out.read_text()) == {"policy": expected, "args": ["decks"]}

@@ -116,10 +116,17 @@ class Daemon:
     """The listening loop; state for ``status``."""
 
     def __init__(
-        self, path: Path, idle: float, loaded: dict[str, Any], *, lock: int | None = None
+        self,
+        path: Path,
+        idle: float,
+        loaded: dict[str, Any],
+        *,
+        lock: int | None = None,
+        imports_set: dict[str, str] | None = None,
     ) -> None:
         self.path = path
         self.lock = lock
+        self.imports_set = dict(imports_set or {})
         self.idle = idle
         self.loaded = loaded
         self.started = time.time()
@@ -199,7 +206,7 @@ class Daemon:
                     listener.close()
                     if self.lock is not None:
                         os.close(self.lock)  # the daemon's lock, not the run's
-                    _run_child(conn, fds, request)
+                    _run_child(conn, fds, request, self.imports_set)
                 self.runs += 1
                 self.children.add(pid)
             else:
@@ -264,9 +271,15 @@ def _same_user(conn: socket.socket) -> bool:
     return bool(uid == os.getuid())
 
 
-def _run_child(conn: socket.socket, fds: list[int], request: dict[str, Any]) -> None:
+def _run_child(
+    conn: socket.socket,
+    fds: list[int],
+    request: dict[str, Any],
+    imports_set: dict[str, str] | None = None,
+) -> None:
     """In the forked child: become the caller's process, run the command, report its
-    exit code, and end (never returns)."""
+    exit code, and end (never returns). ``imports_set``: what the daemon's imports put
+    in the environment, put again where the caller did not choose."""
     code = 1
     try:
         for sig in (signal.SIGTERM, signal.SIGHUP):  # the caller passes these on
@@ -276,6 +289,8 @@ def _run_child(conn: socket.socket, fds: list[int], request: dict[str, Any]) -> 
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
+        for name, value in (imports_set or {}).items():
+            os.environ.setdefault(name, value)
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
             os.close(fd)
@@ -361,9 +376,14 @@ def main(argv: list[str] | None = None) -> None:
     except OSError:
         print(f"daemon {os.getpid()}: another daemon holds {options.socket}", flush=True)
         return
+    before = dict(os.environ)
     loaded = preload()
-    print(f"daemon {os.getpid()} loaded: {loaded}", flush=True)
-    Daemon(options.socket, options.idle, loaded, lock=lock).serve()
+    # what cardlab's modules set for themselves when imported (os.environ.setdefault:
+    # OMP_WAIT_POLICY); each run sets it again unless its caller chose a value, as a
+    # fresh process importing them would
+    imports_set = {k: v for k, v in os.environ.items() if k not in before}
+    print(f"daemon {os.getpid()} loaded: {loaded}; set by imports: {imports_set}", flush=True)
+    Daemon(options.socket, options.idle, loaded, lock=lock, imports_set=imports_set).serve()
 
 
 if __name__ == "__main__":

@@ -44,8 +44,9 @@ def socket_dir() -> Path:
 
 
 def installation_key(package: Path = _PACKAGE) -> str:
-    """One daemon per interpreter (a virtual environment's own) and package directory."""
-    text = f"{sys.executable}\0{package}"
+    """One daemon per environment (``sys.prefix``: a virtual environment's own, whichever
+    of its ``python`` links started it) and package directory."""
+    text = f"{sys.prefix}\0{package}"
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
