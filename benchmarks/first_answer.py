@@ -127,7 +127,7 @@ def child_env(bytecode: bool, hide_scipy: bool) -> dict[str, str]:
 Times = dict[str, list[tuple[float, float]]]  # command -> (wall, CPU) per run
 
 
-def cli_rounds(state: str, runs: int, env: dict[str, str]) -> Times:
+def cli_rounds(state: str, runs: int, env: dict[str, str], pause: float = 0.0) -> Times:
     commands = dict(COMMANDS)
     base = {**env, "CARDLAB_DAEMON": "off"}
     with tempfile.TemporaryDirectory() as scratch:
@@ -152,6 +152,7 @@ def cli_rounds(state: str, runs: int, env: dict[str, str]) -> Times:
                         env["CARDLAB_CACHE_DIR"] = str(Path(scratch) / f"{r}-{len(times[name])}")
                     if name == "decks, own process":
                         env["CARDLAB_DAEMON"] = "off"
+                    time.sleep(pause)  # a person between two commands (not timed)
                     times[name].append(run(args, env))
         finally:
             if state == "daemon":
@@ -218,6 +219,12 @@ def main() -> None:
     parser.add_argument("--states", default="warm,cold,off,daemon")
     parser.add_argument("--no-table", action="store_true", help="skip the table showdowns")
     parser.add_argument(
+        "--pause",
+        type=float,
+        default=0.0,
+        help="seconds between two commands, untimed (a daemon readies its spare child meanwhile)",
+    )
+    parser.add_argument(
         "--no-bytecode", action="store_true", help="keep this environment's bytecode setting"
     )
     parser.add_argument(
@@ -230,7 +237,7 @@ def main() -> None:
     print(f"cardlab from {Path(cardlab.__file__).parent}; scipy hidden: {args.hide_scipy}")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {_load()}")
     for state in filter(None, args.states.split(",")):
-        report_cli(state, cli_rounds(state, args.runs, env))
+        report_cli(state, cli_rounds(state, args.runs, env, args.pause))
     if not args.no_table:
         showdowns(args.runs, env)
     print(f"\nload average at the end {_load()} (a shared machine: compare CPU columns too)")

@@ -329,3 +329,20 @@ def test_a_run_gets_what_cardlab_s_imports_set_unless_its_caller_chose(
         os.waitpid(pid, 0)
         assert started == {"pid": pid} and ended == {"exit": 0}
         assert json.loads(out.read_text()) == {"policy": expected, "args": ["decks"]}
+
+
+def test_the_spare_child_answers_a_quick_question_as_a_fresh_process(
+    daemon_env: dict[str, str],
+) -> None:
+    # between runs the daemon forks a spare that loads the parallel kernels ahead
+    deadline = time.monotonic() + 120
+    while not _status(daemon_env)["spare_ready"]:
+        assert time.monotonic() < deadline, "the spare never became ready"
+        time.sleep(0.2)
+    before = _status(daemon_env)
+    args = ["equity", "--game", "fesca78-holdem", "木1 火1", "水12 金11", "--exact"]
+    through = _run([*args, "--format", "json"], daemon_env)
+    after = _status(daemon_env)
+    assert after["runs_by_spare"] == before["runs_by_spare"] + 1  # type: ignore[operator]
+    assert through == _run([*args, "--format", "json"], _fresh(daemon_env))
+    assert json.loads(through[1])["players"][0]["equity"] == "74709/147112"

@@ -35,6 +35,10 @@ _PACKAGE = Path(__file__).resolve().parents[2]
 # the modules that hold compiled kernels (their dispatchers are found by looking)
 _KERNEL_PACKAGES = ("cardlab.poker._kernels",)
 _KERNEL_MODULES = ("cardlab.analysis._showdowns", "cardlab.openseven._kernels")
+# the commands the spare runs: quick questions that never fork (a process that started
+# GNU OpenMP's threads must not fork, and the spare has started them); the others run in
+# a child forked for them, which starts its threads only if it needs them
+SPARE_COMMANDS = frozenset({"equity", "ties", "draw", "showdown", "poker", "decks"})
 
 
 def sources_signature(package: Path = _PACKAGE) -> tuple[tuple[str, int, int], ...]:
@@ -64,13 +68,15 @@ def preload() -> dict[str, Any]:
     }
 
 
-def _load_cached_kernels() -> int:
+def _load_cached_kernels(parallel: bool = False) -> int:
     """Load (never compile) the machine code numba's disk cache holds for every kernel
-    of the package but the parallel ones; the number of (kernel, signature) pairs loaded.
+    of the package, the serial ones or (``parallel``) the parallel ones; the number of
+    (kernel, signature) pairs loaded.
 
     A parallel kernel's cached code starts numba's threading layer when it loads, and
-    a process that started it must not fork (GNU OpenMP's layer ends it), so each child
-    loads the parallel kernels it runs itself."""
+    a process that started it must not fork (GNU OpenMP's layer ends it): the daemon
+    loads the serial ones, its spare child (:meth:`Daemon._fork_spare`) the parallel
+    ones."""
     from numba.core.registry import CPUDispatcher, cpu_target
 
     cpu_target.target_context.refresh()  # numba's registries: half of its start
@@ -87,7 +93,7 @@ def _load_cached_kernels() -> int:
             if not isinstance(value, CPUDispatcher) or id(value) in seen:
                 continue
             seen.add(id(value))
-            if value.targetoptions.get("parallel"):
+            if bool(value.targetoptions.get("parallel")) != parallel:
                 continue  # loading starts numba's threading layer: a fork after it is unsafe
             loaded += _load_signatures(value, magic)
     return loaded
@@ -138,6 +144,10 @@ class Daemon:
         self.last_refusal = ""
         self.children: set[int] = set()
         self.stopping = ""
+        # the spare: a child forked ahead, its parallel kernels loaded, waiting for a run
+        self.spare: tuple[int, socket.socket] | None = None
+        self.spare_ready = False
+        self.spares_used = 0
 
     def serve(self) -> None:
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -148,6 +158,7 @@ class Daemon:
         listener.listen(64)
         signal.signal(signal.SIGTERM, self._on_term)
         inode = self.path.stat().st_ino
+        self._listener = listener
         try:
             while not self.stopping:
                 self._reap()
@@ -155,13 +166,17 @@ class Daemon:
                 if left <= 0 and not self.children:
                     self.stopping = f"idle for {self.idle:g} s"
                     break
-                ready, _, _ = select.select([listener], [], [], max(0.05, min(1.0, left)))
+                if self.spare is None and not self.children:
+                    self._fork_spare()  # between runs: its loading takes no run's cores
+                wait = 0.02 if self.children else max(0.05, min(1.0, left))
+                ready, _, _ = select.select([listener], [], [], wait)
                 if ready:
                     conn, _ = listener.accept()
                     with conn:
                         self._answer(conn, listener)
         finally:
             listener.close()
+            self._drop_spare()
             with contextlib.suppress(OSError):
                 if self.path.stat().st_ino == inode:  # still ours, not a newer daemon's
                     self.path.unlink()
@@ -177,6 +192,89 @@ class Daemon:
                 if not done:
                     continue
             self.children.discard(pid)
+        if self.spare is not None:
+            pid, channel = self.spare
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done = pid
+            if done:  # it ended before a run came (it should not): runs fork directly
+                channel.close()
+                self.spare = None
+                print(f"the spare child {pid} ended unused", flush=True)
+
+    def _fork_spare(self) -> None:
+        """Fork the next run's process ahead of it, between runs: it loads the parallel
+        kernels (and so starts numba's threads) while nobody waits, then waits for its
+        run."""
+        ours, theirs = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:  # the spare: never returns
+            ours.close()
+            _spare_child(theirs, self._closed_in_children(), self.imports_set)
+        theirs.close()
+        self.spare = (pid, ours)
+        self.spare_ready = False
+
+    def _spare_is_ready(self) -> bool:
+        """Whether the spare has loaded its kernels (a run that comes sooner is forked
+        a child of its own rather than wait for it)."""
+        if self.spare is not None and not self.spare_ready:
+            channel = self.spare[1]
+            if select.select([channel], [], [], 0)[0]:
+                try:
+                    message, _ = wire.receive(channel)
+                except (OSError, wire.DaemonError):
+                    message = None
+                self.spare_ready = message is not None and "ready" in message
+        return self.spare_ready
+
+    def _drop_spare(self, kill: bool = False) -> None:
+        if self.spare is not None:
+            pid, channel = self.spare
+            channel.close()  # it reads the end and leaves
+            if kill:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+            self.spare = None
+
+    def _closed_in_children(self) -> list[int]:
+        """What the daemon holds that a child must close: the listener, the lock and the
+        spare's channel (a child holding a descriptor keeps it open for its owner)."""
+        held = [self._listener.fileno()]
+        if self.lock is not None:
+            held.append(self.lock)
+        if self.spare is not None:
+            held.append(self.spare[1].fileno())
+        return held
+
+    def _start_run(self, conn: socket.socket, fds: list[int], request: dict[str, Any]) -> int:
+        """Hand a run to the spare (then fork the next spare), or fork a child for it."""
+        command = request["argv"][0] if request["argv"] else ""
+        if self.spare is not None and command in SPARE_COMMANDS and self._spare_is_ready():
+            pid, channel = self.spare
+            self.spare = None
+            try:
+                wire.send(channel, request, [conn.fileno(), *fds])
+            except OSError as exc:  # the spare is gone: a child of its own for this run
+                print(f"the spare child {pid} could not take a run: {exc}", flush=True)
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            else:
+                self.spares_used += 1
+                return pid
+            finally:
+                channel.close()
+        elif self.spare is not None and not self.spare_ready:
+            self._drop_spare(kill=True)  # still loading: it would take this run's cores
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            for fd in self._closed_in_children():
+                os.close(fd)
+            _run_child(conn, fds, request, self.imports_set)
+        return pid
 
     def _answer(self, conn: socket.socket, listener: socket.socket) -> None:
         conn.settimeout(5.0)
@@ -201,14 +299,8 @@ class Daemon:
                     self.last_refusal = refusal
                     wire.send(conn, {"refused": refusal})
                     return
-                pid = os.fork()
-                if pid == 0:  # the child: never returns
-                    listener.close()
-                    if self.lock is not None:
-                        os.close(self.lock)  # the daemon's lock, not the run's
-                    _run_child(conn, fds, request, self.imports_set)
+                self.children.add(self._start_run(conn, fds, request))
                 self.runs += 1
-                self.children.add(pid)
             else:
                 wire.send(conn, {"refused": f"unknown request {op!r:.40}"})
         except (OSError, wire.DaemonError) as exc:
@@ -229,8 +321,9 @@ class Daemon:
             return "the environment must map names to text"
         if not isinstance(cwd, str):
             return "the working directory must be text"
-        if wire.shaping_env(env) != self.env:
-            differ = sorted(set(wire.shaping_env(env).items()) ^ set(self.env.items()))
+        effective = wire.shaping_env({**self.imports_set, **env})  # as the run will see it
+        if effective != self.env:
+            differ = sorted(set(effective.items()) ^ set(self.env.items()))
             names = ", ".join(sorted({name for name, _ in differ}))
             return f"the environment differs from the daemon's ({names})"
         if sources_signature() != self.signature:
@@ -252,6 +345,8 @@ class Daemon:
             "runs": self.runs,
             "busy": len(self.children),
             "refused": self.refused,
+            "spare_ready": self._spare_is_ready(),
+            "runs_by_spare": self.spares_used,
             "last_refusal": self.last_refusal,
             "memory_bytes": rss,
             "python": sys.executable,
@@ -311,6 +406,33 @@ def _run_child(
         with contextlib.suppress(Exception):
             wire.send(conn, {"exit": code})
         os._exit(code)
+
+
+def _spare_child(
+    channel: socket.socket, close: list[int], imports_set: dict[str, str] | None
+) -> None:
+    """The spare: load the parallel kernels, wait for a run (the caller's connection,
+    standard descriptors and request), run it; end when the daemon closes the channel
+    (never returns)."""
+    try:
+        for fd in close:
+            os.close(fd)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        _load_cached_kernels(parallel=True)
+    except BaseException:  # the daemon runs the next run in a child of its own
+        with contextlib.suppress(Exception):
+            traceback.print_exc()
+        os._exit(1)
+    try:
+        wire.send(channel, {"ready": os.getpid()})
+        request, fds = wire.receive(channel, max_fds=4)
+    except (OSError, wire.DaemonError):  # the daemon ended, or dropped its spare
+        os._exit(0)
+    channel.close()
+    if request is None or len(fds) != 4:
+        os._exit(0)
+    conn = socket.socket(fileno=fds[0])
+    _run_child(conn, fds[1:], request, imports_set)
 
 
 def _reseed() -> None:

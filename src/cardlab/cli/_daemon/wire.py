@@ -20,8 +20,9 @@ from typing import Any
 
 from cardlab.errors import CardlabError
 
-# the environment that shapes a run when modules are imported: it must be the daemon's
-SHAPING_PREFIXES = ("CARDLAB_", "NUMBA_", "PYTHON")
+# the environment that shapes a run when modules are imported or threads start (the
+# spare child starts OpenMP's before its run comes): it must be the daemon's
+SHAPING_PREFIXES = ("CARDLAB_", "NUMBA_", "PYTHON", "OMP_", "GOMP_", "KMP_")
 MAX_MESSAGE = 8 << 20  # bytes of one message (an environment may be large; not this large)
 _HEADER = struct.Struct("!I")
 _PACKAGE = Path(__file__).resolve().parents[2]  # src/cardlab
@@ -86,7 +87,8 @@ def send(sock: socket.socket, message: dict[str, Any], fds: list[int] | None = N
     data = json.dumps(message).encode("ascii")  # escapes: any str travels, lone surrogates too
     frame = _HEADER.pack(len(data)) + data
     sent = socket.send_fds(sock, [frame], fds) if fds else 0
-    sock.sendall(frame[sent:])
+    if sent < len(frame):  # (an empty send to a peer that has read all and gone: EPIPE)
+        sock.sendall(frame[sent:])
 
 
 def receive(sock: socket.socket, max_fds: int = 0) -> tuple[dict[str, Any] | None, list[int]]:
