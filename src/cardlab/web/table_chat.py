@@ -321,7 +321,8 @@ class Chat:
 
 async def _deliver(conn: _Sender, text: str) -> None:
     with contextlib.suppress(Exception):  # gone: it reconnects and is told again
-        await asyncio.wait_for(conn.send_text(text), SEND_TIMEOUT)
+        async with asyncio.timeout(SEND_TIMEOUT):  # (not wait_for: see table_room)
+            await conn.send_text(text)
 
 
 def _wait(sent: deque[float], now: float) -> float:

@@ -189,7 +189,8 @@ async def _write(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]]) -> 
         if "close" in item:
             return int(item["close"])
         try:
-            await asyncio.wait_for(websocket.send_text(str(item["text"])), SEND_TIMEOUT)
+            async with asyncio.timeout(SEND_TIMEOUT):  # (not wait_for: see table_room)
+                await websocket.send_text(str(item["text"]))
         except Exception:  # gone, or too slow: it reconnects and gets the state
             return TRY_AGAIN
 

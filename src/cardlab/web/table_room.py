@@ -455,7 +455,10 @@ class Room:
                 if key not in texts:
                     texts[key] = json.dumps(self.payload(seat, host=host), ensure_ascii=False)
                 try:
-                    await asyncio.wait_for(conn.send_text(texts[key]), 10)
+                    # asyncio.timeout, not wait_for: on 3.11 wait_for may swallow a
+                    # cancel that comes as the send completes, and close() would not end us
+                    async with asyncio.timeout(10):
+                        await conn.send_text(texts[key])
                 except Exception:  # gone, or too slow: it reconnects and gets the state
                     self._conns.pop(conn_id, None)
             if self.closed:
