@@ -5,11 +5,11 @@ change in the machine's load touches them alike); a command's cost is read as it
 difference to ``cardlab decks`` in the same round (the start of Python, cardlab and the
 command line, which every command pays), and the median of those differences is shown.
 
-Three states of the table cache (:mod:`cardlab.poker._table_cache`):
+Three states of the look-up cache (:mod:`cardlab.poker._lookup_cache`):
 
-- ``warm``: the tables on disk (one run first writes them);
+- ``warm``: the look-ups on disk (one run first writes them);
 - ``cold``: an empty cache directory each run (``CARDLAB_CACHE_DIR``): built and written;
-- ``off``: ``CARDLAB_TABLE_CACHE=off``, built every run and never written (the code
+- ``off``: ``CARDLAB_LOOKUP_CACHE=off``, built every run and never written (the code
   before the cache).
 
 The compiled kernels come from numba's cache in every state (a first run ever compiles
@@ -128,10 +128,10 @@ def cli_rounds(state: str, runs: int, env: dict[str, str]) -> Times:
     base = dict(env)
     with tempfile.TemporaryDirectory() as scratch:
         if state == "off":
-            base["CARDLAB_TABLE_CACHE"] = "off"
+            base["CARDLAB_LOOKUP_CACHE"] = "off"
         elif state == "warm":
             base["CARDLAB_CACHE_DIR"] = scratch
-        for args in COMMANDS.values():  # write the tables (warm) and the bytecode once
+        for args in COMMANDS.values():  # write the look-ups (warm) and the bytecode once
             run(args, base)
         for r in range(runs):
             for name, args in COMMANDS.items():
@@ -143,7 +143,7 @@ def cli_rounds(state: str, runs: int, env: dict[str, str]) -> Times:
 
 
 def report_cli(state: str, times: Times) -> None:
-    print(f"\n{state} table cache: seconds per run, median (min), and over `cardlab decks`")
+    print(f"\n{state} look-up cache: seconds per run, median (min), and over `cardlab decks`")
     print(f"  {'':17} {'wall':>13} {'over decks':>17} {'CPU':>13} {'over decks':>17}")
     decks = times["decks"]
     for name, values in times.items():
