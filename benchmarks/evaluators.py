@@ -5,7 +5,7 @@ hands (cardlab and every peer), and cardlab alone on FESCA78. cardlab is timed o
 core (``numba.set_num_threads(1)``) and on all cores; peers are single-threaded Python
 calls, one per hand, with the cards converted to each peer's objects beforehand (not
 timed). Figures are the best of ``--repeat`` runs; the first call of each cardlab
-kernel (loading compiled code, building the rule set's tables) is reported apart.
+kernel (loading compiled code, building the rule set's look-ups) is reported apart.
 
     python benchmarks/evaluators.py [--hands 10000000] [--peer-hands 200000]
         [--part all|seven|omaha]
@@ -256,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{'':28s} {'cardlab':12s} {reused:14,.0f}   (the same, into a reused out= array)")
         print(f"{'':28s} {'cardlab':12s} {every:14,.0f}   ({cores} cores, unchecked)")
         print(f"{'':28s} {'cardlab':12s} {checked:14,.0f}   ({cores} cores, check=True)")
-        print(f"{'':28s} first call {first:.2f} s (load compiled code, build tables)")
+        print(f"{'':28s} first call {first:.2f} s (load compiled code, build look-ups)")
         if (deck, k) in targets:
             goal = targets[deck, k]
             print(

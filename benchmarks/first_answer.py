@@ -5,11 +5,11 @@ change in the machine's load touches them alike); a command's cost is read as it
 difference to ``cardlab decks`` in the same round (the start of Python, cardlab and the
 command line, which every command pays), and the median of those differences is shown.
 
-Three states of the table cache (:mod:`cardlab.poker._table_cache`):
+Four states: three of the look-up cache (:mod:`cardlab.poker._lookup_cache`):
 
-- ``warm``: the tables on disk (one run first writes them);
+- ``warm``: the look-ups on disk (one run first writes them);
 - ``cold``: an empty cache directory each run (``CARDLAB_CACHE_DIR``): built and written;
-- ``off``: ``CARDLAB_TABLE_CACHE=off``, built every run and never written (the code
+- ``off``: ``CARDLAB_LOOKUP_CACHE=off``, built every run and never written (the code
   before the cache);
 - ``daemon``: warm, and a daemon (``cardlab daemon start``, docs/daemon.md) answers
   each command; ``cardlab decks`` in its own process is shown beside.
@@ -132,10 +132,10 @@ def cli_rounds(state: str, runs: int, env: dict[str, str], pause: float = 0.0) -
     base = {**env, "CARDLAB_DAEMON": "off"}
     with tempfile.TemporaryDirectory() as scratch:
         if state == "off":
-            base["CARDLAB_TABLE_CACHE"] = "off"
+            base["CARDLAB_LOOKUP_CACHE"] = "off"
         elif state in ("warm", "daemon"):
             base["CARDLAB_CACHE_DIR"] = scratch
-        for args in commands.values():  # write the tables (warm) and the bytecode once
+        for args in commands.values():  # write the look-ups (warm) and the bytecode once
             run(args, base)
         if state == "daemon":  # the same commands answered by a running daemon
             del commands["numba start"]
@@ -162,10 +162,10 @@ def cli_rounds(state: str, runs: int, env: dict[str, str], pause: float = 0.0) -
 
 def report_cli(state: str, times: Times) -> None:
     if state == "daemon":
-        print("\nwarm table cache, a daemon running (`cardlab daemon start`): the CPU column")
+        print("\nwarm look-up cache, a daemon running (`cardlab daemon start`): the CPU column")
         print("counts the calling process only (the answer runs in the daemon's child)")
     else:
-        print(f"\n{state} table cache: seconds per run, median (min), and over `cardlab decks`")
+        print(f"\n{state} look-up cache: seconds per run, median (min), and over `cardlab decks`")
     print(f"  {'':17} {'wall':>13} {'over decks':>17} {'CPU':>13} {'over decks':>17}")
     decks = times["decks"]
     for name, values in times.items():

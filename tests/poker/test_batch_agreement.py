@@ -15,8 +15,8 @@ from cardlab.poker import RuleSet
 from cardlab.poker.batch import (
     best_keys,
     evaluate_batch,
-    hash_tables,
-    kernel_tables,
+    hash_lookups,
+    kernel_lookups,
     method_for,
 )
 from cardlab.poker.hands import best_hand, evaluate
@@ -59,7 +59,7 @@ METHODS = ("subsets", "direct", "hashed", "auto")
 
 
 def methods(rules: RuleSet, k: int, game: str) -> list[str]:
-    tables = kernel_tables(rules)
+    lookups = kernel_lookups(rules)
     if game == "omaha":
         return [
             "subsets",
@@ -67,9 +67,9 @@ def methods(rules: RuleSet, k: int, game: str) -> list[str]:
             *(["hashed"] if method_for(rules, 9, "omaha") == "hashed" else []),
         ]
     out = ["subsets", "auto"]
-    if tables.direct_ok:
+    if lookups.direct_ok:
         out.append("direct")
-        if hash_tables(rules, k) is not None:
+        if hash_lookups(rules, k) is not None:
             out.append("hashed")
     return out
 
@@ -220,5 +220,5 @@ def test_rank_weights_keep_every_count_vector_apart(caps: list[int], k: int) -> 
     vectors = [v for v in itertools.product(*(range(c + 1) for c in caps)) if sum(v) <= k]
     sums = {sum(c * w for c, w in zip(v, weights, strict=True)) for v in vectors}
     assert len(sums) == len(vectors)  # a perfect hash of the count vectors
-    # and denser than base-(cap + 1) digits, which the tables used before
+    # and denser than base-(cap + 1) digits, which the look-ups used before
     assert max(sums) < (max(caps) + 1) ** len(caps)

@@ -3,7 +3,7 @@ counted per suit vector with each player's Mixwell choices found once per vector
 against the plain enumeration that deals and scores every board, and against the
 reference evaluator on small deals.
 
-The plain path (``equity._COUNT_BY_CLASS = False``) shares only the hash tables with
+The plain path (``equity._COUNT_BY_CLASS = False``) shares only the hash look-ups with
 the counter; the reference evaluator (:func:`~cardlab.poker.equity.reference_equity`)
 shares nothing. FESCA42 and FESCA54 keep preflop deals small (501,942 and 2,118,760
 boards) while holding everything FESCA78 has: six suits, Mixwell, suits breaking ties.

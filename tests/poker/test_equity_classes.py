@@ -3,7 +3,7 @@ against the plain enumeration that deals and scores every board.
 
 The plain path (``equity._COUNT_BY_CLASS = False``: the compiled loops of
 ``_kernels/showdowns.py``, held to the reference evaluator by test_equity_exact.py) is
-the independent value: the class counters share only the hash tables with it.
+the independent value: the class counters share only the hash look-ups with it.
 """
 
 import json

@@ -1,5 +1,5 @@
-"""The Omaha kernel's two ways (the best-per-pair table, and the 60 choices looked up one
-by one where the table does not fit) both give the reference evaluator's keys: on
+"""The Omaha kernel's two ways (the best-per-pair look-up, and the 60 choices looked up one
+by one where the look-up does not fit) both give the reference evaluator's keys: on
 standard52, FESCA78 (suits break ties, Mixwells), its options, and the small user decks
 of tests/data/decks; on random hands and on hands dealt to make flushes and Mixwells."""
 
@@ -13,10 +13,10 @@ import pytest
 
 from cardlab.cards import Card
 from cardlab.poker import RuleSet
-from cardlab.poker._kernels import omaha, omaha_table
-from cardlab.poker._kernels.bundle import OMAHA, key_tables
+from cardlab.poker._kernels import omaha, omaha_lookup
+from cardlab.poker._kernels.bundle import OMAHA, key_lookups
 from cardlab.poker._kernels.rule_arrays import left_out, subsets
-from cardlab.poker.batch import evaluate_batch, hash_tables, kernel_tables, method_for
+from cardlab.poker.batch import evaluate_batch, hash_lookups, kernel_lookups, method_for
 from cardlab.poker.hands import evaluate
 from cardlab.poker.keys import SUITS_MASK
 
@@ -62,15 +62,15 @@ def suited_rows(rules: RuleSet, n: int, seed: int) -> np.ndarray:
     return rows
 
 
-def kernel_keys(rules: RuleSet, rows: np.ndarray, *, table: bool) -> list[int]:
-    """The Omaha kernel's keys, with the table or with the 60 lookups."""
-    tables = kernel_tables(rules)
-    h = hash_tables(rules, 5)
+def kernel_keys(rules: RuleSet, rows: np.ndarray, *, lookup: bool) -> list[int]:
+    """The Omaha kernel's keys, with the best-per-pair look-up or with the 60 choices."""
+    lookups = kernel_lookups(rules)
+    h = hash_lookups(rules, 5)
     assert h is not None
-    extra = omaha_table.omaha_tables(tables, h) if table else None
-    if table:
+    extra = omaha_lookup.omaha_lookups(lookups, h) if lookup else None
+    if lookup:
         assert extra is not None
-    arrays, scalars = key_tables(OMAHA, tables, h, subsets(9, omaha=True), left_out(5), extra)
+    arrays, scalars = key_lookups(OMAHA, lookups, h, subsets(9, omaha=True), left_out(5), extra)
     out = np.empty(len(rows), np.int64)
     omaha.best_omaha(np.ascontiguousarray(rows), arrays, scalars, out)
     return out.tolist()
@@ -101,32 +101,32 @@ def test_both_ways_equal_the_reference(name: str, rules: RuleSet) -> None:
         [random_rows(len(rules.deck), 150, seed=1), suited_rows(rules, 150, seed=2)]
     )
     expected = reference_keys(rules, rows)
-    assert kernel_keys(rules, rows, table=True) == expected, name
-    assert kernel_keys(rules, rows, table=False) == expected, name
-    keys = evaluate_batch(rows, rules, game="omaha")  # the batch API takes the table
+    assert kernel_keys(rules, rows, lookup=True) == expected, name
+    assert kernel_keys(rules, rows, lookup=False) == expected, name
+    keys = evaluate_batch(rows, rules, game="omaha")  # the batch API takes the look-up
     assert keys.tolist() == expected, name
 
 
 @pytest.mark.parametrize(("name", "rules"), CASES, ids=[name for name, _ in CASES])
-def test_the_table_equals_the_plain_kernel_on_many_hands(name: str, rules: RuleSet) -> None:
+def test_the_lookup_equals_the_plain_kernel_on_many_hands(name: str, rules: RuleSet) -> None:
     rows = np.concatenate(
         [random_rows(len(rules.deck), 10_000, seed=3), suited_rows(rules, 2_000, seed=4)]
     )
-    fast = np.array(kernel_keys(rules, rows, table=True))
+    fast = np.array(kernel_keys(rules, rows, lookup=True))
     plain = np.array(plain_keys(rules, rows))
     bad = np.flatnonzero(fast != plain)
     assert not len(bad), (name, rows[bad[:3]].tolist())
 
 
 def test_the_best_per_pair_is_the_best_of_the_triples() -> None:
-    # an entry of the table against the five-card keys of its ten triples
+    # an entry of the look-up against the five-card keys of its ten triples
     rules = RuleSet.for_deck("standard52")
-    h = hash_tables(rules, 5)
+    h = hash_lookups(rules, 5)
     assert h is not None
-    tables = omaha_table.omaha_tables(kernel_tables(rules), h)
-    assert tables is not None
-    assert tables.best.shape == (6175, 91)  # boards of five ranks x pairs of ranks
-    keys = tables.keys[:, 0]
+    per_pair = omaha_lookup.omaha_lookups(kernel_lookups(rules), h)
+    assert per_pair is not None
+    assert per_pair.best.shape == (6175, 91)  # boards of five ranks x pairs of ranks
+    keys = per_pair.keys[:, 0]
     assert (np.diff(keys) > 0).all()
     rng = np.random.default_rng(5)
     cards = rules.deck.cards
@@ -141,7 +141,7 @@ def test_the_best_per_pair_is_the_best_of_the_triples() -> None:
             _plain_key(rules, [cards[a], cards[b], *(cards[c] for c in triple)])
             for triple in itertools.combinations(board, 3)
         )
-        assert keys[tables.best[place, tables.pair_of[a, b]]] == flushless
+        assert keys[per_pair.best[place, per_pair.pair_of[a, b]]] == flushless
 
 
 def _plain_key(rules: RuleSet, hand: list[Card]) -> int:
@@ -155,16 +155,16 @@ def _plain_key(rules: RuleSet, hand: list[Card]) -> int:
     raise AssertionError(hand)
 
 
-def test_too_big_a_table_falls_back_to_the_choices(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_too_big_a_lookup_falls_back_to_the_choices(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = RuleSet.for_deck("FESCA60")
-    h = hash_tables(rules, 5)
+    h = hash_lookups(rules, 5)
     assert h is not None
-    monkeypatch.setattr(omaha_table, "MAX_TABLE", 1000)
-    omaha_table.omaha_tables.cache_clear()
+    monkeypatch.setattr(omaha_lookup, "MAX_LOOKUP", 1000)
+    omaha_lookup.omaha_lookups.cache_clear()
     try:
-        assert omaha_table.omaha_tables(kernel_tables(rules), h) is None
+        assert omaha_lookup.omaha_lookups(kernel_lookups(rules), h) is None
         rows = random_rows(60, 300, seed=7)
         keys = evaluate_batch(rows, rules, game="omaha")
         assert keys.tolist() == reference_keys(rules, rows)
     finally:
-        omaha_table.omaha_tables.cache_clear()
+        omaha_lookup.omaha_lookups.cache_clear()

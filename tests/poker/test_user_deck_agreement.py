@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cardlab.poker import RuleSet
-from cardlab.poker.batch import evaluate_batch, hash_tables, kernel_tables
+from cardlab.poker.batch import evaluate_batch, hash_lookups, kernel_lookups
 from cardlab.poker.hands import best_hand, evaluate
 
 DECKS = sorted((Path(__file__).parent.parent / "data" / "decks").glob("*.toml"))
@@ -28,9 +28,9 @@ def test_user_decks_agree_with_the_reference(path: Path, k: int) -> None:
         for row in rows.tolist()
     ]
     methods = ["subsets", "auto"]
-    if kernel_tables(rules).direct_ok:
+    if kernel_lookups(rules).direct_ok:
         methods.append("direct")
-        if hash_tables(rules, k) is not None:
+        if hash_lookups(rules, k) is not None:
             methods.append("hashed")
     for method in methods:
         codes = np.array([[rules.deck.code(cards[c]) for c in row] for row in rows.tolist()])

@@ -132,7 +132,7 @@ def project_time(rules: RuleSet, *, parts: int = 4096, measure: int = 2) -> Proj
     every = omaha_parts(rules, parts)
     total_work = sum(p.work for p in every)
     chosen = [every[(k * parts) // (measure + 1)] for k in range(1, measure + 1)]
-    count_omaha_part(every[-1])  # untimed: loads the compiled kernel and the tables
+    count_omaha_part(every[-1])  # untimed: loads the compiled kernel and the look-ups
     start = time.process_time()
     for p in chosen:
         count_omaha_part(p)

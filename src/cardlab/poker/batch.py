@@ -20,9 +20,9 @@ is two hole cards + five board cards in one row, Stud its seven cards); ``"omaha
 takes rows of nine, four hole cards then five board cards, and uses exactly two of the
 hole cards and three of the board.
 
-The work runs in compiled kernels (numba) on every core. The tables behind them are
+The work runs in compiled kernels (numba) on every core. The look-ups behind them are
 built from the rule set the first time it is used and kept on disk (a later process maps
-them: :mod:`cardlab.poker._table_cache`) and in memory; the compiled code is cached on
+them: :mod:`cardlab.poker._lookup_cache`) and in memory; the compiled code is cached on
 disk too, so a second process neither builds nor compiles again.
 """
 
@@ -40,9 +40,9 @@ from cardlab.poker.keys import PRIMARY_SHIFT
 COMPILE_SECONDS = 20  # the hash path's kernels, compiled on a first run (2-core machine)
 
 if TYPE_CHECKING:
-    from cardlab.poker._kernels.hashed import HashTables
-    from cardlab.poker._kernels.omaha_table import OmahaTables
-    from cardlab.poker._kernels.rule_arrays import KernelTables
+    from cardlab.poker._kernels.hashed import HashLookups
+    from cardlab.poker._kernels.omaha_lookup import OmahaLookups
+    from cardlab.poker._kernels.rule_arrays import KernelLookups
     from cardlab.poker.rules import RuleSet
 
 Game = Literal["best", "omaha"]
@@ -106,7 +106,7 @@ def evaluate_batch(
 
     ``method`` picks the kernel, for tests and benchmarks: ``"subsets"`` (the best key
     of every five-card subset, plain), ``"direct"`` (best five of k straight from the
-    rank and suit masks), ``"hashed"`` (a perfect hash of the rank multiset into a table
+    rank and suit masks), ``"hashed"`` (a perfect hash of the rank multiset into a look-up
     of best keys, then suits, flushes and Mixwells), ``"auto"`` the fastest exact one.
     ``"direct"`` and ``"hashed"`` are exact only for orders where a hand's Mixwell
     version never ranks below its plain one (every built-in default); elsewhere
@@ -128,19 +128,19 @@ def evaluate_batch(
             f"out must be a writable C-contiguous int64 array of {array.shape[0]} keys, got "
             + (f"{out.dtype} of shape {out.shape}" if isinstance(out, np.ndarray) else repr(out))
         )
-    tables = kernel_tables(rules)
+    lookups = kernel_lookups(rules)
     if check:
-        _check_codes(array, tables)
-    keys = _run(array, tables, game, _resolve(method, tables, array.shape[1], game), out)
+        _check_codes(array, lookups)
+    keys = _run(array, lookups, game, _resolve(method, lookups, array.shape[1], game), out)
     if not categories:
         return keys
-    lookup = np.zeros(32, np.int8)
+    category_of = np.zeros(32, np.int8)
     for base in range(10):
         for mix in range(2):
-            prefix, category, _ = tables.shapes[base, mix]
+            prefix, category, _ = lookups.shapes[base, mix]
             if prefix:
-                lookup[int(prefix) >> PRIMARY_SHIFT] = category
-    ids = lookup[keys >> PRIMARY_SHIFT] if len(keys) else np.zeros(0, np.int8)
+                category_of[int(prefix) >> PRIMARY_SHIFT] = category
+    ids = category_of[keys >> PRIMARY_SHIFT] if len(keys) else np.zeros(0, np.int8)
     return keys, ids, tuple(Category)
 
 
@@ -167,8 +167,8 @@ def best_keys(
         raise HandError(f"{n} deals of hole cards but {board_array.shape[0]} boards")
     if check and n:
         deal = np.concatenate([hole_array.reshape(n, players * h), board_array], axis=1)
-        tables = kernel_tables(rules)
-        _check_codes(_as_codes(deal, "best", check, any_width=True), tables)
+        lookups = kernel_lookups(rules)
+        _check_codes(_as_codes(deal, "best", check, any_width=True), lookups)
     rows = np.concatenate(
         [hole_array, np.broadcast_to(board_array[:, None, :], (n, players, board_array.shape[1]))],
         axis=2,
@@ -180,46 +180,46 @@ def best_keys(
 
 def method_for(rules: RuleSet, k: int = 7, game: Game = "best") -> str:
     """The kernel ``method="auto"`` uses for this rule set and hand size."""
-    return _resolve("auto", kernel_tables(rules), k, game)
+    return _resolve("auto", kernel_lookups(rules), k, game)
 
 
-# The tables below are built once per deck, rules and code, and mapped from the disk
-# cache after that (cardlab.poker._table_cache). It is imported as a name of the package:
+# The look-ups below are built once per deck, rules and code, and mapped from the disk
+# cache after that (cardlab.poker._lookup_cache). It is imported as a name of the package:
 # its code is no input of the compiled kernels, so it stays out of their cache digest.
 
 
 @lru_cache(maxsize=64)
-def kernel_tables(rules: RuleSet) -> KernelTables:
-    """The kernel tables of a rule set, once per process (from the disk cache)."""
-    from cardlab.poker import _table_cache
-    from cardlab.poker._kernels.rule_arrays import build_tables
+def kernel_lookups(rules: RuleSet) -> KernelLookups:
+    """The kernel look-ups of a rule set, once per process (from the disk cache)."""
+    from cardlab.poker import _lookup_cache
+    from cardlab.poker._kernels.rule_arrays import build_lookups
 
-    return _table_cache.cached(build_tables, rules)
+    return _lookup_cache.cached(build_lookups, rules)
 
 
 @lru_cache(maxsize=64)
-def hash_tables(rules: RuleSet, k: int) -> HashTables | None:
-    """The hash path's tables for k-card hands (None if too big), once per process."""
-    from cardlab.poker import _table_cache
+def hash_lookups(rules: RuleSet, k: int) -> HashLookups | None:
+    """The hash path's look-ups for k-card hands (None if too big), once per process."""
+    from cardlab.poker import _lookup_cache
     from cardlab.poker._kernels.hashed import build_hash
 
-    return _table_cache.cached(
-        build_hash, rules, k, build=lambda: build_hash(kernel_tables(rules), k)
+    return _lookup_cache.cached(
+        build_hash, rules, k, build=lambda: build_hash(kernel_lookups(rules), k)
     )
 
 
 @lru_cache(maxsize=64)
-def omaha_tables(rules: RuleSet) -> OmahaTables | None:
+def omaha_lookups(rules: RuleSet) -> OmahaLookups | None:
     """Omaha's best plain key per board and hole pair (None where the hash path or the
-    table does not fit), once per process (from the disk cache)."""
-    from cardlab.poker import _table_cache
-    from cardlab.poker._kernels import omaha_table
+    look-up does not fit), once per process (from the disk cache)."""
+    from cardlab.poker import _lookup_cache
+    from cardlab.poker._kernels import omaha_lookup
 
-    h = hash_tables(rules, 5)
+    h = hash_lookups(rules, 5)
     if h is None:
         return None
-    build = omaha_table.omaha_tables
-    return _table_cache.cached(build, rules, build=lambda: build(kernel_tables(rules), h))
+    build = omaha_lookup.omaha_lookups
+    return _lookup_cache.cached(build, rules, build=lambda: build(kernel_lookups(rules), h))
 
 
 # --- internals ---------------------------------------------------------------
@@ -249,15 +249,15 @@ def _as_codes(
     return np.ascontiguousarray(array)
 
 
-def _check_codes(array: np.ndarray[Any, Any], tables: KernelTables) -> None:
+def _check_codes(array: np.ndarray[Any, Any], lookups: KernelLookups) -> None:
     from cardlab.poker._kernels.five import first_bad
 
     if array.shape[0] == 0:
         return
-    row, col, problem = (int(x) for x in first_bad(array, tables.n_cards))
+    row, col, problem = (int(x) for x in first_bad(array, lookups.n_cards))
     if row < 0:
         return
-    deck = tables.rules.deck
+    deck = lookups.rules.deck
     given = array[row].tolist()
     if problem == 1:
         raise CardError(
@@ -268,25 +268,25 @@ def _check_codes(array: np.ndarray[Any, Any], tables: KernelTables) -> None:
     raise CardError(f"card {card} (code {given[col]}) is repeated in row {row} {given}")
 
 
-def _resolve(method: Method, tables: KernelTables, k: int, game: Game) -> str:
+def _resolve(method: Method, lookups: KernelLookups, k: int, game: Game) -> str:
     if method not in ("auto", "subsets", "direct", "hashed"):
         raise HandError(f"unknown method {method!r} (expected auto, subsets, direct or hashed)")
-    h = hash_tables(tables.rules, 5 if game == "omaha" else k) if tables.direct_ok else None
+    h = hash_lookups(lookups.rules, 5 if game == "omaha" else k) if lookups.direct_ok else None
     usable = {
         "subsets": True,
-        "direct": game == "best" and tables.direct_ok,
+        "direct": game == "best" and lookups.direct_ok,
         "hashed": h is not None and (game == "best" or h.mix_hash),
     }
     if method == "auto":
         return "hashed" if usable["hashed"] else "direct" if usable["direct"] else "subsets"
     if not usable[method]:
-        raise HandError(f"method {method!r} is not exact for {tables.rules.name} ({game})")
+        raise HandError(f"method {method!r} is not exact for {lookups.rules.name} ({game})")
     return method
 
 
 def _run(
     array: np.ndarray[Any, Any],
-    tables: KernelTables,
+    lookups: KernelLookups,
     game: Game,
     method: str,
     out: np.ndarray[Any, np.dtype[np.int64]] | None = None,
@@ -304,27 +304,27 @@ def _run(
 
         direct.best_direct(
             array,
-            len(tables.rules.deck.ranks),
-            tables.cards,
-            tables.shapes,
-            tables.straights,
-            tables.heights,
-            tables.bit_strength,
-            tables.suit_strength,
+            len(lookups.rules.deck.ranks),
+            lookups.cards,
+            lookups.shapes,
+            lookups.straights,
+            lookups.heights,
+            lookups.bit_strength,
+            lookups.suit_strength,
             choices,
-            tables.mixwell,
+            lookups.mixwell,
             out,
         )
     elif method == "hashed":
         from cardlab.poker._kernels import hashed_batch, omaha
-        from cardlab.poker._kernels.bundle import HASHED, OMAHA, key_tables
+        from cardlab.poker._kernels.bundle import HASHED, OMAHA, key_lookups
 
-        h = hash_tables(tables.rules, 5 if game == "omaha" else k)
+        h = hash_lookups(lookups.rules, 5 if game == "omaha" else k)
         assert h is not None  # _resolve checked it
-        extra = omaha_tables(tables.rules) if game == "omaha" else None
-        arrays, scalars = key_tables(
+        extra = omaha_lookups(lookups.rules) if game == "omaha" else None
+        arrays, scalars = key_lookups(
             OMAHA if game == "omaha" else HASHED,
-            tables,
+            lookups,
             h,
             choices,
             left_out(5 if game == "omaha" else k),
@@ -336,6 +336,6 @@ def _run(
             hashed_batch.best_hashed(array, arrays, scalars, out)
     else:
         five.best_of_subsets(
-            array, choices, tables.cards, tables.shapes, tables.straights, tables.heights, out
+            array, choices, lookups.cards, lookups.shapes, lookups.straights, lookups.heights, out
         )
     return out

@@ -24,7 +24,7 @@ import numpy as np
 from cardlab.cards import Card, format_cards
 from cardlab.errors import GameError, HandError
 from cardlab.poker._kernels import showdowns as _k
-from cardlab.poker.batch import kernel_tables
+from cardlab.poker.batch import kernel_lookups
 from cardlab.poker.categories import Category
 from cardlab.poker.games import Game
 from cardlab.poker.hands import HandValue, evaluate
@@ -141,7 +141,7 @@ def best_draw(
     else:
         threshold, text = _goal_threshold(game, goal, value)
     rest = np.array([deck.code(c) for c in deck.cards if c not in out], np.int64)
-    tables = kernel_tables(game.rules)
+    lookups = kernel_lookups(game.rules)
     keeps = []
     for size in range(5, -1, -1):
         for kept in itertools.combinations(cards, size):
@@ -155,10 +155,10 @@ def best_draw(
                 rest,
                 n_draw,
                 threshold,
-                tables.cards,
-                tables.shapes,
-                tables.straights,
-                tables.heights,
+                lookups.cards,
+                lookups.shapes,
+                lookups.straights,
+                lookups.heights,
             )
             discarded = tuple(c for c in cards if c not in kept)
             keeps.append(Keep(kept, discarded, int(hits), int(draws)))

@@ -289,7 +289,7 @@ def keep_strengths(
 
 def warm(game: Game) -> None:
     """Load the table of ``game`` and score one hand, so that the next decision pays
-    neither (the evaluator's tables for five cards are built on first use)."""
+    neither (the evaluator's look-ups for five cards are built on first use)."""
     keep_strengths(game, game.deck.cards[:5])
 
 

@@ -50,7 +50,7 @@ from cardlab.poker.plan import KernelPlan, counts_vs_random
 from cardlab.poker.ranges import parse_range, supports_ranges
 
 # the compiled loops, imported when a question needs them (a full board does not); which
-# one applies, and the tables it reads, come from the game's plan (cardlab.poker.plan)
+# one applies, and the look-ups it reads, come from the game's plan (cardlab.poker.plan)
 _by_rank: Any = LazyModule("cardlab.poker._kernels.by_rank")
 _sampling: Any = LazyModule("cardlab.poker._kernels.sampling")
 _k: Any = LazyModule("cardlab.poker._kernels.showdowns")
@@ -500,7 +500,7 @@ def _cores() -> int:
 
 def sampling_seconds(game: Game, showdowns: int, players: int = 2) -> float:
     """About how long ``showdowns`` random showdowns of ``players`` take to deal and
-    settle in ``game`` on this machine, before any work or table is built (at the rate of
+    settle in ``game`` on this machine, before any work or look-up is built (at the rate of
     the built-in decks: a deck whose rules the hashed kernels cannot take is slower)."""
     rate = _SAMPLED_PER_CORE["omaha" if game.base.key == "omaha" else "other"]
     per_second = rate * _cores() * 2 / max(players, 2)

@@ -16,7 +16,7 @@ private kernel wing (:mod:`cardlab.poker._kernels`) to decide anything: it asks
 - the kernels a piece of work runs, to check in numba's disk cache before a first run
   (:meth:`KernelPlan.exact_kernels`, :func:`sampling_kernels`, ...).
 
-Building a plan builds the rule set's tables and imports numba; asking which method
+Building a plan builds the rule set's look-ups and imports numba; asking which method
 applies without building anything: :func:`key_method`.
 """
 
@@ -74,7 +74,7 @@ class KernelPlan:
 
     @classmethod
     def for_game(cls, game: Game) -> KernelPlan:
-        """The plan of ``game``, built once per process (tables included)."""
+        """The plan of ``game``, built once per process (look-ups included)."""
         return _plan(game)
 
     @property
@@ -103,7 +103,7 @@ class KernelPlan:
         return float(_KEYS_PER_SECOND[int(self.method)])
 
     def exact_kernels(self) -> tuple[Kernel, ...]:
-        """The kernels an exact equity of this game may run (building the tables
+        """The kernels an exact equity of this game may run (building the look-ups
         included)."""
         from cardlab.poker._kernels import by_rank, hashed, showdowns, vs_random
 
@@ -141,21 +141,21 @@ def counts_vs_random(game: Game) -> bool:
 def _plan(game: Game) -> KernelPlan:
     import numpy as np
 
-    from cardlab.poker._kernels.bundle import key_tables
+    from cardlab.poker._kernels.bundle import key_lookups
     from cardlab.poker._kernels.rule_arrays import left_out
-    from cardlab.poker.batch import hash_tables, kernel_tables, omaha_tables
+    from cardlab.poker.batch import hash_lookups, kernel_lookups, omaha_lookups
 
     base = game.base
     method = key_method(game)
     omaha = base.hole_used is not None
     k = base.hole_cards + base.board_cards
-    tables = kernel_tables(game.rules)
-    h = hash_tables(game.rules, 5 if omaha else k) if method is not KeyMethod.SUBSETS else None
+    lookups = kernel_lookups(game.rules)
+    h = hash_lookups(game.rules, 5 if omaha else k) if method is not KeyMethod.SUBSETS else None
     if method is not KeyMethod.SUBSETS and h is None:  # pragma: no cover - method_for checked
         method = KeyMethod.SUBSETS
     choices = np.array(base.five_card_choices(base.hole_cards, base.board_cards), np.int64)
-    extra = omaha_tables(game.rules) if method is KeyMethod.OMAHA and h is not None else None
-    arrays, scalars = key_tables(method, tables, h, choices, left_out(5 if omaha else k), extra)
+    extra = omaha_lookups(game.rules) if method is KeyMethod.OMAHA and h is not None else None
+    arrays, scalars = key_lookups(method, lookups, h, choices, left_out(5 if omaha else k), extra)
     return KernelPlan(game, method, arrays, scalars)
 
 
@@ -172,7 +172,7 @@ def exact_kernels() -> tuple[Kernel, ...]:
 
 
 def sampling_kernels() -> tuple[Kernel, ...]:
-    """The kernels Monte Carlo equity runs (building the tables included)."""
+    """The kernels Monte Carlo equity runs (building the look-ups included)."""
     from cardlab.poker._kernels import hashed, sampling
 
     return (hashed.fill_rank_keys, sampling.monte_carlo)

@@ -1,7 +1,7 @@
 """Compiled batch evaluation (private; the public API is :mod:`cardlab.poker.batch`).
 
 - :mod:`.rule_arrays` turns a rule set into the small integer arrays the kernels read;
-  :mod:`.bundle` gathers them with the hash tables into the two values every key kernel
+  :mod:`.bundle` gathers them with the hash look-ups into the two values every key kernel
   takes: a named tuple of arrays (:class:`~.bundle.KernelArrays`) and one of numbers
   (:class:`~.bundle.KernelScalars`). The poker layer gets them, and which method
   applies, from :class:`cardlab.poker.plan.KernelPlan` (see ``docs/kernels.md``).
@@ -10,11 +10,11 @@
 - :mod:`.five` evaluates five cards and takes the best of every five-card subset: the
   plain, checked path (any hand size, Omaha's 2 + 3 choice).
 - :mod:`.direct` finds the best five of six or seven directly from rank and suit masks.
-- :mod:`.hashed` is the fast path: a perfect hash of the rank multiset into a table of
+- :mod:`.hashed` is the fast path: a perfect hash of the rank multiset into a look-up of
   best keys, then suits, flushes and Mixwells on top; :mod:`.hashed_batch` runs it over
   a batch (about 185 M seven-card standard52 hands a second per core, 55 M FESCA78);
-  :mod:`.omaha` scores Omaha's 2 + 3 with it and the best-per-pair table of
-  :mod:`.omaha_table`.
+  :mod:`.omaha` scores Omaha's 2 + 3 with it and the best-per-pair look-up of
+  :mod:`.omaha_lookup`.
 - :mod:`.showdowns` walks every board and settles showdowns for
   :mod:`cardlab.poker.equity` and :mod:`cardlab.poker.draw`; :mod:`.sampling` deals
   random ones (Monte Carlo); :mod:`.by_rank` (with :mod:`.special_boards`) and

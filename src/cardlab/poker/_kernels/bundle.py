@@ -12,9 +12,9 @@ as one of the smaller named views below (:class:`LookupArrays`, :class:`RareArra
 :class:`MixArrays`, :class:`OmahaArrays`, :class:`ScoreArrays`), built by the function
 of the same name in lower case.
 
-Built by :func:`key_tables` from the rule set's arrays
-(:class:`~.rule_arrays.KernelTables`) and, where the hash path applies, its hash
-tables (:class:`~.hashed.HashTables`). The poker layer gets both from
+Built by :func:`key_lookups` from the rule set's arrays
+(:class:`~.rule_arrays.KernelLookups`) and, where the hash path applies, its hash
+look-ups (:class:`~.hashed.HashLookups`). The poker layer gets both from
 :class:`cardlab.poker.plan.KernelPlan`.
 """
 
@@ -26,9 +26,9 @@ import numpy as np
 from numba import njit
 
 if TYPE_CHECKING:
-    from cardlab.poker._kernels.hashed import HashTables
-    from cardlab.poker._kernels.omaha_table import OmahaTables
-    from cardlab.poker._kernels.rule_arrays import KernelTables
+    from cardlab.poker._kernels.hashed import HashLookups
+    from cardlab.poker._kernels.omaha_lookup import OmahaLookups
+    from cardlab.poker._kernels.rule_arrays import KernelLookups
 
 Array = Any
 
@@ -36,7 +36,7 @@ SUBSETS, HASHED, OMAHA = 0, 1, 2  # how a player's key is found (KernelScalars.m
 
 
 class KernelScalars(NamedTuple):
-    """The numbers and flags a key kernel reads (see :class:`~.hashed.HashTables`)."""
+    """The numbers and flags a key kernel reads (see :class:`~.hashed.HashLookups`)."""
 
     method: int  # SUBSETS, HASHED or OMAHA
     n_lo_bits: int  # bits of the lower half's hash digits
@@ -49,8 +49,8 @@ class KernelScalars(NamedTuple):
 
 
 class KernelArrays(NamedTuple):
-    """Every array a key kernel reads (see :class:`~.hashed.HashTables` and
-    :class:`~.rule_arrays.KernelTables` for their meaning); zero-size stand-ins where a
+    """Every array a key kernel reads (see :class:`~.hashed.HashLookups` and
+    :class:`~.rule_arrays.KernelLookups` for their meaning); zero-size stand-ins where a
     path does not apply."""
 
     # the hash path
@@ -75,7 +75,7 @@ class KernelArrays(NamedTuple):
     # the five-card choices of a row, and the columns each leaves out
     choices: Array
     drops: Array
-    # Omaha's best plain key per board and hole pair (see :class:`~.omaha_table.OmahaTables`;
+    # Omaha's best plain key per board and hole pair (see :class:`~.omaha_lookup.OmahaLookups`;
     # zero-size when absent: then each of the 60 choices is looked up)
     omaha_best: Array
     omaha_pair_of: Array
@@ -234,17 +234,17 @@ def score_arrays(a: KernelArrays) -> ScoreArrays:  # pragma: no cover - compiled
     )
 
 
-def key_tables(
+def key_lookups(
     method: int,
-    tables: KernelTables,
-    h: HashTables | None,
+    lookups: KernelLookups,
+    h: HashLookups | None,
     choices: Array,
     drops: Array,
-    omaha: OmahaTables | None = None,
+    omaha: OmahaLookups | None = None,
 ) -> tuple[KernelArrays, KernelScalars]:
-    """The two values for one rule set and hand size: the key ``method``, hash tables
+    """The two values for one rule set and hand size: the key ``method``, hash look-ups
     ``h`` (None for callers taking the subset path), the five-card ``choices``/``drops``
-    of a row and, for Omaha, the best-per-pair tables (None: look up each choice)."""
+    of a row and, for Omaha, the best-per-pair look-ups (None: look up each choice)."""
     empty = np.zeros(1, np.int64)
     arrays = KernelArrays(
         per_card=h.per_card if h else np.zeros((1, 6), np.int64),
@@ -259,11 +259,11 @@ def key_tables(
         suit_plan=h.suit_plan if h else empty,
         suit_plan5=h.suit_plan5 if h else empty,
         top_suits=h.top_suits if h else np.zeros(1, np.int32),
-        cards=tables.cards,
-        shapes=tables.shapes,
-        straights=tables.straights,
-        heights=tables.heights,
-        suit_strength=tables.suit_strength,
+        cards=lookups.cards,
+        shapes=lookups.shapes,
+        straights=lookups.straights,
+        heights=lookups.heights,
+        suit_strength=lookups.suit_strength,
         choices=np.ascontiguousarray(choices, np.int64),
         drops=np.ascontiguousarray(drops, np.int64),
         omaha_best=omaha.best if omaha else np.zeros((0, 1), np.uint16),
@@ -275,9 +275,9 @@ def key_tables(
         n_lo_bits=h.n_lo_bits if h else 0,
         suit_shift=h.suit_shift if h else 0,
         flush_test=h.flush_test if h else 0,
-        mix_suits=int(np.bitwise_or.reduce(tables.cards[:, 4])),
-        suits_count=bool(tables.rules.suit_tiebreak),
-        mixwell=bool(tables.mixwell),
+        mix_suits=int(np.bitwise_or.reduce(lookups.cards[:, 4])),
+        suits_count=bool(lookups.rules.suit_tiebreak),
+        mixwell=bool(lookups.mixwell),
         mix_hash=h.mix_hash if h else False,
     )
     return arrays, scalars

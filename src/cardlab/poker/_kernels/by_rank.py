@@ -81,14 +81,14 @@ def exact_by_rank(
     """Tallies of every board completing ``board`` with ``deal`` cards of ``rest``, for
     the players' ``holes`` (players x hole cards): 4 x players (sole wins, shared wins,
     pot shares in SHARE_UNIT, shares squared), as :func:`.showdowns.exact_units`.
-    ``arr``, ``sc``: hash tables of hole + board cards.
+    ``arr``, ``sc``: hash look-ups of hole + board cards.
 
     Both parts are split over threads: part A by the lowest one or two ranks of the
     multisets (:func:`~.tally.multiset_prefixes`), part B by suit-count vector
     (:func:`_special_vectors`), each unit with its own tally, added up at the end."""
     players = holes.shape[0]
     dealt = _dealt(holes, board, rest, deal, arr, sc)
-    seven, board_keys, board_meta, mix_min = _board_tables(players, deal, dealt, arr, sc)
+    seven, board_keys, board_meta, mix_min = _board_lookups(players, deal, dealt, arr, sc)
     prefixes = spread(multiset_prefixes(dealt.rank_digit.shape[0], deal))
     n_a = prefixes.shape[0]
     parts_a = np.zeros((n_a, 4, players), np.int64)
@@ -130,14 +130,14 @@ def exact_by_rank(
 
 
 @njit(cache=True)
-def _board_tables(
+def _board_lookups(
     players: int, deal: int, dealt: Dealt, arr: KernelArrays, sc: KernelScalars
 ) -> tuple[bool, Array, Array, int]:  # pragma: no cover - compiled
     """(seven, board_keys, board_meta, mix_min): whether part B takes the fast loop of
     seven cards (:func:`~.special_boards.plain_boards`, Mixwell choices by pairs), the
     rank keys part A keeps for it and a key below every Mixwell. Outside the parallel
     function: numba's parallel analysis took ``board_keys``'s length for the Mixwell
-    table's and reduced over nothing."""
+    look-up's and reduced over nothing."""
     width = dealt.rows.shape[1]
     mix_fast = width == 7 and nibble_sum(sc.mix_suits) == 5 and sc.mix_hash
     seven = width == 7 and (mix_fast or not sc.mixwell)

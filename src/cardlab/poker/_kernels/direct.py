@@ -13,7 +13,7 @@ kind of hand, each the best of its kind:
   scored in full by :func:`~.five.key5` (at most a handful per row).
 
 The candidates are scored under their plain (non-Mixwell) shape; that is exact when
-the order satisfies ``tables._direct_ok`` (a hand's true shape never ranks below the
+the order satisfies ``rule_arrays._direct_ok`` (a hand's true shape never ranks below the
 shape it was scored as), which the caller checks, falling back to the subset kernel.
 """
 

@@ -18,7 +18,7 @@ from cardlab.poker.keys import RANK_SHIFTS, SUIT_BITS, SUIT_SHIFTS, TOP_RANK_SHI
 
 Array = Any
 
-# base hand by the number of equal-rank pairs among five cards (see tables.BASES)
+# base hand by the number of equal-rank pairs among five cards (see rule_arrays.BASES)
 _PAIRS_TO_BASE = np.array([9, 8, 7, 6, 3, -1, 2, -1, -1, -1, 0], np.int64)
 _CHUNK = 2048
 

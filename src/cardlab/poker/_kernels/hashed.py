@@ -6,9 +6,9 @@ plus, where suits break ties, the strongest suits of each chosen rank. So:
 
 1. Each card adds its rank's weight to one of two sums: one over the lower half of the
    ranks, one over the upper half. The weights (:func:`rank_weights`) are the smallest
-   that keep the sums of different count vectors apart, so the index tables are dense
+   that keep the sums of different count vectors apart, so the index look-ups are dense
    (uint16, in the cache). ``lo_index[lo] + hi_index[hi]`` is a perfect hash: the place
-   of the multiset in a table of all of them (``hi_index`` already holds ``hi``'s
+   of the multiset in a look-up of all of them (``hi_index`` already holds ``hi``'s
    offset, scaled by the number of lower halves that complete it to k cards).
 2. ``rank_keys[place]`` is the best plain key without suits, built once per rule set
    and hand size from :func:`~.direct.groups_key`.
@@ -19,7 +19,7 @@ plus, where suits break ties, the strongest suits of each chosen rank. So:
    same sum, so a hand is looked at again only when they allow a flush or a Mixwell.
    The highest key wins.
 
-Exact under the same condition as the direct path (``tables._direct_ok``).
+Exact under the same condition as the direct path (``rule_arrays._direct_ok``).
 """
 
 from __future__ import annotations
@@ -52,10 +52,10 @@ from cardlab.poker.keys import (
 )
 
 if TYPE_CHECKING:
-    from cardlab.poker._kernels.rule_arrays import KernelTables
+    from cardlab.poker._kernels.rule_arrays import KernelLookups
 
 Array = Any
-MAX_TABLE = 1 << 22  # entries of the lower-half table; beyond this use the direct path
+MAX_LOOKUP = 1 << 22  # entries of the lower-half look-up; beyond this use the direct path
 
 
 @njit(cache=True, inline="always")
@@ -87,7 +87,7 @@ def rank_weights(caps: list[int], k: int) -> Array:
     """Per rank, the number a card of that rank adds to its half's hash digits: the
     smallest weights, rank by rank, that keep every count vector of at most k cards
     (within the caps) a different sum. Denser than base-(cap + 1) digits, so the
-    tables fit the cache (FESCA78's lower half: 81,374 entries instead of 823,543)."""
+    look-ups fit the cache (FESCA78's lower half: 81,374 entries instead of 823,543)."""
     sums = np.zeros(1, np.int64)
     sizes = np.zeros(1, np.int64)
     weights: list[int] = []
@@ -193,7 +193,7 @@ def add_suits(
 # A suit plan slot (one group of equal ranks): bits 0-3 the group's rank, which is also
 # the byte of its suit bits in the boards (w0 then w1, little-endian), bits 8-11 the
 # group's row in TOP_SUITS_GROUPS (0: no group), so that ``slot & 0xF00 | byte`` is
-# its place in the table of :func:`top_suits_table`.
+# its place in the look-up of :func:`top_suits_lookup`.
 PLAN_SLOT_BITS = 12
 TOP_SUITS_GROUPS = [(0, 0)] + [(p, m) for p in range(5) for m in range(1, 6 - p)]
 
@@ -204,7 +204,7 @@ def fill_suit_plan(
 ) -> None:  # pragma: no cover - compiled
     """out[i] = the suit plan of ``rank_keys[i]``: per group of equal ranks in key order
     (at most five), a 12-bit slot (``PLAN_SLOT_BITS``): its rank and which (first
-    position, size) it fills, as the row of :func:`top_suits_table`.
+    position, size) it fills, as the row of :func:`top_suits_lookup`.
     :func:`plan_suits` reads it; a straight's five groups are its run."""
     ranks = np.empty(5, np.int64)
     firsts = np.empty(5, np.int64)
@@ -244,7 +244,7 @@ def fill_suit_plan(
         out[i] = plan
 
 
-def top_suits_table(nth_strength: Array) -> Array:
+def top_suits_lookup(nth_strength: Array) -> Array:
     """``out[row << 8 | byte]``: the suit fields of a group of equal ranks whose suit bits
     in the hand are ``byte``, for the group ``TOP_SUITS_GROUPS[row]`` = (first position,
     size m): the strengths of the m strongest suits in ``byte``, strongest first, in the
@@ -266,7 +266,7 @@ def plan_suits(plan: int, w0: int, w1: int, top_suits: Array) -> int:  # pragma:
     """The suit fields of a key whose suit plan is ``plan`` (:func:`fill_suit_plan`):
     each group of m equal ranks takes the m strongest suits of its rank, read from the
     rank-by-suit boards ``w0`` (ranks 0-7) and ``w1`` (ranks 8-15), one look-up a group
-    (:func:`top_suits_table`); an empty slot reads the zero row."""
+    (:func:`top_suits_lookup`); an empty slot reads the zero row."""
     s = 0
     for g in range(5):
         slot = plan >> (PLAN_SLOT_BITS * g)
@@ -350,7 +350,7 @@ def hand_key(
     """The key of the best five of the k cards of ``row``, given their hash-digit sum
     ``total`` (``arr.per_card[c, 0]`` summed) and, when suits count, their rank-by-suit
     boards ``w0``/``w1`` (``arr.per_card[c, 1]``/``[c, 2]`` or-ed). ``mix_of``: int64
-    scratch of 16. ``arr``, ``sc``: the tables (:mod:`.bundle`), with the hash tables of
+    scratch of 16. ``arr``, ``sc``: the look-ups (:mod:`.bundle`), with the hash look-ups of
     k cards."""
     n_lo_bits = sc.n_lo_bits
     lo_mask, hi_mask = hash_masks(n_lo_bits, sc.suit_shift)
@@ -499,8 +499,8 @@ def raise_rare_from(
 
 
 @dataclass(frozen=True, eq=False)
-class HashTables:
-    """The hash path's tables for one rule set and hand size (see the module docstring)."""
+class HashLookups:
+    """The hash path's look-ups for one rule set and hand size (see the module docstring)."""
 
     k: int
     per_card: Array
@@ -521,11 +521,11 @@ class HashTables:
     top_suits: Array
 
 
-def build_hash(tables: KernelTables, k: int) -> HashTables | None:
-    """The tables for hands of k cards, or None when the lower half would be too big."""
-    deck = tables.rules.deck
+def build_hash(lookups: KernelLookups, k: int) -> HashLookups | None:
+    """The look-ups for hands of k cards, or None when the lower half would be too big."""
+    deck = lookups.rules.deck
     n_ranks = len(deck.ranks)
-    held = np.bincount(tables.cards[:, 0], minlength=n_ranks)
+    held = np.bincount(lookups.cards[:, 0], minlength=n_ranks)
     caps = [int(min(k, h)) for h in held]
     n_lo = split(n_ranks)
     if len(deck.suits) > 8 or n_ranks > 16:
@@ -534,69 +534,69 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
     hi_weights = rank_weights(caps[n_lo:], k)
     lo_rows, lo_values, lo_sizes = halves(caps[:n_lo], lo_weights, k)
     hi_rows, hi_values, hi_sizes = halves(caps[n_lo:], hi_weights, k)
-    if int(lo_values.max()) >= MAX_TABLE:
+    if int(lo_values.max()) >= MAX_LOOKUP:
         return None
     lo_place, lo_per_size = _places(lo_sizes, k)
     hi_place, hi_per_size = _places(hi_sizes, k)
     halves_ = (lo_rows, lo_sizes, lo_per_size, hi_rows, hi_values, hi_sizes, hi_place, hi_per_size)
     n_hi_values = int(hi_values.max()) + 1
-    hi_index, counts = _size_tables(halves_, k, n_hi_values)
-    # the smallest index type that holds every place: the tables stay in the cache
+    hi_index, counts = _size_lookups(halves_, k, n_hi_values)
+    # the smallest index type that holds every place: the look-ups stay in the cache
     index_type = np.uint16 if len(counts) <= 1 << 16 else np.int32
     lo_index = np.zeros(int(lo_values.max()) + 1, index_type)
     lo_index[lo_values] = lo_place
     hi_index = hi_index.astype(index_type)
     rank_keys = np.empty(len(counts), np.int64)
-    fill_rank_keys(counts, tables.shapes, tables.straights, rank_keys)
+    fill_rank_keys(counts, lookups.shapes, lookups.straights, rank_keys)
     # Mixwell choices of five (seven-card hands): the same hash, keys under Mixwell shapes
-    mix_shapes = tables.shapes.copy()
-    mix_shapes[:, 0] = tables.shapes[:, 1]
-    hi_index5, counts5 = _size_tables(halves_, 5, n_hi_values)
+    mix_shapes = lookups.shapes.copy()
+    mix_shapes[:, 0] = lookups.shapes[:, 1]
+    hi_index5, counts5 = _size_lookups(halves_, 5, n_hi_values)
     hi_index5 = hi_index5.astype(index_type)
     mix_keys5 = np.empty(len(counts5), np.int64)
-    fill_rank_keys(counts5, mix_shapes, tables.straights, mix_keys5)
-    st, hc = tables.shapes[Base.STRAIGHT, 1, 0], tables.shapes[Base.HIGH_CARD, 1, 0]
+    fill_rank_keys(counts5, mix_shapes, lookups.straights, mix_keys5)
+    st, hc = lookups.shapes[Base.STRAIGHT, 1, 0], lookups.shapes[Base.HIGH_CARD, 1, 0]
     mix_hash = bool(st == 0 or hc == 0 or st > hc)  # five distinct ranks: straight wins
 
     n_lo_bits = int(lo_values.max()).bit_length()
-    ranks = tables.cards[:, 0]
+    ranks = lookups.cards[:, 0]
     lo_digit = np.where(ranks < n_lo, lo_weights[np.minimum(ranks, n_lo - 1)], 0)
     hi_digit = np.where(ranks >= n_lo, hi_weights[np.maximum(ranks - n_lo, 0)], 0)
     straight_primary = np.zeros(32, np.int64)
     for base_hand in Base:
         for mix in range(2):
-            prefix, _, is_straight = tables.shapes[base_hand, mix]
+            prefix, _, is_straight = lookups.shapes[base_hand, mix]
             if is_straight:
                 straight_primary[int(prefix) >> PRIMARY_SHIFT] = 1
-    suit_bit = tables.cards[:, 3]
+    suit_bit = lookups.cards[:, 3]
     board = np.left_shift(1, 8 * (ranks % 8) + suit_bit)
-    mix_count = tables.cards[:, 4]
+    mix_count = lookups.cards[:, 4]
     suit_shift = n_lo_bits + int(hi_values.max()).bit_length()
     if suit_shift + 4 * len(deck.suits) > 63:
         return None
     per_card = np.stack(
         [
-            lo_digit | hi_digit << n_lo_bits | 1 << (4 * tables.cards[:, 1] + suit_shift),
+            lo_digit | hi_digit << n_lo_bits | 1 << (4 * lookups.cards[:, 1] + suit_shift),
             np.where(ranks < 8, board, 0),
             np.where(ranks >= 8, board, 0),
             mix_count,
-            tables.cards[:, 1],
+            lookups.cards[:, 1],
             np.left_shift(1, ranks),
         ],
         axis=1,
     ).astype(np.int64)
     flush_keys = np.zeros(1 << n_ranks, np.int64)
-    fill_flush_keys(tables.shapes, tables.straights, flush_keys)
+    fill_flush_keys(lookups.shapes, lookups.straights, flush_keys)
     nth_strength = np.zeros(256 * 8, np.uint8)  # small: it stays in the first-level cache
     for byte in range(1, 256):
         bits = [b for b in range(7, -1, -1) if byte >> b & 1]
         for j, b in enumerate(bits):
-            nth_strength[byte << 3 | j] = tables.bit_strength[b]
+            nth_strength[byte << 3 | j] = lookups.bit_strength[b]
     suit_plan = np.zeros(len(rank_keys), np.int64)
-    fill_suit_plan(rank_keys, straight_primary, tables.straights, suit_plan)
+    fill_suit_plan(rank_keys, straight_primary, lookups.straights, suit_plan)
     suit_plan5 = np.zeros(len(mix_keys5), np.int64)
-    fill_suit_plan(mix_keys5, straight_primary, tables.straights, suit_plan5)
-    return HashTables(
+    fill_suit_plan(mix_keys5, straight_primary, lookups.straights, suit_plan5)
+    return HashLookups(
         k=k,
         per_card=np.ascontiguousarray(per_card),
         nth_strength=nth_strength,
@@ -613,12 +613,12 @@ def build_hash(tables: KernelTables, k: int) -> HashTables | None:
         flush_keys=flush_keys,
         suit_plan=suit_plan,
         suit_plan5=suit_plan5,
-        top_suits=top_suits_table(nth_strength),
+        top_suits=top_suits_lookup(nth_strength),
     )
 
 
-def _size_tables(halves_: tuple[Any, ...], size: int, n_hi_values: int) -> tuple[Array, Array]:
-    """The upper-half index and the count vectors, in table order, for ``size`` cards."""
+def _size_lookups(halves_: tuple[Any, ...], size: int, n_hi_values: int) -> tuple[Array, Array]:
+    """The upper-half index and the count vectors, in look-up order, for ``size`` cards."""
     lo_rows, lo_sizes, lo_per_size, hi_rows, hi_values, hi_sizes, hi_place, hi_per_size = halves_
     offsets = [0] * (size + 2)
     for m in range(size + 1):

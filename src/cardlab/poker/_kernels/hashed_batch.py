@@ -43,7 +43,7 @@ def best_hashed(
     codes: Array, arr: KernelArrays, sc: KernelScalars, out: Array
 ) -> None:  # pragma: no cover - compiled
     """out[i] = the key of the best five cards of row i; ``arr``, ``sc`` hold the hash
-    tables of ``codes.shape[1]`` cards (:mod:`.bundle`)."""
+    look-ups of ``codes.shape[1]`` cards (:mod:`.bundle`)."""
     n = codes.shape[0]
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     for chunk in prange(n_chunks):

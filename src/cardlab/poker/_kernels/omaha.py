@@ -3,12 +3,12 @@
 The rank part first. Without flushes and Mixwells, a choice's key is fixed by the rank
 multisets of its pair and its triple (see :mod:`.hashed`), so the best plain key of a
 pair over the ten triples of a board depends only on the pair's two ranks and the
-board's five: the table of :mod:`.omaha_table` holds it for every (board, pair) of
+board's five: the look-up of :mod:`.omaha_lookup` holds it for every (board, pair) of
 ranks, as the key's place among the distinct keys (uint16: standard52's 6,175 boards x
 91 pairs take 1.1 MB). A row then costs one board hash and six reads; the highest
 plain key is the highest of the six.
 
-Then what the table leaves out, each only where it can change the answer:
+Then what the look-up leaves out, each only where it can change the answer:
 
 - flushes, where the board holds three cards of a suit and the hole two (one test on
   the suit counts the hash digits carry): the suit's hole pairs with its board triples;
@@ -17,15 +17,15 @@ Then what the table leaves out, each only where it can change the answer:
   (``mix_keys5``);
 - suits, where they break ties: only the choices reaching the highest plain key can
   win (suits rank below every rank field), and only when no flush or Mixwell is above
-  it. Their pairs are those the table gave the highest; a plain key names its five
+  it. Their pairs are those the look-up gave the highest; a plain key names its five
   ranks, so their triples are those whose digit sum completes the pair's to the key's
   (found by the two board cards they leave out); each takes its cards' suits
   (:func:`~.hashed.plan_suits`).
 
-The batch (:func:`best_omaha`) runs the table over a chunk of rows in a loop calling
+The batch (:func:`best_omaha`) runs the look-up over a chunk of rows in a loop calling
 nothing, then the other steps for the rows that need them: each call of a compiled
 function counts a reference on every array it takes, on and off, which costs more than
-the table lookups. Where the table would be too big (user decks of many ranks), each
+reading the look-up. Where the look-up would be too big (user decks of many ranks), each
 of the 60 choices is looked up through the five-card hash instead
 (:func:`_by_choices`). Both are exact under the same condition as the hashed path.
 """
@@ -58,11 +58,11 @@ def omaha_key(
 ) -> int:  # pragma: no cover - compiled
     """The key of the best Omaha hand of ``row`` (four hole cards, then five board
     cards); ``parts``: an int64 scratch array of (PARTS_ROWS, 5); ``arr``, ``sc``: the
-    tables (:mod:`.bundle`) with the hash tables of five cards and, where they fit, the
-    Omaha tables (see the module docstring). Loops call :func:`omaha_key_of` with the
+    look-ups (:mod:`.bundle`) with the hash look-ups of five cards and, where they fit, the
+    Omaha look-ups (see the module docstring). Loops call :func:`omaha_key_of` with the
     arrays taken out once (:func:`~.bundle.omaha_arrays`): each function taking ``arr``
     counts a reference on every array in it, on and off, which costs more than the
-    whole table path."""
+    whole look-up path."""
     return omaha_key_of(row, parts, sc, omaha_arrays(arr))
 
 
@@ -81,7 +81,7 @@ def omaha_key_of(
     mix_keys5 = oa.mix_keys5
     omaha_best = oa.omaha_best
     pair_of = oa.omaha_pair_of
-    table_keys = oa.omaha_keys
+    lookup_keys = oa.omaha_keys
     suit_plan = oa.suit_plan
     suit_plan5 = oa.suit_plan5
     top_suits = oa.top_suits
@@ -112,7 +112,7 @@ def omaha_key_of(
     v4 = omaha_best[place, pair_of[h1, h3]]
     v5 = omaha_best[place, pair_of[h2, h3]]
     top_place = max(max(max(v0, v1), max(v2, v3)), max(v4, v5))
-    top = table_keys[top_place, 0]
+    top = lookup_keys[top_place, 0]
     best = top
     ones = flush_test // 3
     hole = per_card[h0, 0] + per_card[h1, 0] + per_card[h2, 0] + per_card[h3, 0]
@@ -140,8 +140,8 @@ def omaha_key_of(
             parts,
             best,
             top,
-            table_keys[top_place, 1],
-            suit_plan[table_keys[top_place, 2]],
+            lookup_keys[top_place, 1],
+            suit_plan[lookup_keys[top_place, 2]],
             hits,
             (1 << suit_shift) - 1,
             per_card,
@@ -165,7 +165,7 @@ def _top_suits(
 ) -> int:  # pragma: no cover - compiled
     """``best`` raised to the plain key ``top`` with the suits of each choice that
     reaches it (``plan``: its suit plan, see :func:`~.hashed.plan_suits`): the pairs
-    marked in ``hits`` (their table entry is the highest) with each board triple that
+    marked in ``hits`` (their look-up entry is the highest) with each board triple that
     completes their ranks to ``top``'s (digit sum ``top_sum``),
     found by the two board cards it leaves out (``parts[j, 0:3]``: board card j's digits
     and rank-by-suit boards; a deck holds each card once, so a card's bits leave the
@@ -344,7 +344,7 @@ def _raise_mixwell(
 def _by_choices(
     row: Array, parts: Array, sc: KernelScalars, oa: OmahaArrays
 ) -> int:  # pragma: no cover - compiled
-    """The key without the Omaha tables: three passes over the 60 choices, every
+    """The key without the Omaha look-ups: three passes over the 60 choices, every
     choice's plain key without suits (a tight loop of lookups), then the suits only for
     the choices that reach the highest plain key (suits rank below every rank field, so
     no other choice can win), then flushes and Mixwells where the suit counts allow
@@ -455,7 +455,7 @@ def best_omaha(
     codes: Array, arr: KernelArrays, sc: KernelScalars, out: Array
 ) -> None:  # pragma: no cover - compiled
     """out[i] = the key of row i's best Omaha hand (columns 0-3 hole, 4-8 board); ``arr``
-    holds the hash tables of five cards."""
+    holds the hash look-ups of five cards."""
     n = codes.shape[0]
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     for chunk in prange(n_chunks):
@@ -468,7 +468,7 @@ def _omaha_rows(
 ) -> None:  # pragma: no cover - compiled
     """out[i] for rows start .. stop - 1 (one thread's share, see :func:`best_omaha`).
 
-    With the Omaha tables, two passes: every row's highest plain key and what else it
+    With the Omaha look-ups, two passes: every row's highest plain key and what else it
     needs (a tight loop calling nothing: each call counts a reference on each array it
     takes, on and off), then the flushes, Mixwells and suits of the rows that need
     them, as in :func:`omaha_key_of`."""
@@ -483,7 +483,7 @@ def _omaha_rows(
     mix_keys5 = oa.mix_keys5
     omaha_best = oa.omaha_best
     pair_of = oa.omaha_pair_of
-    table_keys = oa.omaha_keys
+    lookup_keys = oa.omaha_keys
     suit_plan = oa.suit_plan
     suit_plan5 = oa.suit_plan5
     top_suits = oa.top_suits
@@ -521,7 +521,7 @@ def _omaha_rows(
         v4 = omaha_best[place, pair_of[h1, h3]]
         v5 = omaha_best[place, pair_of[h2, h3]]
         top_place = max(max(max(v0, v1), max(v2, v3)), max(v4, v5))
-        out[i] = table_keys[top_place, 0]
+        out[i] = lookup_keys[top_place, 0]
         hole = per_card[h0, 0] + per_card[h1, 0] + per_card[h2, 0] + per_card[h3, 0]
         j = i - start
         need[j, 0] = top_place
@@ -561,8 +561,8 @@ def _omaha_rows(
                 parts,
                 best,
                 top,
-                table_keys[need[j, 0], 1],
-                suit_plan[table_keys[need[j, 0], 2]],
+                lookup_keys[need[j, 0], 1],
+                suit_plan[lookup_keys[need[j, 0], 2]],
                 need[j, 1],
                 digit_mask,
                 per_card,

@@ -1,4 +1,4 @@
-"""The integer tables the kernels read, built from a rule set (never typed in).
+"""The integer look-ups the kernels read, built from a rule set (never typed in).
 
 Base hands are numbered in :class:`BaseHand` order (0 = five of a kind ... 9 = no hand);
 each shape ``(base, mixwell)`` maps to its key prefix (``primary << 50 | secondary <<
@@ -27,7 +27,7 @@ CATEGORIES: tuple[Category, ...] = tuple(Category)
 
 
 class Base(IntEnum):
-    """The base hands' rows in the kernels' tables (``shapes[base]``), in
+    """The base hands' rows in the kernels' look-ups (``shapes[base]``), in
     :class:`~cardlab.poker.categories.BaseHand` order; compiled code reads them as
     constants (``Base.FLUSH``)."""
 
@@ -43,12 +43,12 @@ class Base(IntEnum):
     HIGH_CARD = 9
 
 
-# the same names in the same order, or every table is read wrong
+# the same names in the same order, or every look-up is read wrong
 assert [b.name for b in Base] == [b.name for b in BASES]
 
 
 @dataclass(frozen=True, eq=False)
-class KernelTables:
+class KernelLookups:
     """Everything a kernel needs about one rule set, as int64 numpy arrays.
 
     - ``cards[code]``: rank index, suit index, suit strength (0 when suits do not break
@@ -57,7 +57,7 @@ class KernelTables:
       Mixwell suit): five cards are a Mixwell when their nibbles are all non-zero and
       their sum has no nibble above 1.
     - ``heights[mask]``: 1 + the straight's place for a rank mask that is a straight,
-      else 0 (a table when the deck has at most 16 ranks; else one entry, and the
+      else 0 (a look-up when the deck has at most 16 ranks; else one entry, and the
       kernels search ``straights``).
     - ``bit_strength[bit]``: the suit strength written into keys for that suit bit.
     - ``suit_strength[suit]``: the same per suit index.
@@ -87,7 +87,7 @@ def shape_rows(rules: RuleSet) -> dict[tuple[BaseHand, bool], tuple[Category, in
     return dict(hand_order(rules).shape_table)
 
 
-def build_tables(rules: RuleSet) -> KernelTables:
+def build_lookups(rules: RuleSet) -> KernelLookups:
     deck = rules.deck
     tiebreak = rules.suit_tiebreak
     mix_suits = set(rules.mixwell_suits) if rules.mixwell_possible else set()
@@ -137,7 +137,7 @@ def build_tables(rules: RuleSet) -> KernelTables:
     if n <= 16:
         for h, mask in enumerate(rules.straights):
             heights[mask] = h + 1
-    return KernelTables(
+    return KernelLookups(
         rules=rules,
         cards=cards,
         bit_strength=bit_strength,

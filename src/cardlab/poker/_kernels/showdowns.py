@@ -281,7 +281,7 @@ def draw_outcomes(
 ) -> Array:  # pragma: no cover - compiled
     """For ``kept`` cards plus every ``deal``-card draw from ``rest``: how many draws
     give a key >= ``threshold``, and how many there are. ``cards`` ... ``heights``: the
-    batch kernel tables (:class:`~cardlab.poker._kernels.rule_arrays.KernelTables`)."""
+    batch kernel look-ups (:class:`~cardlab.poker._kernels.rule_arrays.KernelLookups`)."""
     n = rest.shape[0]
     nk = kept.shape[0]
     if deal == 0:

@@ -127,7 +127,7 @@ def best_shape(
 
 
 @njit(cache=True)
-def _rank_tables(
+def _rank_lookups(
     pos_rank: Array, combos: Array, strength: Array, lut: Array, straights: Array
 ) -> tuple[Array, Array, Array]:  # pragma: no cover - compiled
     """Per five-card subset of a rank pattern: strength and shape by suit kind (0 plain,
@@ -291,7 +291,7 @@ def _count_one(
         for t in range(level_mult[j]):
             pos_rank[fill[level_slot[j]] + t] = level_rank[j]
         fill[level_slot[j]] += level_mult[j]
-    sub_strength, sub_shape, order = _rank_tables(pos_rank, combos, strength, lut, straights)
+    sub_strength, sub_shape, order = _rank_lookups(pos_rank, combos, strength, lut, straights)
     bound = np.empty(order.shape[0], np.int64)
     for i in range(order.shape[0]):
         c = order[i]

@@ -1,14 +1,16 @@
-"""The kernels' tables on disk (:mod:`cardlab.poker._table_cache`).
+"""The kernels' look-ups on disk (:mod:`cardlab.poker._lookup_cache`).
 
 - the file is keyed by what built it: the builder's code and the code it imports (an
   edit of either gives another file, an edit elsewhere does not), the rule set (every
   option, the deck) and the hand size;
 - a file that is cut short, has a flipped byte, a foreign header or another layout is
   built again and replaced, and the answer is still right;
-- tables read back equal the tables built (values, dtypes, shapes, the types numba
+- look-ups read back equal the look-ups built (values, dtypes, shapes, the types numba
   compiles for, so no kernel compiles again), on standard52, FESCA78, FESCA60 and user
   decks; keys and exact equities with the cache equal those without it and the
-  reference evaluator's.
+  reference evaluator's;
+- ``CARDLAB_LOOKUP_CACHE=off`` (or its old name ``CARDLAB_TABLE_CACHE=off``) switches
+  the cache off, and the files live under ``<cache>/lookups/``.
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ import pytest
 
 from cardlab._sources import PACKAGE
 from cardlab.poker import RuleSet, batch, equity, plan
-from cardlab.poker import _table_cache as tc
+from cardlab.poker import _lookup_cache as tc
 from cardlab.poker._kernels.hashed import build_hash
-from cardlab.poker._kernels.omaha_table import omaha_tables
-from cardlab.poker._kernels.rule_arrays import build_tables
+from cardlab.poker._kernels.omaha_lookup import omaha_lookups
+from cardlab.poker._kernels.rule_arrays import build_lookups
 from cardlab.poker.games import Game, get_game
 from cardlab.poker.hands import best_hand
 
@@ -39,30 +41,31 @@ DECK_IDS = ["standard52", "FESCA78", "FESCA60", "short24"]
 
 @pytest.fixture(autouse=True)
 def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """An empty cache directory, and no tables left in this process's memory."""
+    """An empty cache directory, and no look-ups left in this process's memory."""
     monkeypatch.setenv(tc.ENV_DIR, str(tmp_path))
     monkeypatch.delenv(tc.ENV_SWITCH, raising=False)
+    monkeypatch.delenv(tc.ENV_SWITCH_ALIAS, raising=False)
     _forget()
     yield tmp_path
     _forget()
 
 
 def _forget() -> None:
-    for fn in (batch.kernel_tables, batch.hash_tables, batch.omaha_tables):
+    for fn in (batch.kernel_lookups, batch.hash_lookups, batch.omaha_lookups):
         fn.cache_clear()
     plan._plan.cache_clear()
-    omaha_tables.cache_clear()
+    omaha_lookups.cache_clear()
 
 
-# every table set the process caches: (builder, params, how to build it from rules)
-def _tables_builders(rules: RuleSet) -> list[tuple[Callable[..., Any], tuple[int, ...], Any]]:
-    kt = build_tables(rules)
+# every set of look-ups the process caches: (builder, params, how to build it from rules)
+def _lookup_builders(rules: RuleSet) -> list[tuple[Callable[..., Any], tuple[int, ...], Any]]:
+    kt = build_lookups(rules)
     h5 = build_hash(kt, 5)
     return [
-        (build_tables, (), lambda: build_tables(rules)),
-        (build_hash, (7,), lambda: build_hash(build_tables(rules), 7)),
-        (build_hash, (5,), lambda: build_hash(build_tables(rules), 5)),
-        (omaha_tables, (), lambda: omaha_tables.__wrapped__(kt, h5) if h5 else None),
+        (build_lookups, (), lambda: build_lookups(rules)),
+        (build_hash, (7,), lambda: build_hash(build_lookups(rules), 7)),
+        (build_hash, (5,), lambda: build_hash(build_lookups(rules), 5)),
+        (omaha_lookups, (), lambda: omaha_lookups.__wrapped__(kt, h5) if h5 else None),
     ]
 
 
@@ -96,8 +99,8 @@ def _same(built: Any, loaded: Any) -> None:
 
 def test_equal_rule_sets_share_a_file_and_any_option_or_deck_changes_it() -> None:
     base = RuleSet.for_deck("FESCA78")
-    assert tc.cache_path(build_tables, base) == tc.cache_path(
-        build_tables, RuleSet.for_deck("FESCA78")
+    assert tc.cache_path(build_lookups, base) == tc.cache_path(
+        build_lookups, RuleSet.for_deck("FESCA78")
     )
     variants = [
         base,
@@ -110,7 +113,7 @@ def test_equal_rule_sets_share_a_file_and_any_option_or_deck_changes_it() -> Non
         RuleSet.for_deck(str(USER_DECKS / "short24.toml")),
     ]
     assert len(set(variants)) == len(variants)  # the options above all exist and differ
-    paths = {tc.cache_path(build_tables, r) for r in variants}
+    paths = {tc.cache_path(build_lookups, r) for r in variants}
     assert len(paths) == len(variants)
 
 
@@ -119,8 +122,8 @@ def test_the_hand_size_and_the_builder_name_the_file() -> None:
     paths = {
         tc.cache_path(build_hash, rules, 5),
         tc.cache_path(build_hash, rules, 7),
-        tc.cache_path(build_tables, rules),
-        tc.cache_path(omaha_tables, rules),
+        tc.cache_path(build_lookups, rules),
+        tc.cache_path(omaha_lookups, rules),
     }
     assert len(paths) == 4
 
@@ -144,10 +147,10 @@ class _Edited(dict[Path, bytes]):
         ("cardlab.poker._kernels.rule_arrays", "poker/_kernels/rule_arrays.py", True),
         ("cardlab.poker._kernels.rule_arrays", "poker/order.py", True),  # imported inside
         ("cardlab.poker._kernels.rule_arrays", "poker/_counting.py", True),  # by order.py
-        ("cardlab.poker._kernels.rule_arrays", "poker/_table_cache.py", True),
+        ("cardlab.poker._kernels.rule_arrays", "poker/_lookup_cache.py", True),
         ("cardlab.poker._kernels.hashed", "poker/_kernels/hashed.py", True),
         ("cardlab.poker._kernels.hashed", "poker/_kernels/rule_arrays.py", True),
-        ("cardlab.poker._kernels.omaha_table", "poker/_kernels/hashed.py", True),  # its input
+        ("cardlab.poker._kernels.omaha_lookup", "poker/_kernels/hashed.py", True),  # its input
         ("cardlab.poker._kernels.rule_arrays", "poker/_kernels/hashed.py", False),
         ("cardlab.poker._kernels.rule_arrays", "table/state.py", False),
         ("cardlab.poker._kernels.hashed", "web/tables.py", False),
@@ -163,9 +166,9 @@ def test_the_code_digest_follows_the_builder_and_its_imports(
 
 def test_a_new_code_digest_is_a_new_directory(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = RuleSet.for_deck("FESCA60")
-    before = tc.cache_path(build_tables, rules)
+    before = tc.cache_path(build_lookups, rules)
     monkeypatch.setattr(tc, "code_digest", lambda module: "0123456789abcdef")
-    after = tc.cache_path(build_tables, rules)
+    after = tc.cache_path(build_lookups, rules)
     assert before.name == after.name and before.parent != after.parent
     assert after.parent.name == "0123456789abcdef"
 
@@ -174,9 +177,9 @@ def test_a_new_code_digest_is_a_new_directory(monkeypatch: pytest.MonkeyPatch) -
 
 
 @pytest.mark.parametrize("deck", DECKS, ids=DECK_IDS)
-def test_tables_read_back_equal_the_tables_built(deck: str, fresh_cache: Path) -> None:
+def test_lookups_read_back_equal_the_lookups_built(deck: str, fresh_cache: Path) -> None:
     rules = RuleSet.for_deck(deck)
-    for builder, params, build in _tables_builders(rules):
+    for builder, params, build in _lookup_builders(rules):
         path = tc.cache_path(builder, rules, *params)
         assert not path.exists()
         first = tc.cached(builder, rules, *params, build=build)
@@ -209,7 +212,7 @@ def _damage_header(path: Path) -> None:
 
 
 def _damage_magic(path: Path) -> None:
-    path.write_bytes(b"not a table file at all" * 10)
+    path.write_bytes(b"not a look-up file at all" * 10)
 
 
 def _damage_empty(path: Path) -> None:
@@ -233,7 +236,7 @@ def _damage_layout(path: Path) -> None:
 )
 def test_a_damaged_file_is_built_again_and_replaced(damage: Callable[[Path], None]) -> None:
     rules = RuleSet.for_deck("FESCA78")
-    build = lambda: build_hash(build_tables(rules), 7)  # noqa: E731
+    build = lambda: build_hash(build_lookups(rules), 7)  # noqa: E731
     tc.cached(build_hash, rules, 7, build=build)
     path = tc.cache_path(build_hash, rules, 7)
     damage(path)
@@ -258,12 +261,41 @@ def test_switched_off_it_builds_every_time_and_writes_nothing(
 
     def build() -> Any:
         calls.append(1)
-        return build_tables(rules)
+        return build_lookups(rules)
 
-    tc.cached(build_tables, rules, build=build)
-    tc.cached(build_tables, rules, build=build)
+    tc.cached(build_lookups, rules, build=build)
+    tc.cached(build_lookups, rules, build=build)
     assert len(calls) == 2
     assert not any(fresh_cache.rglob("*"))
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "used"),
+    [
+        (None, None, True),
+        ("off", None, False),
+        (None, "off", False),  # the old name still switches it off
+        (None, "no", False),
+        ("on", "off", True),  # the new name wins
+        ("false", "on", False),
+    ],
+)
+def test_the_switch_and_its_old_name(
+    new: str | None, old: str | None, used: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert (tc.ENV_SWITCH, tc.ENV_SWITCH_ALIAS) == ("CARDLAB_LOOKUP_CACHE", "CARDLAB_TABLE_CACHE")
+    for name, value in ((tc.ENV_SWITCH, new), (tc.ENV_SWITCH_ALIAS, old)):
+        if value is not None:
+            monkeypatch.setenv(name, value)
+    assert tc.enabled() is used
+
+
+def test_files_live_under_the_lookups_directory(fresh_cache: Path) -> None:
+    rules = RuleSet.for_deck("FESCA60")
+    tc.cached(build_lookups, rules)
+    written = [p.relative_to(fresh_cache) for p in fresh_cache.rglob("*") if p.is_file()]
+    assert written and all(p.parts[0] == "lookups" for p in written)
+    assert tc.load(fresh_cache / written[0], rules) is not tc._MISSING
 
 
 def test_an_unwritable_cache_still_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -271,7 +303,7 @@ def test_an_unwritable_cache_still_answers(tmp_path: Path, monkeypatch: pytest.M
     blocker.write_text("")
     monkeypatch.setenv(tc.ENV_DIR, str(blocker))
     rules = RuleSet.for_deck("FESCA60")
-    _same(build_tables(rules), tc.cached(build_tables, rules))
+    _same(build_lookups(rules), tc.cached(build_lookups, rules))
 
 
 # --- answers with the cache equal answers without it --------------------------------

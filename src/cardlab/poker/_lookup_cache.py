@@ -1,9 +1,9 @@
-"""The kernels' look-up tables on disk: built once per deck and rule set, then mapped.
+"""The kernels' look-ups on disk: built once per deck and rule set, then mapped.
 
-A new process that answers one question would otherwise rebuild the tables it reads
-(the hand order's exact counts, the hash path's tables, Omaha's best pair per board)
+A new process that answers one question would otherwise rebuild the look-ups it reads
+(the hand order's exact counts, the hash path's look-ups, Omaha's best pair per board)
 and load the compiled code that builds them: most of a second before the first answer.
-:func:`cached` builds a table set the first time and writes it to one file; later
+:func:`cached` builds a set of look-ups the first time and writes it to one file; later
 processes map that file into memory (copy on write: the arrays are writable, as the
 compiled kernels were compiled for, and pages are shared until written).
 
@@ -20,8 +20,10 @@ checked on every load, and a file that fails (cut short, overwritten, of another
 layout) is built again and replaced. Files are written to a temporary name and moved
 into place in one step, so a reader never sees half of one.
 
-Where: ``$CARDLAB_CACHE_DIR/tables`` if set, else ``<user cache>/cardlab/tables``;
-``CARDLAB_TABLE_CACHE=off`` builds every time and writes nothing (for timing cold work).
+Where: ``$CARDLAB_CACHE_DIR/lookups`` if set, else ``<user cache>/cardlab/lookups``;
+``CARDLAB_LOOKUP_CACHE=off`` builds every time and writes nothing (for timing cold work).
+``CARDLAB_TABLE_CACHE``, its name before the look-ups were called look-ups, is still
+read as an alias (``CARDLAB_LOOKUP_CACHE`` wins when both are set).
 Directories of other code digests unused for two weeks are removed when a new one is
 made, as the numba cache does.
 """
@@ -52,12 +54,13 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-MAGIC = b"cardlab tables 1"  # 16 bytes: the file layout's version
+MAGIC = b"cardlab lookup 1"  # 16 bytes: the file layout's version
 _HEAD = struct.Struct("<16sQI")  # magic, header length, CRC-32 of header + arrays
 ALIGN = 64  # every array starts on a cache line (numba reads them as aligned)
 KEEP_UNUSED_SECONDS = 14 * 24 * 3600
 ENV_DIR = "CARDLAB_CACHE_DIR"
-ENV_SWITCH = "CARDLAB_TABLE_CACHE"
+ENV_SWITCH = "CARDLAB_LOOKUP_CACHE"
+ENV_SWITCH_ALIAS = "CARDLAB_TABLE_CACHE"  # the old name, still read
 
 
 class Unstorable(Exception):
@@ -90,17 +93,22 @@ def cached(
 
 
 def enabled() -> bool:
-    return os.environ.get(ENV_SWITCH, "").lower() not in ("off", "0", "no", "false")
+    """Whether the cache is used: not when ``CARDLAB_LOOKUP_CACHE`` (or, unset, its old
+    name ``CARDLAB_TABLE_CACHE``) is ``off``, ``0``, ``no`` or ``false``."""
+    value = os.environ.get(ENV_SWITCH)
+    if value is None:
+        value = os.environ.get(ENV_SWITCH_ALIAS, "")
+    return value.lower() not in ("off", "0", "no", "false")
 
 
 def cache_root() -> Path:
     """The directory holding one subdirectory per code digest."""
     chosen = os.environ.get(ENV_DIR)
     if chosen:
-        return Path(chosen) / "tables"
+        return Path(chosen) / "lookups"
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("cardlab")) / "tables"
+    return Path(platformdirs.user_cache_dir("cardlab")) / "lookups"
 
 
 def cache_path(builder: Callable[..., Any], rules: RuleSet, *params: int | str) -> Path:
@@ -126,7 +134,7 @@ def digest_of(module: str, sources: dict[Path, bytes]) -> str:
 
 def rules_digest(rules: RuleSet) -> str:
     """A digest of the deck's definition and every rule option (the same for equal rule
-    sets, different for any change that could change a table)."""
+    sets, different for any change that could change a look-up)."""
     from cardlab.poker.rules import OPTIONS
 
     options = {name: _text(getattr(rules, name)) for name in OPTIONS}

@@ -1,10 +1,10 @@
-"""The Omaha table: the best plain key of a hole pair with three of five board cards,
+"""The Omaha look-up: the best plain key of a hole pair with three of five board cards,
 for every pair and board of ranks (see :mod:`.omaha`, which reads it).
 
-Built once per rule set from the five-card hash tables (:mod:`.hashed`): every board of
+Built once per rule set from the five-card hash look-ups (:mod:`.hashed`): every board of
 five ranks the deck can deal, crossed with every pair of ranks, scored over its ten
 triples by the same lookup the kernels make; the keys are stored as their places among
-the distinct plain keys (uint16), so the table stays small enough for the cache.
+the distinct plain keys (uint16), so the look-up stays small enough for the cache.
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from numba import njit
 from cardlab.poker._kernels.hashed import hash_masks
 
 if TYPE_CHECKING:
-    from cardlab.poker._kernels.hashed import HashTables
-    from cardlab.poker._kernels.rule_arrays import KernelTables
+    from cardlab.poker._kernels.hashed import HashLookups
+    from cardlab.poker._kernels.rule_arrays import KernelLookups
 
 Array = Any
-MAX_TABLE = 1 << 22  # entries of the (board, pair) table; beyond it, the 60 lookups
+MAX_LOOKUP = 1 << 22  # entries of the (board, pair) look-up; beyond it, 60 look-ups
 
 
 @dataclass(frozen=True, eq=False)
-class OmahaTables:
+class OmahaLookups:
     """The best plain key of a hole pair with three of five board cards, by ranks.
 
     - ``best[board, pair]``: the place in ``keys`` of the highest plain key (suits 0,
@@ -49,11 +49,11 @@ class OmahaTables:
 
 
 @lru_cache(maxsize=64)
-def omaha_tables(tables: KernelTables, h: HashTables) -> OmahaTables | None:
-    """The tables for a rule set with the hash tables ``h`` of five cards, or None when
-    they would not fit (more than ``MAX_TABLE`` entries or 65,536 distinct keys)."""
-    ranks = tables.cards[:, 0]
-    n_ranks = len(tables.rules.deck.ranks)
+def omaha_lookups(lookups: KernelLookups, h: HashLookups) -> OmahaLookups | None:
+    """The look-ups for a rule set with the hash look-ups ``h`` of five cards, or None when
+    they would not fit (more than ``MAX_LOOKUP`` entries or 65,536 distinct keys)."""
+    ranks = lookups.cards[:, 0]
+    n_ranks = len(lookups.rules.deck.ranks)
     held = np.bincount(ranks, minlength=n_ranks).astype(np.int64)
     pairs = [
         (a, b)
@@ -62,7 +62,7 @@ def omaha_tables(tables: KernelTables, h: HashTables) -> OmahaTables | None:
     ]
     n_boards = len(h.rank_keys)
     keys, key_place = np.unique(h.rank_keys, return_inverse=True)
-    if n_boards * len(pairs) > MAX_TABLE or len(keys) > 1 << 16:
+    if n_boards * len(pairs) > MAX_LOOKUP or len(keys) > 1 << 16:
         return None
     digits = np.zeros(n_ranks, np.int64)
     digits[ranks] = h.per_card[:, 0] & ((1 << h.suit_shift) - 1)
@@ -93,7 +93,7 @@ def omaha_tables(tables: KernelTables, h: HashTables) -> OmahaTables | None:
     key_places = np.zeros(len(keys), np.int64)
     key_places[key_place.ravel()] = np.arange(n_boards)
     columns = [keys.astype(np.int64), key_sums, key_places]
-    return OmahaTables(best=best, pair_of=pair_of, keys=np.ascontiguousarray(np.stack(columns, 1)))
+    return OmahaLookups(best=best, pair_of=pair_of, keys=np.ascontiguousarray(np.stack(columns, 1)))
 
 
 @njit(cache=True)
