@@ -133,7 +133,7 @@ def monte_carlo(
 
 
 @njit(cache=True, inline="always")
-def _draw(state: Any, buf: Any, left: int, n: int) -> tuple[int, Any, Any, int]:
+def _draw(state: Any, buf: Any, left: int, n: int) -> tuple[Any, Any, Any, int]:
     """(a uniform integer in 0 .. n-1 (n <= 2**16), the state, the buffer, its draws
     left): Lemire's multiply-shift on the next 16 bits of the buffer ``buf`` (four draws
     per generator output, refilled when ``left`` is 0), drawing again in the rare case
@@ -231,6 +231,9 @@ def _dealt_block(
                 board_w0 |= board0[c]
                 board_w1 |= board1[c]
         top = -1
+        first = 0
+        n_top = 0  # players holding the top plain key
+        rare_any = False
         for p in range(players):
             total = known0[p] + board_sum
             w0 = known1[p] | board_w0
@@ -248,7 +251,12 @@ def _dealt_block(
             key = rank_keys[place]
             plain[p] = key
             places[p] = place
-            top = max(top, key)
+            if key > top:
+                top = key
+                first = p
+                n_top = 1
+            elif key == top:
+                n_top += 1
             sums[p, 0] = total
             sums[p, 1] = w0
             sums[p, 2] = w1
@@ -256,7 +264,21 @@ def _dealt_block(
             if mixwell and not is_rare:
                 is_rare = rare(total >> suit_shift, sc)
             sums[p, 3] = is_rare
-        # most deals are settled by the plain keys alone
+            rare_any |= is_rare
+        if not (rare_any or suits_count):  # the plain keys are the keys: settled
+            if n_top == 1:
+                out[0, first] += 1
+                out[2, first] += SHARE_UNIT
+                out[3, first] += SHARE_UNIT * SHARE_UNIT
+            else:
+                share = SHARES[n_top]
+                for p in range(first, players):
+                    if plain[p] == top:
+                        out[1, p] += 1
+                        out[2, p] += share
+                        out[3, p] += share * share
+            continue
+        # most other deals are settled by the plain keys' bounds alone
         contenders = 0
         first = 0
         for p in range(players):
