@@ -23,7 +23,12 @@ is tried too (its wheels cannot evaluate: docs/speed.md). Last, cardlab's exact 
 1 and 2 threads (``numba.set_num_threads``, in this process only) and the speed-up.
 
     python benchmarks/equity.py [--quick] [--monte-carlo] [--only-fesca-exact] [--samples N]
-        [--native] [--threads-only]
+        [--native] [--threads-only] [--mc-native REPEATS]
+
+``--mc-native R``: only the per-core Monte Carlo figures, R interleaved rounds (cardlab
+standard52 AsAh v KsKh, OMPEval on the same matchup, cardlab FESCA78), each on one
+thread; prints each figure's median and range and the median of the per-round ratios
+cardlab / OMPEval (run it with NUMBA_NUM_THREADS=1 for one thread in numba too).
 """
 
 from __future__ import annotations
@@ -104,9 +109,16 @@ def main() -> None:
         "--threads-only", action="store_true", help="only the exact walks on 1 and 2 threads"
     )
     parser.add_argument("--eval-hands", type=int, default=4_000_000)
+    parser.add_argument(
+        "--mc-native", type=int, default=0, metavar="R", help="only MC per core against OMPEval"
+    )
     args = parser.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
     n = args.samples
+    if args.mc_native:  # the sampler's kernel only
+        sample_equity(HOLDEM, AA_KK, samples=8_000, rng=0)
+        mc_native_lines(n, args.mc_native)
+        return
     # warm up: load (or compile) the kernels
     exact_equity(HOLDEM, AA_KK, board="2c 3d 4h 5s")
     exact_equity(FESCA, FESCA_HANDS, board="木5 火6 土7 金8")
@@ -383,6 +395,48 @@ def _row(
 
     ratios = ", ".join(r for r in (speed(theirs, "OMPEval here"), speed(ref, "issue ref")) if r)
     return label, text(ref), text(theirs), text(ours), ratios
+
+
+def mc_native_lines(samples: int, rounds: int) -> None:
+    """Per-core Monte Carlo, cardlab against OMPEval, ``rounds`` interleaved rounds on one
+    thread (CPU seconds): medians, ranges and the median per-round ratio."""
+    numba.set_num_threads(1)
+    sample_equity(FESCA, FESCA_HANDS, samples=8_000, rng=0)
+    lib = _ompeval()
+    if lib is not None:
+        _omp_equity(lib, ["AsAh", "KsKh"], False, 1, 0.2)
+    rates: dict[str, list[float]] = {"cardlab": [], "OMPEval": [], "FESCA78": []}
+    ratios: list[float] = []
+    for r in range(rounds):
+        start = time.process_time()
+        sample_equity(HOLDEM, AA_KK, samples=samples, rng=r)
+        rates["cardlab"].append(samples / (time.process_time() - start))
+        if lib is not None:
+            start = time.process_time()
+            _, played = _omp_equity(lib, ["AsAh", "KsKh"], False, 1, 1.0)
+            rates["OMPEval"].append(played / (time.process_time() - start))
+            ratios.append(rates["cardlab"][-1] / rates["OMPEval"][-1])
+        start = time.process_time()
+        sample_equity(FESCA, FESCA_HANDS, samples=samples, rng=r)
+        rates["FESCA78"].append(samples / (time.process_time() - start))
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    print(f"Monte Carlo per core (1 thread, CPU s), {rounds} interleaved rounds of {samples:,}")
+    for name, values in rates.items():
+        if values:
+            label = {
+                "cardlab": "cardlab standard52 AsAh v KsKh",
+                "OMPEval": "OMPEval (pokerfast) AsAh v KsKh",
+                "FESCA78": f"cardlab FESCA78 {' v '.join(FESCA_HANDS)}",
+            }[name]
+            print(
+                f"  {label:<40} median {np.median(values) / 1e6:6.2f} M/s"
+                f" (range {min(values) / 1e6:.2f}-{max(values) / 1e6:.2f})"
+            )
+    if ratios:
+        print(
+            f"  cardlab / OMPEval per round: median x{np.median(ratios):.2f}"
+            f" (range x{min(ratios):.2f}-x{max(ratios):.2f})"
+        )
 
 
 def thread_lines(quick: bool) -> None:

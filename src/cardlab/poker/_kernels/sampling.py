@@ -3,23 +3,26 @@
 A call deals ``trials`` random showdowns in each of several blocks, one generator per
 block seeded from the caller's numpy ``Generator``: the same seed gives the same result
 whatever the number of threads. The generator is SplitMix64 (every one of its 64 bits
-passes BigCrush), each output split into two 32-bit draws; a draw in ``0 .. n-1`` is
-Lemire's multiply-shift with its rejection step, so every card and combo is picked with
-exactly equal probability (no modulo bias).
+passes BigCrush); a draw in ``0 .. n-1`` is Lemire's multiply-shift with its rejection
+step on 32 bits of an output (:func:`_below`; the dealt loop: 16 bits, four draws an
+output, :func:`_draw`), so every card and combo is picked with exactly equal
+probability (no modulo bias).
 
 Two loops, the same statistics (each trial is an independent uniform deal):
 
 - :func:`_dealt_block`, when every player holds one known combo (some of its cards may
   be dealt at random) and the hash path applies: the cards not in play sit in one array
   and each trial deals the random cards by a partial Fisher-Yates shuffle of it (a
-  uniform draw without replacement whatever order the array was left in), so there is
-  no rejection and nothing to reset. Each player's known cards are summed once per
-  block; a trial adds the dealt cards' hash digits. The keys are settled lazily: a
-  player's plain rank lookup bounds its key (suits only fill the key's lowest 20 bits,
-  a flush or a Mixwell can only raise it), and the suits and the flush/Mixwell choice
-  are worked out only for players the bounds leave in contention (a player ahead of
-  everyone's bounds wins whatever its suits or flushes). The cards of a player's row
-  are written only for that flush/Mixwell look.
+  uniform draw without replacement whatever order the array was left in), so there is no
+  rejection and nothing to reset. Each player's known cards are summed once per block; a
+  trial adds each dealt card's hash digits as it is dealt (the board's once, for every
+  player), never reading the dealt cards back from the array it just shuffled (a load
+  behind stores to computed places stalls the pipeline: twice slower). The keys are
+  settled lazily: a player's plain rank lookup bounds its key (suits only fill the key's
+  lowest 20 bits, a flush or a Mixwell can only raise it), and the suits and the
+  flush/Mixwell choice are worked out only for players the bounds leave in contention (a
+  player ahead of everyone's bounds wins whatever its suits or flushes). The cards of a
+  player's row are written only for that flush/Mixwell look.
 - :func:`_ranges_block` for everything else (ranges, the subset and Omaha paths): a
   combo picked per player (the whole pick again if two share a card), the other cards
   dealt with a per-card check against the cards in play.
@@ -112,7 +115,7 @@ def monte_carlo(
     """
     players = combos.shape[0]
     blocks = seeds.shape[0]
-    dealt = sc.method == HASHED and not general
+    dealt = sc.method == HASHED and not general and deck_size <= 0xFFFF  # 16-bit draws
     for p in range(players):
         dealt = dealt and n_combos[p] == 1
     parts = np.zeros((blocks, 5, players), np.int64)
@@ -127,6 +130,33 @@ def monte_carlo(
     for b in range(blocks):
         tallies += parts[b]
     return tallies
+
+
+@njit(cache=True, inline="always")
+def _draw(state: Any, buf: Any, left: int, n: int) -> tuple[Any, Any, Any, int]:
+    """(a uniform integer in 0 .. n-1 (n <= 2**16), the state, the buffer, its draws
+    left): Lemire's multiply-shift on the next 16 bits of the buffer ``buf`` (four draws
+    per generator output, refilled when ``left`` is 0), drawing again in the rare case
+    (probability < n / 2**16) that the low half of the product falls in the few values
+    that would bias it."""
+    if left == 0:
+        state, buf = _mix(state)
+        left = 4
+    product = np.int64(buf & np.uint64(0xFFFF)) * n
+    buf = buf >> np.uint64(16)
+    left -= 1
+    low = product & 0xFFFF
+    if low < n:
+        floor = (0x10000 - n) % n
+        while low < floor:
+            if left == 0:
+                state, buf = _mix(state)
+                left = 4
+            product = np.int64(buf & np.uint64(0xFFFF)) * n
+            buf = buf >> np.uint64(16)
+            left -= 1
+            low = product & 0xFFFF
+    return product >> 16, state, buf, left
 
 
 @njit(cache=True)
@@ -157,13 +187,22 @@ def _dealt_block(
     n_lo_bits = sc.n_lo_bits
     suit_shift = sc.suit_shift
     suits_count = sc.suits_count
+    mixwell = sc.mixwell
     lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
+    flush_add = sc.flush_test << suit_shift
+    flush_bits = ((sc.flush_test // 3) << 3) << suit_shift
     ra = rare_arrays(arr)
     rows, known, live, n_live, starts, slots = _dealt_setup(
         combos, board, base_used, deck_size, arr
     )
     n_board = starts[0]
     m = starts[players]
+    digit = per_card[:, 0].copy()
+    board0 = per_card[:, 1].copy()
+    board1 = per_card[:, 2].copy()
+    known0 = known[:, 0].copy()
+    known1 = known[:, 1].copy()
+    known2 = known[:, 2].copy()
     suit_plan = arr.suit_plan
     top_suits = arr.top_suits
     suits = SUITS_MASK if suits_count else 0
@@ -175,52 +214,71 @@ def _dealt_block(
     mix_of = np.zeros(16, np.int64)
     out = np.zeros((4, players), np.int64)  # the block's own (no cache lines shared)
     state = np.uint64(seed)
+    buf = np.uint64(0)
+    left = 0
     for _ in range(trials):
-        # partial Fisher-Yates: m cards to live[:m], two draws per generator output
-        i = 0
-        while i < m:
-            state, z = _mix(state)
-            r, state = _scale(np.int64(z >> np.uint64(32)), n_live - i, state)
-            c = live[i + r]
-            live[i + r] = live[i]
-            live[i] = c
-            i += 1
-            if i < m:
-                r, state = _scale(np.int64(z & np.uint64(_LOW32)), n_live - i, state)
-                c = live[i + r]
-                live[i + r] = live[i]
-                live[i] = c
-                i += 1
+        # partial Fisher-Yates: the board's cards to live[:n_board], summed as dealt
         board_sum = 0
         board_w0 = 0
         board_w1 = 0
         for i in range(n_board):
-            c = live[i]
-            board_sum += per_card[c, 0]
+            r, state, buf, left = _draw(state, buf, left, n_live - i)
+            c = live[i + r]
+            live[i + r] = live[i]
+            live[i] = c
+            board_sum += digit[c]
             if suits_count:
-                board_w0 |= per_card[c, 1]
-                board_w1 |= per_card[c, 2]
+                board_w0 |= board0[c]
+                board_w1 |= board1[c]
         top = -1
+        first = 0
+        n_top = 0  # players holding the top plain key
+        rare_any = False
         for p in range(players):
-            total = known[p, 0] + board_sum
-            w0 = known[p, 1] | board_w0
-            w1 = known[p, 2] | board_w1
-            for i in range(starts[p], starts[p + 1]):
-                c = live[i]
-                total += per_card[c, 0]
+            total = known0[p] + board_sum
+            w0 = known1[p] | board_w0
+            w1 = known2[p] | board_w1
+            for i in range(starts[p], starts[p + 1]):  # the player's own dealt cards
+                r, state, buf, left = _draw(state, buf, left, n_live - i)
+                c = live[i + r]
+                live[i + r] = live[i]
+                live[i] = c
+                total += digit[c]
                 if suits_count:
-                    w0 |= per_card[c, 1]
-                    w1 |= per_card[c, 2]
+                    w0 |= board0[c]
+                    w1 |= board1[c]
             place = hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
             key = rank_keys[place]
             plain[p] = key
             places[p] = place
-            top = max(top, key)
+            if key > top:
+                top = key
+                first = p
+                n_top = 1
+            elif key == top:
+                n_top += 1
             sums[p, 0] = total
             sums[p, 1] = w0
             sums[p, 2] = w1
-            sums[p, 3] = rare(total >> suit_shift, sc)
-        # most deals are settled by the plain keys alone
+            is_rare = (total + flush_add) & flush_bits != 0
+            if mixwell and not is_rare:
+                is_rare = rare(total >> suit_shift, sc)
+            sums[p, 3] = is_rare
+            rare_any |= is_rare
+        if not (rare_any or suits_count):  # the plain keys are the keys: settled
+            if n_top == 1:
+                out[0, first] += 1
+                out[2, first] += SHARE_UNIT
+                out[3, first] += SHARE_UNIT * SHARE_UNIT
+            else:
+                share = SHARES[n_top]
+                for p in range(first, players):
+                    if plain[p] == top:
+                        out[1, p] += 1
+                        out[2, p] += share
+                        out[3, p] += share * share
+            continue
+        # most other deals are settled by the plain keys' bounds alone
         contenders = 0
         first = 0
         for p in range(players):
