@@ -97,7 +97,12 @@ def exact_by_rank(
     rows, fixed, by_rank, rank_start, by_suit, suit_start, rank_digit = dealt
     for t in prange(n_a):
         unit = Dealt(rows, fixed, by_rank, rank_start, by_suit, suit_start, rank_digit)
-        _part_a(unit, deal, prefixes[t], board_keys, board_meta, mix_min, arr, sc, parts_a[t])
+        # each unit tallies into an array of its own, copied out once: a view of
+        # parts_a would share parts_a's reference count, which every call taking it
+        # changes atomically, and two threads doing so take turns for its cache line
+        own = np.zeros((4, players), np.int64)
+        _part_a(unit, deal, prefixes[t], board_keys, board_meta, mix_min, arr, sc, own)
+        parts_a[t] = own
     out = np.zeros((4, players), np.int64)
     for t in range(n_a):
         out += parts_a[t]
@@ -108,6 +113,8 @@ def exact_by_rank(
     parts_b = np.zeros((n_b, 4, players), np.int64)
     settled = np.zeros((n_b, 4, 4), np.int64)
     for t in prange(n_b):
+        own = np.zeros((4, players), np.int64)  # (see part A)
+        own_settled = np.zeros((4, 4), np.int64)
         _part_b(
             Dealt(rows, fixed, by_rank, rank_start, by_suit, suit_start, rank_digit),
             deal,
@@ -118,9 +125,11 @@ def exact_by_rank(
             mix_min,
             arr,
             sc,
-            parts_b[t],
-            settled[t],
+            own,
+            own_settled,
         )
+        parts_b[t] = own
+        settled[t] = own_settled
     all_settled = np.zeros((4, 4), np.int64)
     for t in range(n_b):
         out += parts_b[t]

@@ -87,11 +87,13 @@ def hand_vs_random(
     # per unit: showdowns the hero wins alone, the random hand wins alone, and split
     counts = np.zeros((units.shape[0], 3), np.int64)
     for t in prange(units.shape[0]):
+        own = np.zeros(3, np.int64)  # the unit's own, copied out once (see by_rank)
         if units[t, 0] >= 0:
             s = units[t, 0]
-            _part_b(s, hero, board, rest, digit, board_total, hero_total, arr, sc, counts[t])
+            _part_b(s, hero, board, rest, digit, board_total, hero_total, arr, sc, own)
         else:
-            _part_a(deal, units[t, 1:], digit, avail, board_total, hero_total, arr, sc, counts[t])
+            _part_a(deal, units[t, 1:], digit, avail, board_total, hero_total, arr, sc, own)
+        counts[t] = own
     hero_wins = 0
     villain_wins = 0
     splits = 0
