@@ -13,18 +13,8 @@ import pytest
 
 from cardlab import _numba_cache
 from cardlab._numba_cache import remembered_digest, sources_digest, sources_signature
+from test_numba_cache import FILES  # the same small package that test digests
 
-FILES = {
-    "__init__.py": "",
-    "keys.py": "SHIFT = 50\n",
-    "cli.py": "import click\n",
-    "kern/__init__.py": "",
-    "kern/fast.py": (
-        "from numba import njit\nfrom cardlab.kern.helper import f\n\n"
-        "@njit\ndef g(x):\n    return f(x)\n"
-    ),
-    "kern/helper.py": "from cardlab.keys import SHIFT\ndef f(x):\n    return x >> SHIFT\n",
-}
 AN_HOUR_AGO = time.time() - 3600
 
 

@@ -173,7 +173,7 @@ class Daemon:
                 if ready:
                     conn, _ = listener.accept()
                     with conn:
-                        self._answer(conn, listener)
+                        self._answer(conn)
         finally:
             listener.close()
             self._drop_spare()
@@ -276,7 +276,7 @@ class Daemon:
             _run_child(conn, fds, request, self.imports_set)
         return pid
 
-    def _answer(self, conn: socket.socket, listener: socket.socket) -> None:
+    def _answer(self, conn: socket.socket) -> None:
         conn.settimeout(5.0)
         fds: list[int] = []
         try:
