@@ -299,15 +299,15 @@ def test_garbage_on_the_socket_does_not_stop_the_daemon(daemon_env: dict[str, st
 def test_a_run_gets_what_cardlab_s_imports_set_unless_its_caller_chose(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # a fresh process importing the kernels sets OMP_WAIT_POLICY=PASSIVE unless the user
-    # set it (spinning OpenMP threads ran the FESCA78 walk 3-6 times slower under load);
-    # a run must see it although its caller never imported them
+    # a fresh process importing the kernels sets GOMP_SPINCOUNT (how long an OpenMP
+    # thread spins before it sleeps) unless the user set it; a run must see it although
+    # its caller never imported them
     def show_environment(args: list[str]) -> int:
-        print(json.dumps({"policy": os.environ.get("OMP_WAIT_POLICY"), "args": args}))
+        print(json.dumps({"policy": os.environ.get("GOMP_SPINCOUNT"), "args": args}))
         return 0
 
     monkeypatch.setattr(server, "_run", show_environment)
-    for caller, expected in (({"A": "1"}, "PASSIVE"), ({"OMP_WAIT_POLICY": "ACTIVE"}, "ACTIVE")):
+    for caller, expected in (({"A": "1"}, "20000"), ({"GOMP_SPINCOUNT": "0"}, "0")):
         out = tmp_path / "out.json"
         fds = [
             os.open(os.devnull, os.O_RDONLY),
@@ -319,7 +319,7 @@ def test_a_run_gets_what_cardlab_s_imports_set_unless_its_caller_chose(
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child
             ours.close()
-            server._run_child(theirs, fds, request, {"OMP_WAIT_POLICY": "PASSIVE"})
+            server._run_child(theirs, fds, request, {"GOMP_SPINCOUNT": "20000"})
         theirs.close()
         for fd in fds:
             os.close(fd)

@@ -51,6 +51,31 @@ def test_preflop_by_rank_equals_plain(game: str, options: dict[str, str], hands:
     assert sum(Fraction(p.equity) for p in fast.players) == 1
 
 
+@pytest.mark.parametrize(
+    ("game", "hands"),
+    [
+        ("fesca42-holdem", ["木1 火1", "水6 金6"]),
+        ("standard52-holdem", ["As Ah", "Ks Kh"]),
+        ("standard52-holdem", ["7c 2d", "random"]),  # the hand against a random hand
+    ],
+)
+def test_any_number_of_workers_counts_the_same(
+    game: str, hands: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the workers take units of work in turn (which one takes which varies from run to
+    # run); more workers than threads, one, or two: the plain enumeration's tallies
+    g = get_game(game)
+    expected = _plain(g, hands) if "random" not in hands else None
+    seen = set()
+    for workers in (1, 2, 7):
+        monkeypatch.setattr(equity_module, "_cores", lambda w=workers: w)
+        result = exact_equity(g, hands)
+        seen.add(result)
+        if expected is not None:
+            assert result == expected
+    assert len(seen) == 1
+
+
 def test_fesca78_preflop_by_rank_equals_plain() -> None:
     # issue 12's case: 16,108,764 boards, a third of them where suits allow a Mixwell
     g = get_game("fesca78-holdem")

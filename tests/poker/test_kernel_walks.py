@@ -1,15 +1,18 @@
 """The walks and the tally every kernel loop shares (:mod:`cardlab.poker._kernels.tally`),
-held to itertools and to plain counting."""
+held to itertools and to plain counting, and how parallel workers share them
+(:mod:`cardlab.poker._kernels.sharing`)."""
 
 from __future__ import annotations
 
 import itertools
 
+import numba
 import numpy as np
 import pytest
-from numba import njit
+from numba import njit, prange
 
 from cardlab.poker._kernels import tally as t
+from cardlab.poker._kernels.sharing import borrowed, fetch_add
 
 
 @njit
@@ -50,13 +53,56 @@ def test_the_multiset_units_cover_each_multiset_once(k: int, n: int) -> None:
     assert sorted(walked) == list(itertools.combinations_with_replacement(range(n), k))
 
 
-@pytest.mark.parametrize("n", [1, 2, 5, 16, 91, 100])
-def test_spread_is_a_permutation_alternating_over_halves(n: int) -> None:
-    units = np.arange(n, dtype=np.int64).reshape(n, 1) * 10
-    out = t.spread(units)[:, 0].tolist()
-    assert sorted(out) == units[:, 0].tolist()
-    # two threads: the first half holds every other unit (the even ones), the second the rest
-    assert sorted(out[: (n + 1) // 2]) == list(range(0, 10 * n, 20))
+@pytest.mark.parametrize(("k", "n"), [(0, 5), (1, 5), (3, 6), (5, 13)])
+def test_the_multiset_costs_count_each_units_multisets(k: int, n: int) -> None:
+    prefixes = t.multiset_prefixes(n, k)
+    costs = t.multiset_costs(prefixes, n, k).tolist()
+    every = list(itertools.combinations_with_replacement(range(n), k))
+    for row, cost in zip(prefixes.tolist(), costs, strict=True):
+        fixed = [r for r in row if r >= 0]
+        # the multisets whose lowest len(fixed) ranks are the prefix, counted apart
+        assert cost == sum(1 for m in every if list(m[: len(fixed)]) == fixed)
+
+
+@njit(parallel=True)
+def _claim_all(n_units: int, workers: int) -> np.ndarray:
+    """Every worker takes units from one counter until none is left; per unit, how
+    many times it was taken."""
+    taken = np.zeros(1, np.int64)
+    seen = np.zeros((workers, n_units), np.int64)
+    for w in prange(workers):
+        counter = borrowed(taken)
+        k = fetch_add(counter, 1)
+        while k < n_units:
+            seen[w, k] += 1
+            for _ in range(1000 * (k % 7)):  # units of unequal sizes
+                seen[w, k] += 0
+            k = fetch_add(counter, 1)
+    return seen
+
+
+def test_workers_take_every_unit_exactly_once() -> None:
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        seen = _claim_all(500, 4)
+    finally:
+        numba.set_num_threads(before)
+    assert seen.sum(axis=0).tolist() == [1] * 500
+
+
+@njit
+def _through_a_borrowed_view(a: np.ndarray) -> tuple[int, int]:
+    b = borrowed(a)
+    b[3] = 77  # the same memory
+    return b.shape[0], b[1:].sum()
+
+
+def test_a_borrowed_view_is_the_same_memory() -> None:
+    a = np.arange(10, dtype=np.int64)
+    n, total = _through_a_borrowed_view(a)
+    assert (n, total) == (10, sum(range(1, 10)) - 3 + 77)
+    assert a[3] == 77
 
 
 def test_the_tally_counts_wins_ties_and_shares() -> None:

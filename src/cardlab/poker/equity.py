@@ -404,7 +404,7 @@ def _exact_vs_random(game: Game, deal: _Deal, hero: int, progress: Progress | No
     kp = KernelPlan.for_game(game)
     if progress is not None:
         progress(0, 1)
-    total = _vs_random.hand_vs_random(hole, board_codes, rest, kp.arrays, kp.scalars)
+    total = _vs_random.hand_vs_random(hole, board_codes, rest, kp.arrays, kp.scalars, _cores())
     if hero == 1:
         total = total[:, ::-1]
     if progress is not None:
@@ -426,13 +426,16 @@ def _exact_by_rank(
     deck = game.deck
     kp = KernelPlan.for_game(game)
     total = np.zeros((4, len(deal.combos)), np.int64)
+    workers = _cores()  # numba's thread count in this thread
     step = max(1, len(assignments) // 100)
     if progress is not None:
         progress(0, len(assignments))
     for i, choice in enumerate(assignments):
         holes = np.array([deck.codes(c) for c in choice], np.int64)
         rest = np.array(_rest(len(deck), holes, board_codes, deal.dead, deck), np.int64)
-        total += _by_rank.exact_by_rank(holes, board_codes, rest, deal_n, kp.arrays, kp.scalars)
+        total += _by_rank.exact_by_rank(
+            holes, board_codes, rest, deal_n, kp.arrays, kp.scalars, workers
+        )
         if progress is not None and ((i + 1) % step == 0 or i + 1 == len(assignments)):
             progress(i + 1, len(assignments))
     deals = int(total[2].sum()) // SHARE_UNIT

@@ -501,7 +501,7 @@ def main(argv: list[str] | None = None) -> None:
     before = dict(os.environ)
     loaded = preload()
     # what cardlab's modules set for themselves when imported (os.environ.setdefault:
-    # OMP_WAIT_POLICY); each run sets it again unless its caller chose a value, as a
+    # GOMP_SPINCOUNT); each run sets it again unless its caller chose a value, as a
     # fresh process importing them would
     imports_set = {k: v for k, v in os.environ.items() if k not in before}
     print(f"daemon {os.getpid()} loaded: {loaded}; set by imports: {imports_set}", flush=True)

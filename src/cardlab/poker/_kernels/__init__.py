@@ -25,7 +25,12 @@ numba is imported only here, so ``import cardlab`` stays fast.
 
 import os
 
-# GNU OpenMP (numba's default threading layer here) spins waiting threads; on a busy
-# machine the spinning threads take the cores from the working ones, and Monte Carlo on
-# two threads ran 7-40 times slower than on one. Passive waiting, unless the user chose.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# GNU OpenMP (numba's default threading layer here) lets a thread that waits spin
+# 300,000 times before it sleeps: on a busy machine the spinning threads took the cores
+# from the working ones (Monte Carlo on two threads ran 7-40 times slower than on one).
+# Sleeping at once (OMP_WAIT_POLICY=PASSIVE) costs a wake-up of the other thread at each
+# end of a parallel loop instead, a millisecond on this project's 2-core virtual
+# machine: more than a small exact walk takes. So a wait spins briefly (well under a
+# millisecond), then sleeps; unless the user chose either setting.
+if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+    os.environ["GOMP_SPINCOUNT"] = "20000"

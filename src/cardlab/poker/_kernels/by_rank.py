@@ -36,9 +36,15 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars, mix_arrays, score_arrays
+from cardlab.poker._kernels.bundle import (
+    KernelArrays,
+    KernelScalars,
+    mix_arrays,
+    score_arrays,
+)
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
 from cardlab.poker._kernels.hashed import add_suits, hash_masks, may_flush, rare
+from cardlab.poker._kernels.sharing import borrowed, fetch_add
 from cardlab.poker._kernels.special_boards import (
     VectorWork,
     plain_boards,
@@ -49,9 +55,9 @@ from cardlab.poker._kernels.special_boards import (
     slots_next,
 )
 from cardlab.poker._kernels.tally import (
+    multiset_costs,
     multiset_prefixes,
     next_multiset,
-    spread,
     start_multiset,
     tally,
     top_shared,
@@ -76,66 +82,100 @@ class Dealt(NamedTuple):
 
 @njit(cache=True, parallel=True)
 def exact_by_rank(
-    holes: Array, board: Array, rest: Array, deal: int, arr: KernelArrays, sc: KernelScalars
+    holes: Array,
+    board: Array,
+    rest: Array,
+    deal: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    workers: int,
 ) -> Array:  # pragma: no cover - compiled
     """Tallies of every board completing ``board`` with ``deal`` cards of ``rest``, for
     the players' ``holes`` (players x hole cards): 4 x players (sole wins, shared wins,
     pot shares in SHARE_UNIT, shares squared), as :func:`.showdowns.exact_units`.
     ``arr``, ``sc``: hash look-ups of hole + board cards.
 
-    Both parts are split over threads: part A by the lowest one or two ranks of the
-    multisets (:func:`~.tally.multiset_prefixes`), part B by suit-count vector
-    (:func:`_special_vectors`), each unit with its own tally, added up at the end."""
+    Both parts run on ``workers`` threads (numba's thread count, read by the caller: a
+    compiled function reading it could not be cached) taking units of work in turn,
+    the largest first (:mod:`.sharing`): part A's units are the lowest one or two ranks
+    of the multisets (:func:`~.tally.multiset_prefixes`), sized by their multisets,
+    part B's the suit-count vectors (:func:`_special_vectors`), sized by their boards."""
     players = holes.shape[0]
     dealt = _dealt(holes, board, rest, deal, arr, sc)
     seven, board_keys, board_meta, mix_min = _board_lookups(players, deal, dealt, arr, sc)
-    prefixes = spread(multiset_prefixes(dealt.rank_digit.shape[0], deal))
-    n_a = prefixes.shape[0]
-    parts_a = np.zeros((n_a, 4, players), np.int64)
+    n_ranks = dealt.rank_digit.shape[0]
+    prefixes = multiset_prefixes(n_ranks, deal)
+    order = np.argsort(-multiset_costs(prefixes, n_ranks, deal), kind="mergesort")
+    n_a = order.shape[0]
+    n_w = max(1, min(workers, n_a))
+    parts_a = np.zeros((n_w, 4, players), np.int64)
+    taken = np.zeros(1, np.int64)  # units handed out so far
     # numba's parallel loop cannot take a named tuple made in this function: its arrays
-    # go in one by one, and each unit builds the tuple again (a few pointers)
+    # go in one by one, and each worker builds the tuple again (a few pointers)
     rows, fixed, by_rank, rank_start, by_suit, suit_start, rank_digit = dealt
-    for t in prange(n_a):
-        unit = Dealt(rows, fixed, by_rank, rank_start, by_suit, suit_start, rank_digit)
-        # each unit tallies into an array of its own, copied out once: a view of
-        # parts_a would share parts_a's reference count, which every call taking it
-        # changes atomically, and two threads doing so take turns for its cache line
+    for w in prange(n_w):
+        # the shared arrays borrowed (no reference counts for the threads to share), and
+        # a tally of the worker's own, copied out once
+        unit = borrowed(Dealt(rows, fixed, by_rank, rank_start, by_suit, suit_start, rank_digit))
+        a = borrowed(arr)
+        keys_w = borrowed(board_keys)
+        meta_w = borrowed(board_meta)
+        counter = borrowed(taken)
         own = np.zeros((4, players), np.int64)
-        _part_a(unit, deal, prefixes[t], board_keys, board_meta, mix_min, arr, sc, own)
-        parts_a[t] = own
+        k = fetch_add(counter, 1)
+        while k < n_a:
+            _part_a(unit, deal, prefixes[order[k]], keys_w, meta_w, mix_min, a, sc, own)
+            k = fetch_add(counter, 1)
+        parts_a[w] = own
     out = np.zeros((4, players), np.int64)
-    for t in range(n_a):
-        out += parts_a[t]
+    for w in range(n_w):
+        out += parts_a[w]
     if deal == 0:
         return out
     vectors = _special_vectors(dealt, deal, sc)
-    n_b = vectors.shape[0]
-    parts_b = np.zeros((n_b, 4, players), np.int64)
-    settled = np.zeros((n_b, 4, 4), np.int64)
-    for t in prange(n_b):
-        own = np.zeros((4, players), np.int64)  # (see part A)
+    order = np.argsort(-_vector_boards(vectors, suit_start), kind="mergesort")
+    n_b = order.shape[0]
+    n_w = max(1, min(workers, n_b))
+    parts_b = np.zeros((n_w, 4, players), np.int64)
+    settled = np.zeros((n_w, 4, 4), np.int64)
+    taken[0] = 0
+    for w in prange(n_w):
+        unit = borrowed(Dealt(rows, fixed, by_rank, rank_start, by_suit, suit_start, rank_digit))
+        a = borrowed(arr)  # (see part A)
+        keys_w = borrowed(board_keys)
+        meta_w = borrowed(board_meta)
+        counter = borrowed(taken)
+        own = np.zeros((4, players), np.int64)
         own_settled = np.zeros((4, 4), np.int64)
-        _part_b(
-            Dealt(rows, fixed, by_rank, rank_start, by_suit, suit_start, rank_digit),
-            deal,
-            vectors[t],
-            seven,
-            board_keys,
-            board_meta,
-            mix_min,
-            arr,
-            sc,
-            own,
-            own_settled,
-        )
-        parts_b[t] = own
-        settled[t] = own_settled
+        k = fetch_add(counter, 1)
+        while k < n_b:
+            u = vectors[order[k]]
+            _part_b(unit, deal, u, seven, keys_w, meta_w, mix_min, a, sc, own, own_settled)
+            k = fetch_add(counter, 1)
+        parts_b[w] = own
+        settled[w] = own_settled
     all_settled = np.zeros((4, 4), np.int64)
-    for t in range(n_b):
-        out += parts_b[t]
-        all_settled += settled[t]
+    for w in range(n_w):
+        out += parts_b[w]
+        all_settled += settled[w]
     settle_counts(all_settled, sc.suits_count, out)
     return out
+
+
+@njit(cache=True)
+def _vector_boards(vectors: Array, suit_start: Array) -> Array:  # pragma: no cover
+    """Per suit-count vector of part B: how many boards it deals (the product over the
+    suits of the ways to pick its count among the suit's cards left), the size of its
+    unit."""
+    boards = np.ones(vectors.shape[0], np.int64)
+    for t in range(vectors.shape[0]):
+        for s in range(vectors.shape[1]):
+            n = suit_start[s + 1] - suit_start[s]
+            ways = 1
+            for i in range(vectors[t, s]):
+                ways = ways * (n - i) // (i + 1)
+            boards[t] *= ways
+    return boards
 
 
 @njit(cache=True)
@@ -372,7 +412,7 @@ def _special_vectors(dealt: Dealt, deal: int, sc: KernelScalars) -> Array:  # pr
             s += 1
         if s == n_suits:
             break
-    return spread(found[:n].copy())
+    return found[:n].copy()
 
 
 @njit(cache=True)

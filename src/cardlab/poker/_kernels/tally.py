@@ -157,23 +157,15 @@ def start_multiset(v: Array, k: int, prefix: Array) -> int:  # pragma: no cover 
 
 
 @njit(cache=True)
-def spread(units: Array) -> Array:  # pragma: no cover - compiled
-    """``units`` (rows, in an order where neighbours are of about the same size) in
-    bit-reversed order of their index, so that every contiguous share of a parallel
-    loop's range (how numba splits it over threads) holds big and small units alike:
-    with 2**k threads, each thread gets every 2**k-th unit. Fixed, whatever the
-    number of threads (reading it would keep numba from caching the kernel)."""
-    n = units.shape[0]
-    bits = 0
-    while (1 << bits) < n:
-        bits += 1
-    out = np.empty_like(units)
-    k = 0
-    for i in range(1 << bits):
-        r = 0
-        for b in range(bits):
-            r |= (i >> b & 1) << (bits - 1 - b)
-        if r < n:
-            out[k] = units[r]
-            k += 1
-    return out
+def multiset_costs(prefixes: Array, n_ranks: int, deal: int) -> Array:  # pragma: no cover
+    """Per unit of :func:`multiset_prefixes`: how many multisets its walk visits (the
+    work of a unit, for :func:`balance`)."""
+    costs = np.zeros(prefixes.shape[0], np.int64)
+    v = np.zeros(max(deal, 1), np.int64)
+    for t in range(prefixes.shape[0]):
+        fixed_len = start_multiset(v, deal, prefixes[t])
+        while True:
+            costs[t] += 1
+            if deal == 0 or next_multiset(v, deal, n_ranks) < fixed_len:
+                break
+    return costs

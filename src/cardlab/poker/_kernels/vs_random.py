@@ -31,13 +31,14 @@ from numba import njit, prange
 
 from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars
 from cardlab.poker._kernels.hashed import hash_masks
+from cardlab.poker._kernels.sharing import borrowed, fetch_add
 from cardlab.poker._kernels.tally import (
     SHARE_UNIT,
     SHARES,
+    multiset_costs,
     multiset_prefixes,
     next_combination,
     next_multiset,
-    spread,
     start_multiset,
 )
 
@@ -48,14 +49,15 @@ _BINOM = np.array([[math.comb(n, k) for k in range(8)] for n in range(64)], np.i
 
 @njit(cache=True, parallel=True)
 def hand_vs_random(
-    hero: Array, board: Array, rest: Array, arr: KernelArrays, sc: KernelScalars
+    hero: Array, board: Array, rest: Array, arr: KernelArrays, sc: KernelScalars, workers: int
 ) -> Array:  # pragma: no cover - compiled
     """Tallies (4 x 2: sole wins, shared wins, pot shares in SHARE_UNIT, shares
     squared; column 0 the hero, 1 the random hand) over every completion of ``board``
     from ``rest`` and every opponent hand of two of the cards ``rest`` leaves: part A
     (:func:`_part_a`) by the lowest ranks of the dealt multisets and part B
-    (:func:`_part_b`) suit by suit, as units split over threads (the suits first, then
-    laid out by :func:`~.tally.spread`: every thread gets suits and small units)."""
+    (:func:`_part_b`) suit by suit, as units of work taken in turn by ``workers``
+    threads (:mod:`.sharing`; numba's thread count, read by the caller): the suits first,
+    then the prefixes by their number of multisets, the largest first."""
     per_card = arr.per_card
     cards = arr.cards
     rank_mask = (1 << sc.suit_shift) - 1
@@ -82,25 +84,33 @@ def hand_vs_random(
     units = np.full((n_suits + prefixes.shape[0], 3), -1, np.int64)  # (suit or -1, prefix)
     for s in range(n_suits):
         units[s, 0] = s
-    units[n_suits:, 1:] = prefixes
-    units = spread(units)
-    # per unit: showdowns the hero wins alone, the random hand wins alone, and split
-    counts = np.zeros((units.shape[0], 3), np.int64)
-    for t in prange(units.shape[0]):
-        own = np.zeros(3, np.int64)  # the unit's own, copied out once (see by_rank)
-        if units[t, 0] >= 0:
-            s = units[t, 0]
-            _part_b(s, hero, board, rest, digit, board_total, hero_total, arr, sc, own)
-        else:
-            _part_a(deal, units[t, 1:], digit, avail, board_total, hero_total, arr, sc, own)
-        counts[t] = own
+    by_size = np.argsort(-multiset_costs(prefixes, n_ranks, deal), kind="mergesort")
+    for i in range(prefixes.shape[0]):
+        units[n_suits + i, 1:] = prefixes[by_size[i]]
+    n_units = units.shape[0]
+    n_w = max(1, min(workers, n_units))
+    # per worker: showdowns the hero wins alone, the random hand wins alone, and split
+    counts = np.zeros((n_w, 3), np.int64)
+    taken = np.zeros(1, np.int64)
+    for w in prange(n_w):
+        a = borrowed(arr)  # (see by_rank)
+        counter = borrowed(taken)
+        own = np.zeros(3, np.int64)
+        t = fetch_add(counter, 1)
+        while t < n_units:
+            if units[t, 0] >= 0:
+                _part_b(units[t, 0], hero, board, rest, digit, board_total, hero_total, a, sc, own)
+            else:
+                _part_a(deal, units[t, 1:], digit, avail, board_total, hero_total, a, sc, own)
+            t = fetch_add(counter, 1)
+        counts[w] = own
     hero_wins = 0
     villain_wins = 0
     splits = 0
-    for t in range(units.shape[0]):
-        hero_wins += counts[t, 0]
-        villain_wins += counts[t, 1]
-        splits += counts[t, 2]
+    for w in range(n_w):
+        hero_wins += counts[w, 0]
+        villain_wins += counts[w, 1]
+        splits += counts[w, 2]
     out = np.zeros((4, 2), np.int64)
     half = SHARES[2]
     for p in range(2):
