@@ -100,3 +100,26 @@ def test_a_newer_or_foreign_store_is_refused(
     code, _, err = run(capsys, "history", "--db", str(db), "list")
     assert code == 2 and "other.sqlite3" in err
     assert db.read_bytes() == before
+
+
+def test_hands_with_cents_are_listed_in_the_histories_own_amounts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the store keeps whole units (cents, or finer); the list shows the file's amounts,
+    # as the replay of each file's own text gives them
+    db = str(tmp_path / "hands.sqlite3")
+    source = DATA / "abs-nlh-handhq-1-first10.phhs"
+    code, _, _ = run(capsys, "history", "--db", db, "import", str(source))
+    assert code == 0
+    code, out, _ = run(capsys, "history", "--db", db, "list", "--format", "json")
+    listed = {tuple(h["players"]): h for h in json.loads(out)["hands"]}
+    code, text, _ = run(capsys, "history", "--db", db, "list", "--limit", "50")
+    assert code == 0
+    for history in phh.load_all(source):
+        hand = listed[tuple(history.players or ())]
+        net = replay(history).net
+        assert hand["winnings"] == [pytest.approx(float(w)) for w in net]
+        assert hand["starting_stacks"] == [pytest.approx(float(s)) for s in history.starting_stacks]
+        places = len(str(hand["units_per_chip"])) - 1
+        shown = " ".join(f"{float(w):+.{places}f}" if w else "0" for w in net)
+        assert shown in text

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +32,48 @@ def _history(r: HandRecord, store: Store) -> phh.HandHistory:
         raise HistoryError(f"hand {r.id} in the hand store {store.location!r}: {exc}") from None
 
 
+# the history's starting stacks, as its PHH text writes them (one line, or an array
+# written over several)
+_STARTING = re.compile(r"^starting_stacks\s*=\s*\[([^\]]*)\]", re.MULTILINE)
+
+
+def _scale(r: HandRecord) -> int:
+    """How many of the store's units make one chip of the hand's own history: the
+    store keeps a history with cents (``0.50``) in whole units of a cent (the engine's
+    integers), or finer where a split pot needed it. Read off the stacks, stored and as
+    the PHH writes them; 1 where no stack tells (an ``inf`` stack, none above 0)."""
+    found = _STARTING.search(r.phh)
+    written = found.group(1).split(",") if found else []
+    for text, stored in zip(written, r.starting_stacks, strict=False):
+        try:
+            amount = Decimal(text.strip())
+        except InvalidOperation:
+            continue
+        if amount.is_finite() and amount > 0:
+            ratio = Decimal(stored) / amount
+            if ratio == ratio.to_integral_value():
+                return int(ratio)
+    return 1
+
+
+def _chips(units: int, scale: int) -> int | float:
+    """An amount in the history's chips, for JSON and CSV: whole, or a float."""
+    value = Fraction(units, scale)
+    return value.numerator if value.denominator == 1 else round(float(value), 6)
+
+
+def _chips_text(units: int, scale: int) -> str:
+    """A net result as the history writes amounts: +150, -0.50, 0."""
+    if not units:
+        return "0"
+    if scale == 1:
+        return f"{units:+}"
+    places = len(str(scale)) - 1 if str(scale).strip("0") == "1" else 4
+    return f"{float(Fraction(units, scale)):+.{places}f}"
+
+
 def _row(r: HandRecord) -> dict[str, Any]:
+    scale = _scale(r)
     return {
         "id": r.id,
         "played_at": r.played_at.isoformat(timespec="seconds"),
@@ -37,9 +81,11 @@ def _row(r: HandRecord) -> dict[str, Any]:
         "variant": r.variant,
         "source": r.source,
         "players": list(r.players),
-        "starting_stacks": list(r.starting_stacks),
-        "finishing_stacks": list(r.finishing_stacks),
-        "winnings": list(r.winnings),
+        # in the history's chips (the store keeps whole units of 1/units_per_chip)
+        "starting_stacks": [_chips(v, scale) for v in r.starting_stacks],
+        "finishing_stacks": [_chips(v, scale) for v in r.finishing_stacks],
+        "winnings": [_chips(w, scale) for w in r.winnings],
+        "units_per_chip": scale,
         "board": r.board,
         "showdown": r.showdown,
         "decided_by": r.decided_by,
@@ -80,7 +126,8 @@ def list_hands(
 ) -> None:
     """The newest stored hands."""
     with open_store(ctx, db, read_only=True) as store:
-        rows = [_row(r) for r in store.hands(game=game, source=source, player=player, limit=limit)]
+        records = store.hands(game=game, source=source, player=player, limit=limit)
+        rows = [_row(r) for r in records]
         total = store.count_hands(game=game, source=source, player=player)
     if fmt == "json":
         emit_json({"total": total, "hands": rows})
@@ -92,10 +139,10 @@ def list_hands(
             r["played_at"].replace("T", " ")[:19],
             r["game"],
             ", ".join(r["players"]),
-            " ".join(f"{w:+}" if w else "0" for w in r["winnings"]),
+            " ".join(_chips_text(w, r["units_per_chip"]) for w in record.winnings),
             r["decided_by"] or "",
         )
-        for r in rows
+        for record, r in zip(records, rows, strict=True)
     ]
     if fmt == "csv":
         emit(render.to_csv(header, table))
