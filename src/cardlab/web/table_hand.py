@@ -25,8 +25,8 @@ from cardlab.table.dealing import Dealer, FairDeal
 from cardlab.table.history import record
 from cardlab.table.phh import dumps as phh_text
 from cardlab.web import table_tournament as sng
+from cardlab.web.table_arrivals import dealt_in
 from cardlab.web.table_phh import finished
-from cardlab.web.table_seating import dealt_in
 
 if TYPE_CHECKING:
     from cardlab.web.table_room import Room

@@ -1,7 +1,7 @@
 """What the host of a web table does: pause and resume the dealing, change the settings
 from the next hand, remove a player, seat a bot, hand the table to another person,
 and close the table (at once, or after the hand in play). Approving requests for a
-seat is :mod:`cardlab.web.table_seating`'s.
+seat is :mod:`cardlab.web.table_arrivals`'s.
 
 Each function is one of the methods of :class:`~cardlab.web.table_room.Room` that the host
 calls, or that close the table (``room`` is the room).

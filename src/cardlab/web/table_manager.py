@@ -21,10 +21,10 @@ from cardlab.errors import CardlabError, GameError
 from cardlab.web.cluster import Cluster
 from cardlab.web.guard import RateLimiter
 from cardlab.web.lease import TableKeeper
+from cardlab.web.table_arrivals import expire_requests
 from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_relay import RemoteSockets
 from cardlab.web.table_room import BOT_HANDS, Room
-from cardlab.web.table_seating import expire_requests
 from cardlab.web.table_store import TableStore, open_table_store
 
 log = logging.getLogger(__name__)

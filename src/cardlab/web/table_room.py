@@ -47,6 +47,7 @@ from cardlab.table import HandState, Session
 from cardlab.table.dealing import Dealer, FairDeal
 from cardlab.table.tournament import Tournament
 from cardlab.web import table_clock, table_hand, table_host, table_seats
+from cardlab.web.table_arrivals import SeatRequests, waiting_note
 from cardlab.web.table_chat import Chat
 from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_errors import TableFull
@@ -54,7 +55,6 @@ from cardlab.web.table_fair import TableSeeds
 from cardlab.web.table_hand import KEEP_HANDS
 from cardlab.web.table_payload import payload
 from cardlab.web.table_phh import FinishedHand, showdown_summary
-from cardlab.web.table_seating import SeatRequests, waiting_note
 from cardlab.web.table_seats import SeatInfo, digest
 from cardlab.web.table_store import TableStore
 

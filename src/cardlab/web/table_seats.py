@@ -1,7 +1,7 @@
 """Who sits where at a web table: a person sitting down (with a secret browser token,
 of which the room keeps only the SHA-256) or leaving, sitting out, adding chips, and
 the ledger of every buy-in and cash-out. Asking the host for a seat and coming in at
-a running table are :mod:`cardlab.web.table_seating`'s.
+a running table are :mod:`cardlab.web.table_arrivals`'s.
 
 Each function is one of the methods of :class:`~cardlab.web.table_room.Room` that change
 the seats (``room`` is the room).
@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from cardlab.errors import ActionError
 from cardlab.web import table_tournament as sng
+from cardlab.web.table_arrivals import SeatRequest, ask_for_seat
 from cardlab.web.table_config import check_name, name_key
 from cardlab.web.table_errors import TableFull
-from cardlab.web.table_seating import SeatRequest, ask_for_seat
 
 if TYPE_CHECKING:
     from cardlab.web.table_room import Room
@@ -71,7 +71,7 @@ def join(
     that seat again. Returns the seat. ``sends_seeds``: the person's page will send
     client seeds, so the next deal waits a moment for its first one. With
     ``approve_seats`` anybody but the host gets a pending request for the host to
-    answer instead (:mod:`cardlab.web.table_seating`)."""
+    answer instead (:mod:`cardlab.web.table_arrivals`)."""
     if room.closed or room.closing:
         raise TableFull(f"table {room.id!r} is closed")
     mine = room.seat_of_hash(token_sha256)

@@ -79,6 +79,14 @@ from cardlab.table.structure import table_game_names
 from cardlab.web.cluster import Cluster
 from cardlab.web.guard import client_key, too_many
 from cardlab.web.payload import RequestError
+from cardlab.web.table_arrivals import (
+    AskLater,
+    SeatRequest,
+    approve,
+    refuse,
+    request_status,
+    withdraw,
+)
 from cardlab.web.table_chat import chat_message, host_chat_operation
 from cardlab.web.table_config import (
     DEFAULT_BOT_DELAY,
@@ -92,14 +100,6 @@ from cardlab.web.table_manager import TableNotFound, summary
 from cardlab.web.table_phh import phhs
 from cardlab.web.table_relay import RemoteSockets, relay_socket
 from cardlab.web.table_room import Room, digest
-from cardlab.web.table_seating import (
-    AskLater,
-    SeatRequest,
-    approve,
-    refuse,
-    request_status,
-    withdraw,
-)
 from cardlab.web.verify_page import deck_orders_json
 
 log = logging.getLogger(__name__)
@@ -304,7 +304,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             seat = room.join(data.get("name"), wanted, known, sends_seeds=sends)
         except CardlabError as exc:
             return _error(exc)
-        if isinstance(seat, SeatRequest):  # the host approves or refuses (table_seating)
+        if isinstance(seat, SeatRequest):  # the host approves or refuses (table_arrivals)
             body = {"pending": True, "request": seat.id, "name": seat.name}
             response = JSONResponse(body | {"status": "waiting for the host to approve"}, 202)
         else:
@@ -520,7 +520,7 @@ def host_operation(room: Room, data: dict[str, Any]) -> None:
     "transfer", "seat": 2}``; ``{"op": "mute", "seat": 2}`` or ``"message": 17`` (the
     chat, see :func:`~cardlab.web.table_chat.host_chat_operation`) and ``"unmute"``;
     ``{"op": "approve", "request": "Xy3..."}`` and ``"refuse"`` (seat requests, see
-    :mod:`cardlab.web.table_seating`)."""
+    :mod:`cardlab.web.table_arrivals`)."""
     op = data.get("op")
     if op == "pause":
         room.pause(True)

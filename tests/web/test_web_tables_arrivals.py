@@ -29,7 +29,7 @@ from cardlab.store import Store
 from cardlab.table import HandState, TableGame, phh
 from cardlab.table.history import replay, to_history
 from cardlab.web import create_app
-from cardlab.web.table_seating import ASK_AGAIN, GONE, LIFETIME, MAX_REQUESTS, dealt_in
+from cardlab.web.table_arrivals import ASK_AGAIN, GONE, LIFETIME, MAX_REQUESTS, dealt_in
 
 Message = dict[str, Any]
 
