@@ -89,7 +89,7 @@ def draw5_floors(n: int) -> tuple[int, int]:
 
 
 @njit(cache=True, inline="always")
-def draw5(state: Any, n: int, floor3: int, floor2: int) -> tuple[int, int, int, int, int, Any]:
+def draw5(state: Any, n: int, floor3: int, floor2: int) -> tuple[Any, Any, Any, Any, Any, Any]:
     """Five uniform draws below n, n - 1, ..., n - 4 (a partial shuffle's) and the state,
     from one generator output: three from its low 32 bits, two from its high 32, each
     by a chain of multiply-shifts (Brackett-Rozinsky and Lemire, "Batched ranged random

@@ -15,15 +15,22 @@ an array of its own, added up once at the end.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+_T = TypeVar("_T")
+
+
+def _null(context: Any, builder: Any, ty: Any) -> Any:
+    """A null pointer of an LLVM pointer type."""
+    return cgutils.get_null_value(ty)  # type: ignore[no-untyped-call]
+
 
 @intrinsic
-def fetch_add(typingctx: Any, counter: Any, value: Any) -> Any:  # pragma: no cover
+def _fetch_add(typingctx: Any, counter: Any, value: Any) -> Any:  # pragma: no cover
     """Add ``value`` to ``counter[0]`` (an int64 array) atomically; returns the value
     before. The workers of a parallel loop take their units of work with it."""
     if not (
@@ -51,13 +58,13 @@ def _borrow_array(context: Any, builder: Any, ty: Any, value: Any) -> Any:
     view.strides = source.strides
     view.itemsize = source.itemsize
     view.nitems = source.nitems
-    view.meminfo = cgutils.get_null_value(view.meminfo.type)
-    view.parent = cgutils.get_null_value(view.parent.type)
+    view.meminfo = _null(context, builder, view.meminfo.type)
+    view.parent = _null(context, builder, view.parent.type)
     return view._getvalue()
 
 
 @intrinsic
-def borrowed(typingctx: Any, value: Any) -> Any:  # pragma: no cover - compiled
+def _borrowed(typingctx: Any, value: Any) -> Any:  # pragma: no cover - compiled
     """An array, or a named tuple of arrays, seen without reference counting: the same
     memory, but no owner for numba to count references on.
 
@@ -74,15 +81,27 @@ def borrowed(typingctx: Any, value: Any) -> Any:  # pragma: no cover - compiled
 
         return value(value), one
     if isinstance(value, types.BaseNamedTuple) and all(
-        isinstance(t, types.Array) for t in value.types
+        isinstance(t, types.Array)
+        for t in value.types  # type: ignore[attr-defined]
     ):
 
         def each(context: Any, builder: Any, sig: Any, args: Any) -> Any:
             items = [
                 _borrow_array(context, builder, t, builder.extract_value(args[0], i))
-                for i, t in enumerate(value.types)
+                for i, t in enumerate(value.types)  # type: ignore[attr-defined]
             ]
             return context.make_tuple(builder, value, items)
 
         return value(value), each
     return None
+
+
+if TYPE_CHECKING:  # the signatures compiled code calls them with
+
+    def fetch_add(counter: Any, value: int) -> int: ...
+
+    def borrowed(value: _T) -> _T: ...
+
+else:
+    fetch_add = _fetch_add
+    borrowed = _borrowed
