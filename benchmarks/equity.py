@@ -25,8 +25,9 @@ is tried too (its wheels cannot evaluate: docs/speed.md). Last, cardlab's exact 
     python benchmarks/equity.py [--quick] [--monte-carlo] [--only-fesca-exact] [--samples N]
         [--native] [--threads-only] [--mc-native REPEATS]
 
-``--mc-native R``: only the per-core Monte Carlo figures, R interleaved rounds (cardlab
-standard52 AsAh v KsKh, OMPEval on the same matchup, cardlab FESCA78), each on one
+``--mc-native R``: only the per-core figures against OMPEval, R interleaved rounds of
+Monte Carlo (cardlab standard52 AsAh v KsKh, OMPEval on the same matchup, cardlab
+FESCA78) and of random seven-card evaluations (2,000,000 hands, both), each on one
 thread; prints each figure's median and range and the median of the per-round ratios
 cardlab / OMPEval (run it with NUMBA_NUM_THREADS=1 for one thread in numba too).
 """
@@ -111,7 +112,11 @@ def main() -> None:
     )
     parser.add_argument("--eval-hands", type=int, default=4_000_000)
     parser.add_argument(
-        "--mc-native", type=int, default=0, metavar="R", help="only MC per core against OMPEval"
+        "--mc-native",
+        type=int,
+        default=0,
+        metavar="R",
+        help="only MC and 7-card evaluation per core against OMPEval, R rounds",
     )
     args = parser.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
@@ -399,16 +404,31 @@ def _row(
 
 
 def mc_native_lines(samples: int, rounds: int) -> None:
-    """Per-core Monte Carlo, cardlab against OMPEval, ``rounds`` interleaved rounds on one
-    thread (CPU seconds): medians, ranges and the median per-round ratio."""
+    """Per-core Monte Carlo and seven-card evaluation, cardlab against OMPEval, ``rounds``
+    interleaved rounds on one thread (CPU seconds): medians, ranges and the median
+    per-round ratio (a shared machine's speed drifts within a minute: the two measured
+    side by side see the same drift)."""
     numba.set_num_threads(1)
     sample_equity(FESCA, FESCA_HANDS, samples=8_000, rng=0)
     lib = _ompeval()
     if lib is not None:
         _omp_equity(lib, ["AsAh", "KsKh"], False, 1, 0.2)
+    hands = random_hands(2_000_000, 52, 7, seed=21)
+    rules = RuleSet.for_deck("standard52")
+    out = np.empty(len(hands), np.int64)
+    evaluate_batch(hands[:1000], rules)
+    omp_eval, _ = pokerfast_runner(hands)
+    evals: dict[str, list[float]] = {"cardlab": [], "OMPEval": []}
     rates: dict[str, list[float]] = {"cardlab": [], "OMPEval": [], "FESCA78": []}
     ratios: list[float] = []
     for r in range(rounds):
+        if omp_eval is not None:
+            start = time.process_time()
+            evaluate_batch(hands, rules, check=False, out=out)
+            evals["cardlab"].append(len(hands) / (time.process_time() - start))
+            start = time.process_time()
+            omp_eval()
+            evals["OMPEval"].append(len(hands) / (time.process_time() - start))
         start = time.process_time()
         sample_equity(HOLDEM, AA_KK, samples=samples, rng=r)
         rates["cardlab"].append(samples / (time.process_time() - start))
@@ -437,6 +457,18 @@ def mc_native_lines(samples: int, rounds: int) -> None:
         print(
             f"  cardlab / OMPEval per round: median x{np.median(ratios):.2f}"
             f" (range x{min(ratios):.2f}-x{max(ratios):.2f})"
+        )
+    if evals["cardlab"]:
+        print(f"Random seven-card evaluations per core, the same rounds ({len(hands):,} hands)")
+        for name, values in evals.items():
+            print(
+                f"  {name:<40} median {np.median(values) / 1e6:6.2f} M/s"
+                f" (range {min(values) / 1e6:.2f}-{max(values) / 1e6:.2f})"
+            )
+        per_round = np.array(evals["cardlab"]) / np.array(evals["OMPEval"])
+        print(
+            f"  cardlab / OMPEval per round: median x{np.median(per_round):.2f}"
+            f" (range x{per_round.min():.2f}-x{per_round.max():.2f})"
         )
 
 
