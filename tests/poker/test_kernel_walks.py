@@ -125,3 +125,20 @@ def test_the_mask_tally_is_the_tally() -> None:
     assert mask == 0b0110 and t.top_shared(keys)
     t.tally_mask(mask, 3, by_mask)
     assert by_mask.tolist() == by_keys.tolist()
+
+
+def test_the_top_tally_is_the_tally() -> None:
+    # the Monte Carlo loops settle a pot from the top key found while making the keys
+    for keys in ([5, 9, 2], [7, 3, 7], [4, 4, 4], [1, 8, 8]):
+        arr = np.array(keys, np.int64)
+        top = max(keys)
+        by_tally = np.zeros((4, 3), np.int64)
+        by_top = np.zeros((4, 3), np.int64)
+        t.tally(arr, 1, by_tally)
+        _tally_top(arr, top, keys.index(top), keys.count(top), by_top)
+        assert by_top.tolist() == by_tally.tolist()
+
+
+@njit
+def _tally_top(keys: np.ndarray, top: int, first: int, n_top: int, out: np.ndarray) -> None:
+    t.tally_top(borrowed(keys), top, first, n_top, borrowed(out))

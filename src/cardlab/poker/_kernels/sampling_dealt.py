@@ -34,7 +34,8 @@ from numba import njit
 from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars, rare_arrays
 from cardlab.poker._kernels.draws import draw5, draw5_floors, draw16
 from cardlab.poker._kernels.hashed import hash_masks, plan_suits, raise_rare_from, rare
-from cardlab.poker._kernels.tally import SHARE_UNIT, SHARES
+from cardlab.poker._kernels.sharing import borrowed
+from cardlab.poker._kernels.tally import SHARE_UNIT, SHARES, tally_top
 from cardlab.poker.keys import SUITS_MASK
 
 Array = Any  # numpy arrays typed loosely: numba-compiled code
@@ -94,6 +95,8 @@ def dealt_block(
     hi = np.empty(players, np.int64)
     mix_of = np.zeros(16, np.int64)
     out = np.zeros((4, players), np.int64)  # the block's own (no cache lines shared)
+    plain_view = borrowed(plain)  # for the call that settles a pot (see tally_top)
+    out_view = borrowed(out)
     state = np.uint64(seed)
     buf = np.uint64(0)
     left = 0
@@ -147,17 +150,7 @@ def dealt_block(
             sums[p, 3] = is_rare
             rare_any |= is_rare
         if not (rare_any or suits_count):  # the plain keys are the keys: settled
-            if n_top == 1:
-                out[0, first] += 1
-                out[2, first] += SHARE_UNIT
-                out[3, first] += SHARE_UNIT * SHARE_UNIT
-            else:
-                share = SHARES[n_top]
-                for p in range(first, players):
-                    if plain[p] == top:
-                        out[1, p] += 1
-                        out[2, p] += share
-                        out[3, p] += share * share
+            tally_top(plain_view, top, first, n_top, out_view)
             continue
         # most other deals are settled by the plain keys' bounds alone
         contenders = 0
@@ -335,6 +328,8 @@ def plain_block(
             if c >= 0:
                 known_ranks[p, suit_of[c]] |= rank_bit[c]
     out = np.zeros((4, players), np.int64)  # the block's own (no cache lines shared)
+    keys_view = borrowed(keys)  # for the call that settles a pot (see tally_top)
+    out_view = borrowed(out)
     five = n_board == 5 and m == 5  # every dealt card on the board, five of them
     floor3, floor2 = draw5_floors(n_live) if five else (0, 0)
     state = np.uint64(seed)
@@ -404,15 +399,5 @@ def plain_block(
                 n_top = 1
             elif key == top:
                 n_top += 1
-        if n_top == 1:
-            out[0, first] += 1
-            out[2, first] += SHARE_UNIT
-            out[3, first] += SHARE_UNIT * SHARE_UNIT
-        else:
-            share = SHARES[n_top]
-            for p in range(first, players):
-                if keys[p] == top:
-                    out[1, p] += 1
-                    out[2, p] += share
-                    out[3, p] += share * share
-    part[:4] = out
+        tally_top(keys_view, top, first, n_top, out_view)
+    part[:4] = out  # (the owner, used after the views: it outlives them)
