@@ -5,6 +5,7 @@ held to itertools and to plain counting, and how parallel workers share them
 from __future__ import annotations
 
 import itertools
+import os
 
 import numba
 import numpy as np
@@ -142,3 +143,29 @@ def test_the_top_tally_is_the_tally() -> None:
 @njit
 def _tally_top(keys: np.ndarray, top: int, first: int, n_top: int, out: np.ndarray) -> None:
     t.tally_top(borrowed(keys), top, first, n_top, borrowed(out))
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({}, "20000"),  # a short spin, then sleep
+        ({"OMP_WAIT_POLICY": "PASSIVE"}, None),  # the user's choice: left alone
+        ({"GOMP_SPINCOUNT": "5"}, "5"),
+    ],
+)
+def test_the_kernels_set_a_short_spin_unless_the_user_chose(
+    given: dict[str, str], expected: str | None
+) -> None:
+    import json
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    code = (
+        "import os, json, cardlab.poker._kernels;"
+        " print(json.dumps(os.environ.get('GOMP_SPINCOUNT')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env | given, capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout) == expected
