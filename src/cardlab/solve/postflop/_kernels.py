@@ -1,0 +1,429 @@
+"""The compiled walks of the postflop solver (numba), vectorised over hands.
+
+One walk visits the betting tree for one player ``p`` with the reach of both players
+and writes, for each of ``p``'s hands, its counterfactual value: the chips it ends with
+(relative to its stack when the spot began), summed over the opponent's hands weighted
+by their reach and by the chance of the cards dealt. Modes:
+
+* ``CFR``: both play the current strategy (regret matching on the regrets); ``p``'s
+  regrets and average strategy are updated by discounted CFR on the way back up;
+* ``BEST``: ``p`` best-responds (the best action for each hand), the opponent plays its
+  average strategy;
+* ``AVERAGE``: both play their average strategy (expected values).
+
+A node of the walk is an abstract betting node ``a`` and a deal index ``k`` (which cards
+chance dealt, :mod:`cardlab.solve.postflop.game`): its storage is at
+``offset[a] + k * stride[a]``, ``[action, hand]``, so the tree with its cards is never
+built. Terminal values take O(n) per node after the hands were sorted once per board
+(:func:`showdown_values`); card removal is per-card sums of the opponent's reach.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numba as nb
+import numpy as np
+
+CFR, BEST, AVERAGE = 0, 1, 2
+DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
+
+# Hot paths are compiled once and cached on disk; fastmath lets sums vectorise.
+_jit = nb.njit(cache=True, nogil=True, fastmath=True)
+
+
+class Arrays(NamedTuple):
+    """What a walk reads (and the two storage arrays it writes in CFR mode)."""
+
+    kind: Any  # int8 [node]
+    player: Any  # int8 [node]
+    child_start: Any  # int32 [node]: first child in ``children``
+    n_child: Any  # int32 [node]
+    children: Any  # int64 (every index a walk passes on is int64: a cached recursive
+    # function called with another integer type crashes, numba issue 6713)
+    level: Any  # int32 [node]: cards dealt by chance before the node
+    offset: Any  # int64 [node]: storage of a decision node (deal 0)
+    stride: Any  # int64 [node]: storage of one deal of it (actions x hands)
+    put_in: Any  # float64 [node, 2]: chips each player put in since the spot began
+    slot: Any  # int32 [node]: a first-street chance node's slot in the cache, else -1
+    starting_pot: float
+    rake_rate: float
+    rake_cap: float
+    cards0: Any  # int32 [hand, 2] of OOP (a missing second card is the deck size)
+    cards1: Any  # int32 [hand, 2] of IP (a missing second card is the deck size + 1)
+    same0: Any  # int32 [hand]: IP's index of the same hand, or -1
+    same1: Any  # int32 [hand]: OOP's index of the same hand, or -1
+    avail: Any  # int32 [K]: the cards not on the board, in code order
+    chance_factor: Any  # float64 [level]: the chance of one card dealt at that level
+    board_of_deal: Any  # int32 [deal]: the final board's row in the showdown tables
+    order0: Any  # int32 [board, hand]: OOP's hands by strength, weakest first
+    rank0: Any  # int32 [board, hand]: their strengths (-1: blocked by the board)
+    order1: Any
+    rank1: Any
+    n_cards: int  # the deck size
+    regrets: Any  # float32 storage
+    strategy: Any  # float32 storage: the average strategy's sums
+
+
+@_jit
+def deal_card(g: Arrays, level: Any, k: Any, j: Any) -> Any:
+    """The ``j``-th card left to deal at ``level`` after the deal ``k``."""
+    if level == 0:
+        return g.avail[j]
+    turn = k  # level 1: k is the index of the first card dealt
+    if level >= 2:
+        turn = k // (g.avail.shape[0] - 1)
+    r = j if j < turn else j + 1
+    return g.avail[r]
+
+
+@_jit
+def _mask(cards: Any, reach: Any, card: int, out: Any) -> float:
+    """``reach`` with the hands holding ``card`` set to 0, into ``out``; its sum."""
+    total = 0.0
+    for h in range(reach.shape[0]):
+        if cards[h, 0] == card or cards[h, 1] == card:
+            out[h] = 0.0
+        else:
+            out[h] = reach[h]
+            total += reach[h]
+    return total
+
+
+@_jit
+def fold_values(g: Arrays, p: int, reach_o: Any, payoff: float, out: Any) -> None:
+    """Each of ``p``'s hands: ``payoff`` times the opponent's reach it does not block."""
+    cards_p = g.cards0 if p == 0 else g.cards1
+    cards_o = g.cards1 if p == 0 else g.cards0
+    same = g.same0 if p == 0 else g.same1
+    per_card = np.zeros(g.n_cards + 2)
+    total = 0.0
+    for o in range(reach_o.shape[0]):
+        r = reach_o[o]
+        total += r
+        per_card[cards_o[o, 0]] += r
+        per_card[cards_o[o, 1]] += r
+    for h in range(out.shape[0]):
+        mass = total - per_card[cards_p[h, 0]] - per_card[cards_p[h, 1]]
+        if same[h] >= 0:
+            mass += reach_o[same[h]]
+        out[h] = payoff * mass
+
+
+@_jit
+def showdown_values(
+    g: Arrays, p: int, board: int, reach_o: Any, win: float, tie: float, lose: float, out: Any
+) -> None:
+    """Each of ``p``'s hands at a showdown on ``board``: the opponent's reach it beats,
+    ties and loses to (card removal by per-card sums), times the payoffs. O(n)."""
+    if p == 0:
+        cards_p, cards_o, same = g.cards0, g.cards1, g.same0
+        order_p, rank_p, order_o, rank_o = (
+            g.order0[board],
+            g.rank0[board],
+            g.order1[board],
+            g.rank1[board],
+        )
+    else:
+        cards_p, cards_o, same = g.cards1, g.cards0, g.same1
+        order_p, rank_p, order_o, rank_o = (
+            g.order1[board],
+            g.rank1[board],
+            g.order0[board],
+            g.rank0[board],
+        )
+    n_p, n_o = order_p.shape[0], order_o.shape[0]
+    per_card = np.zeros(g.n_cards + 2)
+    below = np.zeros(g.n_cards + 2)
+    total = 0.0
+    for o in range(n_o):
+        r = reach_o[o]
+        total += r
+        per_card[cards_o[o, 0]] += r
+        per_card[cards_o[o, 1]] += r
+    # weakest first: the opponent's reach strictly below each hand
+    j = 0
+    while j < n_o and rank_o[j] < 0:
+        j += 1
+    sum_below = 0.0
+    i = 0
+    while i < n_p and rank_p[i] < 0:
+        out[order_p[i]] = 0.0
+        i += 1
+    start_p = i
+    for i in range(start_p, n_p):
+        s = rank_p[i]
+        while j < n_o and rank_o[j] < s:
+            o = order_o[j]
+            r = reach_o[o]
+            sum_below += r
+            below[cards_o[o, 0]] += r
+            below[cards_o[o, 1]] += r
+            j += 1
+        h = order_p[i]
+        out[h] = sum_below - below[cards_p[h, 0]] - below[cards_p[h, 1]]  # wins, for now
+    # strongest first: the reach strictly above
+    above = below  # reused
+    above[:] = 0.0
+    sum_above = 0.0
+    j = n_o - 1
+    for i in range(n_p - 1, start_p - 1, -1):
+        s = rank_p[i]
+        while j >= 0 and rank_o[j] > s:
+            o = order_o[j]
+            r = reach_o[o]
+            sum_above += r
+            above[cards_o[o, 0]] += r
+            above[cards_o[o, 1]] += r
+            j -= 1
+        h = order_p[i]
+        wins = out[h]
+        losses = sum_above - above[cards_p[h, 0]] - above[cards_p[h, 1]]
+        valid = total - per_card[cards_p[h, 0]] - per_card[cards_p[h, 1]]
+        if same[h] >= 0:
+            valid += reach_o[same[h]]
+        ties = valid - wins - losses
+        out[h] = win * wins + tie * ties + lose * losses
+
+
+@_jit
+def regret_matching(regrets: Any, base: int, n_act: int, n_h: int, sigma: Any) -> None:
+    """The current strategy: each action in proportion to its positive regret."""
+    for h in range(n_h):
+        total = 0.0
+        for a in range(n_act):
+            r = regrets[base + a * n_h + h]
+            if r > 0:
+                total += r
+        if total > 0:
+            for a in range(n_act):
+                r = regrets[base + a * n_h + h]
+                sigma[a, h] = r / total if r > 0 else 0.0
+        else:
+            for a in range(n_act):
+                sigma[a, h] = 1.0 / n_act
+
+
+@_jit
+def average_strategy(sums: Any, base: int, n_act: int, n_h: int, sigma: Any) -> None:
+    """The average strategy: the strategy sums normalised (uniform where all are 0)."""
+    for h in range(n_h):
+        total = 0.0
+        for a in range(n_act):
+            total += sums[base + a * n_h + h]
+        if total > 0:
+            for a in range(n_act):
+                sigma[a, h] = sums[base + a * n_h + h] / total
+        else:
+            for a in range(n_act):
+                sigma[a, h] = 1.0 / n_act
+
+
+@_jit
+def walk(
+    g: Arrays,
+    a: Any,
+    k: Any,
+    mode: Any,
+    p: Any,
+    reach_p: Any,
+    reach_o: Any,
+    out: Any,
+    cache: Any,
+    use_cache: bool,
+    disc: Any,
+) -> int:
+    """The counterfactual values of ``p``'s hands at node ``(a, k)``, into ``out``.
+
+    ``disc``: (positive regret factor, negative regret factor, strategy-sum factor) of
+    this iteration, for CFR mode. ``cache``: values of first-street chance nodes already
+    computed (phase 2 of :func:`iterate`), read when ``use_cache``."""
+    kind = g.kind[a]
+    n_p = out.shape[0]
+    if kind in (FOLD, SHOWDOWN):
+        put_p = g.put_in[a, p]
+        pot = g.starting_pot + g.put_in[a, 0] + g.put_in[a, 1]
+        rake = min(pot * g.rake_rate, g.rake_cap)
+        if kind == FOLD:
+            payoff = -put_p if g.player[a] == p else pot - rake - put_p
+            fold_values(g, p, reach_o, payoff, out)
+        else:
+            net = pot - rake
+            board = g.board_of_deal[k]
+            showdown_values(g, p, board, reach_o, net - put_p, 0.5 * net - put_p, -put_p, out)
+        return 0
+    if kind == CHANCE:
+        if use_cache and g.slot[a] >= 0:
+            out[:] = cache[g.slot[a]]
+            return 0
+        level = g.level[a]
+        child = g.children[g.child_start[a]]
+        n_k = g.avail.shape[0] - level
+        factor = g.chance_factor[level]
+        cards_p = g.cards0 if p == 0 else g.cards1
+        cards_o = g.cards1 if p == 0 else g.cards0
+        sub_p = np.empty(n_p)
+        sub_o = np.empty(reach_o.shape[0])
+        values = np.empty(n_p)
+        out[:] = 0.0
+        for j in range(n_k):
+            card = deal_card(g, level, k, j)
+            if _mask(cards_o, reach_o, card, sub_o) <= 0.0:
+                continue
+            _mask(cards_p, reach_p, card, sub_p)
+            walk(g, child, k * n_k + j, mode, p, sub_p, sub_o, values, cache, use_cache, disc)
+            for h in range(n_p):
+                if cards_p[h, 0] != card and cards_p[h, 1] != card:
+                    out[h] += factor * values[h]
+        return 0
+    # a decision
+    start = g.child_start[a]
+    n_act = g.n_child[a]
+    actor = g.player[a]
+    n_actor = n_p if actor == p else reach_o.shape[0]
+    base = g.offset[a] + k * g.stride[a]
+    sigma = np.empty((n_act, n_actor))
+    if mode == CFR:
+        regret_matching(g.regrets, base, n_act, n_actor, sigma)
+    elif actor != p or mode == AVERAGE:
+        average_strategy(g.strategy, base, n_act, n_actor, sigma)
+    if actor != p:
+        sub_o = np.empty(n_actor)
+        values = np.empty(n_p)
+        out[:] = 0.0
+        for i in range(n_act):
+            total = 0.0
+            for h in range(n_actor):
+                sub_o[h] = reach_o[h] * sigma[i, h]
+                total += sub_o[h]
+            if total <= 0.0:
+                continue
+            walk(
+                g, g.children[start + i], k, mode, p, reach_p, sub_o, values, cache, use_cache, disc
+            )
+            for h in range(n_p):
+                out[h] += values[h]
+        return 0
+    values = np.empty((n_act, n_p))
+    sub_p = np.empty(n_p)
+    for i in range(n_act):
+        if mode == BEST:
+            sub_p[:] = reach_p
+        else:
+            for h in range(n_p):
+                sub_p[h] = reach_p[h] * sigma[i, h]
+        walk(
+            g, g.children[start + i], k, mode, p, sub_p, reach_o, values[i], cache, use_cache, disc
+        )
+    if mode == BEST:
+        for h in range(n_p):
+            best = values[0, h]
+            for i in range(1, n_act):
+                if values[i, h] > best:
+                    best = values[i, h]
+            out[h] = best
+        return 0
+    for h in range(n_p):
+        v = 0.0
+        for i in range(n_act):
+            v += sigma[i, h] * values[i, h]
+        out[h] = v
+    if mode == CFR:
+        positive, negative, keep = disc[0], disc[1], disc[2]
+        regrets, sums = g.regrets, g.strategy
+        for i in range(n_act):
+            row = base + i * n_p
+            for h in range(n_p):
+                r = regrets[row + h]
+                r *= positive if r > 0 else negative
+                regrets[row + h] = r + (values[i, h] - out[h])
+                sums[row + h] = sums[row + h] * keep + reach_p[h] * sigma[i, h]
+    return 0
+
+
+@_jit
+def slot_reaches(
+    g: Arrays, a: int, mode: int, p: int, reach_p: Any, reach_o: Any, slots_p: Any, slots_o: Any
+) -> None:
+    """Walk the first street only and keep the reach of both players at each of its
+    chance nodes (phase 1 of an iteration): the strategies are those ``walk`` uses."""
+    kind = g.kind[a]
+    if kind == CHANCE:
+        s = g.slot[a]
+        if s >= 0:
+            slots_p[s] = reach_p
+            slots_o[s] = reach_o
+        return
+    if kind != DECISION:
+        return
+    start = g.child_start[a]
+    n_act = g.n_child[a]
+    actor = g.player[a]
+    n_actor = reach_p.shape[0] if actor == p else reach_o.shape[0]
+    sigma = np.empty((n_act, n_actor))
+    if mode == CFR:
+        regret_matching(g.regrets, g.offset[a], n_act, n_actor, sigma)
+    elif actor != p or mode == AVERAGE:
+        average_strategy(g.strategy, g.offset[a], n_act, n_actor, sigma)
+    for i in range(n_act):
+        child = g.children[start + i]
+        if actor == p:
+            sub = reach_p.copy() if mode == BEST else reach_p * sigma[i]
+            slot_reaches(g, child, mode, p, sub, reach_o, slots_p, slots_o)
+        else:
+            slot_reaches(g, child, mode, p, reach_p, reach_o * sigma[i], slots_p, slots_o)
+
+
+@_jit
+def chance_tasks(
+    g: Arrays,
+    task_node: Any,
+    task_card: Any,
+    first: int,
+    step: int,
+    mode: int,
+    p: int,
+    slots_p: Any,
+    slots_o: Any,
+    results: Any,
+    disc: Any,
+) -> None:
+    """Phase 2: first-street chance nodes' children, one card each: the tasks
+    ``first, first + step, ...``. The caller runs one call per thread (the GIL is
+    released; numba's ``prange`` cannot call a recursive function), tasks largest first."""
+    n_tasks = task_node.shape[0]
+    empty = np.zeros((1, 1))
+    for i in range(first, n_tasks, step):
+        a = task_node[i]
+        j = task_card[i]
+        s = g.slot[a]
+        card = g.avail[j]
+        cards_p = g.cards0 if p == 0 else g.cards1
+        cards_o = g.cards1 if p == 0 else g.cards0
+        n_p = slots_p.shape[1]
+        sub_p = np.empty(n_p)
+        sub_o = np.empty(slots_o.shape[1])
+        out = results[i]
+        out[:] = 0.0
+        if _mask(cards_o, slots_o[s], card, sub_o) <= 0.0:
+            continue
+        _mask(cards_p, slots_p[s], card, sub_p)
+        walk(
+            g,
+            g.children[g.child_start[a]],
+            np.int64(j),
+            mode,
+            p,
+            sub_p,
+            sub_o,
+            out,
+            empty,
+            False,
+            disc,
+        )
+        factor = g.chance_factor[0]
+        for h in range(n_p):
+            if cards_p[h, 0] == card or cards_p[h, 1] == card:
+                out[h] = 0.0
+            else:
+                out[h] *= factor

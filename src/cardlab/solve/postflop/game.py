@@ -1,0 +1,263 @@
+"""A postflop spot with its cards: the hands, the deals, the showdown tables, the memory.
+
+The game tree is the betting tree (:mod:`cardlab.solve.postflop.tree`) with every chance
+node branching over every card the deck has left. It is never built: a node of it is an
+abstract betting node ``a`` and a *deal index* ``k``, the cards chance dealt so far in
+the order of ``avail`` (the cards not on the board): no card dealt is ``k = 0``; one card
+is its index ``j`` in ``avail``; two cards (a turn, then a river) are
+``k = j_turn * (K - 1) + j_river``, where ``j_river`` counts the cards left after the
+turn. A decision node's storage (regrets and strategy sums, ``[action, hand]``) for deal
+``k`` starts at ``offset[a] + k * stride[a]``.
+
+Chance: for one pair of hands (h, o), every card neither holds nor the board shows is
+equally likely, so the card dealt at level ``d`` (cards dealt before) has probability
+``1 / (K - d - 4)`` (two-card hands), the same for every pair: the chance factor.
+
+Showdowns: for each final board, each player's hands sorted by strength (the keys of
+cardlab's evaluator on the deck's own rules: Mixwell and suit tie-breaks included), so
+a showdown is two sweeps with per-card sums for card removal
+(:func:`cardlab.solve.postflop._kernels.showdown_values`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from cardlab.cards import Card, format_cards
+from cardlab.errors import GameError
+from cardlab.poker.batch import evaluate_batch
+from cardlab.poker.games import HOLDEM, Game
+from cardlab.solve.postflop import _kernels as k
+from cardlab.solve.postflop.ranges import WeightedRange
+from cardlab.solve.postflop.tree import CHANCE, DECISION, ActionTree, TreeConfig
+
+Ints = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Hands:
+    """One player's hands (those the board does not block) and their weights."""
+
+    cards: tuple[tuple[Card, Card], ...]
+    codes: npt.NDArray[np.int32]  # [hand, 2]
+    weights: npt.NDArray[np.float64]
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+class PostflopGame:
+    """Two ranges on a board with a betting tree: the arrays the solver walks."""
+
+    def __init__(
+        self,
+        game: Game,
+        board: tuple[Card, ...],
+        ranges: tuple[WeightedRange, WeightedRange],
+        config: TreeConfig,
+        *,
+        max_memory: int | None = None,
+    ) -> None:
+        if game.base != HOLDEM:
+            raise GameError(f"the postflop solver plays Hold'em games, not {game.base.name}")
+        if not 3 <= len(board) <= 5:
+            raise GameError(f"a postflop board has 3, 4 or 5 cards, got {len(board)}")
+        if len(set(board)) != len(board):
+            raise GameError(f"a card is twice on the board {format_cards(board)!r}")
+        deck = game.deck
+        for card in board:
+            deck.code(card)  # not in the deck: one error naming it
+        if config.rounds != 6 - len(board):
+            raise GameError(
+                f"a board of {len(board)} cards leaves {6 - len(board)} betting rounds, "
+                f"the tree has {config.rounds}"
+            )
+        self.game = game
+        self.board = board
+        self.config = config
+        self.tree = ActionTree(config)
+        self.ranges = ranges
+        on_board = {deck.code(c) for c in board}
+        self.avail = np.array([i for i in range(len(deck)) if i not in on_board], np.int32)
+        self.hands = tuple(self._hands(r, on_board) for r in ranges)
+        for p, h in enumerate(self.hands):
+            if not len(h):
+                raise GameError(f"the {('OOP', 'IP')[p]} range has no hand the board leaves")
+        self.levels = config.rounds - 1  # cards chance deals before the river
+        K = len(self.avail)
+        self.deals = [1, K, K * (K - 1)][: self.levels + 1]
+        self.memory_bytes = self.estimate_memory()
+        if max_memory is not None and self.memory_bytes > max_memory:
+            raise GameError(
+                f"this spot needs about {_size(self.memory_bytes)} of memory, more than the "
+                f"{_size(max_memory)} allowed: use fewer bet sizes, narrower ranges or a "
+                "later street"
+            )
+        self.arrays = self._arrays()
+
+    # --- sizes -----------------------------------------------------------------------
+
+    def _storage_layout(self) -> tuple[Ints, Ints, int]:
+        offset = np.zeros(len(self.tree), np.int64)
+        stride = np.zeros(len(self.tree), np.int64)
+        total = 0
+        for i, node in enumerate(self.tree.nodes):
+            if node.kind != DECISION:
+                continue
+            offset[i] = total
+            stride[i] = len(node.children) * len(self.hands[node.player])
+            total += self.deals[node.round] * int(stride[i])
+        return offset, stride, total
+
+    def estimate_memory(self) -> int:
+        """Bytes the solver holds: regrets and strategy sums (float32) and the showdown
+        tables, counted before anything of that size is allocated."""
+        _, _, total = self._storage_layout()
+        boards = self.deals[-1] // math.factorial(self.levels) if self.levels else 1
+        tables = boards * (len(self.hands[0]) + len(self.hands[1])) * 8
+        return 2 * 4 * total + tables
+
+    # --- building --------------------------------------------------------------------
+
+    def _hands(self, r: WeightedRange, on_board: set[int]) -> Hands:
+        deck = self.game.deck
+        kept = [
+            (c, w)
+            for c, w in zip(r.combos, r.weights, strict=True)
+            if deck.code(c[0]) not in on_board and deck.code(c[1]) not in on_board
+        ]
+        codes = np.array([[deck.code(a), deck.code(b)] for (a, b), _ in kept], np.int32)
+        return Hands(
+            tuple(c for c, _ in kept),
+            codes.reshape(-1, 2),
+            np.array([w for _, w in kept], np.float64),
+        )
+
+    def final_boards(self) -> npt.NDArray[np.int32]:
+        """Every final board's card codes [board, 5] and, per final deal, its board row."""
+        K = len(self.avail)
+        base = np.array([self.game.deck.code(c) for c in self.board], np.int32)
+        if self.levels == 0:
+            return base.reshape(1, -1)
+        if self.levels == 1:
+            return np.column_stack([np.repeat(base[None, :], K, 0), self.avail])
+        i, j = np.triu_indices(K, 1)
+        return np.column_stack([np.repeat(base[None, :], len(i), 0), self.avail[i], self.avail[j]])
+
+    def board_of_deal(self) -> npt.NDArray[np.int32]:
+        K = len(self.avail)
+        if self.levels < 2:
+            return np.arange(self.deals[-1], dtype=np.int32)
+        k = np.arange(K * (K - 1))
+        turn, j = k // (K - 1), k % (K - 1)
+        river = np.where(j < turn, j, j + 1)
+        lo, hi = np.minimum(turn, river), np.maximum(turn, river)
+        # row of (lo, hi) in np.triu_indices(K, 1) order
+        rows: npt.NDArray[np.int32] = (lo * (2 * K - lo - 1) // 2 + (hi - lo - 1)).astype(np.int32)
+        return rows
+
+    def showdown_tables(self) -> tuple[npt.NDArray[np.int32], ...]:
+        """Per player: hands sorted by strength per final board, and their dense ranks
+        (-1 for a hand the board blocks), ranks shared by both players' hands."""
+        boards = self.final_boards()
+        n_b = len(boards)
+        keys = []
+        for hands in self.hands:
+            n = len(hands)
+            rows = np.empty((n_b, n, 7), np.uint8)
+            rows[:, :, :2] = hands.codes[None, :, :]
+            rows[:, :, 2:] = boards[:, None, :]
+            blocked = (hands.codes[None, :, :, None] == boards[:, None, None, :]).any(axis=(2, 3))
+            flat = rows.reshape(-1, 7).copy()
+            flat[blocked.reshape(-1)] = np.arange(7, dtype=np.uint8)  # any 7 distinct cards
+            key = evaluate_batch(flat, self.game.rules, check=False).reshape(n_b, n)
+            key[blocked] = -1
+            keys.append(key)
+        both = np.concatenate(keys, axis=1)
+        ranks = np.empty_like(both, dtype=np.int32)
+        for b in range(n_b):
+            uniq, inverse = np.unique(both[b], return_inverse=True)
+            ranks[b] = inverse - (1 if uniq[0] == -1 else 0)
+            ranks[b][both[b] == -1] = -1
+        n0 = len(self.hands[0])
+        out = []
+        for r in (ranks[:, :n0], ranks[:, n0:]):
+            order = np.argsort(r, axis=1, kind="stable").astype(np.int32)
+            out += [order, np.take_along_axis(r, order, axis=1).astype(np.int32)]
+        return tuple(out)
+
+    def _arrays(self) -> k.Arrays:
+        tree = self.tree
+        n = len(tree)
+        kind = np.array([x.kind for x in tree.nodes], np.int8)
+        player = np.array([x.player for x in tree.nodes], np.int8)
+        n_child = np.array([len(x.children) for x in tree.nodes], np.int32)
+        child_start = np.zeros(n, np.int32)
+        children: list[int] = []
+        for i, x in enumerate(tree.nodes):
+            child_start[i] = len(children)
+            children += x.children
+        level = np.array([x.round for x in tree.nodes], np.int32)
+        offset, stride, self.storage_size = self._storage_layout()
+        put_in = np.array([x.committed for x in tree.nodes], np.float64)
+        slot = np.full(n, -1, np.int32)
+        self.slots = [i for i, x in enumerate(tree.nodes) if x.kind == CHANCE and x.round == 0]
+        for s, i in enumerate(self.slots):
+            slot[i] = s
+        K = len(self.avail)
+        n_cards = len(self.game.deck)
+        c0 = self.hands[0].codes.astype(np.int32)
+        c1 = self.hands[1].codes.astype(np.int32)
+        index1 = {(int(a), int(b)): i for i, (a, b) in enumerate(c1)}
+        same0 = np.array([index1.get((int(a), int(b)), -1) for a, b in c0], np.int32)
+        index0 = {(int(a), int(b)): i for i, (a, b) in enumerate(c0)}
+        same1 = np.array([index0.get((int(a), int(b)), -1) for a, b in c1], np.int32)
+        factor = np.array([1.0 / (K - d - 4) for d in range(max(self.levels, 1))], np.float64)
+        o0, r0, o1, r1 = self.showdown_tables()
+        c = self.config
+        return k.Arrays(
+            kind,
+            player,
+            child_start,
+            n_child,
+            np.array(children, np.int64),
+            level,
+            offset,
+            stride,
+            put_in,
+            slot,
+            float(c.starting_pot),
+            float(c.rake_rate),
+            float(c.rake_cap) if c.rake_rate else 0.0,
+            c0,
+            c1,
+            same0,
+            same1,
+            self.avail,
+            factor,
+            self.board_of_deal(),
+            o0,
+            r0,
+            o1,
+            r1,
+            n_cards,
+            np.zeros(0, np.float32),
+            np.zeros(0, np.float32),  # a solver's own
+        )
+
+    # --- what the answers need -------------------------------------------------------
+
+    def pair_mass(self) -> float:
+        """Σ w(h) w(o) over the pairs of hands that share no card: the normaliser of
+        every per-deal value."""
+        values = np.empty(len(self.hands[0]))
+        k.fold_values(self.arrays, 0, self.hands[1].weights, 1.0, values)
+        return float(values @ self.hands[0].weights)
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**30:.2f} GiB" if n >= 2**30 else f"{n / 2**20:.1f} MiB"

@@ -1,0 +1,204 @@
+"""Discounted CFR on a postflop game, every core used, with an exact best response.
+
+**The variant**: discounted CFR (Brown and Sandholm, 2019) with α = 1.5, β = 0.5,
+γ = 3 and alternating updates. On iteration t (from 1), before t's regrets are added,
+positive cumulative regrets are multiplied by t^α / (t^α + 1) and negative ones by
+t^β / (t^β + 1); the average strategy is the sum of each iteration's strategy weighted
+by the player's own reach and by t^γ (the sum so far is multiplied by ((t-1)/t)^γ).
+OOP's regrets are updated first, then IP's against OOP's new strategy.
+
+**Threads**: an iteration walks the first street once to get both players' reach at
+each of its chance nodes, then solves every (chance node, card) subtree as a task on
+the threads (numba ``prange``, largest tasks first), then walks the first street again
+with those values to update its regrets. A spot on the river is one walk.
+
+**Exploitability**: each player's best response against the other's average strategy
+is computed exactly (the best action per hand at every node, all cards dealt); the
+exploitability is the mean of what the two best responders gain over the strategy's own
+values, in chips per hand pair, and in % of the starting pot.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from cardlab.errors import GameError
+from cardlab.solve.postflop import _kernels as k
+from cardlab.solve.postflop.game import PostflopGame
+from cardlab.solve.postflop.tree import DECISION
+
+ALPHA, BETA, GAMMA = 1.5, 0.5, 3.0
+MAX_ITERATIONS = 100_000
+Floats = npt.NDArray[np.float64]
+# progress(iterations done, iterations at most, exploitability in % of the pot if measured)
+Progress = Callable[[int, int, float | None], None]
+
+
+@dataclass(frozen=True)
+class Values:
+    """Per player (OOP, IP): a root value in chips per hand pair."""
+
+    oop: float
+    ip: float
+
+    def as_dict(self) -> dict[str, float]:
+        return {"oop": self.oop, "ip": self.ip}
+
+
+def discounts(t: int) -> Floats:
+    """(positive regret factor, negative regret factor, strategy-sum factor) of
+    iteration ``t``."""
+    ta, tb = t**ALPHA, t**BETA
+    return np.array([ta / (ta + 1), tb / (tb + 1), ((t - 1) / t) ** GAMMA], np.float64)
+
+
+class Solver:
+    """Runs DCFR iterations on a game and measures its strategy."""
+
+    def __init__(self, game: PostflopGame, *, threads: int | None = None) -> None:
+        self.game = game
+        size = game.storage_size
+        self.g = game.arrays._replace(
+            regrets=np.zeros(size, np.float32), strategy=np.zeros(size, np.float32)
+        )
+        self.iterations = 0
+        most = max(os.cpu_count() or 1, 1) * 4
+        if threads is not None and not 1 <= threads <= most:
+            raise GameError(f"threads must be 1 to {most} on this machine, got {threads}")
+        self.threads = threads or most
+        self.mass = game.pair_mass()
+        if self.mass <= 0:
+            raise GameError("the two ranges share every card: no deal is possible")
+        self._tasks = self._task_list()
+        self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
+
+    def _task_list(
+        self,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+        tree = self.game.tree
+        size = np.zeros(len(tree), np.int64)
+        for i in range(len(tree) - 1, -1, -1):  # children come after their parent
+            node = tree.nodes[i]
+            own = len(node.children) if node.kind == DECISION else 1
+            size[i] = own + sum(int(size[c]) for c in node.children)
+        K = len(self.game.avail)
+        tasks = [(int(size[a]), a, j) for a in self.game.slots for j in range(K)]
+        tasks.sort(key=lambda t: -t[0])
+        nodes = np.array([a for _, a, _ in tasks], np.int64)
+        cards = np.array([j for _, _, j in tasks], np.int64)
+        slots = np.array([self.g.slot[a] for a in nodes], np.int32)
+        return nodes, cards, slots
+
+    # --- one walk from the root, threaded over the first street's chance nodes -------
+
+    def root_values(self, mode: int, p: int, disc: Floats | None = None) -> Floats:
+        """Player ``p``'s counterfactual value of each hand at the root."""
+        g = self.g
+        hands = self.game.hands
+        w_p, w_o = hands[p].weights, hands[1 - p].weights
+        out = np.zeros(len(w_p))
+        disc = disc if disc is not None else np.zeros(3)
+        slots = self.game.slots
+        if not slots:
+            k.walk(g, 0, 0, mode, p, w_p, w_o, out, np.zeros((1, 1)), False, disc)
+            return out
+        slots_p = np.zeros((len(slots), len(w_p)))
+        slots_o = np.zeros((len(slots), len(w_o)))
+        k.slot_reaches(g, 0, mode, p, w_p, w_o, slots_p, slots_o)
+        node, card, slot = self._tasks
+        results = np.zeros((len(node), len(w_p)))
+
+        def run(first: int) -> None:
+            k.chance_tasks(
+                g, node, card, first, self.threads, mode, p, slots_p, slots_o, results, disc
+            )
+
+        if self._pool is None:
+            run(0)
+        else:
+            list(self._pool.map(run, range(self.threads)))
+        cache = np.zeros((len(slots), len(w_p)))
+        np.add.at(cache, slot, results)
+        k.walk(g, 0, 0, mode, p, w_p, w_o, out, cache, True, disc)
+        return out
+
+    def iterate(self) -> None:
+        """One DCFR iteration: OOP's update, then IP's."""
+        self.iterations += 1
+        disc = discounts(self.iterations)
+        for p in (0, 1):
+            self.root_values(k.CFR, p, disc)
+
+    # --- measuring -------------------------------------------------------------------
+
+    def value(self, mode: int, p: int) -> float:
+        """Player ``p``'s value (chips per hand pair) with ``mode``'s strategies."""
+        out = self.root_values(mode, p)
+        return float(out @ self.game.hands[p].weights) / self.mass
+
+    def expected_values(self) -> Values:
+        """Each player's expected chips (from the pot, less what it puts in after the
+        spot began) when both play the average strategy."""
+        return Values(self.value(k.AVERAGE, 0), self.value(k.AVERAGE, 1))
+
+    def best_response_values(self) -> Values:
+        return Values(self.value(k.BEST, 0), self.value(k.BEST, 1))
+
+    def exploitability(self, ev: Values | None = None) -> float:
+        """The mean gain of the two best responders over the average strategy, in
+        chips. Without rake the two expected values add up to the pot, which spares
+        their walks."""
+        br = self.best_response_values()
+        if ev is None:
+            if self.game.config.rake_rate == 0:
+                return (br.oop + br.ip - self.game.config.starting_pot) / 2
+            ev = self.expected_values()
+        return ((br.oop - ev.oop) + (br.ip - ev.ip)) / 2
+
+    def run(
+        self,
+        iterations: int,
+        *,
+        target: float | None = None,
+        every: int = 10,
+        progress: Progress | None = None,
+    ) -> tuple[float, bool]:
+        """Iterate until ``iterations`` or until the exploitability is at most
+        ``target`` (% of the starting pot), measured every ``every`` iterations and at
+        the end. Ctrl-C stops after the iteration in progress. Returns the last
+        exploitability (chips) and whether the run was interrupted."""
+        if (
+            isinstance(iterations, bool)
+            or not isinstance(iterations, int)
+            or not 1 <= iterations <= MAX_ITERATIONS
+        ):
+            raise GameError(f"iterations must be 1 to {MAX_ITERATIONS:,}, got {iterations!r}")
+        if target is not None and not 0 < target < 1000:
+            raise GameError(f"the target is a percentage of the pot above 0, got {target}")
+        pot = self.game.config.starting_pot
+        exploitability = float("nan")
+        interrupted = False
+        done = 0
+        try:
+            while done < iterations:
+                self.iterate()
+                done += 1
+                measured: float | None = None
+                if done % every == 0 or done == iterations:
+                    exploitability = self.exploitability()
+                    measured = 100 * exploitability / pot
+                if progress:
+                    progress(done, iterations, measured)
+                if measured is not None and target is not None and measured <= target:
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+        if done and (interrupted or done % every):
+            exploitability = self.exploitability()
+        return exploitability, interrupted
