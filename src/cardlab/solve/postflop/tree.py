@@ -281,7 +281,7 @@ class ActionTree:
         def geometric(size: BetSize, streets: int) -> int:
             spr = left[q] / pot
             ratio = ((2 * spr + 1) ** (1 / streets) - 1) / 2
-            return int(round(pot * min(ratio, size.max_percent / 100)))
+            return _round(pot * min(ratio, size.max_percent / 100))
 
         amounts: list[tuple[str, int]] = []  # ("b" | "r", street total)
         out: list[tuple[str, str, int]] = []
@@ -292,14 +292,14 @@ class ActionTree:
             sizes = donk if use_donk and donk is not None else c.sizes[s.round][p].bets
             for size in sizes:
                 if size.kind == POT:
-                    amounts.append(("b", round(pot * size.value / 100)))
+                    amounts.append(("b", _round(pot * size.value / 100)))
                 elif size.kind == CONSTANT:
                     amounts.append(("b", int(size.value)))
                 elif size.kind == GEOMETRIC:
                     amounts.append(("b", geometric(size, size.streets or remaining)))
                 elif size.kind == ALL_IN:
                     amounts.append(("b", top))
-            if c.add_allin and top <= round(pot * c.add_allin):
+            if c.add_allin and top <= _round(pot * c.add_allin):
                 amounts.append(("b", top))
         else:
             out.append(("f", "f", 0))
@@ -307,9 +307,9 @@ class ActionTree:
             if not s.allin:
                 for size in c.sizes[s.round][p].raises:
                     if size.kind == POT:
-                        amounts.append(("r", prev + round(pot * size.value / 100)))
+                        amounts.append(("r", prev + _round(pot * size.value / 100)))
                     elif size.kind == PREVIOUS:
-                        amounts.append(("r", round(prev * size.value)))
+                        amounts.append(("r", _round(prev * size.value)))
                     elif size.kind == CONSTANT:
                         if size.cap == 0 or s.bets <= size.cap:
                             amounts.append(("r", prev + int(size.value)))
@@ -318,13 +318,13 @@ class ActionTree:
                         amounts.append(("r", prev + geometric(size, n)))
                     elif size.kind == ALL_IN:
                         amounts.append(("r", top))
-                if c.add_allin and top <= prev + round(pot * c.add_allin):
+                if c.add_allin and top <= prev + _round(pot * c.add_allin):
                     amounts.append(("r", top))
         sized: set[tuple[str, int]] = set()
         for kind, amount in amounts:
             amount = min(max(amount, low), top)
             new_pot = pot + 2 * (amount - prev)
-            if top <= amount + round(new_pot * c.force_allin):
+            if top <= amount + _round(new_pot * c.force_allin):
                 amount = top
             sized.add(("a" if amount == top else kind, amount))
         ordered = sorted(sized, key=lambda x: x[1])
@@ -350,6 +350,11 @@ class ActionTree:
         for node in self.nodes:
             out[names[node.kind]] += 1
         return out
+
+
+def _round(x: float) -> int:
+    """Half away from zero, as the established solvers round sizes (not to even)."""
+    return int(math.floor(x + 0.5))
 
 
 def _merge(
