@@ -354,7 +354,7 @@ class ActionTree:
 
 def _round(x: float) -> int:
     """Half away from zero, as the established solvers round sizes (not to even)."""
-    return int(math.floor(x + 0.5))
+    return math.floor(x + 0.5)
 
 
 def _merge(
