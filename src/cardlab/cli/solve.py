@@ -272,3 +272,8 @@ def _matrix_text(matrix: Any) -> str:
 
 def _ante_text(ante: float) -> str:
     return f", ante {ante:g}" if ante else ""
+
+
+from cardlab.cli.solve_postflop import postflop  # noqa: E402  (registered below)
+
+solve.add_command(postflop)

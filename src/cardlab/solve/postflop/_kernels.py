@@ -63,6 +63,38 @@ class Arrays(NamedTuple):
     n_cards: int  # the deck size
     regrets: Any  # float32 storage
     strategy: Any  # float32 storage: the average strategy's sums
+    lock_base: Any  # int64, sorted: storage starts of locked nodes (node locking)
+    lock_start: Any  # int64: where each locked node's strategy starts in lock_values
+    lock_values: Any  # float64: [action, hand] strategies of the locked nodes
+
+
+@_jit
+def locked(g: Arrays, base: Any) -> Any:
+    """The index of the locked node whose storage starts at ``base``, or -1."""
+    n = g.lock_base.shape[0]
+    if n == 0:
+        return -1
+    i = np.searchsorted(g.lock_base, base)
+    if i < n and g.lock_base[i] == base:
+        return i
+    return -1
+
+
+@_jit
+def node_strategy(g: Arrays, mode: Any, base: Any, n_act: Any, n_h: Any, sigma: Any) -> Any:
+    """The strategy a walk plays at a node: a locked node's own, else the current one
+    (regret matching) in CFR mode, else the average. Returns the lock index or -1."""
+    li = locked(g, base)
+    if li >= 0:
+        start = g.lock_start[li]
+        for a in range(n_act):
+            for h in range(n_h):
+                sigma[a, h] = g.lock_values[start + a * n_h + h]
+    elif mode == CFR:
+        regret_matching(g.regrets, base, n_act, n_h, sigma)
+    else:
+        average_strategy(g.strategy, base, n_act, n_h, sigma)
+    return li
 
 
 @_jit
@@ -283,10 +315,7 @@ def walk(
     n_actor = n_p if actor == p else reach_o.shape[0]
     base = g.offset[a] + k * g.stride[a]
     sigma = np.empty((n_act, n_actor))
-    if mode == CFR:
-        regret_matching(g.regrets, base, n_act, n_actor, sigma)
-    elif actor != p or mode == AVERAGE:
-        average_strategy(g.strategy, base, n_act, n_actor, sigma)
+    li = node_strategy(g, mode, base, n_act, n_actor, sigma)
     if actor != p:
         sub_o = np.empty(n_actor)
         values = np.empty(n_p)
@@ -328,7 +357,7 @@ def walk(
         for i in range(n_act):
             v += sigma[i, h] * values[i, h]
         out[h] = v
-    if mode == CFR:
+    if mode == CFR and li < 0:
         positive, negative, keep = disc[0], disc[1], disc[2]
         regrets, sums = g.regrets, g.strategy
         for i in range(n_act):
@@ -361,10 +390,7 @@ def slot_reaches(
     actor = g.player[a]
     n_actor = reach_p.shape[0] if actor == p else reach_o.shape[0]
     sigma = np.empty((n_act, n_actor))
-    if mode == CFR:
-        regret_matching(g.regrets, g.offset[a], n_act, n_actor, sigma)
-    elif actor != p or mode == AVERAGE:
-        average_strategy(g.strategy, g.offset[a], n_act, n_actor, sigma)
+    node_strategy(g, mode, g.offset[a], n_act, n_actor, sigma)
     for i in range(n_act):
         child = g.children[start + i]
         if actor == p:

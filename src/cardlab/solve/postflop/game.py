@@ -245,8 +245,11 @@ class PostflopGame:
             o1,
             r1,
             n_cards,
+            np.zeros(0, np.float32),  # the storage is a solver's own
             np.zeros(0, np.float32),
-            np.zeros(0, np.float32),  # a solver's own
+            np.zeros(0, np.int64),  # no node locked
+            np.zeros(0, np.int64),
+            np.zeros(0, np.float64),
         )
 
     # --- what the answers need -------------------------------------------------------

@@ -1,0 +1,528 @@
+"""A solved spot: its figures, any node by its line, saving and loading, node locking.
+
+Values are in chips, from a player's point of view when the spot began: what it takes
+from the pot less what it puts in after that point (so OOP's and IP's EVs add up to the
+pot less the rake). A hand's EV and equity at a node are per deal of the opponent's
+hands that reach the node and share no card with it; a range's figures weight each hand
+by its own reach times that opponent mass (the established solvers' convention).
+*Equity* is the share of the pot a hand wins if the remaining cards were dealt with no
+more betting, against the opponent's range at the node.
+
+A node is named by its line: the actions from the root and the cards dealt, separated
+by spaces (``"b94 c Kh"``: OOP bets 94, IP calls, the turn is the K of hearts). Actions
+are the tree's labels: ``k`` check (also ``x``), ``c`` call, ``f`` fold, ``b94`` a bet
+of 94, ``r300`` a raise to 300, ``a910`` all in (also ``a``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from cardlab.cards import Card, format_cards
+from cardlab.errors import GameError
+from cardlab.solve.postflop import _kernels as k
+from cardlab.solve.postflop.solver import Progress, Solver, Values
+from cardlab.solve.postflop.spot import Spot
+from cardlab.solve.postflop.tree import CHANCE, DECISION, FOLD, PLAYERS, SHOWDOWN, action_name
+
+Floats = npt.NDArray[np.float64]
+FORMAT = "cardlab-postflop-solution"
+FORMAT_VERSION = 1
+KINDS = {DECISION: "decision", CHANCE: "chance", FOLD: "fold", SHOWDOWN: "showdown"}
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One hand at a node: its reach, the acting player's strategy, EV and equity."""
+
+    cards: tuple[Card, Card]
+    weight: float  # the hand's reach (its range weight times the strategy so far)
+    strategy: tuple[float, ...]  # one per action (empty where the hand's player does not act)
+    ev: float
+    equity: float
+
+    def as_dict(self, actions: tuple[str, ...]) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "hand": format_cards(self.cards),
+            "weight": self.weight,
+            "ev": self.ev,
+            "equity": self.equity,
+        }
+        if self.strategy:
+            out["strategy"] = dict(zip(actions, self.strategy, strict=True))
+        return out
+
+
+class Node:
+    """One node of a solved game: (betting node, cards dealt), with both reaches."""
+
+    def __init__(
+        self,
+        solution: PostflopSolution,
+        a: int,
+        deal: int,
+        dealt: tuple[Card, ...],
+        reach: tuple[Floats, Floats],
+        line: tuple[str, ...],
+    ) -> None:
+        self.solution = solution
+        self.a = a
+        self.deal = deal
+        self.dealt = dealt
+        self.reach = reach
+        self.line = line
+        self._tree = solution.game.tree.nodes[a]
+
+    @property
+    def kind(self) -> str:
+        return KINDS[self._tree.kind]
+
+    @property
+    def player(self) -> str | None:
+        """Who acts ("oop" or "ip") at a decision, who folded at a fold."""
+        return PLAYERS[self._tree.player] if self._tree.player >= 0 else None
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        return tuple(self._tree.actions) if self._tree.kind == DECISION else ()
+
+    @property
+    def board(self) -> tuple[Card, ...]:
+        return self.solution.game.board + self.dealt
+
+    @property
+    def pot(self) -> int:
+        return self.solution.spot.pot + sum(self._tree.committed)
+
+    def strategy(self) -> Floats:
+        """The acting player's average strategy, [action, hand]."""
+        if self._tree.kind != DECISION:
+            raise GameError(f"the node {' '.join(self.line) or 'root'} is not a decision")
+        g = self.solution.solver.g
+        p = self._tree.player
+        n_h = len(self.solution.game.hands[p])
+        sigma = np.empty((len(self._tree.children), n_h))
+        base = int(g.offset[self.a]) + self.deal * int(g.stride[self.a])
+        k.node_strategy(g, k.AVERAGE, base, sigma.shape[0], n_h, sigma)
+        return sigma
+
+    def _mass(self, p: int) -> Floats:
+        """Per hand of ``p``: the opponent's reach it shares no card with."""
+        out = np.empty(len(self.reach[p]))
+        k.fold_values(self.solution.solver.g, p, self.reach[1 - p], 1.0, out)
+        return out
+
+    def hand_values(self, p: int) -> tuple[Floats, Floats]:
+        """EV and equity of each of ``p``'s hands (NaN where no deal reaches it)."""
+        solver = self.solution.solver
+        g = solver.g
+        mass = self._mass(p)
+        cfv = np.empty(len(mass))
+        k.walk(
+            g,
+            self.a,
+            self.deal,
+            k.AVERAGE,
+            p,
+            self.reach[p],
+            self.reach[1 - p],
+            cfv,
+            np.zeros((1, 1)),
+            False,
+            np.zeros(3),
+        )
+        eq = np.empty(len(mass))
+        eg = self.solution.equity_arrays(self._tree.round)
+        k.walk(
+            eg,
+            0,
+            self.deal,
+            k.AVERAGE,
+            p,
+            self.reach[p],
+            self.reach[1 - p],
+            eq,
+            np.zeros((1, 1)),
+            False,
+            np.zeros(3),
+        )
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ok = mass > 1e-12
+            ev = np.where(ok, cfv / np.where(ok, mass, 1), np.nan)
+            equity = np.where(ok, eq / np.where(ok, mass, 1), np.nan)
+        return ev, equity
+
+    def summary(self, p: int) -> tuple[float, float]:
+        """``p``'s range EV and equity at this node (hands weighted by reach × mass)."""
+        ev, equity = self.hand_values(p)
+        w = self.reach[p] * self._mass(p)
+        total = w.sum()
+        if total <= 0:
+            return float("nan"), float("nan")
+        return float(np.nansum(ev * w) / total), float(np.nansum(equity * w) / total)
+
+    def frequencies(self) -> tuple[float, ...]:
+        """How often the acting player takes each action (its hands weighted by reach ×
+        the opponent mass)."""
+        sigma = self.strategy()
+        p = self._tree.player
+        w = self.reach[p] * self._mass(p)
+        total = w.sum()
+        return tuple(float(x) for x in (sigma @ w / total if total > 0 else sigma.mean(axis=1)))
+
+    def hands(self, p: int | None = None) -> list[HandRow]:
+        """Every hand of ``p`` (default: the acting player, else OOP) that reaches here."""
+        if p is None:
+            p = self._tree.player if self._tree.kind == DECISION else 0
+        ev, equity = self.hand_values(p)
+        sigma = self.strategy() if self._tree.kind == DECISION and self._tree.player == p else None
+        board = set(self.board)
+        out = []
+        for h, cards in enumerate(self.solution.game.hands[p].cards):
+            if self.reach[p][h] <= 0 or board & set(cards):
+                continue
+            strategy = tuple(float(x) for x in sigma[:, h]) if sigma is not None else ()
+            out.append(
+                HandRow(cards, float(self.reach[p][h]), strategy, float(ev[h]), float(equity[h]))
+            )
+        return out
+
+    def child(self, token: str) -> Node:
+        """The node after one action or dealt card."""
+        sol = self.solution
+        tree = self._tree
+        if tree.kind == DECISION:
+            label = _action(token, self.actions)
+            i = self.actions.index(label)
+            p = tree.player
+            reach = [self.reach[0], self.reach[1]]
+            reach[p] = reach[p] * self.strategy()[i]
+            return Node(
+                sol,
+                tree.children[i],
+                self.deal,
+                self.dealt,
+                (reach[0], reach[1]),
+                (*self.line, label),
+            )
+        if tree.kind == CHANCE:
+            game = sol.game
+            card = game.game.deck.parse_cards(token, count=1)[0]
+            left = [int(c) for c in game.avail]
+            dealt_codes = [game.game.deck.code(c) for c in self.dealt]
+            code = game.game.deck.code(card)
+            if code not in left or code in dealt_codes:
+                raise GameError(f"{card} cannot be dealt here: it is on the board")
+            remaining = [c for c in left if c not in dealt_codes]
+            j = remaining.index(code)
+            deal = self.deal * len(remaining) + j
+            masked = tuple(
+                np.where((hands.codes == code).any(axis=1), 0.0, r)
+                for hands, r in zip(game.hands, self.reach, strict=True)
+            )
+            return Node(
+                sol,
+                tree.children[0],
+                deal,
+                (*self.dealt, card),
+                (masked[0], masked[1]),
+                (*self.line, format_cards([card])),
+            )
+        raise GameError(f"the hand is over at {' '.join(self.line)!r}: nothing follows")
+
+    def as_dict(self, *, hands: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "line": " ".join(self.line),
+            "kind": self.kind,
+            "board": format_cards(self.board),
+            "pot": self.pot,
+        }
+        for p, name in enumerate(PLAYERS):
+            ev, equity = self.summary(p)
+            out.setdefault("ev", {})[name] = ev
+            out.setdefault("equity", {})[name] = equity
+        if self._tree.kind == DECISION:
+            out["player"] = self.player
+            out["actions"] = [
+                {"action": a, "name": action_name(a), "frequency": f}
+                for a, f in zip(self.actions, self.frequencies(), strict=True)
+            ]
+        if hands:
+            out["hands"] = [row.as_dict(self.actions) for row in self.hands()]
+        return out
+
+
+class PostflopSolution:
+    """A spot and the solver's state on it: measured, browsable, saved, resumed."""
+
+    def __init__(
+        self,
+        spot: Spot,
+        solver: Solver,
+        *,
+        seconds: float = 0.0,
+        exploitability: float = float("nan"),
+        interrupted: bool = False,
+    ) -> None:
+        self.spot = spot
+        self.solver = solver
+        self.game = solver.game
+        self.seconds = seconds
+        self.exploitability = exploitability
+        self.interrupted = interrupted
+        self._equity_arrays: dict[int, k.Arrays] = {}
+        self._ev: Values | None = None
+        self._equity: Values | None = None
+
+    @property
+    def iterations(self) -> int:
+        return self.solver.iterations
+
+    @property
+    def exploitability_pot_percent(self) -> float:
+        return 100 * self.exploitability / self.spot.pot
+
+    # --- root figures ----------------------------------------------------------------
+
+    def ev(self) -> Values:
+        if self._ev is None:
+            self._ev = self.solver.expected_values()
+        return self._ev
+
+    def equity(self) -> Values:
+        if self._equity is None:
+            root = self.root()
+            self._equity = Values(root.summary(0)[1], root.summary(1)[1])
+        return self._equity
+
+    def root(self) -> Node:
+        w = tuple(h.weights.copy() for h in self.game.hands)
+        return Node(self, 0, 0, (), (w[0], w[1]), ())
+
+    def node(self, line: str) -> Node:
+        """The node at ``line`` (see the module's docstring); the root for ``""``."""
+        if not isinstance(line, str):
+            raise GameError(f"a line is text like 'b94 c Kh', got {line!r}")
+        node = self.root()
+        for token in _tokens(line):
+            node = node.child(token)
+        return node
+
+    def equity_arrays(self, level: int) -> k.Arrays:
+        """The walk's arrays of a tree with no betting from ``level`` on: chance nodes,
+        then a showdown worth 1 (so a walk gives each hand's equity times its mass)."""
+        if level not in self._equity_arrays:
+            g = self.solver.g
+            last = self.game.levels
+            n = last - level + 1
+            kinds = np.array([k.CHANCE] * (n - 1) + [k.SHOWDOWN], np.int8)
+            self._equity_arrays[level] = g._replace(
+                kind=kinds,
+                player=np.full(n, -1, np.int8),
+                child_start=np.arange(n, dtype=np.int32),
+                n_child=np.array([1] * (n - 1) + [0], np.int32),
+                children=np.arange(1, n + 1, dtype=np.int64),
+                level=np.arange(level, last + 1, dtype=np.int32),
+                offset=np.zeros(n, np.int64),
+                stride=np.zeros(n, np.int64),
+                put_in=np.zeros((n, 2)),
+                slot=np.full(n, -1, np.int32),
+                starting_pot=1.0,
+                rake_rate=0.0,
+                rake_cap=0.0,
+            )
+        return self._equity_arrays[level]
+
+    # --- node locking ----------------------------------------------------------------
+
+    def lock(self, line: str, strategy: dict[str, float] | Floats) -> None:
+        """Fix the strategy at the decision ``line``: the same frequencies for every hand
+        (a dict action -> frequency) or a [action, hand] array; later solving plays it
+        there and adapts the rest."""
+        node = self.node(line)
+        if node._tree.kind != DECISION:
+            raise GameError(f"only a decision can be locked, not {line!r}")
+        n_act = len(node.actions)
+        n_h = len(self.game.hands[node._tree.player])
+        if isinstance(strategy, dict):
+            unknown = set(strategy) - set(node.actions)
+            if unknown:
+                raise GameError(
+                    f"no action {sorted(unknown)[0]!r} at {line!r} "
+                    f"(actions: {', '.join(node.actions)})"
+                )
+            row = np.array([float(strategy.get(a, 0.0)) for a in node.actions])
+            values = np.repeat(row[:, None], n_h, axis=1)
+        else:
+            values = np.asarray(strategy, np.float64)
+        if (
+            values.shape != (n_act, n_h)
+            or (values < 0).any()
+            or not np.allclose(values.sum(axis=0), 1.0, atol=1e-6)
+        ):
+            raise GameError(
+                f"a locked strategy at {line!r} needs frequencies of "
+                f"{', '.join(node.actions)} that add up to 1"
+            )
+        g = self.solver.g
+        base = int(g.offset[node.a]) + node.deal * int(g.stride[node.a])
+        entries = {
+            int(b): g.lock_values[int(s) : int(s) + n]
+            for b, s, n in zip(g.lock_base, g.lock_start, _lengths(g), strict=True)
+        }
+        entries[base] = values.reshape(-1)
+        order = sorted(entries)
+        starts = np.cumsum([0] + [len(entries[b]) for b in order[:-1]]).astype(np.int64)
+        self.solver.g = g._replace(
+            lock_base=np.array(order, np.int64),
+            lock_start=starts,
+            lock_values=np.concatenate([entries[b] for b in order]).astype(np.float64),
+        )
+        self._ev = self._equity = None
+
+    # --- saving ----------------------------------------------------------------------
+
+    def as_dict(self, *, node: Node | None = None) -> dict[str, Any]:
+        root = node or self.root()
+        out: dict[str, Any] = {
+            "spot": self.spot.as_dict(),
+            "ev": self.ev().as_dict(),
+            "equity": self.equity().as_dict(),
+            "exploitability": {
+                "chips": self.exploitability,
+                "pot_percent": self.exploitability_pot_percent,
+            },
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "memory_bytes": self.game.memory_bytes,
+            "interrupted": self.interrupted,
+            "tree": self.game.config.as_dict(),
+        }
+        if root._tree.kind == DECISION:
+            out["actions"] = [
+                {"action": a, "name": action_name(a), "frequency": f}
+                for a, f in zip(root.actions, root.frequencies(), strict=True)
+            ]
+        return out
+
+    def save(self, path: str | Path) -> None:
+        """The solution (spot, strategy sums, regrets, locks, figures) as one ``.npz``."""
+        g = self.solver.g
+        meta = {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "spot": self.spot.as_dict(),
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "exploitability": self.exploitability,
+        }
+        with open(path, "wb") as f:
+            np.savez(
+                f,
+                meta=np.array(json.dumps(meta)),
+                regrets=g.regrets,
+                strategy=g.strategy,
+                lock_base=g.lock_base,
+                lock_start=g.lock_start,
+                lock_values=g.lock_values,
+            )
+
+    @classmethod
+    def load(cls, path: str | Path, *, threads: int | None = None) -> PostflopSolution:
+        try:
+            data = np.load(path, allow_pickle=False)
+            meta = json.loads(str(data["meta"]))
+        except (OSError, ValueError, KeyError) as error:
+            raise GameError(f"{path}: not a saved postflop solution ({error})") from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise GameError(f"{path}: not a saved postflop solution")
+        if meta.get("version") != FORMAT_VERSION:
+            raise GameError(
+                f"{path}: solution format {meta.get('version')}, this cardlab "
+                f"reads {FORMAT_VERSION}"
+            )
+        spot = Spot.from_dict(meta["spot"])
+        solver = Solver(spot.game_arrays(), threads=threads)
+        if data["strategy"].shape != solver.g.strategy.shape:
+            raise GameError(f"{path}: its arrays do not fit its spot")
+        solver.g.regrets[:] = data["regrets"]
+        solver.g.strategy[:] = data["strategy"]
+        solver.g = solver.g._replace(
+            lock_base=data["lock_base"].astype(np.int64),
+            lock_start=data["lock_start"].astype(np.int64),
+            lock_values=data["lock_values"].astype(np.float64),
+        )
+        solver.iterations = int(meta["iterations"])
+        return cls(
+            spot,
+            solver,
+            seconds=float(meta["seconds"]),
+            exploitability=float(meta["exploitability"]),
+        )
+
+    # --- solving more ----------------------------------------------------------------
+
+    def resume(
+        self,
+        iterations: int,
+        *,
+        target: float | None = None,
+        every: int = 10,
+        progress: Progress | None = None,
+    ) -> PostflopSolution:
+        start = time.perf_counter()
+        self.exploitability, self.interrupted = self.solver.run(
+            iterations, target=target, every=every, progress=progress
+        )
+        self.seconds += time.perf_counter() - start
+        self._ev = self._equity = None
+        return self
+
+
+def _lengths(g: k.Arrays) -> list[int]:
+    starts = [int(s) for s in g.lock_start] + [len(g.lock_values)]
+    return [b - a for a, b in itertools.pairwise(starts)]
+
+
+def _tokens(line: str) -> list[str]:
+    """Actions and cards of a line; ``/`` between streets is allowed and ignored; a
+    board written as one word (``Kh7c``) is split into cards where it is not an action."""
+    return [t for t in line.replace("/", " ").replace(",", " ").split() if t]
+
+
+def _action(token: str, actions: tuple[str, ...]) -> str:
+    t = token.strip().lower()
+    t = {"x": "k", "check": "k", "call": "c", "fold": "f"}.get(t, t)
+    if t in actions:
+        return t
+    if t in ("a", "allin", "all-in"):
+        for a in actions:
+            if a.startswith("a"):
+                return a
+    raise GameError(f"no action {token!r} here (actions: {', '.join(actions)})")
+
+
+def solve(
+    spot: Spot,
+    iterations: int = 1000,
+    *,
+    target: float | None = 0.5,
+    every: int = 10,
+    threads: int | None = None,
+    max_memory: int | None = None,
+    progress: Progress | None = None,
+) -> PostflopSolution:
+    """Solve ``spot`` by DCFR until ``iterations`` or until the exploitability is at most
+    ``target`` % of the pot (None: run every iteration)."""
+    solver = Solver(spot.game_arrays(max_memory=max_memory), threads=threads)
+    return PostflopSolution(spot, solver).resume(
+        iterations, target=target, every=every, progress=progress
+    )
