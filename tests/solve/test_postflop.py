@@ -55,7 +55,7 @@ def test_sizes_round_trip(items: list[str]) -> None:
 
 @pytest.mark.parametrize("text", ["60", "2.5x", "0%", "-5%", "1x", "e0", "10c0r", "abc", "%"])
 def test_bad_bet_sizes_are_one_error(text: str) -> None:
-    with pytest.raises(GameError, match="size|raise|%"):
+    with pytest.raises(GameError, match=r"size|raise|%"):
         parse_sizes(text)
 
 
@@ -273,7 +273,7 @@ def test_memory_is_estimated_and_refused_before_allocating() -> None:
     spot = Spot(
         "fesca78-holdem", "M7 K7 G12", "any", "any", 100, 1000, bets="33%, 75%, a", raises="50%, a"
     )
-    with pytest.raises(GameError, match="needs about .* of memory"):
+    with pytest.raises(GameError, match=r"needs about .* of memory"):
         spot.game_arrays(max_memory=2**30)
 
 
