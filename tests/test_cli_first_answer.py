@@ -173,7 +173,10 @@ def test_a_callers_frozen_objects_stay_frozen() -> None:
         assert frozen > 0
         with _common.collector_paused():
             made = [_Node() for _ in range(10)]
-        assert gc.get_freeze_count() == frozen
+        # frozen objects may die meanwhile (another thread drops its last reference),
+        # so the count may fall; what was made inside must not have joined them
+        assert gc.get_freeze_count() <= frozen
+        assert any(o is made[0] for o in gc.get_objects())  # still tracked, not frozen
         assert not any(o is made[0] for o in gc.get_objects(generation=2))  # not moved
     finally:
         gc.unfreeze()

@@ -60,6 +60,8 @@ class Arrays(NamedTuple):
     rank0: Any  # int32 [board, hand]: their strengths (-1: blocked by the board)
     order1: Any
     rank1: Any
+    sorted0: Any  # int16 [board, hand, 2]: OOP's cards in the order of order0
+    sorted1: Any
     n_cards: int  # the deck size
     regrets: Any  # float32 storage
     strategy: Any  # float32 storage: the average strategy's sums
@@ -144,78 +146,70 @@ def fold_values(g: Arrays, p: int, reach_o: Any, payoff: float, out: Any) -> Non
 
 @_jit
 def showdown_values(
-    g: Arrays, p: int, board: int, reach_o: Any, win: float, tie: float, lose: float, out: Any
+    g: Arrays, p: Any, board: Any, reach_o: Any, win: Any, tie: Any, lose: Any, out: Any
 ) -> None:
     """Each of ``p``'s hands at a showdown on ``board``: the opponent's reach it beats,
-    ties and loses to (card removal by per-card sums), times the payoffs. O(n)."""
+    ties and loses to (card removal by per-card sums), times the payoffs. O(n): one sweep,
+    weakest first, with a pointer past the weaker hands and one past the no stronger.
+
+    For a hand h holding cards c1, c2 and a set S of the opponent's hands, the reach of
+    those sharing no card with h is ``sum(S) - S[c1] - S[c2] + r(h)``, where ``S[c]`` sums
+    the hands holding card c and ``r(h)`` is the opponent's own h, if in S (it holds both
+    cards, so it was taken off twice)."""
     if p == 0:
-        cards_p, cards_o, same = g.cards0, g.cards1, g.same0
-        order_p, rank_p, order_o, rank_o = (
-            g.order0[board],
-            g.rank0[board],
-            g.order1[board],
-            g.rank1[board],
-        )
+        same, order_p, rank_p, cards_p = g.same0, g.order0[board], g.rank0[board], g.sorted0[board]
+        order_o, rank_o, cards_o = g.order1[board], g.rank1[board], g.sorted1[board]
     else:
-        cards_p, cards_o, same = g.cards1, g.cards0, g.same1
-        order_p, rank_p, order_o, rank_o = (
-            g.order1[board],
-            g.rank1[board],
-            g.order0[board],
-            g.rank0[board],
-        )
+        same, order_p, rank_p, cards_p = g.same1, g.order1[board], g.rank1[board], g.sorted1[board]
+        order_o, rank_o, cards_o = g.order0[board], g.rank0[board], g.sorted0[board]
     n_p, n_o = order_p.shape[0], order_o.shape[0]
-    per_card = np.zeros(g.n_cards + 2)
-    below = np.zeros(g.n_cards + 2)
-    total = 0.0
-    for o in range(n_o):
-        r = reach_o[o]
-        total += r
-        per_card[cards_o[o, 0]] += r
-        per_card[cards_o[o, 1]] += r
-    # weakest first: the opponent's reach strictly below each hand
-    j = 0
-    while j < n_o and rank_o[j] < 0:
-        j += 1
+    below = np.zeros(g.n_cards + 2)  # per card: the reach of the weaker hands
+    upto = np.zeros(g.n_cards + 2)  # per card: the reach of the hands no stronger
     sum_below = 0.0
+    sum_upto = 0.0
+    lt = 0
+    while lt < n_o and rank_o[lt] < 0:
+        lt += 1
+    le = lt
     i = 0
     while i < n_p and rank_p[i] < 0:
         out[order_p[i]] = 0.0
         i += 1
-    start_p = i
-    for i in range(start_p, n_p):
+    first = i
+    gain_win = win - lose
+    gain_tie = tie - lose
+    for i in range(first, n_p):
         s = rank_p[i]
-        while j < n_o and rank_o[j] < s:
-            o = order_o[j]
-            r = reach_o[o]
+        while lt < n_o and rank_o[lt] < s:
+            r = reach_o[order_o[lt]]
             sum_below += r
-            below[cards_o[o, 0]] += r
-            below[cards_o[o, 1]] += r
-            j += 1
+            below[cards_o[lt, 0]] += r
+            below[cards_o[lt, 1]] += r
+            lt += 1
+        while le < n_o and rank_o[le] <= s:
+            r = reach_o[order_o[le]]
+            sum_upto += r
+            upto[cards_o[le, 0]] += r
+            upto[cards_o[le, 1]] += r
+            le += 1
+        c1, c2 = cards_p[i, 0], cards_p[i, 1]
         h = order_p[i]
-        out[h] = sum_below - below[cards_p[h, 0]] - below[cards_p[h, 1]]  # wins, for now
-    # strongest first: the reach strictly above
-    above = below  # reused
-    above[:] = 0.0
-    sum_above = 0.0
-    j = n_o - 1
-    for i in range(n_p - 1, start_p - 1, -1):
-        s = rank_p[i]
-        while j >= 0 and rank_o[j] > s:
-            o = order_o[j]
-            r = reach_o[o]
-            sum_above += r
-            above[cards_o[o, 0]] += r
-            above[cards_o[o, 1]] += r
-            j -= 1
+        twin = reach_o[same[h]] if same[h] >= 0 else 0.0
+        wins = sum_below - below[c1] - below[c2]
+        ties = sum_upto - upto[c1] - upto[c2] + twin - wins
+        out[h] = gain_win * wins + gain_tie * ties
+    if lose == 0.0:
+        return
+    while le < n_o:  # every valid hand: the totals
+        r = reach_o[order_o[le]]
+        sum_upto += r
+        upto[cards_o[le, 0]] += r
+        upto[cards_o[le, 1]] += r
+        le += 1
+    for i in range(first, n_p):
         h = order_p[i]
-        wins = out[h]
-        losses = sum_above - above[cards_p[h, 0]] - above[cards_p[h, 1]]
-        valid = total - per_card[cards_p[h, 0]] - per_card[cards_p[h, 1]]
-        if same[h] >= 0:
-            valid += reach_o[same[h]]
-        ties = valid - wins - losses
-        out[h] = win * wins + tie * ties + lose * losses
+        twin = reach_o[same[h]] if same[h] >= 0 else 0.0
+        out[h] += lose * (sum_upto - upto[cards_p[i, 0]] - upto[cards_p[i, 1]] + twin)
 
 
 @_jit

@@ -218,6 +218,8 @@ class PostflopGame:
         same1 = np.array([index0.get((int(a), int(b)), -1) for a, b in c1], np.int32)
         factor = np.array([1.0 / (K - d - 4) for d in range(max(self.levels, 1))], np.float64)
         o0, r0, o1, r1 = self.showdown_tables()
+        s0 = c0[o0].astype(np.int16)
+        s1 = c1[o1].astype(np.int16)
         c = self.config
         return k.Arrays(
             kind,
@@ -244,6 +246,8 @@ class PostflopGame:
             r0,
             o1,
             r1,
+            s0,
+            s1,
             n_cards,
             np.zeros(0, np.float32),  # the storage is a solver's own
             np.zeros(0, np.float32),
