@@ -86,6 +86,7 @@ def _spot_from(options: dict[str, Any]) -> Any:
         merging=options["merging"],
         rake_rate=options["rake"],
         rake_cap=options["rake_cap"],
+        isomorphism=options["isomorphism"],
     )
 
 
@@ -162,6 +163,13 @@ def _spot_from(options: dict[str, Any]) -> Any:
     show_default=True,
     metavar="CHIPS",
     help="The most rake taken from one pot.",
+)
+@click.option(
+    "--isomorphism/--no-isomorphism",
+    default=True,
+    show_default=True,
+    help="Solve suit-mirrored cards once (off: every card on its own, e.g. to lock "
+    "a strategy that differs between mirrored suits).",
 )
 @click.option(
     "--target",

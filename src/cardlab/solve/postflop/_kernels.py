@@ -13,9 +13,11 @@ by their reach and by the chance of the cards dealt. Modes:
 
 A node of the walk is an abstract betting node ``a`` and a deal index ``k`` (which cards
 chance dealt, :mod:`cardlab.solve.postflop.game`): its storage is at
-``offset[a] + k * stride[a]``, ``[action, hand]``, so the tree with its cards is never
-built. Terminal values take O(n) per node after the hands were sorted once per board
-(:func:`showdown_values`); card removal is per-card sums of the opponent's reach.
+``offset[a] + slot(k) * stride[a]``, ``[action, hand]``, so the tree with its cards is
+never built; a card whose subtree mirrors another's under a swap of suits is not walked:
+its values are the other's with the hands swapped. Terminal values take O(n) per node
+after the hands were sorted once per board (:func:`showdown_values`); card removal is
+per-card sums of the opponent's reach.
 """
 
 from __future__ import annotations
@@ -63,6 +65,14 @@ class Arrays(NamedTuple):
     sorted0: Any  # int16 [board, hand, 2]: OOP's cards in the order of order0
     sorted1: Any
     n_cards: int  # the deck size
+    deal_base: Any  # int64 [level]: where a level's deals start in deal_slot
+    deal_slot: Any  # int64: a deal's slot in the storage (-1: mirrored, never walked)
+    iso_base: Any  # int64 [level]: where a chance node's cards start in iso_rep
+    iso_rep: Any  # int64: per chance node (by deal) and card: -1 (walked) or the
+    # card whose subtree mirrors this one's (suit isomorphism)
+    iso_swap: Any  # int64: the swap between them
+    perm0: Any  # int64 [swap, hand]: OOP's hands under each swap
+    perm1: Any
     regrets: Any  # float32 storage
     strategy: Any  # float32 storage: the average strategy's sums
     lock_base: Any  # int64, sorted: storage starts of locked nodes (node locking)
@@ -288,26 +298,40 @@ def walk(
         factor = g.chance_factor[level]
         cards_p = g.cards0 if p == 0 else g.cards1
         cards_o = g.cards1 if p == 0 else g.cards0
+        perm = g.perm0 if p == 0 else g.perm1
+        ib = g.iso_base[level] + k * n_k
         sub_p = np.empty(n_p)
         sub_o = np.empty(reach_o.shape[0])
-        values = np.empty(n_p)
+        values = np.empty((n_k, n_p))
         out[:] = 0.0
         for j in range(n_k):
+            if g.iso_rep[ib + j] >= 0:
+                continue
             card = deal_card(g, level, k, j)
             if _mask(cards_o, reach_o, card, sub_o) <= 0.0:
+                values[j] = 0.0
                 continue
             _mask(cards_p, reach_p, card, sub_p)
-            walk(g, child, k * n_k + j, mode, p, sub_p, sub_o, values, cache, use_cache, disc)
+            walk(g, child, k * n_k + j, mode, p, sub_p, sub_o, values[j], cache, use_cache, disc)
             for h in range(n_p):
                 if cards_p[h, 0] != card and cards_p[h, 1] != card:
-                    out[h] += factor * values[h]
+                    out[h] += factor * values[j, h]
+        for j in range(n_k):
+            r = g.iso_rep[ib + j]
+            if r < 0:
+                continue
+            card = deal_card(g, level, k, j)
+            swap = perm[g.iso_swap[ib + j]]
+            for h in range(n_p):
+                if cards_p[h, 0] != card and cards_p[h, 1] != card:
+                    out[h] += factor * values[r, swap[h]]
         return 0
     # a decision
     start = g.child_start[a]
     n_act = g.n_child[a]
     actor = g.player[a]
     n_actor = n_p if actor == p else reach_o.shape[0]
-    base = g.offset[a] + k * g.stride[a]
+    base = g.offset[a] + g.deal_slot[g.deal_base[g.level[a]] + k] * g.stride[a]
     sigma = np.empty((n_act, n_actor))
     li = node_strategy(g, mode, base, n_act, n_actor, sigma)
     if actor != p:

@@ -7,7 +7,16 @@ the order of ``avail`` (the cards not on the board): no card dealt is ``k = 0``;
 is its index ``j`` in ``avail``; two cards (a turn, then a river) are
 ``k = j_turn * (K - 1) + j_river``, where ``j_river`` counts the cards left after the
 turn. A decision node's storage (regrets and strategy sums, ``[action, hand]``) for deal
-``k`` starts at ``offset[a] + k * stride[a]``.
+``k`` starts at ``offset[a] + slot(k) * stride[a]``, ``slot`` numbering the deals that
+are kept.
+
+Suit isomorphism: a swap of two suits that maps the board onto itself, each range onto
+itself (weights included) and every showdown onto one of the same outcome (checked on
+the showdown tables themselves, so a deck whose rules rank suits, such as FESCA's suit
+tie-breaks, keeps its suits apart) makes the subtree after a card the mirror image of
+the subtree after its swapped card. Of each such pair only the card of the lower suit
+is walked (and stored); the other's values are the first's with the hands swapped. On
+the flop QsJh2h, diamonds mirror clubs: 1,429 of 2,352 turn-river deals are walked.
 
 Chance: for one pair of hands (h, o), every card neither holds nor the board shows is
 equally likely, so the card dealt at level ``d`` (cards dealt before) has probability
@@ -21,7 +30,7 @@ a showdown is two sweeps with per-card sums for card removal
 
 from __future__ import annotations
 
-import math
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,6 +59,30 @@ class Hands:
         return len(self.cards)
 
 
+@dataclass(frozen=True)
+class Swap:
+    """Two suits exchanged: the image of every card code, of every card left to deal (by
+    its index in ``avail``) and of each player's hands (by index)."""
+
+    suits: str
+    cards: npt.NDArray[np.int64]
+    avail: npt.NDArray[np.int64]
+    hands: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+
+
+def _hand_images(hands: Hands, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.int64] | None:
+    """Each hand's index after the swap ``cards``, or None if a hand's image is not in
+    the range with the same weight."""
+    index = {frozenset((int(a), int(b))): i for i, (a, b) in enumerate(hands.codes)}
+    out = np.empty(len(hands), np.int64)
+    for i, (a, b) in enumerate(hands.codes):
+        j = index.get(frozenset((int(cards[a]), int(cards[b]))))
+        if j is None or hands.weights[j] != hands.weights[i]:
+            return None
+        out[i] = j
+    return out
+
+
 class PostflopGame:
     """Two ranges on a board with a betting tree: the arrays the solver walks."""
 
@@ -61,6 +94,7 @@ class PostflopGame:
         config: TreeConfig,
         *,
         max_memory: int | None = None,
+        isomorphism: bool = True,
     ) -> None:
         if game.base != HOLDEM:
             raise GameError(f"the postflop solver plays Hold'em games, not {game.base.name}")
@@ -89,7 +123,10 @@ class PostflopGame:
                 raise GameError(f"the {('OOP', 'IP')[p]} range has no hand the board leaves")
         self.levels = config.rounds - 1  # cards chance deals before the river
         K = len(self.avail)
-        self.deals = [1, K, K * (K - 1)][: self.levels + 1]
+        self.deals = [1, K, K * (K - 1)][: self.levels + 1]  # every deal, kept or mirrored
+        self.tables = self.showdown_tables()
+        self.swaps = self._swaps(self.tables[4]) if isomorphism else []
+        self._isomorphic_deals()
         self.memory_bytes = self.estimate_memory()
         if max_memory is not None and self.memory_bytes > max_memory:
             raise GameError(
@@ -110,15 +147,14 @@ class PostflopGame:
                 continue
             offset[i] = total
             stride[i] = len(node.children) * len(self.hands[node.player])
-            total += self.deals[node.round] * int(stride[i])
+            total += self.kept_deals[node.round] * int(stride[i])
         return offset, stride, total
 
     def estimate_memory(self) -> int:
         """Bytes the solver holds: regrets and strategy sums (float32) and the showdown
         tables, counted before anything of that size is allocated."""
         _, _, total = self._storage_layout()
-        boards = self.deals[-1] // math.factorial(self.levels) if self.levels else 1
-        tables = boards * (len(self.hands[0]) + len(self.hands[1])) * 8
+        tables = sum(t.nbytes for t in self.tables)
         return 2 * 4 * total + tables
 
     # --- building --------------------------------------------------------------------
@@ -151,7 +187,7 @@ class PostflopGame:
     def board_of_deal(self) -> npt.NDArray[np.int32]:
         K = len(self.avail)
         if self.levels < 2:
-            return np.arange(self.deals[-1], dtype=np.int32)
+            return np.arange([1, K][self.levels], dtype=np.int32)
         k = np.arange(K * (K - 1))
         turn, j = k // (K - 1), k % (K - 1)
         river = np.where(j < turn, j, j + 1)
@@ -162,7 +198,8 @@ class PostflopGame:
 
     def showdown_tables(self) -> tuple[npt.NDArray[np.int32], ...]:
         """Per player: hands sorted by strength per final board, and their dense ranks
-        (-1 for a hand the board blocks), ranks shared by both players' hands."""
+        (-1 for a hand the board blocks), ranks shared by both players' hands; last, the
+        ranks by hand [board, OOP's hands then IP's]."""
         boards = self.final_boards()
         n_b = len(boards)
         keys = []
@@ -188,7 +225,95 @@ class PostflopGame:
         for r in (ranks[:, :n0], ranks[:, n0:]):
             order = np.argsort(r, axis=1, kind="stable").astype(np.int32)
             out += [order, np.take_along_axis(r, order, axis=1).astype(np.int32)]
-        return tuple(out)
+        return (*out, ranks)
+
+    def _swaps(self, ranks: npt.NDArray[np.int32]) -> list[Swap]:
+        """The swaps of two suits under which the spot is the same game (see the
+        module's docstring): board, ranges with their weights, and showdowns."""
+        deck = self.game.deck
+        K = len(self.avail)
+        where = {int(c): i for i, c in enumerate(self.avail)}
+        board = {deck.code(c) for c in self.board}
+        boards = self.final_boards()
+        found = []
+        for x, y in itertools.combinations(deck.suits, 2):
+            cards = np.empty(len(deck), np.int64)
+            ok = True
+            for i, card in enumerate(deck.cards):
+                suit = y if card.suit == x else x if card.suit == y else card.suit
+                image = Card(suit, card.rank)
+                if image not in deck:
+                    ok = False
+                    break
+                cards[i] = deck.code(image)
+            if not ok or {int(cards[c]) for c in board} != board:
+                continue
+            h0, h1 = (_hand_images(h, cards) for h in self.hands)
+            if h0 is None or h1 is None:
+                continue
+            # the showdown tables: board b and hand h rank as swap(b) and swap(h)
+            moved = np.array([where[int(cards[c])] for c in self.avail], np.int64)
+            if self.levels == 0:
+                rows = np.zeros(1, np.int64)
+            elif self.levels == 1:
+                rows = moved
+            else:
+                first, second = np.triu_indices(K, 1)
+                lo = np.minimum(moved[first], moved[second])
+                hi = np.maximum(moved[first], moved[second])
+                rows = lo * (2 * K - lo - 1) // 2 + (hi - lo - 1)
+            assert len(rows) == len(boards)
+            columns = np.concatenate([h0, h1 + len(self.hands[0])])
+            if not np.array_equal(ranks[rows][:, columns], ranks):
+                continue
+            found.append(Swap(f"{x.key}{y.key}", cards, moved, (h0, h1)))
+        return found
+
+    def _isomorphic_deals(self) -> None:
+        """Which deals are walked: per chance node and card, -1 (walked) or the card
+        whose subtree mirrors it and the swap between them; the kept deals' slots."""
+        K = len(self.avail)
+        size = K + K * (K - 1)
+        self.iso_rep = np.full(size, -1, np.int64)
+        self.iso_swap = np.zeros(size, np.int64)
+
+        def mirror(base: int, cards: list[int], swaps: list[int]) -> None:
+            for j, c in enumerate(cards):
+                best, via = c, -1
+                for t in swaps:
+                    image = int(self.swaps[t].avail[c])
+                    if image < best:
+                        best, via = image, t
+                if via >= 0:
+                    self.iso_rep[base + j] = cards.index(best)
+                    self.iso_swap[base + j] = via
+
+        everything = list(range(K))
+        mirror(0, everything, list(range(len(self.swaps))))
+        if self.levels >= 2:
+            for turn in range(K):
+                fixing = [t for t, s in enumerate(self.swaps) if int(s.avail[turn]) == turn]
+                mirror(K + turn * (K - 1), [c for c in everything if c != turn], fixing)
+        self.deal_base = np.array([0, 1, 1 + K], np.int64)
+        self.deal_slot = np.full(1 + size, -1, np.int64)
+        self.deal_slot[0] = 0
+        self.kept_deals = [1]
+        if self.levels >= 1:
+            kept = self.iso_rep[:K] < 0
+            self.deal_slot[1 : 1 + K][kept] = np.arange(int(kept.sum()))
+            self.kept_deals.append(int(kept.sum()))
+        if self.levels >= 2:
+            both = (self.iso_rep[K:] < 0) & np.repeat(self.iso_rep[:K] < 0, K - 1)
+            self.deal_slot[1 + K :][both] = np.arange(int(both.sum()))
+            self.kept_deals.append(int(both.sum()))
+
+    def storage_base(self, a: int, deal: int) -> int:
+        """Where node ``a``'s storage for the (kept) deal ``deal`` starts."""
+        g = self.arrays
+        slot = int(self.deal_slot[int(self.deal_base[self.tree.nodes[a].round]) + deal])
+        if slot < 0:
+            raise ValueError(f"deal {deal} of node {a} mirrors another: it has no storage")
+        return int(g.offset[a]) + slot * int(g.stride[a])
 
     def _arrays(self) -> k.Arrays:
         tree = self.tree
@@ -217,7 +342,11 @@ class PostflopGame:
         index0 = {(int(a), int(b)): i for i, (a, b) in enumerate(c0)}
         same1 = np.array([index0.get((int(a), int(b)), -1) for a, b in c1], np.int32)
         factor = np.array([1.0 / (K - d - 4) for d in range(max(self.levels, 1))], np.float64)
-        o0, r0, o1, r1 = self.showdown_tables()
+        n_swaps = max(len(self.swaps), 1)
+        perms = [np.tile(np.arange(len(h), dtype=np.int64), (n_swaps, 1)) for h in self.hands]
+        for t, swap in enumerate(self.swaps):
+            perms[0][t], perms[1][t] = swap.hands
+        o0, r0, o1, r1, _ = self.tables
         s0 = c0[o0].astype(np.int16)
         s1 = c1[o1].astype(np.int16)
         c = self.config
@@ -249,6 +378,13 @@ class PostflopGame:
             s0,
             s1,
             n_cards,
+            self.deal_base,
+            self.deal_slot,
+            np.array([0, K], np.int64),
+            self.iso_rep,
+            self.iso_swap,
+            perms[0],
+            perms[1],
             np.zeros(0, np.float32),  # the storage is a solver's own
             np.zeros(0, np.float32),
             np.zeros(0, np.int64),  # no node locked

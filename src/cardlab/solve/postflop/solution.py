@@ -29,13 +29,16 @@ import numpy.typing as npt
 from cardlab.cards import Card, format_cards
 from cardlab.errors import GameError
 from cardlab.solve.postflop import _kernels as k
+from cardlab.solve.postflop.game import PostflopGame
 from cardlab.solve.postflop.solver import Progress, Solver, Values
 from cardlab.solve.postflop.spot import Spot
 from cardlab.solve.postflop.tree import CHANCE, DECISION, FOLD, PLAYERS, SHOWDOWN, action_name
 
 Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
 FORMAT = "cardlab-postflop-solution"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: suit isomorphism (mirrored deals are not stored)
+_NO_CACHE = (np.zeros((1, 1)), False, np.zeros(3))
 KINDS = {DECISION: "decision", CHANCE: "chance", FOLD: "fold", SHOWDOWN: "showdown"}
 
 
@@ -62,7 +65,11 @@ class HandRow:
 
 
 class Node:
-    """One node of a solved game: (betting node, cards dealt), with both reaches."""
+    """One node of a solved game: (betting node, cards dealt), with both reaches.
+
+    With suit isomorphism a node after a mirrored card is read from the node it mirrors
+    (its *frame*): ``frame`` maps each player's hand to the hand it is there, ``cards``
+    each card code to the card it is there; values and strategies are mapped back."""
 
     def __init__(
         self,
@@ -72,14 +79,28 @@ class Node:
         dealt: tuple[Card, ...],
         reach: tuple[Floats, Floats],
         line: tuple[str, ...],
+        frame: tuple[Ints, Ints] | None = None,
+        cards: Ints | None = None,
     ) -> None:
         self.solution = solution
         self.a = a
-        self.deal = deal
+        self.deal = deal  # the deal walked (in the frame)
         self.dealt = dealt
         self.reach = reach
         self.line = line
+        hands = solution.game.hands
+        self.frame = frame or (np.arange(len(hands[0])), np.arange(len(hands[1])))
+        self.cards = cards if cards is not None else np.arange(len(solution.game.game.deck))
         self._tree = solution.game.tree.nodes[a]
+
+    def _in_frame(self, p: int, values: Floats) -> Floats:
+        """Per hand of ``p`` (its own order) → per hand of the frame."""
+        out = np.empty_like(values)
+        out[self.frame[p]] = values
+        return out
+
+    def _storage(self) -> int:
+        return self.solution.game.storage_base(self.a, self.deal)
 
     @property
     def kind(self) -> str:
@@ -110,9 +131,8 @@ class Node:
         p = self._tree.player
         n_h = len(self.solution.game.hands[p])
         sigma = np.empty((len(self._tree.children), n_h))
-        base = int(g.offset[self.a]) + self.deal * int(g.stride[self.a])
-        k.node_strategy(g, k.AVERAGE, base, sigma.shape[0], n_h, sigma)
-        return sigma
+        k.node_strategy(g, k.AVERAGE, self._storage(), sigma.shape[0], n_h, sigma)
+        return sigma[:, self.frame[p]]
 
     def _mass(self, p: int) -> Floats:
         """Per hand of ``p``: the opponent's reach it shares no card with."""
@@ -125,35 +145,16 @@ class Node:
         solver = self.solution.solver
         g = solver.g
         mass = self._mass(p)
-        cfv = np.empty(len(mass))
-        k.walk(
-            g,
-            self.a,
-            self.deal,
-            k.AVERAGE,
-            p,
-            self.reach[p],
-            self.reach[1 - p],
-            cfv,
-            np.zeros((1, 1)),
-            False,
-            np.zeros(3),
+        reach_p, reach_o = (
+            self._in_frame(p, self.reach[p]),
+            self._in_frame(1 - p, self.reach[1 - p]),
         )
+        cfv = np.empty(len(mass))
+        k.walk(g, self.a, self.deal, k.AVERAGE, p, reach_p, reach_o, cfv, *_NO_CACHE)
         eq = np.empty(len(mass))
         eg = self.solution.equity_arrays(self._tree.round)
-        k.walk(
-            eg,
-            0,
-            self.deal,
-            k.AVERAGE,
-            p,
-            self.reach[p],
-            self.reach[1 - p],
-            eq,
-            np.zeros((1, 1)),
-            False,
-            np.zeros(3),
-        )
+        k.walk(eg, 0, self.deal, k.AVERAGE, p, reach_p, reach_o, eq, *_NO_CACHE)
+        cfv, eq = cfv[self.frame[p]], eq[self.frame[p]]
         with np.errstate(invalid="ignore", divide="ignore"):
             ok = mass > 1e-12
             ev = np.where(ok, cfv / np.where(ok, mass, 1), np.nan)
@@ -212,6 +213,8 @@ class Node:
                 self.dealt,
                 (reach[0], reach[1]),
                 (*self.line, label),
+                self.frame,
+                self.cards,
             )
         if tree.kind == CHANCE:
             game = sol.game
@@ -221,9 +224,18 @@ class Node:
             code = game.game.deck.code(card)
             if code not in left or code in dealt_codes:
                 raise GameError(f"{card} cannot be dealt here: it is on the board")
-            remaining = [c for c in left if c not in dealt_codes]
-            j = remaining.index(code)
-            deal = self.deal * len(remaining) + j
+            # the card in the frame, and the deal walked for it there
+            framed = [int(self.cards[c]) for c in dealt_codes]
+            remaining = [c for c in left if c not in framed]
+            j = remaining.index(int(self.cards[code]))
+            frame, cards = self.frame, self.cards
+            ib = int(game.arrays.iso_base[tree.round]) + self.deal * len(remaining)
+            rep = int(game.iso_rep[ib + j])
+            if rep >= 0:  # mirrored: read the card it mirrors, through the swap
+                swap = game.swaps[int(game.iso_swap[ib + j])]
+                frame = (swap.hands[0][frame[0]], swap.hands[1][frame[1]])
+                cards = swap.cards[cards]
+                j = rep
             masked = tuple(
                 np.where((hands.codes == code).any(axis=1), 0.0, r)
                 for hands, r in zip(game.hands, self.reach, strict=True)
@@ -231,10 +243,12 @@ class Node:
             return Node(
                 sol,
                 tree.children[0],
-                deal,
+                self.deal * len(remaining) + j,
                 (*self.dealt, card),
                 (masked[0], masked[1]),
                 (*self.line, format_cards([card])),
+                frame,
+                cards,
             )
         raise GameError(f"the hand is over at {' '.join(self.line)!r}: nothing follows")
 
@@ -372,8 +386,9 @@ class PostflopSolution:
                 f"a locked strategy at {line!r} needs frequencies of "
                 f"{', '.join(node.actions)} that add up to 1"
             )
+        values = _symmetric(self.game, node, values, line)
         g = self.solver.g
-        base = int(g.offset[node.a]) + node.deal * int(g.stride[node.a])
+        base = node._storage()
         entries = {
             int(b): g.lock_values[int(s) : int(s) + n]
             for b, s, n in zip(g.lock_base, g.lock_start, _lengths(g), strict=True)
@@ -485,6 +500,28 @@ class PostflopSolution:
         self.seconds += time.perf_counter() - start
         self._ev = self._equity = None
         return self
+
+
+def _symmetric(game: PostflopGame, node: Node, values: Floats, line: str) -> Floats:
+    """A locked strategy [action, hand] in the node's frame, refused where suit
+    isomorphism would play it on a mirrored node too and it does not mirror there."""
+    framed = np.empty_like(values)
+    framed[:, node.frame[node._tree.player]] = values
+    if node._tree.round == game.levels:
+        return framed  # no card follows: nothing is mirrored after it
+    board = {int(node.cards[game.game.deck.code(c)]) for c in node.board}
+    for swap in game.swaps:
+        if {int(swap.cards[c]) for c in board} != board:
+            continue
+        mirrored = framed[:, swap.hands[node._tree.player]]
+        if not np.allclose(mirrored, framed, atol=1e-9):
+            raise GameError(
+                f"the strategy locked at {line!r} is not the same for hands that differ "
+                f"only by the suits {swap.suits[0]} and {swap.suits[1]}, which this spot "
+                "solves as one (suit isomorphism): lock it the same for both, or solve "
+                "with isomorphism off"
+            )
+    return framed
 
 
 def _lengths(g: k.Arrays) -> list[int]:

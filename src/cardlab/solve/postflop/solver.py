@@ -88,11 +88,23 @@ class Solver:
             own = len(node.children) if node.kind == DECISION else 1
             size[i] = own + sum(int(size[c]) for c in node.children)
         K = len(self.game.avail)
-        tasks = [(int(size[a]), a, j) for a in self.game.slots for j in range(K)]
+        rep = self.game.iso_rep[:K]
+        tasks = [(int(size[a]), a, j) for a in self.game.slots for j in range(K) if rep[j] < 0]
         tasks.sort(key=lambda t: -t[0])
         nodes = np.array([a for _, a, _ in tasks], np.int64)
         cards = np.array([j for _, _, j in tasks], np.int64)
         slots = np.array([self.g.slot[a] for a in nodes], np.int32)
+        # a mirrored card adds its walked card's values with the hands swapped
+        task_of = {(a, j): i for i, (_, a, j) in enumerate(tasks)}
+        mirrored = [
+            (int(self.g.slot[a]), task_of[a, int(rep[j])], int(self.game.iso_swap[j]))
+            for a in self.game.slots
+            for j in range(K)
+            if rep[j] >= 0
+        ]
+        self._mirrored = tuple(
+            np.array(m, np.int64).reshape(-1) for m in zip(*mirrored, strict=True)
+        )
         return nodes, cards, slots
 
     # --- one walk from the root, threaded over the first street's chance nodes -------
@@ -125,6 +137,10 @@ class Solver:
             list(self._pool.map(run, range(self.threads)))
         cache = np.zeros((len(slots), len(w_p)))
         np.add.at(cache, slot, results)
+        if self._mirrored:
+            to, task, swap = self._mirrored
+            perm = (g.perm0, g.perm1)[p][swap]
+            np.add.at(cache, to, results[task[:, None], perm])
         k.walk(g, 0, 0, mode, p, w_p, w_o, out, cache, True, disc)
         return out
 

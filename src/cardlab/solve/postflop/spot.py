@@ -49,6 +49,7 @@ class Spot:
     merging: float = 0.0
     rake_rate: float = 0.0
     rake_cap: float = 0.0
+    isomorphism: bool = True  # walk one of each pair of suit-mirrored cards
 
     # --- reading it ------------------------------------------------------------------
 
@@ -142,7 +143,16 @@ class Spot:
         game = self.holdem()
         board = self.board_cards(game)
         ranges = (parse_weighted_range(self.oop, game), parse_weighted_range(self.ip, game))
-        return PostflopGame(game, board, ranges, self.tree_config(), max_memory=max_memory)
+        if not isinstance(self.isomorphism, bool):
+            raise GameError(f"isomorphism is true or false, got {self.isomorphism!r}")
+        return PostflopGame(
+            game,
+            board,
+            ranges,
+            self.tree_config(),
+            max_memory=max_memory,
+            isomorphism=self.isomorphism,
+        )
 
     # --- writing it ------------------------------------------------------------------
 
