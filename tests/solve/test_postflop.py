@@ -450,3 +450,29 @@ def test_range_weights_and_classes_on_fesca() -> None:
     ranks = {c[0].rank.key for c in pairs} | {c[1].rank.key for c in pairs}
     # Z-Z: two Zs of the five element suits (太極, the Z of 陰陽, is a class of its own)
     assert ranks == {"Z"} and len(pairs) == len(list(itertools.combinations(range(5), 2)))
+
+
+def test_a_line_the_opponent_stopped_playing_still_converges() -> None:
+    # OOP holds the nuts or air against bluff catchers: IP soon never raises OOP's bet,
+    # and OOP's strategy facing that raise must still converge (it once stayed at the
+    # first iterations' average, folding the nuts half the time: 8% of the pot exploitable
+    # after 1,000 iterations)
+    spot = Spot(
+        "standard52-holdem",
+        "Ks Td 7c 4h 2s",
+        "AA,KK,KQ,98s",
+        "KJ,QQ,JJ,T9s",
+        100,
+        100,
+        bets="50%, a",
+        raises="",
+        add_allin=1.5,
+    )
+    solution = solve(spot, 200, target=0.01, every=10)
+    assert solution.exploitability_pot_percent <= 0.01
+    facing = solution.node("b50 a100")
+    nuts = [i for i, r in enumerate(facing.hands()) if "9" not in str(r.cards[0]) + str(r.cards[1])]
+    calls = facing.strategy()[1]
+    rows = facing.hands()
+    assert all(r.strategy[1] > 0.99 for i, r in enumerate(rows) if i in nuts)
+    assert calls.shape == (len(solution.game.hands[0]),)

@@ -11,6 +11,12 @@ by their reach and by the chance of the cards dealt. Modes:
   average strategy;
 * ``AVERAGE``: both play their average strategy (expected values).
 
+A subtree the opponent never reaches is worth 0 to ``p``; the value walks skip it, but
+CFR walks it still: ``p``'s average strategy there must keep following its current one
+(a line the opponent stopped playing, such as a raise it no longer makes, would keep
+the average of the first iterations, and a best response would find it: folding the
+nuts half the time to the raise never made).
+
 A node of the walk is an abstract betting node ``a`` and a deal index ``k`` (which cards
 chance dealt, :mod:`cardlab.solve.postflop.game`): its storage is at
 ``offset[a] + slot(k) * stride[a]``, ``[action, hand]``, so the tree with its cards is
@@ -308,7 +314,7 @@ def walk(
             if g.iso_rep[ib + j] >= 0:
                 continue
             card = deal_card(g, level, k, j)
-            if _mask(cards_o, reach_o, card, sub_o) <= 0.0:
+            if _mask(cards_o, reach_o, card, sub_o) <= 0.0 and mode != CFR:
                 values[j] = 0.0
                 continue
             _mask(cards_p, reach_p, card, sub_p)
@@ -343,8 +349,8 @@ def walk(
             for h in range(n_actor):
                 sub_o[h] = reach_o[h] * sigma[i, h]
                 total += sub_o[h]
-            if total <= 0.0:
-                continue
+            if total <= 0.0 and mode != CFR:
+                continue  # worth 0 (in CFR mode still walked: see below)
             walk(
                 g, g.children[start + i], k, mode, p, reach_p, sub_o, values, cache, use_cache, disc
             )
@@ -449,7 +455,7 @@ def chance_tasks(
         sub_o = np.empty(slots_o.shape[1])
         out = results[i]
         out[:] = 0.0
-        if _mask(cards_o, slots_o[s], card, sub_o) <= 0.0:
+        if _mask(cards_o, slots_o[s], card, sub_o) <= 0.0 and mode != CFR:
             continue
         _mask(cards_p, slots_p[s], card, sub_p)
         walk(
