@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from _cli import assert_answer_or_one_line, run_cli
+from _cli import assert_answer_or_one_line, run_cli, start
 from cardlab.errors import GameError
 from cardlab.poker.equity import exact_equity
 from cardlab.poker.games import get_game
@@ -403,6 +403,32 @@ def test_cli_bad_input_is_one_line(args: list[str]) -> None:
     code, out, err = run_cli(["solve", "postflop", *args])
     assert code == 2, (out, err)
     assert_answer_or_one_line(code, out, err)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("b999", "no action 'b999' here (actions: k, b100)"),
+        ("b100 c 9d", "9d cannot be dealt here: it is on the board"),
+        ("b100 c 2c k k 2c", "2c cannot be dealt here: it is on the board"),
+        ("b100 f k", "the hand is over at 'b100 f': nothing follows"),
+        ("b100 c Zz", "Zz"),
+    ],
+)
+def test_a_wrong_node_is_told_before_anything_is_built(
+    monkeypatch: pytest.MonkeyPatch, line: str, message: str
+) -> None:
+    """A first run compiles kernels (and says so on stderr): a line that leads nowhere is
+    refused before, so the refusal stays one line and nobody waits a solve for it."""
+    monkeypatch.setattr(Spot, "game_arrays", start)
+    args = ["--board", "Td9d6h", "--pot", "200", "--stack", "900", "--oop", "AA", "--ip", "KK"]
+    code, out, err = run_cli(["solve", "postflop", *args, "--node", line])
+    assert code == 2, (out, err)
+    assert message in err
+    assert_answer_or_one_line(code, out, err)
+    # a good line reaches the solve
+    code, _, _ = run_cli(["solve", "postflop", *args, "--node", "b100 c 2c k"])
+    assert code is None
 
 
 @settings(max_examples=25, deadline=None)

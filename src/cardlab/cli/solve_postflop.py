@@ -276,6 +276,9 @@ def postflop(**options: Any) -> None:
             raise GameError(f"a spot needs {', '.join(missing)} (or --load FILE.npz)")
         spot = _spot_from(options)
         from cardlab.solve.postflop import Solver
+        from cardlab.solve.postflop.solution import check_line
+
+        check_line(spot, options["line"] or "")  # told before anything is built or solved
 
         with compile_notice("postflop evaluator", 20):
             game = spot.game_arrays(max_memory=max_memory)

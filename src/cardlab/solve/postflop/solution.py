@@ -32,7 +32,15 @@ from cardlab.solve.postflop import _kernels as k
 from cardlab.solve.postflop.game import PostflopGame
 from cardlab.solve.postflop.solver import Progress, Solver, Values
 from cardlab.solve.postflop.spot import Spot
-from cardlab.solve.postflop.tree import CHANCE, DECISION, FOLD, PLAYERS, SHOWDOWN, action_name
+from cardlab.solve.postflop.tree import (
+    CHANCE,
+    DECISION,
+    FOLD,
+    PLAYERS,
+    SHOWDOWN,
+    ActionTree,
+    action_name,
+)
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -522,6 +530,31 @@ def _symmetric(game: PostflopGame, node: Node, values: Floats, line: str) -> Flo
                 "with isomorphism off"
             )
     return framed
+
+
+def check_line(spot: Spot, line: str) -> None:
+    """Refuse a ``line`` (as :meth:`PostflopSolution.node` reads it) that leads nowhere in
+    ``spot``'s betting tree, with the same words, before anything is built or solved."""
+    if not isinstance(line, str):
+        raise GameError(f"a line is text like 'b94 c Kh', got {line!r}")
+    tree = ActionTree(spot.tree_config())
+    deck = spot.holdem().deck
+    dealt = {deck.code(c) for c in spot.board_cards()}
+    node, walked = tree.nodes[0], []
+    for token in _tokens(line):
+        if node.kind == DECISION:
+            label = _action(token, tuple(node.actions))
+            node = tree.nodes[node.children[node.actions.index(label)]]
+            walked.append(label)
+        elif node.kind == CHANCE:
+            card = deck.parse_cards(token, count=1)[0]
+            if deck.code(card) in dealt:
+                raise GameError(f"{card} cannot be dealt here: it is on the board")
+            dealt.add(deck.code(card))
+            node = tree.nodes[node.children[0]]
+            walked.append(format_cards([card]))
+        else:
+            raise GameError(f"the hand is over at {' '.join(walked)!r}: nothing follows")
 
 
 def _lengths(g: k.Arrays) -> list[int]:
