@@ -115,3 +115,142 @@ def test_textures_on_two_decks() -> None:
     cards = fesca.deck.parse_cards(f"M{ranks[-1]} K{ranks[0]} D{ranks[1]}")
     t = texture(cards, fesca)
     assert (t.suits, t.connected, t.high) == ("rainbow", "connected", ranks[-1])
+
+
+def tiny(iterations: int = 10, **kw: object) -> FlopsSpot:
+    spot = Spot(STANDARD, "", "AA,KK,AK", "QQ,JJ,AQs", 100, 100, bets="a", raises="", **kw)  # type: ignore[arg-type]
+    return FlopsSpot(spot, iterations, None, iterations)
+
+
+def test_a_flop_class_result_is_the_spot_solved_directly() -> None:
+    config = tiny()
+    flop = next(c for c in config.classes() if str(c) == "Qs Jh 2h")
+    result = solve_flop(config, flop, threads=1)
+    spot = Spot(STANDARD, "Qs Jh 2h", "AA,KK,AK", "QQ,JJ,AQs", 100, 100, bets="a", raises="")
+    direct = solve(spot, 10, target=None, every=10, threads=1)
+    assert result.flop == "Qs Jh 2h" and result.weight == 12 and result.pot == 100
+    assert result.ev == pytest.approx((direct.ev().oop, direct.ev().ip), abs=1e-9)
+    assert result.equity == pytest.approx((direct.equity().oop, direct.equity().ip), abs=1e-9)
+    freqs = dict(zip(direct.root().actions, direct.root().frequencies(), strict=True))
+    assert dict(result.actions) == pytest.approx(freqs, abs=1e-9)
+    assert result.bet == pytest.approx(freqs["a100"], abs=1e-9)
+    assert result.iterations == 10
+    assert result.exploitability == pytest.approx(direct.exploitability_pot_percent, abs=1e-9)
+    ev, eq = result.ev[0], result.equity[0]
+    assert result.realisation[0] == pytest.approx(ev / (eq * 100))
+    assert FlopResult.from_dict(json.loads(json.dumps(result.as_dict()))) == result
+
+
+def test_a_flop_that_empties_a_range_is_skipped() -> None:
+    config = FlopsSpot(Spot(STANDARD, "", "KK", "QQ,JJ", 100, 100, bets="a", raises=""), 5)
+    # K K K: the one K left cannot make a pair of kings
+    flop = next(c for c in flop_classes(get_game(STANDARD)) if str(c) == "Ks Kh Kd")
+    result = solve_flop(config, flop)
+    assert result.skipped == "the OOP range has no hand the flop leaves"
+    assert math.isnan(result.bet) and result.weight == 4
+
+
+def fake(
+    flop: str, weight: int, bet: float, ev: float, eq: float, skipped: bool = False
+) -> FlopResult:
+    return FlopResult(
+        flop,
+        weight,
+        100,
+        (("k", 1 - bet), ("a100", bet)),
+        (ev, 100 - ev),
+        (eq, 1 - eq),
+        0.1,
+        10,
+        0.5,
+        "empty" if skipped else None,
+    )
+
+
+def test_texture_figures_against_a_hand_computation() -> None:
+    from cardlab.solve.postflop.flops_results import by_texture
+
+    results = [
+        fake("As Ks 2s", 4, 0.5, 60.0, 0.5),  # monotone, unpaired, semi-connected, A
+        fake("7h 7d 2c", 12, 0.25, 40.0, 0.4),  # rainbow, paired, disconnected, 7
+        fake("Qd Jd 2c", 12, 0.0, 30.0, 0.45),  # two-tone, unpaired, semi-connected, Q
+        fake("As 4h 3d", 24, 1.0, 70.0, 0.6),  # rainbow, unpaired, connected, A
+        fake("Kd Kh Kc", 4, 0.0, 0.0, 0.0, skipped=True),
+    ]
+    rows = {(r.dimension, r.value): r for r in by_texture(results, get_game(STANDARD))}
+    everything = rows[("all", "all")]
+    assert (everything.classes, everything.weight, everything.skipped) == (4, 52, 1)
+    assert everything.bet == pytest.approx((4 * 0.5 + 12 * 0.25 + 0 + 24 * 1.0) / 52)
+    assert everything.ev[0] == pytest.approx((240 + 480 + 360 + 1680) / 52)
+    rainbow = rows[("suits", "rainbow")]
+    assert rainbow.weight == 36 and rainbow.skipped == 1
+    assert rainbow.bet == pytest.approx((3 + 24) / 36)
+    assert rainbow.ev == pytest.approx(((480 + 1680) / 36, (720 + 720) / 36))
+    assert rainbow.equity[0] == pytest.approx((4.8 + 14.4) / 36)
+    assert rainbow.realisation[0] == pytest.approx(60 / (100 * 19.2 / 36))
+    assert rows[("connected", "semi-connected")].weight == 16
+    assert rows[("connected", "connected")].bet == 1.0
+    assert rows[("high", "A")].ev[0] == pytest.approx((240 + 1680) / 28)
+    assert rows[("pairing", "trips")].weight == 0 and math.isnan(rows[("pairing", "trips")].bet)
+    # the order: all, then suits, pairing, connectedness, high cards from the top
+    keys = list(rows)
+    assert keys[0] == ("all", "all") and keys[1:4] == [
+        ("suits", "rainbow"),
+        ("suits", "two-tone"),
+        ("suits", "monotone"),
+    ]
+    assert [v for d, v in keys if d == "high"] == ["A", "K", "Q", "7"]
+
+
+def test_a_run_resumes_from_its_file_and_refuses_another_spot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardlab.solve.postflop import flops
+    from cardlab.solve.postflop.flops_results import solve_flops
+
+    config = tiny(5)
+    three = select_flops(config.classes(), 3, 1)
+    out = tmp_path / "r.jsonl"
+    first = solve_flops(config, three[:2], out)
+    lines = out.read_text().splitlines()
+    assert len(lines) == 3 and json.loads(lines[0])["format"] == "cardlab-flops"
+    solved: list[str] = []
+    real = flops.solve_flop
+
+    def counting(config: FlopsSpot, flop: FlopClass, **kw: object) -> FlopResult:
+        solved.append(str(flop))
+        return real(config, flop, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(flops, "solve_flop", counting)
+    # a run killed while writing left half a line: dropped, and cut before the next one
+    with out.open("a") as f:
+        f.write('{"flop": "half')
+    again = solve_flops(config, three, out)
+    assert solved == [str(three[2])]
+    assert again[:2] == first
+    assert len(out.read_text().splitlines()) == 4
+    assert solve_flops(config, three, out) == again and solved == [str(three[2])]
+    with pytest.raises(GameError, match=r"another spot's flops \(iterations 5 there, 6 here\)"):
+        solve_flops(FlopsSpot(config.spot, 6, None, 5), three, out)
+    with pytest.raises(GameError, match=r"spot\.pot 100 there, 120 here"):
+        changed = FlopsSpot(
+            Spot(STANDARD, "", "AA,KK,AK", "QQ,JJ,AQs", 120, 100, bets="a", raises=""), 5, None, 5
+        )
+        solve_flops(changed, three, out)
+
+
+@pytest.mark.slow
+def test_a_local_dask_cluster_gives_the_results_of_this_process() -> None:
+    from cardlab.analysis.runner import dask_client
+
+    config = tiny(5)
+    some = select_flops(config.classes(), 3, 2)
+    here = list(run_flops(config, some, threads=1))
+    with dask_client(workers=2) as client:
+        there = {r.flop: r for r in run_flops(config, some, client=client)}
+    assert set(there) == {r.flop for r in here}
+    for r in here:
+        t = there[r.flop]
+        assert t.ev == pytest.approx(r.ev, abs=1e-9)
+        assert dict(t.actions) == pytest.approx(dict(r.actions), abs=1e-9)
+        assert (t.weight, t.iterations, t.equity) == (r.weight, r.iterations, r.equity)
