@@ -15,23 +15,35 @@ from cardlab.cli._common import directory_path, progress_bar
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+_WHERE = [
+    click.option(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="A running Dask scheduler (e.g. tcp://host:8786); default: a local "
+        "cluster of this machine's cores, started and stopped here.",
+    ),
+    click.option(
+        "--workers",
+        type=click.IntRange(min=0),
+        default=None,
+        help="Worker processes of the local cluster (default: the cores); 0 runs "
+        "the tasks in this process without Dask.",
+    ),
+]
+
+
+def where_options(func: F) -> F:
+    """``--scheduler``, ``--workers``: where the tasks run."""
+    for option in reversed(_WHERE):
+        func = option(func)
+    return func
+
+
 def cluster_options(func: F) -> F:
     """``--scheduler``, ``--workers``, ``--cache``, ``--no-cache``."""
     options = [
-        click.option(
-            "--scheduler",
-            default=None,
-            metavar="ADDRESS",
-            help="A running Dask scheduler (e.g. tcp://host:8786); default: a local "
-            "cluster of this machine's cores, started and stopped here.",
-        ),
-        click.option(
-            "--workers",
-            type=click.IntRange(min=0),
-            default=None,
-            help="Worker processes of the local cluster (default: the cores); 0 runs "
-            "the tasks in this process without Dask.",
-        ),
+        *_WHERE,
         click.option(
             "--cache",
             "cache_dir",

@@ -277,3 +277,7 @@ def _ante_text(ante: float) -> str:
 from cardlab.cli.solve_postflop import postflop  # noqa: E402  (registered below)
 
 solve.add_command(postflop)
+
+from cardlab.cli.solve_flops import flops  # noqa: E402  (registered below)
+
+solve.add_command(flops)

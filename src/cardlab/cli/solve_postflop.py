@@ -55,7 +55,9 @@ def _size_options(fn: F) -> F:
     return fn
 
 
-def _spot_from(options: dict[str, Any]) -> Any:
+def spot_from(options: dict[str, Any], board: str | None = None) -> Any:
+    """The Spot the options of :func:`spot_options` describe (``board``: the options' own
+    when None)."""
     from cardlab.solve.postflop import Spot
 
     streets: dict[str, dict[str, str]] = {}
@@ -70,7 +72,7 @@ def _spot_from(options: dict[str, Any]) -> Any:
                     players.setdefault(player, {}).setdefault(street, {})[kind] = value
     return Spot(
         options["game_name"],
-        options["board"],
+        options["board"] if board is None else board,
         options["oop"],
         options["ip"],
         options["pot"],
@@ -90,16 +92,94 @@ def _spot_from(options: dict[str, Any]) -> Any:
     )
 
 
+_SPOT_OPTIONS: list[Callable[[Any], Any]] = [
+    click.option(
+        "--game",
+        "-g",
+        "game_name",
+        default="standard52-holdem",
+        show_default=True,
+        metavar="NAME",
+        help="A Hold'em game of the registry (fesca78-holdem, ...).",
+    ),
+    click.option(
+        "--oop",
+        default=None,
+        metavar="RANGE",
+        help="OOP's range, e.g. 'AA:0.25,KQs+' (on other decks: classes or cards).",
+    ),
+    click.option("--ip", default=None, metavar="RANGE", help="IP's range."),
+    click.option(
+        "--pot", type=int, default=None, metavar="N", help="The pot when the spot begins."
+    ),
+    click.option("--stack", type=int, default=None, metavar="N", help="The effective stack."),
+    _size_options,
+    click.option(
+        "--turn-donk",
+        default=None,
+        metavar="SIZES",
+        help="OOP's donk sizes on the turn after calling the flop (default: its bets).",
+    ),
+    click.option("--river-donk", default=None, metavar="SIZES", help="Donk sizes on the river."),
+    click.option(
+        "--add-allin",
+        type=float,
+        default=1.5,
+        show_default=True,
+        metavar="X",
+        help="Also offer all in when it is at most X pots (0: never).",
+    ),
+    click.option(
+        "--force-allin",
+        type=float,
+        default=0.15,
+        show_default=True,
+        metavar="X",
+        help="A bet leaving at most X pots behind after a call becomes all in (0: never).",
+    ),
+    click.option(
+        "--merging",
+        type=float,
+        default=0.1,
+        show_default=True,
+        metavar="X",
+        help="PioSOLVER's merging of close sizes (0: never).",
+    ),
+    click.option(
+        "--rake",
+        type=float,
+        default=0.0,
+        show_default=True,
+        metavar="RATE",
+        help="Rake, a fraction of the final pot.",
+    ),
+    click.option(
+        "--rake-cap",
+        type=float,
+        default=0.0,
+        show_default=True,
+        metavar="CHIPS",
+        help="The most rake taken from one pot.",
+    ),
+    click.option(
+        "--isomorphism/--no-isomorphism",
+        default=True,
+        show_default=True,
+        help="Solve suit-mirrored cards once (off: every card on its own, e.g. to lock "
+        "a strategy that differs between mirrored suits).",
+    ),
+]
+
+
+def spot_options(fn: F) -> F:
+    """Every option of a spot but its board: --game, the ranges, --pot, --stack, the
+    sizes, donks, all in, merging, rake and --isomorphism (shared with ``solve flops``)."""
+    for option in reversed(_SPOT_OPTIONS):
+        fn = option(fn)
+    return fn
+
+
 @click.command("postflop")
-@click.option(
-    "--game",
-    "-g",
-    "game_name",
-    default="standard52-holdem",
-    show_default=True,
-    metavar="NAME",
-    help="A Hold'em game of the registry (fesca78-holdem, ...).",
-)
 @click.option(
     "--board",
     "-b",
@@ -107,70 +187,7 @@ def _spot_from(options: dict[str, Any]) -> Any:
     metavar="CARDS",
     help="The flop, turn or river board, e.g. 'Td9d6h Qc'.",
 )
-@click.option(
-    "--oop",
-    default=None,
-    metavar="RANGE",
-    help="OOP's range, e.g. 'AA:0.25,KQs+' (on other decks: classes or cards).",
-)
-@click.option("--ip", default=None, metavar="RANGE", help="IP's range.")
-@click.option("--pot", type=int, default=None, metavar="N", help="The pot when the spot begins.")
-@click.option("--stack", type=int, default=None, metavar="N", help="The effective stack.")
-@_size_options
-@click.option(
-    "--turn-donk",
-    default=None,
-    metavar="SIZES",
-    help="OOP's donk sizes on the turn after calling the flop (default: its bets).",
-)
-@click.option("--river-donk", default=None, metavar="SIZES", help="Donk sizes on the river.")
-@click.option(
-    "--add-allin",
-    type=float,
-    default=1.5,
-    show_default=True,
-    metavar="X",
-    help="Also offer all in when it is at most X pots (0: never).",
-)
-@click.option(
-    "--force-allin",
-    type=float,
-    default=0.15,
-    show_default=True,
-    metavar="X",
-    help="A bet leaving at most X pots behind after a call becomes all in (0: never).",
-)
-@click.option(
-    "--merging",
-    type=float,
-    default=0.1,
-    show_default=True,
-    metavar="X",
-    help="PioSOLVER's merging of close sizes (0: never).",
-)
-@click.option(
-    "--rake",
-    type=float,
-    default=0.0,
-    show_default=True,
-    metavar="RATE",
-    help="Rake, a fraction of the final pot.",
-)
-@click.option(
-    "--rake-cap",
-    type=float,
-    default=0.0,
-    show_default=True,
-    metavar="CHIPS",
-    help="The most rake taken from one pot.",
-)
-@click.option(
-    "--isomorphism/--no-isomorphism",
-    default=True,
-    show_default=True,
-    help="Solve suit-mirrored cards once (off: every card on its own, e.g. to lock "
-    "a strategy that differs between mirrored suits).",
-)
+@spot_options
 @click.option(
     "--target",
     type=float,
@@ -274,7 +291,7 @@ def postflop(**options: Any) -> None:
         missing = [f"--{n}" for n in ("board", "oop", "ip", "pot", "stack") if options[n] is None]
         if missing:
             raise GameError(f"a spot needs {', '.join(missing)} (or --load FILE.npz)")
-        spot = _spot_from(options)
+        spot = spot_from(options)
         from cardlab.solve.postflop import Solver
         from cardlab.solve.postflop.solution import check_line
 
