@@ -254,3 +254,65 @@ def test_a_local_dask_cluster_gives_the_results_of_this_process() -> None:
         assert t.ev == pytest.approx(r.ev, abs=1e-9)
         assert dict(t.actions) == pytest.approx(dict(r.actions), abs=1e-9)
         assert (t.weight, t.iterations, t.equity) == (r.weight, r.iterations, r.equity)
+
+
+SPOT_ARGS = ["--oop", "AA,KK", "--ip", "QQ,JJ", "--pot", "100", "--stack", "100"]
+SPOT_ARGS += ["--bets", "a", "--raises", ""]
+
+BAD = [
+    [],  # no spot
+    ["--oop", "AA", "--ip", "KK", "--pot", "100"],
+    [*SPOT_ARGS, "--flops", "0"],
+    [*SPOT_ARGS, "--flops", "1756"],
+    [*SPOT_ARGS, "-n", "0"],
+    [*SPOT_ARGS, "--target", "-1"],
+    [*SPOT_ARGS, "--every", "0"],
+    [*SPOT_ARGS, "--workers", "-1"],
+    [*SPOT_ARGS, "--workers", "0", "--scheduler", "tcp://127.0.0.1:1"],
+    [*SPOT_ARGS, "--out", "r.json"],
+    [*SPOT_ARGS, "--out", "/nonexistent/r.jsonl"],
+    [*SPOT_ARGS, "--plot", "p.svg"],
+    [*SPOT_ARGS, "--format", "xml"],
+    [*SPOT_ARGS, "--game", "fesca78-omaha"],
+    [*SPOT_ARGS, "--game", "nope-holdem"],
+    ["--oop", "AA", "--ip", "ZZ", "--pot", "100", "--stack", "100"],
+    [*SPOT_ARGS, "--flop-bets", "77x"],
+    [*SPOT_ARGS, "--threads", "0"],
+]
+
+
+@pytest.mark.parametrize("args", BAD)
+def test_cli_bad_input_is_one_line(args: list[str]) -> None:
+    code, out, err = run_cli(["solve", "flops", *args])
+    assert code == 2, (out, err)
+    assert_answer_or_one_line(code, out, err)
+
+
+def test_cli_refuses_another_spots_results_file(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    args = ["solve", "flops", *SPOT_ARGS, "--flops", "2", "--workers", "0", "-n", "5"]
+    code, text, err = run_cli([*args, "--out", str(out), "--format", "json"])
+    assert code == 0, err
+    data = json.loads(text)
+    assert data["classes"] == 1755 and data["deck_flops"] == 22100 and len(data["flops"]) == 2
+    assert data["textures"][0]["texture"] == "all"
+    assert data["textures"][0]["weight"] == sum(f["weight"] for f in data["flops"])
+    assert len(out.read_text().splitlines()) == 3
+    code, text, err = run_cli([*args[:-1], "6", "--out", str(out)])
+    assert code == 2 and "holds another spot's flops (iterations 5 there, 6 here)" in err
+    assert_answer_or_one_line(code, text, err)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    rng=st.text(alphabet="AKQJT98765432so+-,:.0", max_size=10),
+    bets=st.text(alphabet="0123456789%xcear, .", max_size=6),
+    count=st.sampled_from(["-3", "0", "1", "x", "1756", ""]),
+    pot=st.sampled_from(["0", "-5", "10", "1e3", "x"]),
+)
+def test_cli_fuzz(rng: str, bets: str, count: str, pot: str) -> None:
+    args = ["solve", "flops", "--oop", rng, "--ip", "AA", "--pot", pot, "--stack", "10"]
+    args += ["--bets", bets, "--raises", "", "--flops", count, "--workers", "0"]
+    args += ["-n", "2", "--target", "50"]
+    code, out, err = run_cli(args)
+    assert_answer_or_one_line(code, out, err, codes=(0, 2))

@@ -170,8 +170,10 @@ def _output(fmt: str, config: Any, classes: Any, results: Any, rows: Any) -> Non
         )
         return
     if fmt == "csv":
-        header = ("dimension", "texture", "classes", "flops", "skipped", "bet")
-        header += ("ev_oop", "ev_ip", "equity_oop", "equity_ip", "eqr_oop", "eqr_ip")
+        header = (
+            *("dimension", "texture", "classes", "flops", "skipped", "bet"),
+            *("ev_oop", "ev_ip", "equity_oop", "equity_ip", "eqr_oop", "eqr_ip"),
+        )
         emit(
             render.to_csv(
                 header,
