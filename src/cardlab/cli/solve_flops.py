@@ -189,8 +189,7 @@ def _output(fmt: str, config: Any, classes: Any, results: Any, rows: Any) -> Non
     lines = [
         f"{game.name}: OOP {s.oop} vs IP {s.ip}, pot {s.pot}, stack {s.stack}",
         f"{len(results):,} of {len(classes):,} flop classes ({weight:,} of "
-        f"{sum(c.weight for c in classes):,} flops); solving took {seconds:.1f} s "
-        f"(mean {seconds / max(len(solved), 1):.2f} s a flop)",
+        f"{sum(c.weight for c in classes):,} flops) solved in {seconds:.1f} s",
     ]
     if solved:
         worst = max(r.exploitability for r in solved)

@@ -254,8 +254,8 @@ def draw_textures(rows: Sequence[TextureRow], path: str | Path, title: str) -> N
     for ax, (label, values) in zip(axes, bars, strict=True):
         ax.bar(x, values, color=[colours[r.dimension] for r in shown])
         ax.set_ylabel(label)
-        ax.set_ylim(0, 100)
         ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylim(0, 100)  # an EV may pass the pot (calls won) or fall below 0
     axes[1].set_xticks(list(x), labels, rotation=60, ha="right", fontsize=8)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
