@@ -143,6 +143,10 @@ def test_a_solve_gives_the_library_s_own_answer(client: TestClient, body: dict[s
     graded = [c for c in root["grid"]["cells"] if c["strategy"] is not None]
     assert graded and all(sum(c["strategy"]) == pytest.approx(1.0) for c in graded)
     assert len(root["colours"]) == len(root["actions"])
+    places = [(c["row"], c["col"]) for c in root["grid"]["cells"] if c["row"] is not None]
+    assert len(places) == len(set(places)) == 13 * 13  # one class per place
+    # every class a hand of the range belongs to is shown, on the grid or apart
+    assert sum(c["weight"] > 0 for c in graded) == len(graded)
 
 
 def test_the_grid_places_classes_as_the_chart_does(client: TestClient) -> None:

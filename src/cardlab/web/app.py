@@ -209,7 +209,7 @@ def create_app(
     routes += table_routes(manager, templates)
     routes += replay_routes(manager, templates)
     studies = Studies(study, limiter=limiter)
-    routes += study_routes(studies, templates)
+    routes += study_routes(studies, templates, _body)
     handlers = {CardlabError: _user_error, HTTPException: _http_error}
     guard = Middleware(
         Guard,

@@ -31,7 +31,7 @@ import shutil
 import tempfile
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -368,8 +368,13 @@ def _message(error: BaseException | None) -> str:
     return str(error)[:300] if isinstance(error, CardlabError) else "the solve failed"
 
 
-def study_routes(studies: Studies, templates: Jinja2Templates) -> list[BaseRoute]:
-    """The page and its JSON API (see the module docstring)."""
+def study_routes(
+    studies: Studies,
+    templates: Jinja2Templates,
+    read_body: Callable[[Request], Awaitable[dict[str, Any]]],
+) -> list[BaseRoute]:
+    """The page and its JSON API (see the module docstring); ``read_body`` reads a
+    request's JSON object within the app's size limit (the app's own reader)."""
 
     async def page(request: Request) -> Response:
         context = {
@@ -381,9 +386,7 @@ def study_routes(studies: Studies, templates: Jinja2Templates) -> list[BaseRoute
         return templates.TemplateResponse(request, "study.html", context)
 
     async def create(request: Request) -> Response:
-        from cardlab.web.app import _body
-
-        data = await _body(request)
+        data = await read_body(request)
         known = browser_hash(request)
         token = None if known is not None else secrets.token_urlsafe(32)
         owners = (client_key(request), known or digest(token or ""))

@@ -124,12 +124,15 @@ def node_view(folder: str, line: str) -> dict[str, Any]:
         classes = hand_classes(solution.game.game.rules)
         places = class_grid(classes, deck)
         strategies = class_strategies(node)
-        cells = []
-        for name, (row, col) in places.items():
-            weight, freq = strategies.get(name, (0.0, None))
-            cells.append(_cell(name, row, col, weight, freq))
+        cells, taken = [], set()
+        for name, place in places.items():
+            if place not in taken:  # a pair with the lone suit shares its pair's place
+                taken.add(place)
+                weight, freq = strategies.get(name, (0.0, None))
+                cells.append(_cell(name, *place, weight, freq))
+        on_grid = {c["name"] for c in cells}
         for name, (weight, freq) in strategies.items():
-            if name not in places:  # a lone suit's classes (FESCA's 陰陽): listed apart
+            if name not in on_grid:  # a lone suit's classes (FESCA's 陰陽): listed apart
                 cells.append(_cell(name, None, None, weight, freq))
         data["grid"] = {"size": len(deck.ranks), "cells": cells}
     return data
