@@ -12,7 +12,7 @@ from concurrent.futures import Executor, Future
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlab.solve.postflop import Spot, solve
@@ -226,32 +226,28 @@ VALUES = st.one_of(
 )
 
 
-@settings(
-    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@pytest.fixture(scope="module")
+def fuzz() -> Iterator[TestClient]:
+    """Solves are queued, never run; the spot is still checked for real."""
+    with make_client(limiter=None, study=StudyLimits(max_running=1, max_waiting=1000)) as c:
+        c.app.state.study._solve_pool = Never()  # type: ignore[attr-defined]
+        yield c
+
+
+@settings(max_examples=80, deadline=None)
 @given(
     changes=st.dictionaries(st.sampled_from([*RIVER, "streets", "junk"]), VALUES, max_size=4),
     drop=st.sets(st.sampled_from(list(RIVER)), max_size=2),
 )
-def test_no_body_makes_the_server_fail(changes: dict[str, Any], drop: set[str]) -> None:
-    c = fuzz_client()
+def test_no_body_makes_the_server_fail(
+    fuzz: TestClient, changes: dict[str, Any], drop: set[str]
+) -> None:
     body = {k: v for k, v in {**RIVER, **changes}.items() if k not in drop}
-    answer = post(c, body)
+    answer = post(fuzz, body)
     assert answer.status_code in (202, 400), answer.text
     assert "error" in answer.json() or answer.status_code == 202
     if answer.status_code == 202:
-        assert c.post(f"/api/study/solves/{answer.json()['id']}/cancel").status_code == 200
-
-
-_fuzz: list[TestClient] = []
-
-
-def fuzz_client() -> TestClient:
-    if not _fuzz:  # solves are queued, never run; the spot is still checked for real
-        limits = StudyLimits(max_running=1, max_waiting=1000)
-        _fuzz.append(make_client(limiter=None, study=limits))
-        _fuzz[0].app.state.study._solve_pool = Never()  # type: ignore[attr-defined]
-    return _fuzz[0]
+        assert fuzz.post(f"/api/study/solves/{answer.json()['id']}/cancel").status_code == 200
 
 
 def test_the_queue_is_bounded_and_each_client_has_one_solve() -> None:

@@ -30,9 +30,10 @@ import secrets
 import shutil
 import tempfile
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -186,8 +187,19 @@ class Studies:
         self._pending_reads += 1
         try:
             return await asyncio.wrap_future(self.read_pool().submit(fn, *args))
+        except BrokenExecutor:  # the process died (out of memory?): a new one next time
+            self._read_pool = None
+            raise Busy("the study page's reading process stopped: try again", 5) from None
         finally:
             self._pending_reads -= 1
+
+    def submit_solve(self, *args: Any) -> Future[dict[str, Any]]:
+        """:func:`worker.run_solve` in the solve pool (a new pool if a worker died)."""
+        try:
+            return self.solve_pool().submit(worker.run_solve, *args)
+        except BrokenExecutor:  # a worker died and took the pool down: start afresh
+            self._solve_pool = None
+            return self.solve_pool().submit(worker.run_solve, *args)
 
     def close(self) -> None:
         for job in self.jobs.values():
@@ -225,8 +237,8 @@ class Studies:
             if refusal is not None:
                 raise RequestError(refusal)
             job.memory_bytes = memory
-            job.future = self.solve_pool().submit(
-                worker.run_solve, spot, iterations, target, self.limits.max_memory, str(job.folder)
+            job.future = self.submit_solve(
+                spot, iterations, target, self.limits.max_memory, str(job.folder)
             )
         except BaseException:
             self._forget(job)
@@ -279,6 +291,8 @@ class Studies:
     def _folder(self) -> Path:
         if self._root is None:
             self._root = Path(tempfile.mkdtemp(prefix="cardlab-study-"))
+            # removed at exit too when the server never ran its lifespan's end
+            weakref.finalize(self, shutil.rmtree, self._root, True)
         return self._root / secrets.token_hex(8)
 
     @staticmethod
