@@ -294,10 +294,12 @@ def test_unknown_ids_are_404(client: TestClient) -> None:
     assert client.post("/api/study/solves/nope/cancel").status_code == 404
 
 
-def test_ids_are_unguessable(client: TestClient) -> None:
+def test_ids_are_unguessable_and_a_finished_solve_stays_done(client: TestClient) -> None:
     job = post(client, {**RIVER, "iterations": 10}).json()
     assert len(job["id"]) >= 24
-    finished(client, job["id"])
+    assert finished(client, job["id"])["state"] == "done"
+    after = client.post(f"/api/study/solves/{job['id']}/cancel").json()
+    assert after["state"] == "done" and after["result"]["stopped"] is False
 
 
 def test_the_guard_refuses_foreign_pages_and_non_json(client: TestClient) -> None:

@@ -257,6 +257,8 @@ class Studies:
 
     def cancel(self, job_id: str) -> Job:
         job = self.get(job_id)
+        if not job.active:
+            return job  # finished already: nothing to stop, and it stays "done"
         job.cancel_asked = True
         if job.future is not None and not job.future.cancel():
             self._ask_cancel(job)
