@@ -131,3 +131,21 @@ def test_a_bad_spot_is_one_line_under_the_form(page: Page) -> None:
     page.wait(lambda: page.js("return !document.getElementById('st-error').hidden"))
     assert page.text("st-error") == "card Ks is given twice"
     assert page.js("return document.getElementById('st-result').hidden")
+
+
+def test_the_cancel_button_stops_a_solve_and_keeps_what_it_did(page: Page) -> None:
+    page.open("/study")
+    for field, value in (("st-iterations", "2000"), ("st-target", "")):
+        box = page.driver.find_element(By.ID, field)
+        box.clear()
+        if value:
+            box.send_keys(value)
+    page.driver.find_element(By.ID, "st-solve").click()
+    page.wait(lambda: "iteration" in page.text("st-status"), timeout=120)
+    page.driver.find_element(By.ID, "st-cancel").click()
+    page.wait(lambda: page.text("st-status").startswith("stopped:"), timeout=60)
+    done = int(page.text("st-status").split(":")[1].split()[0])
+    assert 0 < done < 2000
+    page.wait_idle()
+    assert page.js("return !document.getElementById('st-result').hidden")
+    assert page.js("return document.getElementById('st-cancel').hidden")
