@@ -19,6 +19,7 @@ PAGES = {
     "showdown-over": "/showdown?game=fesca78-holdem&opponents=3&seed=8&streets=4",
     "rules": "/rules",
     "tables": "/tables",
+    "study": "/study",
 }
 
 
@@ -37,7 +38,7 @@ def test_page(page: Page, name: str, size: tuple[int, int]) -> None:
     assert "Noto Sans CJK JP" in page.js("return getComputedStyle(document.body).fontFamily")
     # every page links every other, the rules included
     links = page.js("return [...document.querySelectorAll('header nav a')].map(a => a.pathname)")
-    assert links == ["/openseven", "/hands", "/showdown", "/rules", "/tables"]
+    assert links == ["/openseven", "/hands", "/showdown", "/rules", "/study", "/tables"]
 
 
 def test_japanese_text_is_marked_ja(page: Page) -> None:

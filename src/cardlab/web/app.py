@@ -23,15 +23,17 @@ Routes::
     POST /api/showdown/deals/{id}/samples     sample this street's equity again, pooled
     GET  /api/rules?deck=D                    the rules page's hands, examples and steps
 
-The hand replayer's routes are in :mod:`cardlab.web.replay`.
+The hand replayer's routes are in :mod:`cardlab.web.replay`, the study page's (a postflop
+solve in a worker process, then its tree) in :mod:`cardlab.web.study`.
 
 A :class:`~cardlab.errors.CardlabError` becomes HTTP 400 ``{"error": message}``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -56,6 +58,7 @@ from cardlab.web.live_games import LiveGames
 from cardlab.web.payload import RequestError, field, whole_number
 from cardlab.web.payload import shown as payload_shown
 from cardlab.web.replay import replay_routes
+from cardlab.web.study import Studies, StudyLimits, study_routes
 from cardlab.web.table_store import TableStore
 from cardlab.web.tables import TableManager, table_routes
 
@@ -73,6 +76,7 @@ def create_app(
     trust_forwarded: bool = False,
     tables: dict[str, Any] | None = None,
     cluster: Cluster | None = None,
+    study: StudyLimits | None = None,
 ) -> Starlette:
     """The web app. ``max_games``: games (and deals) kept in memory before the oldest
     are forgotten; ``equity_samples``: Monte Carlo showdowns per street; ``table_store``:
@@ -85,7 +89,8 @@ def create_app(
     ``idle_close``, ``bot_hands``, ``retention_days``, ``janitor_every``, ``keeper``);
     ``cluster``: the link to the other processes serving the same tables (``cardlab web
     --redis``, :mod:`cardlab.web.cluster`): requests about a table another process runs
-    are relayed to it."""
+    are relayed to it; ``study``: the study page's limits (solves running and waiting,
+    kept, memory, iterations)."""
     if limiter == "default":
         limiter = RateLimiter(DEFAULT_LIMITS)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -203,6 +208,8 @@ def create_app(
     manager = TableManager(table_store, limiter=limiter, cluster=cluster, **(tables or {}))
     routes += table_routes(manager, templates)
     routes += replay_routes(manager, templates)
+    studies = Studies(study, limiter=limiter)
+    routes += study_routes(studies, templates, _body)
     handlers = {CardlabError: _user_error, HTTPException: _http_error}
     guard = Middleware(
         Guard,
@@ -216,11 +223,26 @@ def create_app(
     app = Starlette(
         routes=routes,
         exception_handlers=handlers,  # type: ignore[arg-type]
-        lifespan=manager.lifespan,
+        lifespan=_lifespan(manager, studies),
         middleware=middleware,
     )
     app.state.tables = manager
+    app.state.study = studies
     return app
+
+
+def _lifespan(manager: TableManager, studies: Studies) -> Callable[[Any], Any]:
+    """The tables' lifespan; the study page's worker processes stopped after it."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        try:
+            async with manager.lifespan(app):
+                yield
+        finally:
+            studies.close()
+
+    return lifespan
 
 
 MAX_BODY = 64 * 1024  # bytes: the largest request body read (a compare of 10 hands is < 1 KiB)
