@@ -1,6 +1,6 @@
 """The walks and the tally every kernel loop shares (:mod:`cardlab.poker._kernels.tally`),
 held to itertools and to plain counting, and how parallel workers share them
-(:mod:`cardlab.poker._kernels.sharing`)."""
+(:mod:`cardlab._sharing`)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from numba import njit, prange
 
+from cardlab._sharing import borrowed, fetch_add
 from cardlab.poker._kernels import tally as t
-from cardlab.poker._kernels.sharing import borrowed, fetch_add
 
 
 @njit

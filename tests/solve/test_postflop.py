@@ -142,10 +142,10 @@ def test_showdown_and_fold_values_equal_plain_sums(
     for p in (0, 1):
         reach_o = rng.random(len(game.hands[1 - p]))
         out = np.empty(len(game.hands[p]))
-        k.showdown_values(g, p, 0, reach_o, 1.0, 0.5, 0.0, out)
+        k.showdown_values(g, p, 0, reach_o, 1.0, 0.5, 0.0, out, k.scratch(g))
         plain = _plain_showdown(g, game.hands, game.board, reach_o, p, rules)
         np.testing.assert_allclose(out[sample], plain[sample], rtol=1e-9, atol=1e-9)
-        k.fold_values(g, p, reach_o, 1.0, out)
+        k.fold_values(g, p, reach_o, 1.0, out, k.scratch(g))
         mass = np.array(
             [
                 sum(

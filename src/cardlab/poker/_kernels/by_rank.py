@@ -36,6 +36,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from cardlab._sharing import borrowed, fetch_add
 from cardlab.poker._kernels.bundle import (
     KernelArrays,
     KernelScalars,
@@ -44,7 +45,6 @@ from cardlab.poker._kernels.bundle import (
 )
 from cardlab.poker._kernels.five import nibble_sum, nonzero_nibbles
 from cardlab.poker._kernels.hashed import add_suits, hash_masks, may_flush, rare
-from cardlab.poker._kernels.sharing import borrowed, fetch_add
 from cardlab.poker._kernels.special_boards import (
     VectorWork,
     plain_boards,

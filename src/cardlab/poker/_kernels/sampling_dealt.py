@@ -31,10 +31,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from cardlab._sharing import borrowed
 from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars, rare_arrays
 from cardlab.poker._kernels.draws import draw5, draw5_floors, draw16
 from cardlab.poker._kernels.hashed import hash_masks, plan_suits, raise_rare_from, rare
-from cardlab.poker._kernels.sharing import borrowed
 from cardlab.poker._kernels.tally import SHARE_UNIT, SHARES, tally_top
 from cardlab.poker.keys import SUITS_MASK
 

@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from cardlab._sharing import borrowed, fetch_add
 from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars
 from cardlab.poker._kernels.hashed import hash_masks
-from cardlab.poker._kernels.sharing import borrowed, fetch_add
 from cardlab.poker._kernels.tally import (
     SHARE_UNIT,
     SHARES,

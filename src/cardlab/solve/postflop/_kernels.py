@@ -33,6 +33,8 @@ from typing import Any, NamedTuple
 import numba as nb
 import numpy as np
 
+from cardlab._sharing import borrowed
+
 CFR, BEST, AVERAGE = 0, 1, 2
 DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
 
@@ -86,6 +88,11 @@ class Arrays(NamedTuple):
     lock_values: Any  # float64: [action, hand] strategies of the locked nodes
 
 
+def scratch(g: Arrays) -> Any:
+    """Scratch for :func:`fold_values` and :func:`showdown_values` called on their own."""
+    return np.empty(2 * (g.n_cards + 2))
+
+
 @_jit
 def locked(g: Arrays, base: Any) -> Any:
     """The index of the locked node whose storage starts at ``base``, or -1."""
@@ -99,9 +106,12 @@ def locked(g: Arrays, base: Any) -> Any:
 
 
 @_jit
-def node_strategy(g: Arrays, mode: Any, base: Any, n_act: Any, n_h: Any, sigma: Any) -> Any:
+def node_strategy(
+    g: Arrays, mode: Any, base: Any, n_act: Any, n_h: Any, sigma: Any, work: Any
+) -> Any:
     """The strategy a walk plays at a node: a locked node's own, else the current one
-    (regret matching) in CFR mode, else the average. Returns the lock index or -1."""
+    (regret matching) in CFR mode, else the average. Returns the lock index or -1.
+    ``work``: scratch of at least ``n_h``."""
     li = locked(g, base)
     if li >= 0:
         start = g.lock_start[li]
@@ -109,9 +119,9 @@ def node_strategy(g: Arrays, mode: Any, base: Any, n_act: Any, n_h: Any, sigma: 
             for h in range(n_h):
                 sigma[a, h] = g.lock_values[start + a * n_h + h]
     elif mode == CFR:
-        regret_matching(g.regrets, base, n_act, n_h, sigma)
+        regret_matching(g.regrets, base, n_act, n_h, sigma, work)
     else:
-        average_strategy(g.strategy, base, n_act, n_h, sigma)
+        average_strategy(g.strategy, base, n_act, n_h, sigma, work)
     return li
 
 
@@ -141,12 +151,14 @@ def _mask(cards: Any, reach: Any, card: int, out: Any) -> float:
 
 
 @_jit
-def fold_values(g: Arrays, p: int, reach_o: Any, payoff: float, out: Any) -> None:
-    """Each of ``p``'s hands: ``payoff`` times the opponent's reach it does not block."""
+def fold_values(g: Arrays, p: int, reach_o: Any, payoff: float, out: Any, work: Any) -> None:
+    """Each of ``p``'s hands: ``payoff`` times the opponent's reach it does not block.
+    ``work``: scratch of at least the deck size + 2."""
     cards_p = g.cards0 if p == 0 else g.cards1
     cards_o = g.cards1 if p == 0 else g.cards0
     same = g.same0 if p == 0 else g.same1
-    per_card = np.zeros(g.n_cards + 2)
+    per_card = work[: g.n_cards + 2]
+    per_card[:] = 0.0
     total = 0.0
     for o in range(reach_o.shape[0]):
         r = reach_o[o]
@@ -162,7 +174,15 @@ def fold_values(g: Arrays, p: int, reach_o: Any, payoff: float, out: Any) -> Non
 
 @_jit
 def showdown_values(
-    g: Arrays, p: Any, board: Any, reach_o: Any, win: Any, tie: Any, lose: Any, out: Any
+    g: Arrays,
+    p: Any,
+    board: Any,
+    reach_o: Any,
+    win: Any,
+    tie: Any,
+    lose: Any,
+    out: Any,
+    work: Any,
 ) -> None:
     """Each of ``p``'s hands at a showdown on ``board``: the opponent's reach it beats,
     ties and loses to (card removal by per-card sums), times the payoffs. O(n): one sweep,
@@ -179,8 +199,11 @@ def showdown_values(
         same, order_p, rank_p, cards_p = g.same1, g.order1[board], g.rank1[board], g.sorted1[board]
         order_o, rank_o, cards_o = g.order0[board], g.rank0[board], g.sorted0[board]
     n_p, n_o = order_p.shape[0], order_o.shape[0]
-    below = np.zeros(g.n_cards + 2)  # per card: the reach of the weaker hands
-    upto = np.zeros(g.n_cards + 2)  # per card: the reach of the hands no stronger
+    m = g.n_cards + 2  # ``work``: scratch of at least twice that
+    below = work[:m]  # per card: the reach of the weaker hands
+    upto = work[m : 2 * m]  # per card: the reach of the hands no stronger
+    below[:] = 0.0
+    upto[:] = 0.0
     sum_below = 0.0
     sum_upto = 0.0
     lt = 0
@@ -229,36 +252,60 @@ def showdown_values(
 
 
 @_jit
-def regret_matching(regrets: Any, base: int, n_act: int, n_h: int, sigma: Any) -> None:
-    """The current strategy: each action in proportion to its positive regret."""
+def regret_matching(regrets: Any, base: int, n_act: int, n_h: int, sigma: Any, work: Any) -> None:
+    """The current strategy: each action in proportion to its positive regret (loops
+    over hands innermost, so that they vectorise)."""
+    total = work[:n_h]
+    total[:] = 0.0
+    for a in range(n_act):
+        row = base + a * n_h
+        for h in range(n_h):
+            r = max(regrets[row + h], np.float32(0.0))
+            sigma[a, h] = r
+            total[h] += r
+    uniform = 1.0 / n_act
     for h in range(n_h):
-        total = 0.0
-        for a in range(n_act):
-            r = regrets[base + a * n_h + h]
-            if r > 0:
-                total += r
-        if total > 0:
-            for a in range(n_act):
-                r = regrets[base + a * n_h + h]
-                sigma[a, h] = r / total if r > 0 else 0.0
-        else:
-            for a in range(n_act):
-                sigma[a, h] = 1.0 / n_act
+        total[h] = 1.0 / total[h] if total[h] > 0 else 0.0
+    for a in range(n_act):
+        for h in range(n_h):
+            t = total[h]
+            sigma[a, h] = sigma[a, h] * t if t > 0 else uniform
 
 
 @_jit
-def average_strategy(sums: Any, base: int, n_act: int, n_h: int, sigma: Any) -> None:
+def average_strategy(sums: Any, base: int, n_act: int, n_h: int, sigma: Any, work: Any) -> None:
     """The average strategy: the strategy sums normalised (uniform where all are 0)."""
+    total = work[:n_h]
+    total[:] = 0.0
+    for a in range(n_act):
+        row = base + a * n_h
+        for h in range(n_h):
+            x = sums[row + h]
+            sigma[a, h] = x
+            total[h] += x
+    uniform = 1.0 / n_act
     for h in range(n_h):
-        total = 0.0
-        for a in range(n_act):
-            total += sums[base + a * n_h + h]
-        if total > 0:
-            for a in range(n_act):
-                sigma[a, h] = sums[base + a * n_h + h] / total
-        else:
-            for a in range(n_act):
-                sigma[a, h] = 1.0 / n_act
+        total[h] = 1.0 / total[h] if total[h] > 0 else 0.0
+    for a in range(n_act):
+        for h in range(n_h):
+            t = total[h]
+            sigma[a, h] = sigma[a, h] * t if t > 0 else uniform
+
+
+@_jit
+def stack_size(g: Arrays, a: Any, n: Any) -> Any:
+    """The scratch :func:`_walk` takes below node ``a`` on its deepest path, with at most
+    ``n`` hands a player (what each node carves out of the stack, summed down the path)."""
+    kind = g.kind[a]
+    if kind in (FOLD, SHOWDOWN):
+        return 2 * (g.n_cards + 2)
+    if kind == CHANCE:
+        own = (2 + g.avail.shape[0] - g.level[a]) * n
+        return own + stack_size(g, g.children[g.child_start[a]], n)
+    deepest = 0
+    for i in range(g.n_child[a]):
+        deepest = max(deepest, stack_size(g, g.children[g.child_start[a] + i], n))
+    return (2 * g.n_child[a] + 2) * n + deepest
 
 
 @_jit
@@ -275,24 +322,66 @@ def walk(
     use_cache: bool,
     disc: Any,
 ) -> int:
+    """The counterfactual values of ``p``'s hands at node ``(a, k)``, into ``out`` (see
+    :func:`_walk`), the shared arrays read without reference counts (numba counts one,
+    an atomic add, each time an array enters a call: a dozen per node of the walk)."""
+    n = max(reach_p.shape[0], reach_o.shape[0])
+    stack = np.empty(stack_size(g, np.int64(a), n))
+    return _walk(
+        borrowed(g),
+        np.int64(a),
+        np.int64(k),
+        mode,
+        p,
+        reach_p,
+        reach_o,
+        out,
+        cache,
+        use_cache,
+        disc,
+        stack,
+        np.int64(0),
+    )
+
+
+@_jit
+def _walk(
+    g: Arrays,
+    a: Any,
+    k: Any,
+    mode: Any,
+    p: Any,
+    reach_p: Any,
+    reach_o: Any,
+    out: Any,
+    cache: Any,
+    use_cache: bool,
+    disc: Any,
+    stack: Any,
+    top: Any,
+) -> int:
     """The counterfactual values of ``p``'s hands at node ``(a, k)``, into ``out``.
 
     ``disc``: (positive regret factor, negative regret factor, strategy-sum factor) of
     this iteration, for CFR mode. ``cache``: values of first-street chance nodes already
-    computed (phase 2 of :func:`iterate`), read when ``use_cache``."""
+    computed (phase 2 of :func:`iterate`), read when ``use_cache``. ``stack[top:]``: the
+    scratch this node and those below it take their temporaries from (no allocation in
+    the walk), at least :func:`stack_size`."""
     kind = g.kind[a]
     n_p = out.shape[0]
+    n_o = reach_o.shape[0]
     if kind in (FOLD, SHOWDOWN):
         put_p = g.put_in[a, p]
         pot = g.starting_pot + g.put_in[a, 0] + g.put_in[a, 1]
         rake = min(pot * g.rake_rate, g.rake_cap)
+        work = stack[top : top + 2 * (g.n_cards + 2)]
         if kind == FOLD:
             payoff = -put_p if g.player[a] == p else pot - rake - put_p
-            fold_values(g, p, reach_o, payoff, out)
+            fold_values(g, p, reach_o, payoff, out, work)
         else:
             net = pot - rake
             board = g.board_of_deal[k]
-            showdown_values(g, p, board, reach_o, net - put_p, 0.5 * net - put_p, -put_p, out)
+            showdown_values(g, p, board, reach_o, net - put_p, 0.5 * net - put_p, -put_p, out, work)
         return 0
     if kind == CHANCE:
         if use_cache and g.slot[a] >= 0:
@@ -306,9 +395,10 @@ def walk(
         cards_o = g.cards1 if p == 0 else g.cards0
         perm = g.perm0 if p == 0 else g.perm1
         ib = g.iso_base[level] + k * n_k
-        sub_p = np.empty(n_p)
-        sub_o = np.empty(reach_o.shape[0])
-        values = np.empty((n_k, n_p))
+        sub_p = stack[top : top + n_p]
+        sub_o = stack[top + n_p : top + n_p + n_o]
+        below = top + n_p + n_o + n_k * n_p
+        values = stack[top + n_p + n_o : below].reshape((n_k, n_p))
         out[:] = 0.0
         for j in range(n_k):
             if g.iso_rep[ib + j] >= 0:
@@ -318,7 +408,21 @@ def walk(
                 values[j] = 0.0
                 continue
             _mask(cards_p, reach_p, card, sub_p)
-            walk(g, child, k * n_k + j, mode, p, sub_p, sub_o, values[j], cache, use_cache, disc)
+            _walk(
+                g,
+                child,
+                k * n_k + j,
+                mode,
+                p,
+                sub_p,
+                sub_o,
+                values[j],
+                cache,
+                use_cache,
+                disc,
+                stack,
+                below,
+            )
             for h in range(n_p):
                 if cards_p[h, 0] != card and cards_p[h, 1] != card:
                     out[h] += factor * values[j, h]
@@ -334,15 +438,17 @@ def walk(
         return 0
     # a decision
     start = g.child_start[a]
-    n_act = g.n_child[a]
+    n_act = np.int64(g.n_child[a])
     actor = g.player[a]
-    n_actor = n_p if actor == p else reach_o.shape[0]
+    n_actor = n_p if actor == p else n_o
     base = g.offset[a] + g.deal_slot[g.deal_base[g.level[a]] + k] * g.stride[a]
-    sigma = np.empty((n_act, n_actor))
-    li = node_strategy(g, mode, base, n_act, n_actor, sigma)
+    sigma = stack[top : top + n_act * n_actor].reshape((n_act, n_actor))
+    top2 = top + n_act * n_actor
+    li = node_strategy(g, mode, base, n_act, n_actor, sigma, stack[top2 : top2 + n_actor])
     if actor != p:
-        sub_o = np.empty(n_actor)
-        values = np.empty(n_p)
+        sub_o = stack[top2 : top2 + n_actor]
+        values1 = stack[top2 + n_actor : top2 + n_actor + n_p]
+        below = top2 + n_actor + n_p
         out[:] = 0.0
         for i in range(n_act):
             total = 0.0
@@ -351,22 +457,47 @@ def walk(
                 total += sub_o[h]
             if total <= 0.0 and mode != CFR:
                 continue  # worth 0 (in CFR mode still walked: see below)
-            walk(
-                g, g.children[start + i], k, mode, p, reach_p, sub_o, values, cache, use_cache, disc
+            _walk(
+                g,
+                g.children[start + i],
+                k,
+                mode,
+                p,
+                reach_p,
+                sub_o,
+                values1,
+                cache,
+                use_cache,
+                disc,
+                stack,
+                below,
             )
             for h in range(n_p):
-                out[h] += values[h]
+                out[h] += values1[h]
         return 0
-    values = np.empty((n_act, n_p))
-    sub_p = np.empty(n_p)
+    values = stack[top2 : top2 + n_act * n_p].reshape((n_act, n_p))
+    sub_p = stack[top2 + n_act * n_p : top2 + n_act * n_p + n_p]
+    below = top2 + n_act * n_p + n_p
     for i in range(n_act):
         if mode == BEST:
             sub_p[:] = reach_p
         else:
             for h in range(n_p):
                 sub_p[h] = reach_p[h] * sigma[i, h]
-        walk(
-            g, g.children[start + i], k, mode, p, sub_p, reach_o, values[i], cache, use_cache, disc
+        _walk(
+            g,
+            g.children[start + i],
+            k,
+            mode,
+            p,
+            sub_p,
+            reach_o,
+            values[i],
+            cache,
+            use_cache,
+            disc,
+            stack,
+            below,
         )
     if mode == BEST:
         for h in range(n_p):
@@ -414,7 +545,7 @@ def slot_reaches(
     actor = g.player[a]
     n_actor = reach_p.shape[0] if actor == p else reach_o.shape[0]
     sigma = np.empty((n_act, n_actor))
-    node_strategy(g, mode, g.offset[a], n_act, n_actor, sigma)
+    node_strategy(g, mode, g.offset[a], n_act, n_actor, sigma, np.empty(n_actor))
     for i in range(n_act):
         child = g.children[start + i]
         if actor == p:
@@ -443,6 +574,12 @@ def chance_tasks(
     released; numba's ``prange`` cannot call a recursive function), tasks largest first."""
     n_tasks = task_node.shape[0]
     empty = np.zeros((1, 1))
+    g = borrowed(g)  # no reference counts on the shared arrays for the threads to share
+    n = max(slots_p.shape[1], slots_o.shape[1])
+    deepest = 0
+    for i in range(first, n_tasks, step):
+        deepest = max(deepest, stack_size(g, g.children[g.child_start[task_node[i]]], n))
+    stack = np.empty(deepest)
     for i in range(first, n_tasks, step):
         a = task_node[i]
         j = task_card[i]
@@ -458,7 +595,7 @@ def chance_tasks(
         if _mask(cards_o, slots_o[s], card, sub_o) <= 0.0 and mode != CFR:
             continue
         _mask(cards_p, slots_p[s], card, sub_p)
-        walk(
+        _walk(
             g,
             g.children[g.child_start[a]],
             np.int64(j),
@@ -470,6 +607,8 @@ def chance_tasks(
             empty,
             False,
             disc,
+            stack,
+            np.int64(0),
         )
         factor = g.chance_factor[0]
         for h in range(n_p):

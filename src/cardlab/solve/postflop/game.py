@@ -398,7 +398,7 @@ class PostflopGame:
         """Σ w(h) w(o) over the pairs of hands that share no card: the normaliser of
         every per-deal value."""
         values = np.empty(len(self.hands[0]))
-        k.fold_values(self.arrays, 0, self.hands[1].weights, 1.0, values)
+        k.fold_values(self.arrays, 0, self.hands[1].weights, 1.0, values, k.scratch(self.arrays))
         return float(values @ self.hands[0].weights)
 
 

@@ -139,13 +139,14 @@ class Node:
         p = self._tree.player
         n_h = len(self.solution.game.hands[p])
         sigma = np.empty((len(self._tree.children), n_h))
-        k.node_strategy(g, k.AVERAGE, self._storage(), sigma.shape[0], n_h, sigma)
+        k.node_strategy(g, k.AVERAGE, self._storage(), sigma.shape[0], n_h, sigma, np.empty(n_h))
         return sigma[:, self.frame[p]]
 
     def _mass(self, p: int) -> Floats:
         """Per hand of ``p``: the opponent's reach it shares no card with."""
         out = np.empty(len(self.reach[p]))
-        k.fold_values(self.solution.solver.g, p, self.reach[1 - p], 1.0, out)
+        g = self.solution.solver.g
+        k.fold_values(g, p, self.reach[1 - p], 1.0, out, k.scratch(g))
         return out
 
     def hand_values(self, p: int) -> tuple[Floats, Floats]:

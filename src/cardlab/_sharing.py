@@ -65,8 +65,9 @@ def _borrow_array(context: Any, builder: Any, ty: Any, value: Any) -> Any:
 
 @intrinsic
 def _borrowed(typingctx: Any, value: Any) -> Any:  # pragma: no cover - compiled
-    """An array, or a named tuple of arrays, seen without reference counting: the same
-    memory, but no owner for numba to count references on.
+    """An array, or a named tuple of arrays (and numbers, passed as they are), seen
+    without reference counting: the same memory, but no owner for numba to count
+    references on.
 
     numba counts a reference (an atomic add on a word of the array's owner) each time
     compiled code takes an array into a new variable or call; threads reading the same
@@ -81,14 +82,17 @@ def _borrowed(typingctx: Any, value: Any) -> Any:  # pragma: no cover - compiled
 
         return value(value), one
     if isinstance(value, types.BaseNamedTuple) and all(
-        isinstance(t, types.Array)
+        isinstance(t, types.Array | types.Number)
         for t in value.types  # type: ignore[attr-defined]
     ):
 
         def each(context: Any, builder: Any, sig: Any, args: Any) -> Any:
             items = [
-                _borrow_array(context, builder, t, builder.extract_value(args[0], i))
-                for i, t in enumerate(value.types)  # type: ignore[attr-defined]
+                _borrow_array(context, builder, t, item) if isinstance(t, types.Array) else item
+                for t, item in (
+                    (t, builder.extract_value(args[0], i))
+                    for i, t in enumerate(value.types)  # type: ignore[attr-defined]
+                )
             ]
             return context.make_tuple(builder, value, items)
 
