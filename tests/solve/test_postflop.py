@@ -103,9 +103,18 @@ def test_geometric_and_allin_thresholds() -> None:
 
 
 def _plain_showdown(
-    game_arrays: k.Arrays, hands: tuple, board: tuple, reach_o: np.ndarray, p: int, rules: object
+    game_arrays: k.Arrays,
+    hands: tuple,
+    board: tuple,
+    reach_o: np.ndarray,
+    p: int,
+    rules: object,
+    *,
+    win: float = 1.0,
+    tie: float = 0.5,
+    lose: float = 0.0,
 ) -> np.ndarray:
-    """Σ over the opponent's hands sharing no card: reach × (+1 win, 0.5 tie, 0 lose)."""
+    """Σ over the opponent's hands sharing no card: reach × (win, tie or lose)."""
     mine, theirs = hands[p], hands[1 - p]
     out = np.zeros(len(mine.cards))
     keys_o = [
@@ -118,7 +127,7 @@ def _plain_showdown(
         for o, other in enumerate(theirs.cards):
             if keys_o[o] is None or set(cards) & set(other):
                 continue
-            out[h] += reach_o[o] * (1.0 if key > keys_o[o] else 0.5 if key == keys_o[o] else 0.0)
+            out[h] += reach_o[o] * (win if key > keys_o[o] else tie if key == keys_o[o] else lose)
     return out
 
 
@@ -157,6 +166,15 @@ def test_showdown_and_fold_values_equal_plain_sums(
             ]
         )
         np.testing.assert_allclose(out[:40], mass, rtol=1e-9)
+        # no rake: the wins less the losses (a tie is worth 0), with some hands of no
+        # reach (the sweeps skip them)
+        reach_o[rng.random(len(reach_o)) < 0.3] = 0.0
+        k.showdown_zero_sum(g, p, 0, reach_o, 1.0, out, k.scratch(g))
+        wins = _plain_showdown(g, game.hands, game.board, reach_o, p, rules, win=1.0, tie=0.0)
+        losses = _plain_showdown(
+            g, game.hands, game.board, reach_o, p, rules, win=0.0, tie=0.0, lose=1.0
+        )
+        np.testing.assert_allclose(out[sample], (wins - losses)[sample], rtol=1e-9, atol=1e-9)
 
 
 def test_showdown_order_is_the_evaluators() -> None:

@@ -252,6 +252,61 @@ def showdown_values(
 
 
 @_jit
+def showdown_zero_sum(
+    g: Arrays, p: Any, board: Any, reach_o: Any, half_pot: Any, out: Any, work: Any
+) -> None:
+    """:func:`showdown_values` less the starting pot's half per opponent hand, where no
+    rake is taken: each hand wins ``half_pot`` from the opponent's weaker hands and loses
+    it to the stronger, a tie is worth 0. Two sweeps, weakest first for the wins and
+    strongest first for the losses, that skip the opponent's hands of no reach (many,
+    deep in the tree). The starting pot's half is a constant of every hand pair, the same
+    at every action (:func:`_walk` uses these where only differences of values count)."""
+    if p == 0:
+        order_p, rank_p, cards_p = g.order0[board], g.rank0[board], g.sorted0[board]
+        order_o, rank_o, cards_o = g.order1[board], g.rank1[board], g.sorted1[board]
+    else:
+        order_p, rank_p, cards_p = g.order1[board], g.rank1[board], g.sorted1[board]
+        order_o, rank_o, cards_o = g.order0[board], g.rank0[board], g.sorted0[board]
+    n_p, n_o = order_p.shape[0], order_o.shape[0]
+    passed_by_card = work[: g.n_cards + 2]  # the reach of the opponent's hands passed
+    passed_by_card[:] = 0.0
+    first_o = 0
+    while first_o < n_o and rank_o[first_o] < 0:
+        first_o += 1
+    first = 0
+    while first < n_p and rank_p[first] < 0:
+        out[order_p[first]] = 0.0
+        first += 1
+    passed = 0.0
+    o = first_o
+    for i in range(first, n_p):  # wins: the weaker hands
+        s = rank_p[i]
+        while o < n_o and rank_o[o] < s:
+            r = reach_o[order_o[o]]
+            if r != 0.0:
+                passed += r
+                passed_by_card[cards_o[o, 0]] += r
+                passed_by_card[cards_o[o, 1]] += r
+            o += 1
+        c1, c2 = cards_p[i, 0], cards_p[i, 1]
+        out[order_p[i]] = half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
+    passed_by_card[:] = 0.0
+    passed = 0.0
+    o = n_o - 1
+    for i in range(n_p - 1, first - 1, -1):  # losses: the stronger hands
+        s = rank_p[i]
+        while o >= first_o and rank_o[o] > s:
+            r = reach_o[order_o[o]]
+            if r != 0.0:
+                passed += r
+                passed_by_card[cards_o[o, 0]] += r
+                passed_by_card[cards_o[o, 1]] += r
+            o -= 1
+        c1, c2 = cards_p[i, 0], cards_p[i, 1]
+        out[order_p[i]] -= half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
+
+
+@_jit
 def regret_matching(regrets: Any, base: int, n_act: int, n_h: int, sigma: Any, work: Any) -> None:
     """The current strategy: each action in proportion to its positive regret (loops
     over hands innermost, so that they vectorise)."""
@@ -290,6 +345,13 @@ def average_strategy(sums: Any, base: int, n_act: int, n_h: int, sigma: Any, wor
         for h in range(n_h):
             t = total[h]
             sigma[a, h] = sigma[a, h] * t if t > 0 else uniform
+
+
+def zero_sum_offset(g: Arrays, mode: int) -> float:
+    """What :func:`walk` leaves out of each hand pair's value in ``mode`` (chips): the
+    starting pot's half in CFR and best-response walks when no rake is taken, else 0."""
+    no_rake = g.rake_rate == 0.0 or g.rake_cap == 0.0
+    return 0.5 * float(g.starting_pot) if no_rake and mode != AVERAGE else 0.0
 
 
 @_jit
@@ -375,9 +437,14 @@ def _walk(
         pot = g.starting_pot + g.put_in[a, 0] + g.put_in[a, 1]
         rake = min(pot * g.rake_rate, g.rake_cap)
         work = stack[top : top + 2 * (g.n_cards + 2)]
+        # CFR and best responses compare values of actions only: with no rake, they
+        # take them less the starting pot's half per hand pair (see zero_sum_offset)
+        offset = 0.5 * g.starting_pot if rake == 0.0 and mode != AVERAGE else 0.0
         if kind == FOLD:
             payoff = -put_p if g.player[a] == p else pot - rake - put_p
-            fold_values(g, p, reach_o, payoff, out, work)
+            fold_values(g, p, reach_o, payoff - offset, out, work)
+        elif offset > 0.0:
+            showdown_zero_sum(g, p, g.board_of_deal[k], reach_o, 0.5 * pot, out, work)
         else:
             net = pot - rake
             board = g.board_of_deal[k]

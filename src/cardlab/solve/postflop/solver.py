@@ -156,7 +156,8 @@ class Solver:
     def value(self, mode: int, p: int) -> float:
         """Player ``p``'s value (chips per hand pair) with ``mode``'s strategies."""
         out = self.root_values(mode, p)
-        return float(out @ self.game.hands[p].weights) / self.mass
+        offset = k.zero_sum_offset(self.g, mode)
+        return float(out @ self.game.hands[p].weights) / self.mass + offset
 
     def expected_values(self) -> Values:
         """Each player's expected chips (from the pot, less what it puts in after the
