@@ -91,7 +91,7 @@ def guarded() -> Iterator[None]:
     saved = sys.stdout, sys.stderr
     out = _guard(sys.stdout, "standard output")
     err = _guard(sys.stderr, "standard error")
-    sys.stdout, sys.stderr = out, err  # type: ignore[assignment]
+    sys.stdout, sys.stderr = out, err
     try:
         yield
     finally:
