@@ -99,3 +99,132 @@ def test_full_disk_in_this_process_is_one_line() -> None:
     code, out, err = run_cli(["decks"], full_disk=True)
     assert_answer_or_one_line(code, out, err, codes=(2,))
     assert "No space left on device" in err
+
+
+# -- 4. closed stdin, Ctrl-C at a prompt and in the web server ------------------------------
+
+
+def _close_stdin_like_a_terminal() -> None:
+    import signal
+
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.close(0)
+
+
+CLOSED_STDIN = [
+    ["play", "--bots", "station", "--seats", "2", "--hands", "1", "--db", "{tmp}/p.sqlite3"],
+    ["play", "--bots", "station", "--seats", "2", "--hands", "3", "--rebuy", "--db", "{tmp}/q"],
+    ["openseven", "play"],
+]
+
+
+@pytest.mark.parametrize("args", CLOSED_STDIN, ids=lambda a: " ".join(a[:2]))
+def test_closed_stdin_is_one_line(args: list[str], tmp_path: Path) -> None:
+    """``cardlab play <&-``: Python starts with ``sys.stdin`` None."""
+    result = subprocess.run(
+        [sys.executable, "-m", "cardlab", *(a.format(tmp=tmp_path) for a in args)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env={**os.environ, "CARDLAB_DAEMON": "off"},
+        preexec_fn=_close_stdin_like_a_terminal,
+        check=False,
+    )
+    one_line(result, "cannot read standard input: it is closed")
+
+
+def test_closed_stdin_in_this_process(tmp_path: Path) -> None:
+    args = ["play", "--bots", "station", "--seats", "2", "--db", str(tmp_path / "p.sqlite3")]
+    code, out, err = run_cli(args, stdin=None)
+    assert_answer_or_one_line(code, out, err, codes=(2,))
+    assert "cannot read standard input" in err
+
+
+def _like_a_terminal() -> None:
+    import signal
+
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _interrupt_once(args: list[str], ready: str, *, on_stderr: bool) -> tuple[int, str, str]:
+    """Start ``cardlab ARGS``, wait for ``ready`` in its output, press Ctrl-C."""
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardlab", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "CARDLAB_DAEMON": "off"},
+        preexec_fn=_like_a_terminal,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    watched = proc.stderr if on_stderr else proc.stdout
+    os.set_blocking(watched.fileno(), False)
+    seen = b""
+    started = time.monotonic()
+    try:
+        while ready.encode() not in seen:
+            assert proc.poll() is None, (seen, proc.communicate())
+            assert time.monotonic() - started < TIMEOUT, seen
+            seen += watched.read() or b""
+            time.sleep(0.05)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    if on_stderr:
+        err = seen + err
+    else:
+        out = seen + out
+    return proc.returncode, out.decode(), err.decode()
+
+
+def test_ctrl_c_at_the_play_prompt_is_exit_130(tmp_path: Path) -> None:
+    args = ["play", "--bots", "station", "--seats", "2", "--hands", "5"]
+    code, out, err = _interrupt_once(
+        [*args, "--db", str(tmp_path / "p.sqlite3")], "your move", on_stderr=False
+    )
+    assert (code, err) == (130, "cardlab: interrupted\n"), (code, out[-500:], err)
+    assert "hand(s) played" in out  # the session's summary still said
+
+
+def test_ctrl_c_stops_the_web_server_with_exit_130() -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code, _, err = _interrupt_once(
+        ["web", "--port", str(port), "--memory"], "Ctrl+C stops", on_stderr=True
+    )
+    assert code == 130, err
+    assert err.endswith("(Ctrl+C stops)\ncardlab: interrupted\n"), err
+
+
+def test_ctrl_c_is_one_line_without_a_blank_line_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """click's main printed an empty line before Ctrl-C's (and an EOFError's) message."""
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("cardlab.cli.replay.replay_file", interrupted)
+    monkeypatch.setattr("cardlab.cli.verify.load_histories", interrupted)
+    for args in (["replay", str(PHH)], ["verify", str(PHH)]):
+        code, out, err = run_cli(args)
+        assert (code, err) == (130, "cardlab: interrupted\n"), (args, out, err)
+
+
+def test_data_ending_early_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    def ended(*args: object, **kwargs: object) -> None:
+        raise EOFError("Compressed file ended before the end-of-stream marker was reached")
+
+    monkeypatch.setattr("cardlab.cli.replay.replay_file", ended)
+    code, out, err = run_cli(["replay", str(PHH)])
+    assert_answer_or_one_line(code, out, err, codes=(2,))

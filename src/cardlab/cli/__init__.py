@@ -116,8 +116,14 @@ def _main(argv: list[str] | None) -> Any:
         if code is not None:
             sys.exit(code)
     _ascii_fallback()
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        return cli.main(args=argv, prog_name="cardlab", standalone_mode=False)
+        # the context by hand, not cli.main(): that prints a blank line on stderr before
+        # re-raising Ctrl-C or an EOFError, and an error is one line
+        with cli.make_context("cardlab", args) as ctx:
+            return cli.invoke(ctx)
+    except click.exceptions.Exit as exc:  # --help, --version
+        return exc.exit_code
     except click.exceptions.NoArgsIsHelpError as exc:
         # bare `cardlab`, `cardlab poker`: the help, as `--help` shows it
         click.echo(exc.ctx.get_help())
@@ -134,6 +140,8 @@ def _main(argv: list[str] | None) -> Any:
     except KeyboardInterrupt:
         click.echo("cardlab: interrupted", err=True)
         sys.exit(130)
+    except EOFError as exc:  # data that ended early, read past a prompt's own handling
+        _fail(f"the input ended early{': ' + str(exc) if str(exc) else ''}")
 
 
 def _fail(message: str) -> NoReturn:

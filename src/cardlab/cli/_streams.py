@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+from cardlab.errors import CardlabError
+
 
 class OutputFailed(BaseException):
     """A write to stdout or stderr failed. Not an :class:`OSError` (nor an
@@ -62,6 +64,27 @@ class _GuardedFile(io.FileIO):
         return 0 if written is None else written
 
 
+class ClosedInput(io.TextIOBase):
+    """Standard input when the process has none: reading it is a :class:`CardlabError`
+    (one line), where Python would raise ``RuntimeError: input(): lost sys.stdin`` or an
+    ``AttributeError`` of ``None``. A command that reads nothing never notices."""
+
+    def readable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("standard input is closed")
+
+    def read(self, size: int | None = -1) -> str:
+        raise CardlabError("cannot read standard input: it is closed (<&-)")
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        return self.read()
+
+
 def _guard(stream: TextIO | None, name: str) -> TextIO | None:
     """A text stream like ``stream`` on a guarded file, or ``stream`` itself when it is
     not the process's own (a test's capture, a closed descriptor)."""
@@ -88,14 +111,16 @@ def guarded() -> Iterator[None]:
     """stdout and stderr guarded while inside, the streams of before put back after.
     Flush (:func:`flush`) before leaving: a failure is then :class:`OutputFailed` inside,
     rather than a message from the interpreter as it exits."""
-    saved = sys.stdout, sys.stderr
+    saved = sys.stdin, sys.stdout, sys.stderr
     out = _guard(sys.stdout, "standard output")
     err = _guard(sys.stderr, "standard error")
     sys.stdout, sys.stderr = out, err
+    if sys.stdin is None:  # started with descriptor 0 closed (`<&-`)
+        sys.stdin = ClosedInput()
     try:
         yield
     finally:
-        sys.stdout, sys.stderr = saved
+        sys.stdin, sys.stdout, sys.stderr = saved
 
 
 def flush() -> None:

@@ -135,7 +135,9 @@ def web(
     )
     _warm_bots()
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # the server, not uvicorn.run: run() swallows the KeyboardInterrupt the server raises
+    # again after its graceful stop on Ctrl-C, and main's exit 130 would become 0
+    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
 
 
 def _shared(url: str, store: Any) -> tuple[Any, Any, Any]:
