@@ -228,3 +228,33 @@ def test_data_ending_early_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("cardlab.cli.replay.replay_file", ended)
     code, out, err = run_cli(["replay", str(PHH)])
     assert_answer_or_one_line(code, out, err, codes=(2,))
+
+
+# -- 6. the environment --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["0", "abc", "-1", "", "4.5", "9" * 30, "100000"])
+def test_numba_threads_out_of_range_are_one_line(value: str) -> None:
+    """numba reads NUMBA_NUM_THREADS at import: a traceback (0) or a warning (abc) there."""
+    args = ["equity", "-g", "standard52-holdem", "As Ah", "Kd Kc", "--samples", "1000"]
+    one_line(cardlab(*args, env={"NUMBA_NUM_THREADS": value}), "NUMBA_NUM_THREADS")
+
+
+def test_numba_threads_checked_in_this_process() -> None:
+    code, out, err = run_cli(["decks"], env={"NUMBA_NUM_THREADS": "0"})
+    assert_answer_or_one_line(code, out, err, codes=(2,))
+
+
+def test_a_utf16_error_is_one_line() -> None:
+    """PYTHONIOENCODING=utf-16: the error is one line in its encoding (a BOM first)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "cardlab", "poker", "rank", "木1 木1 土3 金4 水5"],
+        capture_output=True,
+        timeout=TIMEOUT,
+        env={**os.environ, "CARDLAB_DAEMON": "off", "PYTHONIOENCODING": "utf-16"},
+        check=False,
+    )
+    err = result.stderr.decode("utf-16")
+    assert result.returncode == 2
+    assert err.startswith("cardlab: error: ") and err.count("\n") == 1, err
+    assert result.stderr.count("\n".encode("utf-16-le")) == 1

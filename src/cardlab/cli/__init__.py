@@ -18,6 +18,7 @@ import click
 
 from cardlab import render
 from cardlab.cli import _streams
+from cardlab.cli._environment import check_environment
 from cardlab.errors import CardlabError
 
 # command name -> "module:attribute"; modules are imported on first use.
@@ -109,6 +110,10 @@ def main(argv: list[str] | None = None) -> Any:
 
 
 def _main(argv: list[str] | None) -> Any:
+    try:
+        check_environment()
+    except CardlabError as exc:
+        _fail(str(exc))
     if argv is None:
         from cardlab.cli._daemon.client import forward
 
