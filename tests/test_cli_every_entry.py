@@ -258,3 +258,54 @@ def test_a_utf16_error_is_one_line() -> None:
     assert result.returncode == 2
     assert err.startswith("cardlab: error: ") and err.count("\n") == 1, err
     assert result.stderr.count("\n".encode("utf-16-le")) == 1
+
+
+# -- 5. junk options --------------------------------------------------------------------------
+
+
+def _kuhn(tmp_path: Path) -> Path:
+    from importlib import resources
+
+    game = tmp_path / "g.toml"
+    text = resources.files("cardlab.solve").joinpath("builtin/kuhn.toml").read_text("utf-8")
+    game.write_text(text, encoding="utf-8")
+    return game
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["web", "--memory", "--allow-origin", "not a url"], "scheme://host[:port]"),
+        (["web", "--memory", "--allow-origin", "*"], "scheme://host[:port]"),
+        (["web", "--memory", "--allow-origin", ""], "scheme://host[:port]"),
+        (["web", "--memory", "--allow-origin", "https://" + "a" * 100_000], "scheme://host"),
+        (["web", "--memory", "--idle-close", "nan"], "'nan' is not a finite number"),
+        (["web", "--memory", "--retention-days", "nan"], "'nan' is not a finite number"),
+        (["solve", "pushfold", "--workers", "100000"], "100000 workers is too many"),
+        (["solve", "pushfold", "--scheduler", "junk"], "host:port"),
+        (["chart", "--hands", "AA", "--scheduler", "tcp://host:99999"], "host:port"),
+        (["arena", "--bots", "random,station", "--scheduler", "a b", "--no-store"], "host:port"),
+        (["poker", "rules", "--deck", ""], "the name is empty"),
+        (["poker", "rules", "--deck", "  "], "the name is empty"),
+        (["openseven", "simulate", "--seed", "-1"], "-1 is not in the range"),
+        (["solve", "cfr", "--game", "kuhn", "--target-exploitability", "nan"], "finite"),
+        (["solve", "cfr", "--game", "{game}", "--out", "{game}"], "never overwrites an input"),
+    ],
+    ids=lambda v: " ".join(v)[:50] if isinstance(v, list) else None,
+)
+def test_junk_options_are_refused(args: list[str], needle: str, tmp_path: Path) -> None:
+    game = _kuhn(tmp_path)
+    before = game.read_bytes()
+    argv = [a.format(game=game) for a in args]
+    code, out, err = run_cli(argv, stdin=None, timeout=30)
+    assert_answer_or_one_line(code, out, err, codes=(2,))
+    assert needle in err, err
+    assert game.read_bytes() == before
+
+
+def test_an_output_beside_its_input_is_fine(tmp_path: Path) -> None:
+    game = _kuhn(tmp_path)
+    code, out, err = run_cli(
+        ["solve", "cfr", "--game", str(game), "-n", "20", "--out", str(tmp_path / "o.json")]
+    )
+    assert code == 0, err

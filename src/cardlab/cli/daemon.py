@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from cardlab import render
-from cardlab.cli._common import emit_json, format_option
+from cardlab.cli._common import FiniteFloat, emit_json, format_option
 from cardlab.cli._daemon import client, wire
 from cardlab.errors import CardlabError
 
@@ -37,7 +37,7 @@ def daemon() -> None:
 @daemon.command()
 @click.option(
     "--idle",
-    type=click.FloatRange(min=1.0),
+    type=FiniteFloat(min=1.0),
     default=60.0,
     show_default=True,
     help="Minutes without a command after which the daemon ends.",

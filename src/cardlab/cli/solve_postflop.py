@@ -14,6 +14,7 @@ import click
 from cardlab import render
 from cardlab.cards import format_cards
 from cardlab.cli._common import (
+    FiniteFloat,
     compile_notice,
     emit,
     emit_json,
@@ -126,7 +127,7 @@ def _spot_from(options: dict[str, Any]) -> Any:
 @click.option("--river-donk", default=None, metavar="SIZES", help="Donk sizes on the river.")
 @click.option(
     "--add-allin",
-    type=float,
+    type=FiniteFloat(),
     default=1.5,
     show_default=True,
     metavar="X",
@@ -134,7 +135,7 @@ def _spot_from(options: dict[str, Any]) -> Any:
 )
 @click.option(
     "--force-allin",
-    type=float,
+    type=FiniteFloat(),
     default=0.15,
     show_default=True,
     metavar="X",
@@ -142,7 +143,7 @@ def _spot_from(options: dict[str, Any]) -> Any:
 )
 @click.option(
     "--merging",
-    type=float,
+    type=FiniteFloat(),
     default=0.1,
     show_default=True,
     metavar="X",
@@ -150,7 +151,7 @@ def _spot_from(options: dict[str, Any]) -> Any:
 )
 @click.option(
     "--rake",
-    type=float,
+    type=FiniteFloat(),
     default=0.0,
     show_default=True,
     metavar="RATE",
@@ -158,7 +159,7 @@ def _spot_from(options: dict[str, Any]) -> Any:
 )
 @click.option(
     "--rake-cap",
-    type=float,
+    type=FiniteFloat(),
     default=0.0,
     show_default=True,
     metavar="CHIPS",
@@ -173,7 +174,7 @@ def _spot_from(options: dict[str, Any]) -> Any:
 )
 @click.option(
     "--target",
-    type=float,
+    type=FiniteFloat(),
     default=0.5,
     show_default=True,
     metavar="PCT",
@@ -200,7 +201,7 @@ def _spot_from(options: dict[str, Any]) -> Any:
 )
 @click.option(
     "--max-memory",
-    type=float,
+    type=FiniteFloat(),
     default=None,
     metavar="GB",
     help="Refuse a spot needing more memory (default: what the machine has).",
