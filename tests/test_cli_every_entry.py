@@ -305,7 +305,86 @@ def test_junk_options_are_refused(args: list[str], needle: str, tmp_path: Path) 
 
 def test_an_output_beside_its_input_is_fine(tmp_path: Path) -> None:
     game = _kuhn(tmp_path)
-    code, out, err = run_cli(
+    code, _, err = run_cli(
         ["solve", "cfr", "--game", str(game), "-n", "20", "--out", str(tmp_path / "o.json")]
     )
     assert code == 0, err
+
+
+# -- 2. numbers in files: digits, exponents, nan ---------------------------------------------
+
+SHORT24 = DATA / "decks" / "short24.toml"
+BIG = "9" * 5000
+
+
+def _phh_with(tmp_path: Path, name: str, old: str, new: str) -> str:
+    text = PHH.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return str(path)
+
+
+STACKS = "starting_stacks = [10000, 10000,"
+
+
+@pytest.mark.parametrize(
+    ("value", "needle"),
+    [
+        (BIG, "5,000 digits"),
+        ("1e5000", "exponent 5000"),
+        ("1e999999", "exponent 999999"),
+        ("1e-999999", "exponent -999999"),
+        ("0." + "0" * 4000 + "1", "4,001 digits"),
+        ("nan", "nan"),
+    ],
+    ids=["digits", "e5000", "e999999", "e-999999", "fraction", "nan"],
+)
+@pytest.mark.parametrize("command", ["replay", "verify", "history import"])
+def test_numbers_in_a_phh_file_are_bounded(
+    value: str, needle: str, command: str, tmp_path: Path
+) -> None:
+    phh = _phh_with(tmp_path, "big.phh", STACKS, f"starting_stacks = [{value}, 10000,")
+    args = command.split()
+    if command == "history import":
+        args += ["--db", str(tmp_path / "h.sqlite3")]
+    code, out, err = run_cli([*args, phh], timeout=20)
+    assert_answer_or_one_line(code, out, err, codes=(1, 2))
+    said = (out + err).lower()  # import lists what it skipped on stdout
+    assert "starting_stacks" in said and needle in said, (out, err)
+
+
+def test_a_big_number_in_an_action_is_bounded(tmp_path: Path) -> None:
+    phh = _phh_with(tmp_path, "act.phh", "p4 cbr 210", f"p4 cbr {BIG}")
+    code, out, err = run_cli(["replay", phh], timeout=20)
+    assert_answer_or_one_line(code, out, err, codes=(1, 2))
+    assert "'actions'" in err and "5,000 digits" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [(f"wrap_extra = {BIG}", "5,000 digits"), ("weight = 1e5000", "exponent"), ("x = nan", "nan")],
+    ids=["digits", "exponent", "nan"],
+)
+@pytest.mark.parametrize(
+    "command",
+    [["decks", "show", "{deck}"], ["poker", "rank", "--deck", "{deck}", "9c Tc Jc Qc Kc"]],
+    ids=lambda c: " ".join(c[:2]),
+)
+def test_numbers_in_a_deck_file_are_bounded(
+    extra: str, needle: str, command: list[str], tmp_path: Path
+) -> None:
+    deck = tmp_path / "big.toml"
+    deck.write_text(SHORT24.read_text(encoding="utf-8") + f"\n{extra}\n", encoding="utf-8")
+    code, out, err = run_cli([a.format(deck=deck) for a in command], timeout=20)
+    assert_answer_or_one_line(code, out, err, codes=(2,))
+    assert needle in err and ("line" in err or needle == "nan"), err
+
+
+@pytest.mark.parametrize("value", [BIG, "1e999999", "inf", "nan"])
+def test_numbers_in_a_game_file_are_bounded(value: str, tmp_path: Path) -> None:
+    game = _kuhn(tmp_path)
+    game.write_text(game.read_text().replace("ante = 1", f"ante = {value}"), encoding="utf-8")
+    code, out, err = run_cli(["solve", "cfr", "--game", str(game), "-n", "10"], timeout=20)
+    assert_answer_or_one_line(code, out, err, codes=(2,))
+    assert "ante" in err, err

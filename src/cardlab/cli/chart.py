@@ -12,7 +12,6 @@ import click
 from cardlab import render
 from cardlab.cli._cluster import cache_from, client_from, cluster_options, task_bar
 from cardlab.cli._common import (
-    FiniteFloat,
     after_first_run_notice,
     deck_option,
     emit_json,
@@ -46,7 +45,7 @@ from cardlab.errors import GameError
 @click.option(
     "--se",
     "target_se",
-    type=FiniteFloat(),
+    type=float,
     default=None,
     help="Sample until every class's standard error is at most this (default 0.002; Omaha 0.005).",
 )
