@@ -388,3 +388,65 @@ def test_numbers_in_a_game_file_are_bounded(value: str, tmp_path: Path) -> None:
     code, out, err = run_cli(["solve", "cfr", "--game", str(game), "-n", "10"], timeout=20)
     assert_answer_or_one_line(code, out, err, codes=(2,))
     assert "ante" in err, err
+
+
+# -- 3. names the OS refuses ------------------------------------------------------------------
+
+LONG = "a" * 300
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["history", "list", "--db", "{tmp}/{long}/h.sqlite3"],
+        ["history", "import", str(PHH), "--db", "{tmp}/{long}.sqlite3"],
+        ["play", "--bots", "station", "--seats", "2", "--hands", "1", "--db", "{tmp}/{long}"],
+        ["arena", "--bots", "random,station", "--hands", "2", "--db", "{tmp}/{long}"],
+        ["web", "--port", "1", "--db", "{tmp}/{long}"],
+        ["openseven", "export", "-n", "4", "--out", "{tmp}/{long}.csv"],
+        ["chart", "--hands", "AA", "--workers", "0", "--cache", "{tmp}/{long}"],
+    ],
+    ids=lambda a: " ".join(a[:2]),
+)
+def test_a_name_too_long_is_one_line(args: list[str], tmp_path: Path) -> None:
+    argv = [a.format(tmp=tmp_path, long=LONG) for a in args]
+    code, out, err = run_cli(argv, stdin="", timeout=60)
+    assert_answer_or_one_line(code, out, err, codes=(2,))
+    assert "300 bytes" in err or "a file name has at most 255" in err, err
+    assert list(tmp_path.iterdir()) == []  # nothing made
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("CARDLAB_DB", ["history", "list"]),
+        ("CARDLAB_DB", ["play", "--bots", "station", "--seats", "2", "--hands", "1"]),
+        ("CARDLAB_DAEMON_DIR", ["daemon", "status"]),
+        ("CARDLAB_DAEMON_DIR", ["daemon", "start"]),
+    ],
+    ids=lambda v: v if isinstance(v, str) else " ".join(v[:2]),
+)
+def test_an_environment_name_too_long_is_one_line(
+    name: str, args: list[str], tmp_path: Path
+) -> None:
+    result = cardlab(*args, env={name: str(tmp_path / LONG)})
+    one_line(result, name, "at most 255")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_daemon_directory_too_long_for_a_socket_is_said_at_once(tmp_path: Path) -> None:
+    folder = tmp_path / ("d" * 100)
+    result = cardlab("daemon", "start", env={"CARDLAB_DAEMON_DIR": str(folder)})
+    one_line(result, "a Unix socket's path has at most 107")
+
+
+def test_a_daemon_that_cannot_listen_is_reported_at_once(tmp_path: Path) -> None:
+    """The socket's path is a directory: the server ends at once, and `start` says why
+    (it waited 300 s)."""
+    from cardlab.cli._daemon import wire
+
+    folder = tmp_path / "d"
+    folder.mkdir(mode=0o700)
+    (folder / f"daemon-{wire.installation_key()}.sock").mkdir()
+    result = cardlab("daemon", "start", env={"CARDLAB_DAEMON_DIR": str(folder)})
+    one_line(result, "the daemon ended as it started", "Is a directory")

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 import click
 
 from cardlab import render
+from cardlab._paths import check_name
 from cardlab.errors import CardlabError, GameError, RuleError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -211,6 +212,7 @@ def output_path(path: Path, *, suffixes: tuple[str, ...] = ()) -> Path:
     text = str(path)
     if not text.strip() or text == ".":  # click turns '' into Path('.')
         raise CardlabError("the output file name is empty")
+    check_name(path, "the output file")
     if suffixes and path.suffix.lower() not in suffixes:
         raise CardlabError(
             f"cannot write {text!r}: the file name must end in {', '.join(suffixes)}"
@@ -272,6 +274,7 @@ def directory_path(path: Path) -> Path:
     """A directory to write files into (a cache), made if it is missing; refused before
     any work is done if it cannot be made or written."""
     text = str(path)
+    check_name(path, "the directory")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
