@@ -8,6 +8,7 @@ start) the runs are subprocesses; elsewhere in this process (:func:`_cli.run_cli
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -450,3 +451,20 @@ def test_a_daemon_that_cannot_listen_is_reported_at_once(tmp_path: Path) -> None
     (folder / f"daemon-{wire.installation_key()}.sock").mkdir()
     result = cardlab("daemon", "start", env={"CARDLAB_DAEMON_DIR": str(folder)})
     one_line(result, "the daemon ended as it started", "Is a directory")
+
+
+# -- 7. equity samples by default where enumeration cannot apply -----------------------------
+
+
+def test_partial_stud_hands_are_sampled_by_default() -> None:
+    from cardlab.poker.equity import enumerates
+    from cardlab.poker.games import get_game
+
+    stud = get_game("standard52-stud")
+    assert not enumerates(stud, ["As Ah Kd", "Qc Qs 2h"])
+    assert enumerates(get_game("standard52-holdem"), ["As Ah", "Kd Kc"])
+    args = ["equity", "--game", "standard52-stud", "As Ah Kd", "Qc Qs 2h", "--format", "json"]
+    code, out, err = run_cli([*args, "--seed", "1"], timeout=300)
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["exact"] is False and answer["deals"] >= 100_000
