@@ -5,7 +5,7 @@ Python reads an integer of any length, but converting one past 4,300 digits rais
 and then costs minutes in arithmetic, and ``1e-999999`` never ends being rounded to
 chips. No count of chips, cards or rounds comes near :data:`MOST_DIGITS` digits or an
 exponent of :data:`MOST_EXPONENT`, so the text is refused before it is parsed, naming
-the field and line; after parsing, ``nan`` (and ``inf`` where it means nothing) is.
+the field and line; after parsing, ``nan`` and ``inf`` where they mean nothing are.
 """
 
 from __future__ import annotations
@@ -48,18 +48,17 @@ def check_text(text: str, source: str, error: Callable[[str], CardlabError]) -> 
             )
 
 
-def check_values(
-    data: Any, source: str, error: Callable[[str], CardlabError], *, infinity: bool = False
-) -> None:
-    """Refuse ``nan`` anywhere in parsed ``data`` (and infinity unless ``infinity``)."""
+def check_values(data: Any, source: str, error: Callable[[str], CardlabError]) -> None:
+    """Refuse ``nan`` and infinity anywhere in parsed ``data`` (a deck or a game: no
+    field of theirs has a use for them; PHH checks its own fields, where ``inf`` is a
+    stack without a limit)."""
     for path, value in _leaves(data, ""):
-        if isinstance(value, float | Decimal):
-            nan = value.is_nan() if isinstance(value, Decimal) else math.isnan(value)
-            if nan or (
-                not infinity
-                and not (value.is_finite() if isinstance(value, Decimal) else math.isfinite(value))
-            ):
-                raise error(f"{source}: {path or 'a value'} is {value}, not a number it can use")
+        if isinstance(value, Decimal):
+            finite = value.is_finite()
+        else:
+            finite = not isinstance(value, float) or math.isfinite(value)
+        if not finite:
+            raise error(f"{source}: {path or 'a value'} is {value}, not a number it can use")
 
 
 def _leaves(data: Any, path: str) -> Any:

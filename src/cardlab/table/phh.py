@@ -682,10 +682,6 @@ def _parse_toml(text: str, where: str) -> dict[str, Any]:
             raise HistoryError(f"{where}not valid TOML: {exc}") from None
         except RecursionError:
             raise HistoryError(f"{where}not valid TOML: nested too deeply") from None
-    # PHH says inf for a stack without a limit; nan means nothing
-    _toml_numbers.check_values(
-        table, where.removesuffix(": ") or "PHH text", HistoryError, infinity=True
-    )
     return table
 
 
@@ -747,9 +743,6 @@ def _entry(number: int, name: str | None, first: int, text: str, where: str, end
     try:
         _toml_numbers.check_text(text, f"{where}{hand_at}".removesuffix(": "), HistoryError)
         table = _phh_toml.loads(text) or tomllib.loads(text, parse_float=Decimal)
-        _toml_numbers.check_values(
-            table, f"{where}{hand_at}".removesuffix(": "), HistoryError, infinity=True
-        )
     except HistoryError as exc:
         return Entry(number, name, first, error=str(exc), end=end)
     except tomllib.TOMLDecodeError as exc:
