@@ -406,8 +406,11 @@ LONG = "a" * 300
         ["web", "--port", "1", "--db", "{tmp}/{long}"],
         ["openseven", "export", "-n", "4", "--out", "{tmp}/{long}.csv"],
         ["chart", "--hands", "AA", "--workers", "0", "--cache", "{tmp}/{long}"],
+        ["history", "import", "{tmp}/{long}.phh", "--db", "{tmp}/h.sqlite3"],
+        ["history", "copy", "{tmp}/{long}", "{tmp}/h.sqlite3"],
+        ["history", "copy", str(PHH), "{tmp}/{long}"],
     ],
-    ids=lambda a: " ".join(a[:2]),
+    ids=lambda a: " ".join(a[:3])[:40],
 )
 def test_a_name_too_long_is_one_line(args: list[str], tmp_path: Path) -> None:
     argv = [a.format(tmp=tmp_path, long=LONG) for a in args]
