@@ -9,6 +9,8 @@ the input was accepted, and the run ends there with the code ``None``.
 
 from __future__ import annotations
 
+import contextlib
+import sys
 import traceback
 from contextlib import AbstractContextManager
 from typing import NoReturn
@@ -43,15 +45,31 @@ def start(*args: object, **kwargs: object) -> NoReturn:
 
 
 def run_cli(
-    args: list[str], stdin: str = "", *, timeout: int = TIMEOUT
+    args: list[str],
+    stdin: str | None = "",
+    *,
+    timeout: int = TIMEOUT,
+    full_disk: bool = False,
+    env: dict[str, str] | None = None,
 ) -> tuple[int | None, str, str]:
     """(exit code, or ``None`` when a stand-in computation was reached; stdout; stderr).
 
+    ``stdin`` None: standard input closed (``<&-``); ``full_disk``: stdout is
+    ``/dev/full`` (every write fails with ENOSPC); ``env``: variables set for the run.
     An exception that escapes :func:`cardlab.cli.main` is what the script would print: a
     traceback on stderr and exit code 1. A run past ``timeout`` raises :class:`Hung`."""
     code: int | None = 0
     crash = ""
-    with hang_guard(timeout), CliRunner().isolation(input=stdin) as (out, err, _):
+    runner = CliRunner()
+    with (
+        hang_guard(timeout),
+        runner.isolation(input=stdin or "", env=env) as (out, err, _),
+        contextlib.ExitStack() as stack,
+    ):
+        if stdin is None:
+            sys.stdin = None  # type: ignore[assignment]  # as Python starts with fd 0 closed
+        if full_disk:
+            sys.stdout = stack.enter_context(open("/dev/full", "w", encoding="utf-8"))
         try:
             main(args)
         except SystemExit as exc:

@@ -381,8 +381,12 @@ def test_the_session_result_after_ctrl_c(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys, "stdin", Interrupted("c\n"))
-    main([*HOLDEM, "--seed", "2", "--db", str(tmp_path / "play.sqlite3")])
-    lines = capsys.readouterr().out.splitlines()
+    with pytest.raises(SystemExit) as stopped:  # the summary, then exit 130 as for Ctrl-C
+        main([*HOLDEM, "--seed", "2", "--db", str(tmp_path / "play.sqlite3")])
+    assert stopped.value.code == 130
+    out, err = capsys.readouterr()
+    assert err == "cardlab: interrupted\n"
+    lines = out.splitlines()
     assert lines[-9:-1] == [
         "your move (c check, r 2..198 bet; l last hand, q quits): ",  # Ctrl-C here
         "quit: the hand in play is not kept",

@@ -8,14 +8,17 @@ usage error) print one line on stderr and exit with code 2, never a traceback.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import importlib
 import importlib.util
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from cardlab import render
+from cardlab.cli import _streams
+from cardlab.cli._environment import check_environment
 from cardlab.errors import CardlabError
 
 # command name -> "module:attribute"; modules are imported on first use.
@@ -85,7 +88,32 @@ def main(argv: list[str] | None = None) -> Any:
     """Run the command line; user errors end as one line on stderr and exit code 2.
 
     Called as the ``cardlab`` program (``argv`` None), a running daemon of this
-    installation runs it if it may (:mod:`cardlab.cli._daemon`)."""
+    installation runs it if it may (:mod:`cardlab.cli._daemon`).
+
+    Output that cannot be written (a full disk, a failing terminal) is one line and
+    exit 2 too, wherever it was written from (:mod:`cardlab.cli._streams`). A reader that
+    went away (``cardlab decks | head -1``) ends the run quietly with exit 0: the
+    project's choice from the start, kept for every command (click's and rich's own
+    handling said 1), so that ``set -o pipefail`` scripts do not fail on ``| head``."""
+    with _streams.guarded():
+        try:
+            try:
+                return _main(argv)
+            finally:
+                _streams.flush()  # here, not at the interpreter's exit
+        except _streams.OutputFailed as exc:
+            if exc.closed_pipe:
+                sys.exit(0)
+            with contextlib.suppress(_streams.OutputFailed):  # stderr may be the full one
+                _fail(str(exc))
+            sys.exit(2)
+
+
+def _main(argv: list[str] | None) -> Any:
+    try:
+        check_environment()
+    except CardlabError as exc:
+        _fail(str(exc))
     if argv is None:
         from cardlab.cli._daemon.client import forward
 
@@ -93,8 +121,14 @@ def main(argv: list[str] | None = None) -> Any:
         if code is not None:
             sys.exit(code)
     _ascii_fallback()
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        return cli.main(args=argv, prog_name="cardlab", standalone_mode=False)
+        # the context by hand, not cli.main(): that prints a blank line on stderr before
+        # re-raising Ctrl-C or an EOFError, and an error is one line
+        with cli.make_context("cardlab", args) as ctx:
+            return cli.invoke(ctx)
+    except click.exceptions.Exit as exc:  # --help, --version
+        return exc.exit_code
     except click.exceptions.NoArgsIsHelpError as exc:
         # bare `cardlab`, `cardlab poker`: the help, as `--help` shows it
         click.echo(exc.ctx.get_help())
@@ -111,15 +145,16 @@ def main(argv: list[str] | None = None) -> Any:
     except KeyboardInterrupt:
         click.echo("cardlab: interrupted", err=True)
         sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)
+    except EOFError as exc:  # data that ended early, read past a prompt's own handling
+        _fail(f"the input ended early{': ' + str(exc) if str(exc) else ''}")
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     one_line = " ".join(message.split())
     if not render.can_encode(sys.stderr):
         one_line = render.ascii_text(one_line)
     click.echo(f"cardlab: error: {one_line}", err=True)
+    sys.stderr.flush()
     sys.exit(2)
 
 

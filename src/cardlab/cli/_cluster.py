@@ -3,6 +3,7 @@ where the tasks run, the cache of finished ones, a progress bar of tasks done.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,11 +16,51 @@ from cardlab.cli._common import directory_path, progress_bar
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# the address forms a Dask client connects to: [protocol://]host:port
+_PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+_ADDRESS = re.compile(
+    r"(?:(?P<protocol>[a-z]+)://)?(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]{1,253}):"
+    r"(?P<port>[0-9]{1,5})/?"
+)
+
+
+def scheduler_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--scheduler``: ``[tcp|tls|ws|wss|ucx://]host:port``, port 1..65535; anything else
+    is refused before a connection is tried (Dask would wait out its timeout)."""
+    if value is None:
+        return None
+    match = _ADDRESS.fullmatch(value.strip())
+    protocol = match and match.group("protocol")
+    if (
+        match is None
+        or (protocol is not None and protocol not in _PROTOCOLS)
+        or not 1 <= int(match.group("port")) <= 65535
+    ):
+        shown = value if len(value) <= 60 else value[:60] + "..."
+        raise click.BadParameter(
+            f"a Dask scheduler address is [{'|'.join(_PROTOCOLS)}://]host:port, such as "
+            f"tcp://10.0.0.5:8786, got {shown!r}",
+            ctx,
+            param,
+        )
+    return value.strip()
+
+
+def worker_count(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """``--workers``: at most :func:`cardlab.analysis.runner.max_workers` (0: none)."""
+    if value:
+        from cardlab.analysis.runner import check_workers
+
+        check_workers(value)
+    return value
+
+
 _WHERE = [
     click.option(
         "--scheduler",
         default=None,
         metavar="ADDRESS",
+        callback=scheduler_address,
         help="A running Dask scheduler (e.g. tcp://host:8786); default: a local "
         "cluster of this machine's cores, started and stopped here.",
     ),
@@ -27,6 +68,7 @@ _WHERE = [
         "--workers",
         type=click.IntRange(min=0),
         default=None,
+        callback=worker_count,
         help="Worker processes of the local cluster (default: the cores); 0 runs "
         "the tasks in this process without Dask.",
     ),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import gc
+import math
 import os
 import stat
 import sys
@@ -23,6 +24,7 @@ from typing import Any, TypeVar
 import click
 
 from cardlab import render
+from cardlab._paths import check_name
 from cardlab.errors import CardlabError, GameError, RuleError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,6 +52,31 @@ VARIANTS = (
 )
 
 
+class FiniteFloat(click.FloatRange):
+    """A number in a range, and finite: click's ``FloatRange`` lets ``nan`` through
+    (every comparison with it is false), and ``inf`` where there is no maximum."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
+# a seed: 0 or more, within the 64 bits numpy's and numba's generators take
+SEED = click.IntRange(0, 2**63 - 1)
+
+
+def _named(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A ``--deck``/``--game`` given as blank text is refused, not read as the default."""
+    values = value if isinstance(value, tuple) else (value,)
+    if any(isinstance(v, str) and not v.strip() for v in values):
+        raise click.BadParameter("the name is empty", ctx, param)
+    return value
+
+
 def format_option(*choices: str, help: str | None = None) -> Callable[[F], F]:
     """``--format`` with the given choices (``text`` first, the default); the help
     offers exactly these choices."""
@@ -75,6 +102,7 @@ def deck_option(default: str | None = "FESCA78") -> Callable[[F], F]:
         show_default=default is not None,
         metavar="NAME",
         help=DECK_HELP,
+        callback=_named,
     )
 
 
@@ -89,6 +117,7 @@ def game_option(default: str | None, *, multiple: bool = False) -> Callable[[F],
         multiple=multiple,
         metavar="NAME",
         help=GAME_HELP + (" Repeatable." if multiple else ""),
+        callback=_named,
     )
 
 
@@ -183,6 +212,7 @@ def output_path(path: Path, *, suffixes: tuple[str, ...] = ()) -> Path:
     text = str(path)
     if not text.strip() or text == ".":  # click turns '' into Path('.')
         raise CardlabError("the output file name is empty")
+    check_name(path, "the output file")
     if suffixes and path.suffix.lower() not in suffixes:
         raise CardlabError(
             f"cannot write {text!r}: the file name must end in {', '.join(suffixes)}"
@@ -203,13 +233,48 @@ def output_path(path: Path, *, suffixes: tuple[str, ...] = ()) -> Path:
     target = path if mode is not None else parent
     if not os.access(target, os.W_OK):
         raise CardlabError(f"cannot write {text!r}: permission denied")
+    if mode is not None:
+        _not_an_input(path)
     return path
+
+
+def _not_an_input(path: Path) -> None:
+    """Refuse an output that is a file the same command reads (``solve cfr --game g.toml
+    --out g.toml``): every other value of the command line naming an existing file is
+    taken as an input (the value that is ``path``, or else the last one spelled as it,
+    is the output's own option)."""
+    named: list[tuple[str, object]] = []
+    ctx = click.get_current_context(silent=True)
+    while ctx is not None:
+        opts = {
+            p.name: next((o for o in p.opts if o.startswith("--")), p.name)
+            for p in ctx.command.params
+        }
+        for name, value in ctx.params.items():
+            for item in value if isinstance(value, tuple | list) else (value,):
+                if isinstance(item, str | Path):
+                    try:
+                        if os.path.samefile(item, path):
+                            named.append((str(opts.get(name, name)), item))
+                    except (OSError, ValueError):
+                        continue
+        ctx = ctx.parent
+    own = [n for n in named if n[1] is path] or [n for n in named if str(n[1]) == str(path)]
+    if own:
+        named.remove(own[-1])
+    if named:
+        option, item = named[0]
+        raise CardlabError(
+            f"cannot write {str(path)!r}: it is the file given as {option} ({str(item)!r}); "
+            "an output never overwrites an input"
+        )
 
 
 def directory_path(path: Path) -> Path:
     """A directory to write files into (a cache), made if it is missing; refused before
     any work is done if it cannot be made or written."""
     text = str(path)
+    check_name(path, "the directory")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:

@@ -11,6 +11,7 @@ from rich.table import Table
 from cardlab import render
 from cardlab.analysis.runner import check_workers
 from cardlab.bots.arena import ArenaConfig, ArenaResult, run_arena
+from cardlab.cli._cluster import scheduler_address
 from cardlab.cli._common import (
     deck_option,
     emit_json,
@@ -81,7 +82,12 @@ def stack_value(text: str) -> int:
 )
 @click.option("--stack", default="200", show_default=True, help="Starting stack of every hand.")
 @click.option("--blinds", default="1/2", show_default=True, help="SMALL/BIG (Stud: bring-in/bet).")
-@click.option("--scheduler", default=None, help="Address of a Dask scheduler to run on.")
+@click.option(
+    "--scheduler",
+    default=None,
+    callback=scheduler_address,
+    help="Address of a Dask scheduler to run on (tcp://host:port).",
+)
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Local worker processes.")
 @click.option("--db", type=click.Path(dir_okay=False), default=None, help="The hand store file.")
 @click.option("--no-store", is_flag=True, help="Do not keep the results in the store.")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
 import sys
 import time
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import click
 
 from cardlab import render
-from cardlab.cli._common import emit_json, format_option
+from cardlab.cli._common import FiniteFloat, emit_json, format_option
 from cardlab.cli._daemon import client, wire
 from cardlab.errors import CardlabError
 
@@ -37,7 +38,7 @@ def daemon() -> None:
 @daemon.command()
 @click.option(
     "--idle",
-    type=click.FloatRange(min=1.0),
+    type=FiniteFloat(min=1.0),
     default=60.0,
     show_default=True,
     help="Minutes without a command after which the daemon ends.",
@@ -48,8 +49,7 @@ def start(idle: float, fmt: str) -> None:
     _check_platform()
     status = _ask({"op": "status"})
     if status is None:
-        client.start_detached(idle)
-        status = _wait_ready()
+        status = _wait_ready(client.start_detached(idle))
         status["started_now"] = True
     else:
         status["started_now"] = False
@@ -111,16 +111,35 @@ def _ask(request: dict[str, Any]) -> dict[str, Any] | None:
     return answer
 
 
-def _wait_ready() -> dict[str, Any]:
+def _wait_ready(server: subprocess.Popen[bytes]) -> dict[str, Any]:
+    """The new daemon's status once it answers; a server that ended before it did is
+    reported at once, with the last line it logged."""
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         answer = _ask({"op": "status"})
         if answer is not None:
             return answer
+        code = server.poll()
+        if code:  # (0: another daemon took the socket first, and answers soon)
+            raise CardlabError(
+                f"the daemon ended as it started (exit code {code}): {_last_logged()}"
+            )
         time.sleep(0.05)
     raise CardlabError(
         f"the daemon did not answer within {START_TIMEOUT:g} s; see {wire.log_path()}"
     )
+
+
+def _last_logged() -> str:
+    """The daemon log's last line (its reason for ending), or where the log is."""
+    path = wire.log_path()
+    try:
+        with open(path, "rb") as log:
+            log.seek(max(0, log.seek(0, 2) - 4096))
+            lines = log.read().decode("utf-8", "replace").strip().splitlines()
+    except OSError:
+        lines = []
+    return lines[-1].strip() if lines else f"see {path}"
 
 
 def _show(status: dict[str, Any], fmt: str) -> None:

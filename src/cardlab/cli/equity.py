@@ -12,6 +12,7 @@ import click
 from cardlab import budget, render
 from cardlab.cards import format_cards
 from cardlab.cli._common import (
+    FiniteFloat,
     collector_paused,
     compile_notice,
     deck_option,
@@ -78,7 +79,9 @@ def _part(
 @click.option(
     "--seed", type=click.IntRange(min=0), default=None, help="Seed of the random deals (0 or more)."
 )
-@click.option("--target-se", type=float, default=None, help="Stop sampling at this standard error.")
+@click.option(
+    "--target-se", type=FiniteFloat(), default=None, help="Stop sampling at this standard error."
+)
 @rule_option
 @format_option("text", "json")
 @click.argument("hands", nargs=-1, required=True)

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from cardlab import render
-from cardlab.cli._common import emit, emit_json, format_option, output_path
+from cardlab.cli._common import FiniteFloat, emit, emit_json, format_option, output_path
 from cardlab.cli._store_options import db_option, open_store
 from cardlab.cli.replay import print_replay, replay_summary
 from cardlab.errors import CardlabError, HistoryError
@@ -375,7 +375,7 @@ history.add_command(_copy)
 @click.option(
     "--older-than",
     "days",
-    type=click.FloatRange(0, 36500),
+    type=FiniteFloat(0, 36500),
     required=True,
     metavar="DAYS",
     help="Delete hands played, and tables closed, more than DAYS days ago.",

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from cardlab._paths import check_name
 from cardlab.cli._common import emit, emit_json, format_option, progress_bar
 from cardlab.errors import CardlabError
 from cardlab.store import Store
@@ -23,6 +24,9 @@ def copy(source: str, target: str, fmt: str) -> None:
     """Copy the hand store SRC into DST (each a file or a postgresql:// URL): every hand,
     table and arena run with its ids. DST is made if new; run it again after an
     interruption to copy the rest. A DST holding other hands is refused untouched."""
+    for name, value in (("SRC", source), ("DST", target)):
+        if not is_url(value):
+            check_name(value, name)
     if not is_url(source) and not Path(source).is_file():
         raise CardlabError(f"no hand store to copy at {source!r} (SRC is {WHERE})")
     with Store.open(source, read_only=True) as src, Store.open(target) as dst:

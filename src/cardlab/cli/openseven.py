@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from cardlab import render
-from cardlab.cli._common import emit, emit_json, format_option, output_path, progress_bar
+from cardlab.cli._common import SEED, emit, emit_json, format_option, output_path, progress_bar
 from cardlab.errors import CardlabError
 from cardlab.openseven import analysis, models, solver
 from cardlab.openseven.game import (
@@ -145,7 +145,7 @@ def _prompt_text(state: State, show_hints: bool) -> str:
 
 @openseven.command()
 @_cards_option()
-@click.option("--seed", type=int, default=None, help="Seed for the deal (same seed, same deal).")
+@click.option("--seed", type=SEED, default=None, help="Seed for the deal (same seed, same deal).")
 @click.option("--arrangement", default=None, help='Play this row instead, e.g. "2 3 1 5 7 4 6".')
 @click.option("--hints", "show_hints", is_flag=True, help="Show each option's exact chance.")
 @click.option("--moves", default=None, help='Play these moves and stop, e.g. "4 left right".')
@@ -398,7 +398,7 @@ def _chain(first: bytes, rest: Iterable[bytes]) -> Iterable[bytes]:
 @openseven.command()
 @_cards_option()
 @click.option("--games", type=int, default=10_000, show_default=True, help="Random deals to play.")
-@click.option("--seed", type=int, default=None, help="Seed (same seed, same result).")
+@click.option("--seed", type=SEED, default=None, help="Seed (same seed, same result).")
 @click.option(
     "--model",
     type=ModelType(),

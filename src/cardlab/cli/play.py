@@ -430,9 +430,12 @@ class TerminalTable:
             teller = HandTeller(hand, s.names(), s.position_of(0))
             try:
                 self.play_hand(hand, teller)
-            except (Quit, KeyboardInterrupt, EOFError):
+            except (Quit, EOFError):
                 self.console.print("quit: the hand in play is not kept")
                 return
+            except KeyboardInterrupt:  # Ctrl-C: the session's summary, then exit 130
+                self.console.print("quit: the hand in play is not kept")
+                raise
             self.keep(hand)
             self.ledger.note_pot(number, hand, s.names())
             self.last = (number, teller)

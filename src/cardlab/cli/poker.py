@@ -14,6 +14,7 @@ import click
 from cardlab import render
 from cardlab.cards import Card
 from cardlab.cli._common import (
+    SEED,
     deck_option,
     emit,
     emit_json,
@@ -67,7 +68,7 @@ TABLE_HEADER = ("order", "id", "hand", "役", "count", "probability", "percent",
     help="Show the table under these options beside the default one.",
 )
 @click.option("--samples", type=click.IntRange(1), default=None, help="Omaha: deals to sample.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Omaha: sampling seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Omaha: sampling seed.")
 @format_option("text", "json", "csv")
 @click.argument("more_options", nargs=-1, metavar="")
 def table(

@@ -12,6 +12,8 @@ import click
 from cardlab import render
 from cardlab.cli._cluster import cache_from, client_from, cluster_options, task_bar
 from cardlab.cli._common import (
+    SEED,
+    FiniteFloat,
     deck_option,
     emit,
     emit_json,
@@ -55,7 +57,7 @@ def solve() -> None:
 @click.option(
     "--target-exploitability",
     "target",
-    type=float,
+    type=FiniteFloat(),
     default=None,
     metavar="E",
     help="Stop once the exploitability is at most E chips per hand (checked every 10 iterations).",
@@ -127,14 +129,14 @@ def cfr(
 @click.option(
     "--stack",
     "-s",
-    type=float,
+    type=FiniteFloat(),
     default=None,
     metavar="S",
     help="Both stacks in big blinds, 1 to 25 (before posting; needed unless --chart).",
 )
 @click.option(
     "--ante",
-    type=float,
+    type=FiniteFloat(),
     default=0.0,
     show_default=True,
     metavar="A",
@@ -143,13 +145,13 @@ def cfr(
 @click.option(
     "--se",
     "target_se",
-    type=float,
+    type=FiniteFloat(),
     default=None,
     metavar="E",
     help="Standard error bound of a sampled class pair's equity (default 0.01; small decks "
     "are counted exactly).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the sampling.")
 @click.option(
     "--chart",
     "chart_file",

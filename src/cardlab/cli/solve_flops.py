@@ -12,6 +12,7 @@ import click
 from cardlab import render
 from cardlab.cli._cluster import client_from, where_options
 from cardlab.cli._common import (
+    FiniteFloat,
     compile_notice,
     emit,
     emit_json,
@@ -47,14 +48,14 @@ HEADER = (
 )
 @click.option(
     "--seed",
-    type=int,
+    type=click.IntRange(0, 2**63 - 1),
     default=0,
     show_default=True,
     help="The seed of the --flops draw (a larger N keeps a smaller N's flops).",
 )
 @click.option(
     "--target",
-    type=float,
+    type=FiniteFloat(),
     default=0.5,
     show_default=True,
     metavar="PCT",

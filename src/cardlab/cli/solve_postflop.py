@@ -14,6 +14,7 @@ import click
 from cardlab import render
 from cardlab.cards import format_cards
 from cardlab.cli._common import (
+    FiniteFloat,
     compile_notice,
     emit,
     emit_json,
@@ -123,7 +124,7 @@ _SPOT_OPTIONS: list[Callable[[Any], Any]] = [
     click.option("--river-donk", default=None, metavar="SIZES", help="Donk sizes on the river."),
     click.option(
         "--add-allin",
-        type=float,
+        type=FiniteFloat(),
         default=1.5,
         show_default=True,
         metavar="X",
@@ -131,7 +132,7 @@ _SPOT_OPTIONS: list[Callable[[Any], Any]] = [
     ),
     click.option(
         "--force-allin",
-        type=float,
+        type=FiniteFloat(),
         default=0.15,
         show_default=True,
         metavar="X",
@@ -139,7 +140,7 @@ _SPOT_OPTIONS: list[Callable[[Any], Any]] = [
     ),
     click.option(
         "--merging",
-        type=float,
+        type=FiniteFloat(),
         default=0.1,
         show_default=True,
         metavar="X",
@@ -147,7 +148,7 @@ _SPOT_OPTIONS: list[Callable[[Any], Any]] = [
     ),
     click.option(
         "--rake",
-        type=float,
+        type=FiniteFloat(),
         default=0.0,
         show_default=True,
         metavar="RATE",
@@ -155,7 +156,7 @@ _SPOT_OPTIONS: list[Callable[[Any], Any]] = [
     ),
     click.option(
         "--rake-cap",
-        type=float,
+        type=FiniteFloat(),
         default=0.0,
         show_default=True,
         metavar="CHIPS",
@@ -190,7 +191,7 @@ def spot_options(fn: F) -> F:
 @spot_options
 @click.option(
     "--target",
-    type=float,
+    type=FiniteFloat(),
     default=0.5,
     show_default=True,
     metavar="PCT",
@@ -217,7 +218,7 @@ def spot_options(fn: F) -> F:
 )
 @click.option(
     "--max-memory",
-    type=float,
+    type=FiniteFloat(),
     default=None,
     metavar="GB",
     help="Refuse a spot needing more memory (default: what the machine has).",

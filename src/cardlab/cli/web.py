@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from cardlab.cli._common import FiniteFloat
 from cardlab.errors import CardlabError
 
 _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
@@ -40,6 +41,7 @@ _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
     "origins",
     multiple=True,
     metavar="ORIGIN",
+    callback=lambda ctx, param, value: _origins(value),
     help="Another origin allowed to change state, e.g. https://poker.example behind a "
     "reverse proxy (repeatable; the server's own origin is always allowed).",
 )
@@ -57,7 +59,7 @@ _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
 )
 @click.option(
     "--idle-close",
-    type=click.FloatRange(10, 7 * 24 * 3600),
+    type=FiniteFloat(10, 7 * 24 * 3600),
     default=1800,
     show_default=True,
     help="Seconds after which a table with no person seated and no activity closes.",
@@ -71,7 +73,7 @@ _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
 )
 @click.option(
     "--retention-days",
-    type=click.FloatRange(0.01, 36500),
+    type=FiniteFloat(0.01, 36500),
     default=None,
     help="Delete hands and closed tables older than this many days (default: keep all).",
 )
@@ -135,7 +137,9 @@ def web(
     )
     _warm_bots()
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # the server, not uvicorn.run: run() swallows the KeyboardInterrupt the server raises
+    # again after its graceful stop on Ctrl-C, and main's exit 130 would become 0
+    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
 
 
 def _shared(url: str, store: Any) -> tuple[Any, Any, Any]:
@@ -166,6 +170,16 @@ def _keeper(url: str, store: Any) -> Any:
     except Exception as exc:  # redis.ConnectionError and kin; redis may not be imported
         raise CardlabError(f"cannot reach the Redis at {url!r}: {exc}") from None
     return TableKeeper(TableLeases(client), store)
+
+
+def _origins(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """``--allow-origin``: each checked as the web server's own field checks it
+    (scheme://host[:port]), before anything starts."""
+    try:
+        from cardlab.web.guard import allowed_origin
+    except ImportError:  # no web extra: the command says what is missing
+        return texts
+    return tuple(allowed_origin(text) for text in texts)
 
 
 def _check_free(host: str, port: int) -> None:

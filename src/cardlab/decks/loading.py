@@ -24,6 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cardlab import _toml_numbers
 from cardlab.cards import Card, Notation, Rank, Suit, SuitRole
 from cardlab.decks.deck import MAX_RANKS, MAX_SUITS, Deck, Wrap
 from cardlab.errors import CardlabError, DeckError
@@ -90,12 +91,14 @@ def load_deck(path: str | Path) -> Deck:
 
 def deck_from_toml(text: str, *, source: str = "deck") -> Deck:
     """A deck from TOML text; any problem raises :class:`DeckError` naming it."""
+    _toml_numbers.check_text(text, source, DeckError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DeckError(f"{source} is not valid TOML: {exc}") from None
     except RecursionError:
         raise DeckError(f"{source} is not a deck: its TOML nests too deeply") from None
+    _toml_numbers.check_values(data, source, DeckError)
     return deck_from_data(data, source=source)
 
 

@@ -702,9 +702,12 @@ def enumerates(
     """Whether :func:`equity` without ``exact`` enumerates this deal (else it samples)."""
     if samples is not None or target_se is not None:
         return False
-    if not any(is_random(h) for h in hands):
-        return True
     deal = _parse_deal(game, hands, board, dead)
+    held = game.base.hole_cards
+    if any(not r and len(cs[0]) != held for r, cs in zip(deal.random, deal.combos, strict=True)):
+        return False  # enumeration needs every player's hole cards; sampling deals the rest
+    if not any(deal.random):
+        return True
     if _vs_random_hero(game, deal) is not None:
         return True
     assignments, showdowns = _random_cost(game, deal)

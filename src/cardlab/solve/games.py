@@ -33,6 +33,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cardlab import _toml_numbers
 from cardlab.cards import Card, Rank, Suit
 from cardlab.decks import Deck, get_deck
 from cardlab.errors import GameError
@@ -140,10 +141,14 @@ def load_game(path: str | Path, *, deck: str | Deck | None = None) -> PokerGame:
 
 def game_from_toml(text: str, *, source: str = "game", deck: str | Deck | None = None) -> PokerGame:
     """A game from TOML text; any problem raises :class:`GameError` naming ``source``."""
+    _toml_numbers.check_text(text, source, GameError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise GameError(f"{source} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise GameError(f"{source} is not valid TOML: it nests too deeply") from None
+    _toml_numbers.check_values(data, source, GameError)
     return game_from_data(data, source=source, deck=deck)
 
 

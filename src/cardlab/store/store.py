@@ -28,6 +28,7 @@ from typing import Any, Literal, Self
 
 import platformdirs
 
+from cardlab._paths import check_name
 from cardlab.errors import StoreError
 from cardlab.store import postgres, sqlite
 from cardlab.store._checks import _check_count, _check_text, _json
@@ -122,6 +123,8 @@ class Store(TablesMixin):
             return cls._open_postgres(chosen, timeout, synchronous, read_only)
         if path is None:
             target = default_path()
+            named = f"${ENV_VAR}" if chosen else "the default hand store"
+            check_name(target, named, StoreError)
             if not read_only and not chosen:
                 try:
                     target.parent.mkdir(parents=True, exist_ok=True)
@@ -132,6 +135,7 @@ class Store(TablesMixin):
                     ) from None
         else:
             target = Path(path)
+            check_name(target, "the hand store", StoreError)
         if read_only:
             connection = sqlite.open_read_only(target, timeout, default=path is None)
         else:

@@ -41,6 +41,7 @@ from itertools import compress, count, repeat
 from pathlib import Path
 from typing import IO, Any
 
+from cardlab import _toml_numbers
 from cardlab.decks import BUILTIN_DECKS, Deck, deck_from_data, get_deck
 from cardlab.errors import CardError, DeckError, HistoryError
 from cardlab.table import _phh_toml
@@ -672,15 +673,16 @@ def _decoded(data: bytes, label: str) -> str:
 
 
 def _parse_toml(text: str, where: str) -> dict[str, Any]:
-    fast = _phh_toml.loads(text)
-    if fast is not None:
-        return fast
-    try:
-        return tomllib.loads(text, parse_float=Decimal)
-    except tomllib.TOMLDecodeError as exc:
-        raise HistoryError(f"{where}not valid TOML: {exc}") from None
-    except RecursionError:
-        raise HistoryError(f"{where}not valid TOML: nested too deeply") from None
+    _toml_numbers.check_text(text, where.removesuffix(": ") or "PHH text", HistoryError)
+    table = _phh_toml.loads(text)
+    if table is None:
+        try:
+            table = tomllib.loads(text, parse_float=Decimal)
+        except tomllib.TOMLDecodeError as exc:
+            raise HistoryError(f"{where}not valid TOML: {exc}") from None
+        except RecursionError:
+            raise HistoryError(f"{where}not valid TOML: nested too deeply") from None
+    return table
 
 
 def _from_table(
@@ -739,7 +741,10 @@ def iter_file(path: str | os.PathLike[str]) -> Iterator[Entry]:
 def _entry(number: int, name: str | None, first: int, text: str, where: str, end: int) -> Entry:
     hand_at = "" if name is None else f"hand [{name}]: "
     try:
+        _toml_numbers.check_text(text, f"{where}{hand_at}".removesuffix(": "), HistoryError)
         table = _phh_toml.loads(text) or tomllib.loads(text, parse_float=Decimal)
+    except HistoryError as exc:
+        return Entry(number, name, first, error=str(exc), end=end)
     except tomllib.TOMLDecodeError as exc:
         reason = _shift_toml_line(str(exc), first - 1)
         error = f"{where}{hand_at}not valid TOML: {reason}"

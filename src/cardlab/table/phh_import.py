@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardlab._paths import check_name
 from cardlab.errors import CardlabError, HistoryError
 from cardlab.store import HandRecord, Store
 from cardlab.table import phh
@@ -65,6 +66,7 @@ def phh_files(path: str | os.PathLike[str]) -> list[Path]:
     """The PHH files of ``path``: the file itself, or every ``.phh``/``.phhs`` file
     under a folder (recursively, in name order)."""
     p = Path(path)
+    check_name(p, "the PHH path", HistoryError)
     if p.is_dir():
         return sorted(f for f in p.rglob("*") if f.suffix.lower() in SUFFIXES and f.is_file())
     if not p.exists():

@@ -85,6 +85,8 @@ _EPSILON = 1e-9  # seconds: clock arithmetic slack, so waiting the retry-after i
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 _WS_SCHEMES = {"ws": "http", "wss": "https", "http": "http", "https": "https"}
 _SCOPE_KEY = "cardlab.client_key"  # where Guard leaves the key it used, for the routes
+# "https://" + a DNS name of at most 253 characters + ":65535", with room to spare
+_LONGEST_ORIGIN = 300
 _NOT_IN_ORIGIN = frozenset("/?#@\\ \t\r\n")
 
 
@@ -326,7 +328,7 @@ class Guard:
         if limiter is not None and "request" not in limiter.limits:
             raise GuardError(f"the guard's limiter needs a 'request' bucket: {limiter!r}")
         self.app = app
-        self.allowed_origins = frozenset(_allowed_origin(text) for text in allowed_origins)
+        self.allowed_origins = frozenset(allowed_origin(text) for text in allowed_origins)
         self.limiter = limiter
         self.trust_forwarded = trust_forwarded
 
@@ -399,7 +401,7 @@ class Guard:
         return _normal_origin(f"{scheme}://{host}")
 
 
-def _allowed_origin(text: str) -> str:
+def allowed_origin(text: str) -> str:
     """An ``allowed_origins`` entry, normalised like a request's Origin (one trailing
     slash forgiven); anything but an http(s) scheme, host and port is an error."""
     origin = _normal_origin(text.removesuffix("/")) if isinstance(text, str) else None
@@ -414,6 +416,8 @@ def _allowed_origin(text: str) -> str:
 def _normal_origin(text: str) -> str | None:
     """``"HTTPS://Example.com:443"`` as ``"https://example.com"``; None for anything
     that is not an http(s) scheme, host and optional port (``"null"``, a path)."""
+    if len(text) > _LONGEST_ORIGIN:
+        return None
     scheme, sep, host = text.strip().lower().partition("://")
     if not sep or scheme not in _DEFAULT_PORTS or not host or not _NOT_IN_ORIGIN.isdisjoint(host):
         return None

@@ -10,6 +10,7 @@ import contextlib
 import os
 import signal
 import socket
+import subprocess
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -40,14 +41,13 @@ def enabled() -> bool:
     return setting() != "off" and hasattr(socket, "send_fds") and hasattr(os, "fork")
 
 
-def start_detached(idle_minutes: float) -> None:
-    """Launch the daemon in its own session, its output to the log; no waiting."""
-    import subprocess
-
+def start_detached(idle_minutes: float) -> subprocess.Popen[bytes]:
+    """Launch the daemon in its own session, its output to the log; no waiting (the
+    process, to see whether it is still there)."""
     path = wire.socket_path()
     wire.private_dir(path.parent)
     with open(wire.log_path(), "ab") as log:
-        subprocess.Popen(
+        return subprocess.Popen(
             [*SERVER, "--socket", str(path), "--idle", str(idle_minutes * 60)],
             stdin=subprocess.DEVNULL,
             stdout=log,
@@ -61,7 +61,10 @@ def forward(args: list[str]) -> int | None:
     """Run ``cardlab ARGS`` in the daemon; its exit code, or None to run it here."""
     if not enabled() or (args and args[0] in LOCAL_COMMANDS):
         return None
-    path = wire.socket_path()
+    try:
+        path = wire.socket_path()
+    except wire.DaemonError:  # a CARDLAB_DAEMON_DIR no socket can be in: `daemon` says so
+        return None
     if not path.exists():
         if setting() == "auto":  # this run here; the next ones in the daemon
             with contextlib.suppress(OSError, wire.DaemonError):

@@ -151,9 +151,13 @@ class Daemon:
 
     def serve(self) -> None:
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()  # a dead daemon's socket (start checked none answers)
-        listener.bind(str(self.path))
+        try:
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()  # a dead daemon's socket (start checked none answers)
+            listener.bind(str(self.path))
+        except OSError as exc:  # its last line is what `cardlab daemon start` reports
+            print(f"daemon {os.getpid()}: cannot listen at {self.path}: {exc.strerror}", flush=True)
+            sys.exit(1)
         os.chmod(self.path, 0o600)
         listener.listen(64)
         signal.signal(signal.SIGTERM, self._on_term)

@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from cardlab._paths import check_name
 from cardlab.errors import CardlabError
 
 # the environment that shapes a run when modules are imported or threads start (the
@@ -37,6 +38,7 @@ def socket_dir() -> Path:
     ``<tmp>/cardlab-<uid>``."""
     chosen = os.environ.get("CARDLAB_DAEMON_DIR")
     if chosen:
+        check_name(chosen, "CARDLAB_DAEMON_DIR", DaemonError)
         return Path(chosen)
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isdir(runtime):
@@ -51,9 +53,20 @@ def installation_key(package: Path = _PACKAGE) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
+SUN_PATH_MAX = 107  # bytes of a Unix socket's path (sockaddr_un's 108, a NUL included)
+
+
 def socket_path() -> Path:
-    """The socket of this installation's daemon."""
-    return socket_dir() / f"daemon-{installation_key()}.sock"
+    """The socket of this installation's daemon (refused if longer than a socket's
+    address can hold: the server could never bind it)."""
+    path = socket_dir() / f"daemon-{installation_key()}.sock"
+    if len(os.fsencode(path)) > SUN_PATH_MAX:
+        raise DaemonError(
+            f"the daemon's socket {str(path)!r} is {len(os.fsencode(path))} bytes long, and a "
+            f"Unix socket's path has at most {SUN_PATH_MAX}: set CARDLAB_DAEMON_DIR to a "
+            "shorter directory"
+        )
+    return path
 
 
 def log_path() -> Path:
