@@ -85,6 +85,7 @@ NOT_QUICK = {
     "chart": "a long computation (test_cli_fuzz_playing, with a stand-in)",
     "report": "a long computation (test_cli_fuzz_playing, with a stand-in)",
     "solve postflop": "a long computation",
+    "solve flops": "solves many flops (tests/solve/test_postflop_flops.py fuzzes its options)",
     "solve pushfold": "a long computation",
     "daemon start": "starts a process that outlives the run",
     "daemon stop": "stops a daemon another test may use",
