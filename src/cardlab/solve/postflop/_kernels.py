@@ -400,7 +400,7 @@ def walk(
         out,
         cache,
         use_cache,
-        disc,
+        borrowed(disc),
         stack,
         np.int64(0),
     )
@@ -642,6 +642,7 @@ def chance_tasks(
     n_tasks = task_node.shape[0]
     empty = np.zeros((1, 1))
     g = borrowed(g)  # no reference counts on the shared arrays for the threads to share
+    disc = borrowed(disc)
     n = max(slots_p.shape[1], slots_o.shape[1])
     deepest = 0
     for i in range(first, n_tasks, step):
