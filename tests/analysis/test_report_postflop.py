@@ -104,8 +104,9 @@ def test_the_figures_are_the_solvers_own(tiny_section: dict[str, Any], flop: str
     board = {"dry": "Kc 7d 2h", "wet": "Tc 9c 8d"}[flop]
     assert row["board"] == board
     # the same spot written out by hand, solved again, read node by node
+    no_raise = {"turn": {"raises": ""}, "river": {"raises": ""}}
     spot = Spot("standard52-holdem", board, "QQ,JJ,AQs", "AA,KK,AKs", 55, 100, bets="50%",
-                raises="2.5x", streets={"turn": {"raises": ""}, "river": {"raises": ""}})  # fmt: skip
+                raises="2.5x", streets=no_raise)  # fmt: skip
     sol = solve(spot, 40, target=5.0)
     assert row["iterations"] == sol.iterations
     assert row["exploitability_pot_percent"] == pytest.approx(sol.exploitability_pot_percent)

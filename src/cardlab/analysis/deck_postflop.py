@@ -4,8 +4,9 @@ each player bets, check-raises and folds, and how the EV moves.
 
 **The spot** (:class:`PostflopSettings`): IP is the preflop raiser, OOP the big blind
 who called; the pot and the stack are in chips (55 and 245 by default: 5.5 big blinds
-of 10 chips with 24.5 behind, so that the tree stays small), one bet size per street, a raise on the flop only (so
-OOP can check-raise), nothing else, so that each solve stays small. Each deck's spot is
+of 10 chips with 24.5 behind), one bet size per street, a raise on the flop only (so
+OOP can check-raise), nothing else, and narrow ranges, so that each solve stays small
+(minutes, not hours, on two shared cores). Each deck's spot is
 solved by :func:`cardlab.solve.postflop.solve` to ``target`` % of the pot (at most
 ``iterations``).
 
