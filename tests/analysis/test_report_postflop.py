@@ -153,6 +153,7 @@ REPORT = ["report", "--decks", DUO14, "--no-pushfold", "--tie-samples", "1000",
           "--omaha-samples", "1000", "--workers", "0", "--no-cache"]  # fmt: skip
 
 
+@pytest.mark.slow  # a report and four small solves: about 3 minutes on 2 shared cores
 def test_the_cli_option_prints_the_section(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(deck_postflop, "build_section", _tiny_build)
     out_file = tmp_path / "r.html"

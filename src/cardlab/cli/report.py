@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -193,13 +194,18 @@ def _print_postflop(section: dict[str, Any]) -> None:
 
     from cardlab.analysis.deck_postflop import HEADERS, range_lines, rows, spot_line
 
-    console = Console(highlight=False, soft_wrap=True)
-    table = Table(title="after the flop: one single-raised pot, dry and wet flops")
-    for k, h in enumerate(HEADERS):
-        table.add_column(h, justify="left" if k < 2 else "right")
-    for row in rows(section):
-        table.add_row(*row)
-    console.print(table)
+    # piped output is as wide as the table, not 80 columns
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 180)
+    title = "after the flop: one single-raised pot, dry and wet flops"
+    split = HEADERS.index("EV OOP")  # frequencies, then values and the solve
+    for cols in (slice(2, split), slice(split, None)):
+        table = Table(title=title)
+        title = ""
+        for k, h in enumerate(HEADERS[:2] + HEADERS[cols]):
+            table.add_column(h, justify="left" if k < 2 else "right")
+        for row in rows(section):
+            table.add_row(*row[:2], *row[cols])
+        console.print(table)
     console.print(spot_line(section))
     for line in range_lines(section):
         console.print(line, markup=False)
