@@ -417,6 +417,29 @@ def _pushfold_section(section: dict[str, Any] | None) -> str:
     return "\n".join(parts)
 
 
+def _postflop_section(section: dict[str, Any] | None) -> str:
+    if not section:
+        return ""
+    from cardlab.analysis.deck_postflop import HEADERS, range_lines, rows, spot_line
+
+    parts = [
+        '<h2 id="postflop">After the flop across decks</h2>',
+        '<p class="note">One single-raised pot (IP the preflop raiser, OOP the big blind '
+        "who called) solved by <code>cardlab solve postflop</code> on a dry and a wet flop "
+        f"of each deck: {html.escape(spot_line(section))}. Frequencies are of the acting "
+        "player's range where it acts: OOP's lead at the root, IP's bet after a check, "
+        "OOP's check-raise and fold facing that bet, IP's raise and fold facing the lead. "
+        "EVs are in chips (the two add up to the pot), equity is OOP's share of the pot "
+        "with no more betting.</p>",
+        _table(HEADERS, rows(section), left=2),
+        "<ul>"
+        + "".join(f"<li>{html.escape(line)}</li>" for line in range_lines(section))
+        + "</ul>",
+        f'<p class="note">Flops: {html.escape(section["flop_rule"])}</p>',
+    ]
+    return "\n".join(parts)
+
+
 def _contents(report: dict[str, Any]) -> str:
     """The table of contents: the side-by-side part, then every deck and variant with
     the parts its section shows."""
@@ -427,6 +450,8 @@ def _contents(report: dict[str, Any]) -> str:
     items = [f"<li>{link('side-by-side', 'Side by side')}</li>"]
     if report.get("pushfold"):
         items.append(f"<li>{link('pushfold', 'Push/fold across decks')}</li>")
+    if report.get("postflop"):
+        items.append(f"<li>{link('postflop', 'After the flop across decks')}</li>")
     for k, d in enumerate(report["decks"]):
         subs = [
             f"<li>{link(_anchor(k, p), _HEADED[p])}</li>"
@@ -468,6 +493,7 @@ added.</p>
 {_summary(report)}
 {_img(_rarity_plot(report), "five-card hands by rarity range, every deck, log scale")}
 {_pushfold_section(report.get("pushfold"))}
+{_postflop_section(report.get("postflop"))}
 {chr(10).join(sections)}
 </body></html>
 """

@@ -16,7 +16,11 @@ variant per ``--compare-options NAME=VALUE``):
 - across the decks (``pushfold``): heads-up push/fold, the share of hands pushed and
   called at 5, 10 and 15 big blinds on each deck, and the starting hands whose push
   bound moves most from standard52, matched by their place on the rank ladder
-  (:mod:`cardlab.analysis.deck_pushfold`).
+  (:mod:`cardlab.analysis.deck_pushfold`);
+- across the decks (``postflop``, off by default: it costs four solves): one
+  single-raised-pot spot solved on a dry and a wet flop of standard52 and FESCA78, how
+  often each player bets, check-raises and folds, and the EVs
+  (:mod:`cardlab.analysis.deck_postflop`).
 
 A rate never seen in a sample (a split pot that cannot happen with the suit tie-breaks,
 a rare Omaha hand) is not reported as 0 ± 0: it carries the exact one-sided 95% upper
@@ -230,9 +234,14 @@ def build_report(
     cache: Any = None,
     progress: Progress | None = None,
     pushfold: bool = False,
+    postflop: bool = False,
+    postflop_settings: Any = None,
 ) -> dict[str, Any]:
     """Every figure of the report, as plain data (see the module docstring);
-    ``pushfold``: with the decks' push/fold comparison (None in the data without)."""
+    ``pushfold``: with the decks' push/fold comparison, ``postflop``: with the postflop
+    comparison (``postflop_settings``: its
+    :class:`~cardlab.analysis.deck_postflop.PostflopSettings`); None in the data
+    without."""
     from cardlab.analysis.omaha import exact_omaha as count_exact_omaha
     from cardlab.poker.tables7 import OMAHA_EXACT_BUDGET, omaha_exact_work
 
@@ -297,9 +306,17 @@ def build_report(
 
         defaults_rules = [rules for _, label, rules in variants if label == "defaults"]
         section = build_section(defaults_rules, client=client, cache=cache, progress=progress)
+    postflop_section = None
+    if postflop:
+        from cardlab.analysis import deck_postflop
+
+        postflop_section = deck_postflop.build_section(
+            settings=postflop_settings, client=client, cache=cache, progress=progress
+        )
     return {
         "decks": out_decks,
         "pushfold": section,
+        "postflop": postflop_section,
         "compare": [f"{k}={v}" for k, v in changes],
         "seed": seed,
         "tie_samples": tie_samples,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -70,6 +72,26 @@ from cardlab.cli._common import after_first_run_notice, emit, emit_json, format_
     help="The decks compared by heads-up push/fold (shares pushed and called at 5, 10 and "
     "15 big blinds, the push bounds that move most from standard52).",
 )
+@click.option(
+    "--postflop/--no-postflop",
+    default=False,
+    show_default=True,
+    help="The decks compared after the flop: one single-raised pot solved on a dry and a "
+    "wet flop of standard52 and FESCA78 (who bets, check-raises, folds; the EVs). Costs "
+    "four postflop solves: minutes on two cores, FESCA78's the longest; kept in the cache.",
+)
+@click.option(
+    "--postflop-target",
+    type=float,
+    default=None,
+    help="With --postflop: solve to this % of the pot [default: 1].",
+)
+@click.option(
+    "--postflop-iterations",
+    type=int,
+    default=None,
+    help="With --postflop: at most this many iterations a solve [default: 300].",
+)
 @cluster_options
 @format_option("text", "json")
 def report(
@@ -81,6 +103,9 @@ def report(
     tie_samples: int,
     seed: int,
     pushfold: bool,
+    postflop: bool,
+    postflop_target: float | None,
+    postflop_iterations: int | None,
     scheduler: str | None,
     workers: int | None,
     cache_dir: Path | None,
@@ -89,8 +114,9 @@ def report(
 ) -> None:
     """Write the designer's report: per deck the five- and seven-card tables, the order
     and its inversions, hands by rarity range, the share of no hand, split pots with and
-    without suit tie-breaks, Omaha, the effect of each compared rule option, and the decks
-    compared by heads-up push/fold (printed here too)."""
+    without suit tie-breaks, Omaha, the effect of each compared rule option, the decks
+    compared by heads-up push/fold and, with --postflop, after the flop (both printed
+    here too)."""
     from cardlab.analysis.html import report_html
     from cardlab.analysis.report import build_report, parse_option
     from cardlab.poker.rules import RuleSet
@@ -108,6 +134,7 @@ def report(
         for item in compare:
             key, value = parse_option(item)
             variants.append(rules.with_options(**{key: value}))
+    settings = _postflop_settings(postflop, postflop_target, postflop_iterations)
     check_report_work(
         variants, exact_omaha=exact_omaha, tie_samples=tie_samples, scheduler=scheduler
     )
@@ -124,6 +151,8 @@ def report(
             cache=cache_from(cache_dir, no_cache),
             progress=bar,
             pushfold=pushfold,
+            postflop=postflop,
+            postflop_settings=settings,
         )
     out.write_text(report_html(data), encoding="utf-8")
     if fmt == "json":
@@ -133,7 +162,54 @@ def report(
         from cardlab.analysis.deck_pushfold import section_text
 
         emit(section_text(data["pushfold"]))
+    if data.get("postflop"):
+        _print_postflop(data["postflop"])
     emit(f"wrote {out} ({len(data['decks'])} decks and variants)")
+
+
+def _postflop_settings(postflop: bool, target: float | None, iterations: int | None) -> Any:
+    """The postflop section's settings (None without ``--postflop``), checked before
+    anything runs."""
+    from cardlab.errors import GameError
+
+    if not postflop:
+        given = [n for n, v in (("target", target), ("iterations", iterations)) if v is not None]
+        if given:
+            raise GameError(f"--postflop-{given[0]} needs --postflop")
+        return None
+    from cardlab.analysis.deck_postflop import PostflopSettings
+
+    how: dict[str, Any] = {}
+    if target is not None:
+        how["target"] = target
+    if iterations is not None:
+        how["iterations"] = iterations
+    return PostflopSettings(**how)
+
+
+def _print_postflop(section: dict[str, Any]) -> None:
+    """The postflop section as a rich table, with the spot, the ranges and the rule."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from cardlab.analysis.deck_postflop import HEADERS, range_lines, rows, spot_line
+
+    # piped output is as wide as the table, not 80 columns
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 180)
+    title = "after the flop: one single-raised pot, dry and wet flops"
+    split = HEADERS.index("EV OOP")  # frequencies, then values and the solve
+    for cols in (slice(2, split), slice(split, None)):
+        table = Table(title=title)
+        title = ""
+        for k, h in enumerate(HEADERS[:2] + HEADERS[cols]):
+            table.add_column(h, justify="left" if k < 2 else "right")
+        for row in rows(section):
+            table.add_row(*row[:2], *row[cols])
+        console.print(table)
+    console.print(spot_line(section))
+    for line in range_lines(section):
+        console.print(line, markup=False)
+    console.print("flops: " + section["flop_rule"], markup=False)
 
 
 COMPILE_SECONDS = 90  # the report's kernels (tables, sampling, Omaha), first run, 2 cores
