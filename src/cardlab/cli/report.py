@@ -15,7 +15,14 @@ from cardlab.cli._cluster import (
     cluster_options,
     task_bar,
 )
-from cardlab.cli._common import after_first_run_notice, emit, emit_json, format_option, output_path
+from cardlab.cli._common import (
+    FiniteFloat,
+    after_first_run_notice,
+    emit,
+    emit_json,
+    format_option,
+    output_path,
+)
 
 
 @click.command()
@@ -82,15 +89,15 @@ from cardlab.cli._common import after_first_run_notice, emit, emit_json, format_
 )
 @click.option(
     "--postflop-target",
-    type=float,
+    type=FiniteFloat(),
     default=None,
-    help="With --postflop: solve to this % of the pot [default: 1].",
+    help="With --postflop: solve to this % of the pot [default: 2].",
 )
 @click.option(
     "--postflop-iterations",
     type=int,
     default=None,
-    help="With --postflop: at most this many iterations a solve [default: 300].",
+    help="With --postflop: at most this many iterations a solve [default: 150].",
 )
 @cluster_options
 @format_option("text", "json")
