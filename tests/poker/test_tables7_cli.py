@@ -65,7 +65,8 @@ def test_poker_table_command_error_is_one_line(capsys: pytest.CaptureFixture[str
         main(["poker", "table", "--deck", "FESCA78", "--game", "omaha", "--seed", "-1"])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("cardlab: error: seed must be a non-negative") and err.count("\n") == 1
+    assert err.startswith("cardlab: error: ") and err.count("\n") == 1
+    assert "--seed" in err and "-1" in err
 
 
 def test_readme_tells_the_fesca78_inversions_the_command_prints() -> None:
