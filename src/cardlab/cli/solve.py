@@ -198,6 +198,8 @@ def pushfold(
         PushFoldRules(stack, ante)
     if target_se is not None and not 0 < target_se < 0.5:
         raise GameError(f"--se is a standard error between 0 and 0.5, got {target_se!r}")
+    if target_se is not None and scheduler is None:
+        _check_sampling(game, target_se)
     cache = cache_from(cache_dir, no_cache)
     from cardlab.solve.pushfold_matrix import cached_matrix, shipped_matrix
 
@@ -259,6 +261,21 @@ def pushfold(
     )
     emit("\n".join(lines))
     render.console().print(table)
+
+
+def _check_sampling(game: Any, target_se: float) -> None:
+    """Refuse a sampled class matrix estimated to take past the day's limit (a deck
+    small enough to be counted exactly is never sampled)."""
+    from cardlab import budget
+    from cardlab.solve.pushfold_matrix import EXACT_BUDGET, exact_work, sampled_seconds
+
+    if exact_work(game) <= EXACT_BUDGET:
+        return
+    budget.check(
+        f"a push/fold class matrix to a standard error of {target_se:g}",
+        sampled_seconds(game, target_se),
+        "ask for a larger --se (the default is 0.01), or run it on a Dask cluster (--scheduler)",
+    )
 
 
 def _matrix_text(matrix: Any) -> str:

@@ -1,0 +1,84 @@
+"""Issue 36, cause 6: work with no bound. Each test is one defect, and failed before its
+fix: a long computation is estimated before it starts and refused past the budget's
+limits with the estimate, in one line; input too small or too large for the work is
+said, never a traceback. No test runs the big job: the refusal comes first, and an
+accepted run ends at :func:`_cli.start`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from _cli import assert_answer_or_one_line, run_cli, start
+
+DATA = Path(__file__).resolve().parent / "data"
+PHH = DATA / "phh" / "pluribus-100-0.phh"
+
+
+def refused(args: list[str]) -> str:
+    """The one-line error of a command that must fail with exit code 2."""
+    code, out, err = run_cli(args)
+    assert_answer_or_one_line(code, out, err, codes=(2,))
+    return err
+
+
+def _deck(path: Path, suits: int, ranks: int) -> str:
+    names = ", ".join(f'"{s}"' for s in "MKDGSY"[:suits])
+    rank_list = ", ".join(f'{{key = "r{i}", value = {i}}}' for i in range(1, ranks + 1))
+    path.write_text(f'name = "{path.stem}"\nsuits = [{names}]\nranks = [{rank_list}]\n')
+    return str(path)
+
+
+# -- 1. push/fold's standard error ------------------------------------------------------
+
+
+@pytest.mark.parametrize("se", ["1e-9", "1e-5"])
+def test_pushfold_se_too_small_is_refused_with_the_estimate(se: str) -> None:
+    err = refused(["solve", "pushfold", "--stack", "10", "--se", se, "--no-cache"])
+    assert "would take about" in err and "(the limit is 24 h)" in err and "--se" in err
+    assert "negative dimensions" not in err and "too big" not in err
+
+
+def test_pushfold_with_a_fair_se_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("cardlab.solve.pushfold_matrix._sampled", start)
+    code, out, err = run_cli(["solve", "pushfold", "--stack", "10", "--se", "0.01", "--no-cache"])
+    assert code is None, (out, err)
+
+
+# -- 2. report decks too small ----------------------------------------------------------
+
+
+def test_report_refuses_a_deck_too_small_for_its_hands(tmp_path: Path) -> None:
+    three = tmp_path / "three.toml"
+    three.write_text('name = "three"\nsuits = ["M"]\nranks = ["1", "2", "3"]\n')
+    err = refused(["report", "--decks", str(three), "--out", str(tmp_path / "r.html")])
+    assert "three" in err and "3 cards" in err and "14" in err
+    assert not (tmp_path / "r.html").exists()
+
+
+# -- 3. one cap on PHH files -------------------------------------------------------------
+
+
+@pytest.fixture
+def big_phhs(tmp_path: Path) -> Path:
+    """A .phhs of 68 MB: one real hand, then padding (a sparse file: no disk is used)."""
+    path = tmp_path / "big.phhs"
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write("[1]\n" + PHH.read_text(encoding="utf-8"))
+        handle.truncate(68 << 20)
+    return path
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["verify", "{f}"], ["replay", "{f}"], ["history", "--db", "{db}", "import", "{f}"]],
+    ids=["verify", "replay", "history import"],
+)
+def test_phh_files_share_one_cap(args: list[str], big_phhs: Path, tmp_path: Path) -> None:
+    from cardlab.table.phh import MAX_FILE_BYTES
+
+    db = tmp_path / "hands.sqlite3"
+    err = refused([a.format(f=big_phhs, db=db) for a in args])
+    assert f"{str(big_phhs)!r} is over {MAX_FILE_BYTES >> 20} MB" in err
