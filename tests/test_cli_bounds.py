@@ -82,3 +82,19 @@ def test_phh_files_share_one_cap(args: list[str], big_phhs: Path, tmp_path: Path
     db = tmp_path / "hands.sqlite3"
     err = refused([a.format(f=big_phhs, db=db) for a in args])
     assert f"{str(big_phhs)!r} is over {MAX_FILE_BYTES >> 20} MB" in err
+
+
+# -- 4. poker table on a huge deck -------------------------------------------------------
+
+
+def test_poker_table_of_a_huge_deck_is_refused_with_the_estimate(tmp_path: Path) -> None:
+    deck = _deck(tmp_path / "wide.toml", 4, 31)
+    err = refused(["poker", "table", "--deck", deck, "--hand-size", "7"])
+    assert "10,295,472 rank patterns" in err and "of memory" in err and "GB" in err
+    assert "(the limit is" in err
+
+
+def test_poker_table_of_a_large_deck_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("cardlab.poker._kernels.tables7_patterns.run_patterns", start)
+    code, out, err = run_cli(["poker", "table", "--deck", "standard52", "--hand-size", "7"])
+    assert code is None, (out, err)
