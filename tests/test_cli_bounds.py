@@ -98,3 +98,68 @@ def test_poker_table_of_a_large_deck_starts(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr("cardlab.poker._kernels.tables7_patterns.run_patterns", start)
     code, out, err = run_cli(["poker", "table", "--deck", "standard52", "--hand-size", "7"])
     assert code is None, (out, err)
+
+
+# -- 5. solve cfr on a large tree -------------------------------------------------------
+
+FESCA_GAME = """name = "FESCA two rounds"
+deck = "FESCA78"
+private = 1
+[[rounds]]
+bet = 2
+cap = 2
+[[rounds]]
+public = 1
+bet = 4
+cap = 2
+"""
+
+
+@pytest.fixture
+def fesca_game(tmp_path: Path) -> str:
+    """The full FESCA78 deck, two rounds: 5,865 public nodes, 180,648 information sets
+    (within the size guard; some 0.5 s an iteration)."""
+    path = tmp_path / "fesca.toml"
+    path.write_text(FESCA_GAME)
+    return str(path)
+
+
+@pytest.mark.parametrize("name", ["kuhn", "leduc", "leduc-fesca"])
+def test_tree_counts_match_the_built_tree(name: str) -> None:
+    from cardlab.solve.games import get_game, tree_counts
+    from cardlab.solve.tree import PublicTree
+
+    game = get_game(name)
+    tree = PublicTree(game)
+    counts = tree_counts(game)
+    boards = [tree.nodes[int(i)].board for i in tree.decision_nodes]
+    assert counts.decisions == len(tree.decision_nodes)
+    assert counts.infosets == int(tree.hand_valid[boards].sum())
+
+
+def test_cfr_past_a_day_is_refused_with_the_estimate(fesca_game: str) -> None:
+    args = ["solve", "cfr", "-g", fesca_game, "-n", "10000000", "--format", "json"]
+    err = refused(args)
+    assert "would take about" in err and "(the limit is 24 h)" in err
+    assert "5,865 public nodes, 180,648 information sets, 10,000,000 iterations" in err
+
+
+def test_cfr_text_of_too_many_rows_is_refused_before_the_work(
+    fesca_game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("cardlab.solve.cfr.CFRPlus", start)
+    err = refused(["solve", "cfr", "-g", fesca_game, "-n", "10"])
+    assert "180,648 information sets" in err and "--format json" in err and "--out" in err
+    code, out, err = run_cli(["solve", "cfr", "-g", fesca_game, "-n", "10", "--format", "json"])
+    assert code is None, (out, err)
+
+
+def test_cfr_text_of_too_many_rows_is_summarised_with_out(fesca_game: str, tmp_path: Path) -> None:
+    import json
+
+    saved = tmp_path / "s.json"
+    code, out, err = run_cli(["solve", "cfr", "-g", fesca_game, "-n", "2", "--out", str(saved)])
+    assert code == 0, err
+    assert f"the strategy's 180,648 information sets are in {saved}, not printed" in out
+    assert len(out.splitlines()) < 10
+    assert len(json.loads(saved.read_text())["strategy"]) == 180_648
