@@ -163,3 +163,10 @@ def test_cfr_text_of_too_many_rows_is_summarised_with_out(fesca_game: str, tmp_p
     assert f"the strategy's 180,648 information sets are in {saved}, not printed" in out
     assert len(out.splitlines()) < 10
     assert len(json.loads(saved.read_text())["strategy"]) == 180_648
+
+
+def test_poker_table_omaha_samples_are_bounded() -> None:
+    args = ["poker", "table", "-g", "fesca78-omaha", "--samples", "1" + "0" * 15]
+    err = refused(args)
+    assert "sampling 1,000,000,000,000,000 Omaha deals would take about" in err
+    assert "(the limit is 24 h)" in err

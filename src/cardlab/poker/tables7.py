@@ -279,6 +279,11 @@ def omaha_table(
         raise GameError(f"samples must be at least 1, not {samples!r}")
     if seed < 0:
         raise GameError(f"seed must be a non-negative integer, not {seed!r}")
+    budget.check(
+        f"sampling {samples:,} Omaha deals",
+        omaha_sampled_seconds(samples),
+        f"ask for fewer samples (the default is {OMAHA_SAMPLES:,})",
+    )
     shapes = pat.sample_omaha(geo, n, samples, seed, progress)
     return _table(rules, "omaha", 9, hands, shapes, "sampled", samples=samples, seed=seed)
 
@@ -327,6 +332,15 @@ def omaha_exact_seconds(rules: RuleSet, cores: int | None = None) -> float:
 
     per_second = OMAHA_EVALUATIONS_PER_CORE * (cores or os.cpu_count() or 1)
     return omaha_exact_work(rules) / per_second
+
+
+def omaha_sampled_seconds(samples: int, cores: int | None = None) -> float:
+    """About how long ``samples`` random Omaha deals take to score on ``cores`` cores
+    (default: this machine's): the 60 fives of each, at the exact count's rate."""
+    import os
+
+    per_second = OMAHA_EVALUATIONS_PER_CORE * (cores or os.cpu_count() or 1)
+    return budget.seconds_for(samples * 60, per_second)
 
 
 def omaha_exact_work(rules: RuleSet) -> int:
