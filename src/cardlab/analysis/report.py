@@ -46,11 +46,35 @@ from typing import Any
 from cardlab import render
 from cardlab.analysis.chart import game_text
 from cardlab.analysis.runner import Progress, run_tasks
-from cardlab.errors import RuleError
+from cardlab.errors import DeckError, RuleError
 from cardlab.poker.games import BASE_GAMES, Game
 from cardlab.poker.rules import RuleSet
 
 TIE_GAMES = ("holdem", "omaha", "stud")
+
+
+def cards_needed() -> tuple[int, str]:
+    """The most cards one figure of the report deals at once, and which: two hands
+    (and a board) of each game of the split-pot figures, the largest of the tables."""
+    need, name = 9, "two Omaha hands of four and a board of five"  # Omaha's table: 4 + 5
+    for key in TIE_GAMES:
+        base = BASE_GAMES[key]
+        cards = 2 * base.hole_cards + base.board_cards
+        if cards > need:
+            board = f" and a board of {base.board_cards}" if base.board_cards else ""
+            need, name = cards, f"two {base.name} hands of {base.hole_cards}{board}"
+    return need, name
+
+
+def check_decks(rules: Sequence[RuleSet]) -> None:
+    """Refuse, before any work, a deck too small for the report's deals."""
+    need, what = cards_needed()
+    for r in rules:
+        if len(r.deck) < need:
+            raise DeckError(
+                f"the {r.deck.name} deck has {len(r.deck)} cards, and the report deals up to "
+                f"{need} at once ({what}): give decks of at least {need} cards"
+            )
 
 
 def _plain(value: Any) -> Any:
@@ -252,6 +276,7 @@ def build_report(
         variants.append((base.deck.name, "defaults", base))
         for key, value in changes:
             variants.append((base.deck.name, f"{key}={value}", base.with_options(**{key: value})))
+    check_decks([rules for _, _, rules in variants])
     tasks: list[Any] = []
     for _, _, rules in variants:
         tasks.append(TablesTask(rules))

@@ -125,7 +125,7 @@ def report(
     compared by heads-up push/fold and, with --postflop, after the flop (both printed
     here too)."""
     from cardlab.analysis.html import report_html
-    from cardlab.analysis.report import build_report, parse_option
+    from cardlab.analysis.report import build_report, check_decks, parse_option
     from cardlab.poker.rules import RuleSet
 
     output_path(out, suffixes=(".html", ".htm"))
@@ -141,6 +141,7 @@ def report(
         for item in compare:
             key, value = parse_option(item)
             variants.append(rules.with_options(**{key: value}))
+    check_decks(variants)
     settings = _postflop_settings(postflop, postflop_target, postflop_iterations)
     check_report_work(
         variants, exact_omaha=exact_omaha, tie_samples=tie_samples, scheduler=scheduler

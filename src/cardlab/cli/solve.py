@@ -26,6 +26,7 @@ from cardlab.cli._common import (
 )
 
 ACTION_COLUMNS = ("fold", "check", "call", "bet", "raise")
+MAX_TEXT_ROWS = 10_000  # information sets a text answer lists; JSON lists them all
 
 
 @click.group(no_args_is_help=True)
@@ -78,12 +79,21 @@ def cfr(
     out: Path | None,
 ) -> None:
     """Solve a small poker game with CFR+; print its value, exploitability and strategy."""
+    from cardlab.errors import GameError
     from cardlab.solve import get_game
     from cardlab.solve import solve as run
+    from cardlab.solve.cfr import check_solve
 
     if out is not None:
         output_path(out)
     game = get_game(game_name, deck=deck)
+    estimate = check_solve(game, iterations, target=target is not None)
+    if fmt == "text" and estimate.infosets > MAX_TEXT_ROWS and out is None:
+        raise GameError(
+            f"the strategy of {game.name} has {estimate.infosets:,} information sets, "
+            f"too many to print as text (at most {MAX_TEXT_ROWS:,} rows): ask for "
+            "--format json, or save it with --out FILE"
+        )
     with progress_bar("CFR+") as bar:
         solution = run(
             game, iterations, target=target, progress=lambda done, total, _: bar(done, total)
@@ -105,6 +115,13 @@ def cfr(
         f"= {solution.exploitability_mbb:.3f} mbb per hand "
         f"(1 big blind = {unit:g} chip{'' if unit == 1 else 's'})",
     ]
+    emit("\n".join(lines))
+    if estimate.infosets > MAX_TEXT_ROWS:
+        emit(
+            f"the strategy's {estimate.infosets:,} information sets are in {out}, not "
+            f"printed (the text lists at most {MAX_TEXT_ROWS:,})"
+        )
+        return
     rows = []
     for info in solution.infosets():
         probs = dict(zip(info.actions, info.probabilities, strict=True))
@@ -118,7 +135,6 @@ def cfr(
         title="average strategy (k check, b bet, c call, r raise, / next round)",
         justify=("right", "left", "left", "left", *("right",) * len(ACTION_COLUMNS)),
     )
-    emit("\n".join(lines))
     console.print(table)
 
 
@@ -198,6 +214,8 @@ def pushfold(
         PushFoldRules(stack, ante)
     if target_se is not None and not 0 < target_se < 0.5:
         raise GameError(f"--se is a standard error between 0 and 0.5, got {target_se!r}")
+    if target_se is not None and scheduler is None:
+        _check_sampling(game, target_se)
     cache = cache_from(cache_dir, no_cache)
     from cardlab.solve.pushfold_matrix import cached_matrix, shipped_matrix
 
@@ -259,6 +277,21 @@ def pushfold(
     )
     emit("\n".join(lines))
     render.console().print(table)
+
+
+def _check_sampling(game: Any, target_se: float) -> None:
+    """Refuse a sampled class matrix estimated to take past the day's limit (a deck
+    small enough to be counted exactly is never sampled)."""
+    from cardlab import budget
+    from cardlab.solve.pushfold_matrix import EXACT_BUDGET, exact_work, sampled_seconds
+
+    if exact_work(game) <= EXACT_BUDGET:
+        return
+    budget.check(
+        f"a push/fold class matrix to a standard error of {target_se:g}",
+        sampled_seconds(game, target_se),
+        "ask for a larger --se (the default is 0.01), or run it on a Dask cluster (--scheduler)",
+    )
 
 
 def _matrix_text(matrix: Any) -> str:

@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from cardlab import budget
 from cardlab.cards import Card
 from cardlab.errors import GameError, HandError
 from cardlab.poker import _omaha_patterns as _op
@@ -177,6 +178,7 @@ def best_of_table(
     """Exact counts of the best five of ``hand_size`` (6 or 7; 5 gives the plain deal)
     over all C(n, hand_size) hands, counted combinatorially."""
     k = _check_hand_size(rules, hand_size)
+    check_best_of_cost(rules, k)
     geo = pat.geometry(rules)
     patterns = pat.rank_patterns(geo, (k,))
     shapes = pat.run_patterns(geo, patterns, (k,), pat.subsets(k), progress)
@@ -277,6 +279,11 @@ def omaha_table(
         raise GameError(f"samples must be at least 1, not {samples!r}")
     if seed < 0:
         raise GameError(f"seed must be a non-negative integer, not {seed!r}")
+    budget.check(
+        f"sampling {samples:,} Omaha deals",
+        omaha_sampled_seconds(samples),
+        f"ask for fewer samples (the default is {OMAHA_SAMPLES:,})",
+    )
     shapes = pat.sample_omaha(geo, n, samples, seed, progress)
     return _table(rules, "omaha", 9, hands, shapes, "sampled", samples=samples, seed=seed)
 
@@ -327,6 +334,15 @@ def omaha_exact_seconds(rules: RuleSet, cores: int | None = None) -> float:
     return omaha_exact_work(rules) / per_second
 
 
+def omaha_sampled_seconds(samples: int, cores: int | None = None) -> float:
+    """About how long ``samples`` random Omaha deals take to score on ``cores`` cores
+    (default: this machine's): the 60 fives of each, at the exact count's rate."""
+    import os
+
+    per_second = OMAHA_EVALUATIONS_PER_CORE * (cores or os.cpu_count() or 1)
+    return budget.seconds_for(samples * 60, per_second)
+
+
 def omaha_exact_work(rules: RuleSet) -> int:
     """Estimated five-card evaluations for an exact Omaha table: the deals divided by
     the deck's symmetry, times the 60 ways to choose 2 + 3 cards."""
@@ -334,6 +350,49 @@ def omaha_exact_work(rules: RuleSet) -> int:
     geo = pat.geometry(rules)
     deals = math.comb(n, OMAHA_HOLE) * math.comb(n - OMAHA_HOLE, OMAHA_BOARD)
     return deals * 60 // (geo.suit_symmetry * len(geo.rank_group))
+
+
+PATTERN_BYTES = 5 * 8
+"""Bytes a listed rank pattern holds per rank: :func:`pat.rank_patterns` keeps about five
+int64 arrays of patterns x ranks at once (the listing, the patterns that fit, an image
+under the rank group, the patterns by rank, the counts added up)."""
+
+
+def best_of_patterns(rules: RuleSet, hand_size: int) -> int:
+    """The rank patterns a best-of-``hand_size`` table lists before keeping the
+    canonical ones: every multiset of ``hand_size`` ranks, C(ranks + k - 1, k)."""
+    ranks = len(rules.deck.ranks)
+    return math.comb(ranks + hand_size - 1, hand_size)
+
+
+def best_of_bytes(rules: RuleSet, hand_size: int) -> int:
+    """About the memory the listing of :func:`best_of_patterns` holds at its peak."""
+    return best_of_patterns(rules, hand_size) * len(rules.deck.ranks) * PATTERN_BYTES
+
+
+def best_of_seconds(rules: RuleSet, hand_size: int, cores: int | None = None) -> float:
+    """About how long the count of a best-of-``hand_size`` table takes on ``cores`` cores
+    (default: this machine's): the hands up to the deck's symmetry, each by its C(k, 5)
+    fives, at the exact Omaha count's rate."""
+    import os
+
+    geo = pat.geometry(rules)
+    symmetry = geo.suit_symmetry * len(geo.rank_group)
+    evaluations = math.comb(len(rules.deck), hand_size) * math.comb(hand_size, 5) // symmetry
+    per_second = OMAHA_EVALUATIONS_PER_CORE * (cores or os.cpu_count() or 1)
+    return budget.seconds_for(evaluations, per_second)
+
+
+def check_best_of_cost(rules: RuleSet, hand_size: int) -> None:
+    """Refuse, before any work, a best-of table past the budget's memory or time
+    (:mod:`cardlab.budget`), with the estimate."""
+    what = (
+        f"the best-of-{hand_size} table of the {rules.deck.name} deck lists "
+        f"{best_of_patterns(rules, hand_size):,} rank patterns and"
+    )
+    instead = "count hands of fewer cards, or use a deck with fewer ranks"
+    budget.check_memory(what, best_of_bytes(rules, hand_size), instead)
+    budget.check(what.removesuffix(" and"), best_of_seconds(rules, hand_size), instead)
 
 
 # --- results -------------------------------------------------------------------------

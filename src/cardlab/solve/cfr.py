@@ -11,6 +11,9 @@ The variant is Tammelin's CFR+ (2014), as OpenSpiel's ``CFRPlusSolver``:
 
 The average strategy converges to an equilibrium. One iteration is two passes down
 and two up the public tree (:mod:`cardlab.solve.passes`), vectorised over hands.
+
+A solve is estimated from the game's counts before its tree is built
+(:func:`solve_estimate`) and refused past :mod:`cardlab.budget`'s limits.
 """
 
 from __future__ import annotations
@@ -22,15 +25,26 @@ from typing import Any
 
 import numpy as np
 
+from cardlab import budget
 from cardlab.errors import GameError
 from cardlab.solve import passes
 from cardlab.solve.bestresponse import expected_value, exploitability, normalised
-from cardlab.solve.games import PokerGame
+from cardlab.solve.games import PokerGame, tree_counts
 from cardlab.solve.tree import ACTION_NAMES, Floats, PublicTree
 
 # progress(iterations done, iterations in all, exploitability when just measured)
 Progress = Callable[[int, int, float | None], None]
 MAX_ITERATIONS = 10_000_000
+
+SECONDS_PER_NODE_HAND = 1.2e-6
+"""One iteration's time per [public node, hand] cell, rounded up from a FESCA78 game of
+67,677 nodes and 78 hands (6.1 s an iteration on two busy cores; small trees run some
+eight times faster a cell): for estimates before the work."""
+SECONDS_PER_SHOWDOWN_HAND = 2e-5
+"""Building the tree: each hand's strength on each board, in Python."""
+BYTES_PER_NODE_HAND = 5 * 8  # reach of both players, values, gains: float64 [node, hand]
+BYTES_PER_INFOSET = 4 * 3 * 8  # regrets, strategy sums, current, uniform: [decision, 3, hand]
+BYTES_PER_MATRIX_CELL = 2 * 8 + 1  # per board: the compatible and signed [hand, hand], a mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +165,53 @@ class CFRPlus:
         return exploitability(self.tree, self.average()).value
 
 
+@dataclass(frozen=True, slots=True)
+class SolveEstimate:
+    """What a solve of a game will hold and take, counted from its definition."""
+
+    hands: int
+    boards: int
+    nodes: int
+    infosets: int
+    iterations: int
+    seconds: float
+    nbytes: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.nodes:,} public nodes, {self.infosets:,} information sets, "
+            f"{self.iterations:,} iterations"
+        )
+
+
+def solve_estimate(game: PokerGame, iterations: int, *, target: bool = False) -> SolveEstimate:
+    """About how long ``iterations`` of CFR+ on ``game`` take on this machine and the
+    memory they hold, before the tree is built; ``target``: the exploitability is
+    measured every 10 iterations too (about one more iteration each time)."""
+    counts = tree_counts(game)
+    hands, boards, nodes, decisions = counts.hands, counts.boards, counts.nodes, counts.decisions
+    cells = nodes * hands
+    passes_ = iterations * (1.1 if target else 1.0) + 3  # the value, exploitability at the end
+    seconds = passes_ * cells * SECONDS_PER_NODE_HAND + boards * hands * SECONDS_PER_SHOWDOWN_HAND
+    nbytes = (
+        cells * BYTES_PER_NODE_HAND
+        + decisions * hands * BYTES_PER_INFOSET
+        + boards * hands * hands * BYTES_PER_MATRIX_CELL
+    )
+    return SolveEstimate(hands, boards, nodes, counts.infosets, iterations, seconds, nbytes)
+
+
+def check_solve(game: PokerGame, iterations: int, *, target: bool = False) -> SolveEstimate:
+    """The estimate of a solve, refused past the budget's time or memory (one line that
+    gives the estimate and what to ask for instead)."""
+    estimate = solve_estimate(game, iterations, target=target)
+    what = f"solving {game.name} with CFR+ ({estimate})"
+    instead = "ask for fewer iterations, or a game with fewer cards, rounds or raises"
+    budget.check_memory(what, estimate.nbytes, instead)
+    budget.check(what, estimate.seconds, instead)
+    return estimate
+
+
 def solve(
     game: PokerGame,
     iterations: int,
@@ -165,6 +226,7 @@ def solve(
         raise GameError(f"iterations must be from 1 to {MAX_ITERATIONS:,}, not {iterations}")
     if target is not None and not target > 0:
         raise GameError(f"the target exploitability must be above 0, not {target}")
+    check_solve(game, iterations, target=target is not None)
     started = time.perf_counter()
     solver = CFRPlus(game)
     reached: float | None = None

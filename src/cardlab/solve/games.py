@@ -225,10 +225,28 @@ def tree_size(game: PokerGame) -> tuple[int, int, int]:
     without building it. Boards count every stage (the empty board too); public
     cards come from every card not on the board, since the tree does not know the
     private cards."""
+    counts = tree_counts(game)
+    return counts.hands, counts.boards, counts.nodes
+
+
+@dataclass(frozen=True, slots=True)
+class TreeCounts:
+    """The size of a game's public tree, counted from its definition (:func:`tree_counts`)."""
+
+    hands: int  # private hands
+    boards: int  # boards of every stage, the empty one too
+    nodes: int  # public nodes
+    decisions: int  # public decision nodes
+    infosets: int  # decision nodes times the hands that share no card with their board
+
+
+def tree_counts(game: PokerGame) -> TreeCounts:
+    """The counts of the game's public tree without building it (as :func:`tree_size`),
+    with its decision nodes and information sets: the rows of a solve's strategy."""
     n = len(game.cards)
     boards, stages = 1, 1  # boards of the current stage; of all stages
     paths = 1  # betting sequences that reach the round
-    nodes = 0
+    nodes = decisions = infosets = 0
     left = n
     for number, r in enumerate(game.rounds, 1):
         if r.public:
@@ -236,12 +254,14 @@ def tree_size(game: PokerGame) -> tuple[int, int, int]:
             boards *= math.comb(left, r.public)
             stages += boards
             left -= r.public
-        in_round, going_on = _betting_shape(r.cap)
+        in_round, going_on, deciding = _betting_shape(r.cap)
         if number < len(game.rounds):
             in_round -= going_on  # a call ends the round: no leaf, the next round goes on
         nodes += paths * boards * in_round
+        decisions += paths * boards * deciding
+        infosets += paths * boards * deciding * math.comb(left, game.private)
         paths *= going_on
-    return math.comb(n, game.private), stages, nodes
+    return TreeCounts(math.comb(n, game.private), stages, nodes, decisions, infosets)
 
 
 def _check_size(game: PokerGame) -> None:
@@ -250,7 +270,8 @@ def _check_size(game: PokerGame) -> None:
     dealt = 2 * game.private + sum(r.public for r in game.rounds)
     if dealt > n:
         raise GameError(f"the game deals {dealt} cards but only {n} are in play")
-    hands, boards, nodes = tree_size(game)
+    counts = tree_counts(game)
+    hands, boards, nodes = counts.hands, counts.boards, counts.nodes
     if (
         nodes > MAX_NODES
         or nodes * hands > MAX_NODE_HANDS
@@ -258,17 +279,19 @@ def _check_size(game: PokerGame) -> None:
     ):
         raise GameError(
             f"too large to solve: {hands} private hands, {boards:,} boards, {nodes:,} "
-            f"public nodes (at most {MAX_NODES:,} nodes, nodes x hands under "
+            f"public nodes, {counts.infosets:,} information sets (at most "
+            f"{MAX_NODES:,} nodes, nodes x hands under "
             f"{MAX_NODE_HANDS:,}, hands x hands x boards under {MAX_MATRIX_CELLS:,})"
         )
 
 
-def _betting_shape(cap: int) -> tuple[int, int]:
+def _betting_shape(cap: int) -> tuple[int, int, int]:
     """(decision and leaf nodes of one betting round, counting the showdown after each
-    call or two checks; how many such sequences end it) for a round with this cap."""
+    call or two checks; how many such sequences end it; its decision nodes) for a round
+    with this cap."""
 
-    def walk(player: int, facing: bool, raises: int) -> tuple[int, int]:
-        nodes, going_on = 1, 0
+    def walk(player: int, facing: bool, raises: int) -> tuple[int, int, int]:
+        nodes, going_on, decisions = 1, 0, 1
         if facing:
             nodes += 1  # fold
             going_on += 1  # call
@@ -277,12 +300,12 @@ def _betting_shape(cap: int) -> tuple[int, int]:
             going_on += 1  # check behind
             nodes += 1
         else:
-            n, g = walk(1, False, raises)  # check
-            nodes, going_on = nodes + n, going_on + g
+            n, g, d = walk(1, False, raises)  # check
+            nodes, going_on, decisions = nodes + n, going_on + g, decisions + d
         if raises < cap:
-            n, g = walk(1 - player, True, raises + 1)
-            nodes, going_on = nodes + n, going_on + g
-        return nodes, going_on
+            n, g, d = walk(1 - player, True, raises + 1)
+            nodes, going_on, decisions = nodes + n, going_on + g, decisions + d
+        return nodes, going_on, decisions
 
     return walk(0, False, 0)
 

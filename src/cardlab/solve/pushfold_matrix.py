@@ -297,12 +297,13 @@ class SampledRowTask:
         offset = np.concatenate([[0], np.cumsum(size)[:-1]])
         live = np.flatnonzero(size > 0)
         # deals in class order: the class of each deal, then a uniform deal of its list
-        which = np.repeat(live, self.samples)
+        # (each batch of that list made as it is drawn: whole, it is live x samples)
+        deals = len(live) * self.samples
         total = np.zeros(len(sizes), np.int64)
         squares = np.zeros(len(sizes), np.int64)
         step = _BATCH // 4
-        for lo in range(0, len(which), step):
-            cls = which[lo : lo + step]
+        for lo in range(0, deals, step):
+            cls = live[np.arange(lo, min(lo + step, deals), dtype=np.int64) // self.samples]
             pick = offset[cls] + rng.integers(0, size[cls])
             hole = np.concatenate([first[pick], second[pick]], axis=1)
             board = _draw_boards(hole, n, rng)
@@ -341,7 +342,16 @@ def _draw_boards(hole: Array, n: int, rng: np.random.Generator) -> Array:
 
 def samples_for(se: float) -> int:
     """Deals per class pair that bound its equity's standard error by ``se``."""
-    return math.ceil(0.25 / se**2)
+    return math.ceil(min(0.25 / se / se, 1e30))  # no underflow of se**2
+
+
+def sampled_seconds(game: Game, se: float) -> float:
+    """About how long a sampled matrix to the standard error ``se`` takes on this
+    machine: :func:`samples_for` deals for each pair of distinct classes."""
+    from cardlab.poker.equity import sampling_seconds
+
+    k = len(hand_classes(game.rules))
+    return sampling_seconds(game, k * (k - 1) // 2 * samples_for(se))
 
 
 def _sampled(

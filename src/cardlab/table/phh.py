@@ -21,8 +21,8 @@ action lines are records from :mod:`cardlab.table.phh_actions`. Every malformed 
 raises :class:`~cardlab.errors.HistoryError` naming the line. :func:`load` reads a file
 (a path or a file object) and :func:`loads` text, as :mod:`json` and :mod:`tomllib` do;
 :func:`load_all` and :func:`loads_all` the hands of a ``.phhs``. :func:`iter_file` reads a
-file of any size hand by hand, a hand that cannot be read being an entry with its error
-rather than the end of the file.
+file hand by hand, never holding it whole (up to :data:`MAX_FILE_BYTES`, as the others),
+a hand that cannot be read being an entry with its error rather than the end of the file.
 """
 
 from __future__ import annotations
@@ -55,7 +55,9 @@ from cardlab.table.phh_actions import (
 )
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
-"""The largest PHH file :func:`load` and :func:`load_all` read."""
+"""The largest PHH file read: by :func:`load` and :func:`load_all` (held whole) and by
+:func:`iter_file` (streamed), so ``verify``, ``replay`` and ``history import`` take the
+same files."""
 
 VARIANTS: dict[str, str] = {
     "FT": "Fixed-limit Texas hold 'em",
@@ -632,15 +634,21 @@ def _read(source: Source) -> tuple[str, str]:
     path = Path(source)
     try:
         info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise HistoryError(f"{str(path)!r} is not a regular file")
-        if info.st_size > MAX_FILE_BYTES:
-            raise HistoryError(f"{str(path)!r} is over {MAX_FILE_BYTES >> 20} MB")
+        _check_file(path, info)
         with path.open("rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise HistoryError(f"cannot read {str(path)!r}: {exc.strerror}") from None
     return _decoded(data, repr(str(path))), f"{path}: "
+
+
+def _check_file(path: Path, info: os.stat_result) -> None:
+    """Refuse a path that is not a regular file (a FIFO would block, a device never
+    end) or is over :data:`MAX_FILE_BYTES`."""
+    if not stat.S_ISREG(info.st_mode):
+        raise HistoryError(f"{str(path)!r} is not a regular file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise HistoryError(f"{str(path)!r} is over {MAX_FILE_BYTES >> 20} MB")
 
 
 def _read_file(handle: IO[bytes] | IO[str]) -> tuple[str, str]:
@@ -722,8 +730,9 @@ class Entry:
 
 
 def iter_file(path: str | os.PathLike[str]) -> Iterator[Entry]:
-    """Every hand of a ``.phh`` or ``.phhs`` file, read one at a time (a file of any
-    size), in file order. A hand that cannot be read is an :class:`Entry` with its
+    """Every hand of a ``.phh`` or ``.phhs`` file, read one at a time (never held
+    whole; a file over :data:`MAX_FILE_BYTES` is refused, as by :func:`load`), in file
+    order. A hand that cannot be read is an :class:`Entry` with its
     ``error`` (and line): it does not stop the others. A file that cannot be read at
     all (missing, not UTF-8, no hand, values outside any hand, a one-hand file that is
     not TOML) raises :class:`HistoryError`.
@@ -774,8 +783,7 @@ def _shift_toml_line(message: str, offset: int) -> str:
 def _chunks(path: Path) -> Iterator[tuple[str | None, int, str, int]]:
     """(table name or None, first line, text) of each hand of the file, streamed."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO would block, a device never end
-            raise HistoryError(f"{str(path)!r} is not a regular file")
+        _check_file(path, path.stat())
         handle = path.open("r", encoding="utf-8", newline="")
     except OSError as exc:
         raise HistoryError(f"cannot read {str(path)!r}: {exc.strerror}") from None
