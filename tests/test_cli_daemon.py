@@ -346,3 +346,113 @@ def test_the_spare_child_answers_a_quick_question_as_a_fresh_process(
     assert after["runs_by_spare"] == before["runs_by_spare"] + 1  # type: ignore[operator]
     assert through == _run([*args, "--format", "json"], _fresh(daemon_env))
     assert json.loads(through[1])["players"][0]["equity"] == "74709/147112"
+
+
+# --- a run belongs to its caller (issue 36): none outlives it, nor the daemon ----------
+
+_LONG_EQUITY = ["equity", "--game", "standard52-omaha", "As Ah Ks Kh", "Qs Qh Js Jh"]
+_LONG_EQUITY += ["--samples", "2000000000"]  # sampled for far longer than any test
+
+
+def _busy_run(env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
+    """A caller whose long run the daemon has started: the caller and the run's pid."""
+    caller = subprocess.Popen(
+        [*CARDLAB, *_LONG_EQUITY],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not (pids := _status(env)["run_pids"]):
+        assert time.monotonic() < deadline and caller.poll() is None, "the run never started"
+        time.sleep(0.1)
+    assert isinstance(pids, list) and len(pids) == 1
+    return caller, int(pids[0])
+
+
+def _gone_within(pid: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while Path(f"/proc/{pid}").exists() if Path("/proc").is_dir() else _alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_run_whose_caller_is_killed_ends_at_once(daemon_env: dict[str, str]) -> None:
+    caller, pid = _busy_run(daemon_env)
+    assert os.getpgid(pid) == pid  # it leads its own group: its workers end with it
+    caller.kill()
+    caller.wait(timeout=10)
+    assert _gone_within(pid, 5.0), f"run {pid} outlived its killed caller"
+    assert _status(daemon_env)["busy"] == 0
+
+
+def _close_stdin() -> None:
+    os.close(0)
+
+
+def test_a_closed_standard_input_is_closed_in_the_run_too(
+    daemon_env: dict[str, str], tmp_path: Path
+) -> None:
+    # the run must not read the daemon's socket, which took the caller's descriptor 0
+    args = ["play", "--bots", "station", "--seats", "2", "--hands", "1"]
+    answers = []
+    for env, name in ((daemon_env, "through"), (_fresh(daemon_env), "fresh")):
+        before = _runs(daemon_env)
+        done = subprocess.run(
+            [*CARDLAB, *args, "--db", str(tmp_path / f"{name}.sqlite3")],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            preexec_fn=_close_stdin,
+            check=False,
+        )
+        answers.append((done.returncode, done.stderr))
+        assert _runs(daemon_env) == before + (name == "through")
+    assert answers[0] == answers[1]
+    code, err = answers[0]
+    assert code == 2 and err == "cardlab: error: cannot read standard input: it is closed (<&-)\n"
+
+
+def test_stop_ends_the_runs_in_progress(tmp_path: Path) -> None:
+    env = {**os.environ, "CARDLAB_DAEMON_DIR": str(tmp_path / "run")}
+    env.pop("CARDLAB_DAEMON", None)
+    assert _run(["daemon", "start"], env)[0] == 0
+    try:
+        caller, pid = _busy_run(env)
+        code, out, err = _run(["daemon", "stop"], env)
+    finally:
+        _run(["daemon", "stop"], env)
+    assert code == 0 and out.endswith("stopped; ended 1 run in progress\n"), (out, err)
+    assert _gone_within(pid, 5.0), f"run {pid} outlived the daemon"
+    _, err = caller.communicate(timeout=10)
+    assert caller.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("idle", ["nan", "inf", "-5", "0"])
+def test_the_idle_limit_is_a_finite_positive_duration(tmp_path: Path, idle: str) -> None:
+    env = {**os.environ, "CARDLAB_DAEMON_DIR": str(tmp_path / "run")}
+    code, out, err = _run(["daemon", "start", "--idle", idle], env)
+    assert code == 2 and out == "" and err.startswith("cardlab: error: ") and err.count("\n") == 1
+    # the server itself (in a process of its own: before, it served forever)
+    socket_arg = f"--socket={tmp_path / 'run' / 's.sock'}"
+    done = subprocess.run(
+        [sys.executable, "-m", "cardlab.cli._daemon.server", socket_arg, f"--idle={idle}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "--idle" in done.stderr

@@ -59,20 +59,27 @@ def start(idle: float, fmt: str) -> None:
 @daemon.command()
 @format_option("text", "json")
 def stop(fmt: str) -> None:
-    """Stop the daemon (runs in progress finish)."""
+    """Stop the daemon, and end the runs it has in progress (their callers see them end
+    as if killed: exit code 143)."""
     _check_platform()
     answer = _ask({"op": "stop"})
     if answer is not None:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 15  # (runs get a few seconds to end)
         while wire.socket_path().exists() and time.monotonic() < deadline:
             time.sleep(0.05)
-    result = {"stopped": answer is not None, "pid": None if answer is None else answer["stopping"]}
+    ended = int(answer.get("ending_runs", 0)) if answer is not None else 0
+    result = {
+        "stopped": answer is not None,
+        "pid": None if answer is None else answer["stopping"],
+        "ended_runs": ended,
+    }
     if fmt == "json":
         emit_json(result)
     elif answer is None:
         click.echo("no daemon was running")
     else:
-        click.echo(f"daemon {answer['stopping']} stopped")
+        runs = f"; ended {ended} run{'s' if ended != 1 else ''} in progress" if ended else ""
+        click.echo(f"daemon {answer['stopping']} stopped{runs}")
 
 
 @daemon.command()

@@ -9,7 +9,9 @@ then on, the ``cardlab`` command (:mod:`.client`) hands each run to it and the d
 caller's arguments, directory, environment and terminal (its standard input, output
 and error are passed as file descriptors over a Unix socket), and reports the exit
 code back. Ctrl-C and the other signals the caller receives are passed on to that
-child. The pattern is a "zygote" (as in Android or Chromium), or ``dmypy`` for mypy.
+child, and the child's process group ends when its caller goes away or the daemon
+stops (no run outlives either). The pattern is a "zygote" (as in Android or
+Chromium), or ``dmypy`` for mypy.
 
 What keeps the answers the ones a fresh process would give:
 

@@ -70,12 +70,13 @@ def forward(args: list[str]) -> int | None:
             with contextlib.suppress(OSError, wire.DaemonError):
                 start_detached(AUTO_IDLE_MINUTES)
         return None
+    closed = closed_standard_fds()  # before the socket takes the lowest free descriptor
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     with sock:
         try:
             sock.connect(str(path))
-            with _standard_fds() as fds:
-                wire.send(sock, _request(args), fds)
+            with _standard_fds(closed) as fds:
+                wire.send(sock, {**_request(args), "closed": closed}, fds)
             answer, _ = wire.receive(sock)
         except (OSError, wire.DaemonError):
             return None  # gone or going: run here
@@ -102,19 +103,36 @@ def _request(args: list[str]) -> dict[str, Any]:
     }
 
 
+def closed_standard_fds() -> list[int]:
+    """Which of descriptors 0, 1 and 2 this process started without (``<&-``): Python's
+    start left their ``sys.__stdin__`` (...) None, or they are closed now. (A descriptor
+    opened since, the daemon's socket itself, must not pass for the caller's stream.)"""
+    originals = (sys.__stdin__, sys.__stdout__, sys.__stderr__)
+    closed = []
+    for fd, original in enumerate(originals):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.append(fd)
+            continue
+        if original is None:
+            closed.append(fd)
+    return closed
+
+
 @contextlib.contextmanager
-def _standard_fds() -> Iterator[list[int]]:
-    """Descriptors 0, 1 and 2 (a closed one stands as /dev/null)."""
+def _standard_fds(closed: list[int]) -> Iterator[list[int]]:
+    """Descriptors 0, 1 and 2 (one in ``closed`` stands as /dev/null: the run closes
+    it)."""
     opened: list[int] = []
     fds = []
     for fd in (0, 1, 2):
-        try:
-            os.fstat(fd)
-            fds.append(fd)
-        except OSError:
+        if fd in closed:
             null = os.open(os.devnull, os.O_RDWR)
             opened.append(null)
             fds.append(null)
+        else:
+            fds.append(fd)
     try:
         yield fds
     finally:

@@ -6,6 +6,11 @@ generator and loads every kernel numba's disk cache holds for the current source
 (:func:`preload`), then listens. Requests: ``run`` (fork a child that runs the command,
 :func:`_run_child`), ``status`` and ``stop``. The daemon ends after ``--idle`` seconds
 without a request, on ``stop``, on SIGTERM, or when a run finds a changed source file.
+
+A run belongs to its caller: each child leads a process group of its own (its workers
+in it), and the daemon keeps the caller's connection; when the caller goes away (killed,
+or gone before its run ended) the group is ended, and so it is when the daemon ends
+(:meth:`Daemon._end_run`). No run outlives its caller or the daemon.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import contextlib
 import fcntl
 import importlib
 import io
+import math
 import os
 import pkgutil
 import random
@@ -26,8 +32,9 @@ import struct
 import sys
 import time
 import traceback
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from cardlab.cli._daemon import wire
 
@@ -39,6 +46,20 @@ _KERNEL_MODULES = ("cardlab.analysis._showdowns", "cardlab.openseven._kernels")
 # GNU OpenMP's threads must not fork, and the spare has started them); the others run in
 # a child forked for them, which starts its threads only if it needs them
 SPARE_COMMANDS = frozenset({"equity", "ties", "draw", "showdown", "poker", "decks"})
+# seconds a run's process group has between SIGTERM (its finally blocks, its exit code
+# to a caller still there) and SIGKILL (a numba kernel sees no signal until it returns)
+END_GRACE = 2.0
+
+
+@dataclass(slots=True)
+class Run:
+    """A run in progress: its child (the leader of its process group), the caller's
+    connection (watched: the caller's end closing means the caller is gone) and, once
+    it is being ended, when SIGKILL follows SIGTERM."""
+
+    pid: int
+    conn: socket.socket
+    kill_at: float | None = None
 
 
 def sources_signature(package: Path = _PACKAGE) -> tuple[tuple[str, int, int], ...]:
@@ -142,7 +163,7 @@ class Daemon:
         self.runs = 0
         self.refused = 0
         self.last_refusal = ""
-        self.children: set[int] = set()
+        self.children: dict[int, Run] = {}
         self.stopping = ""
         # the spare: a child forked ahead, its parallel kernels loaded, waiting for a run
         self.spare: tuple[int, socket.socket] | None = None
@@ -173,14 +194,21 @@ class Daemon:
                 if self.spare is None and not self.children:
                     self._fork_spare()  # between runs: its loading takes no run's cores
                 wait = 0.02 if self.children else max(0.05, min(1.0, left))
-                ready, _, _ = select.select([listener], [], [], wait)
-                if ready:
+                callers = [run.conn for run in self.children.values() if run.kill_at is None]
+                ready, _, _ = select.select([listener, *callers], [], [], wait)
+                for conn in ready:
+                    if conn is not listener:
+                        self._check_caller(conn)
+                if listener in ready:
                     conn, _ = listener.accept()
-                    with conn:
-                        self._answer(conn)
+                    if not self._answer(conn):
+                        conn.close()
         finally:
             listener.close()
             self._drop_spare()
+            ended = self._end_all_runs()
+            if ended:
+                print(f"ended {ended} run(s) in progress", flush=True)
             with contextlib.suppress(OSError):
                 if self.path.stat().st_ino == inode:  # still ours, not a newer daemon's
                     self.path.unlink()
@@ -190,12 +218,18 @@ class Daemon:
         self.stopping = "terminated"
 
     def _reap(self) -> None:
-        for pid in list(self.children):
+        now = time.monotonic()
+        for pid, run in list(self.children.items()):
             with contextlib.suppress(ChildProcessError):
                 done, _ = os.waitpid(pid, os.WNOHANG)
                 if not done:
+                    if run.kill_at is not None and now >= run.kill_at:
+                        _signal_group(pid, signal.SIGKILL)
                     continue
-            self.children.discard(pid)
+            if run.kill_at is not None:  # its workers go with it
+                _signal_group(pid, signal.SIGKILL)
+            run.conn.close()
+            del self.children[pid]
         if self.spare is not None:
             pid, channel = self.spare
             try:
@@ -207,15 +241,59 @@ class Daemon:
                 self.spare = None
                 print(f"the spare child {pid} ended unused", flush=True)
 
+    def _check_caller(self, conn: socket.socket) -> None:
+        """A run's connection became readable: the caller sends nothing after its
+        request, so this is its end closing (killed, or gone): end the run."""
+        try:
+            data = conn.recv(1 << 12, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return
+        except OSError:  # reset: gone too
+            data = b""
+        run = next(r for r in self.children.values() if r.conn is conn)
+        if data:  # not ours to read: discarded, so that it is not seen again
+            with contextlib.suppress(OSError):
+                conn.recv(len(data), socket.MSG_DONTWAIT)
+            return
+        print(f"the caller of run {run.pid} went away: ending it", flush=True)
+        self._end_run(run)
+
+    def _end_run(self, run: Run) -> None:
+        """SIGTERM to the run's process group; SIGKILL follows after :data:`END_GRACE`
+        (:meth:`_reap`)."""
+        if run.kill_at is None:
+            _signal_group(run.pid, signal.SIGTERM)
+            run.kill_at = time.monotonic() + END_GRACE
+
+    def _end_all_runs(self) -> int:
+        """End every run in progress and wait for them (the daemon is ending); how many
+        there were."""
+        count = len(self.children)
+        for run in self.children.values():
+            self._end_run(run)
+        deadline = time.monotonic() + END_GRACE + 5.0
+        while self.children and time.monotonic() < deadline:
+            self._reap()
+            time.sleep(0.02)
+        for run in self.children.values():  # none should be left: never wait forever
+            _signal_group(run.pid, signal.SIGKILL)
+            run.conn.close()
+        self.children.clear()
+        return count
+
     def _fork_spare(self) -> None:
         """Fork the next run's process ahead of it, between runs: it loads the parallel
         kernels (and so starts numba's threads) while nobody waits, then waits for its
         run."""
         ours, theirs = socket.socketpair()
         pid = os.fork()
-        if pid == 0:  # the spare: never returns
-            ours.close()
-            _spare_child(theirs, self._closed_in_children(), self.imports_set)
+        if pid == 0:  # the spare: never returns (nor runs the daemon's code on)
+            try:
+                ours.close()
+                _spare_child(theirs, self._closed_in_children(), self.imports_set)
+            finally:
+                os._exit(1)
+        _own_group(pid)
         theirs.close()
         self.spare = (pid, ours)
         self.spare_ready = False
@@ -245,9 +323,10 @@ class Daemon:
             self.spare = None
 
     def _closed_in_children(self) -> list[int]:
-        """What the daemon holds that a child must close: the listener, the lock and the
-        spare's channel (a child holding a descriptor keeps it open for its owner)."""
-        held = [self._listener.fileno()]
+        """What the daemon holds that a child must close: the listener, the lock, the
+        spare's channel and the other runs' connections (a child holding a descriptor
+        keeps it open for its owner)."""
+        held = [self._listener.fileno(), *(run.conn.fileno() for run in self.children.values())]
         if self.lock is not None:
             held.append(self.lock)
         if self.spare is not None:
@@ -274,37 +353,45 @@ class Daemon:
         elif self.spare is not None and not self.spare_ready:
             self._drop_spare(kill=True)  # still loading: it would take this run's cores
         pid = os.fork()
-        if pid == 0:  # the child: never returns
-            for fd in self._closed_in_children():
-                os.close(fd)
-            _run_child(conn, fds, request, self.imports_set)
+        if pid == 0:  # the child: never returns (nor runs the daemon's code on)
+            try:
+                for fd in self._closed_in_children():
+                    os.close(fd)
+                _run_child(conn, fds, request, self.imports_set)
+            finally:
+                os._exit(1)
+        _own_group(pid)
         return pid
 
-    def _answer(self, conn: socket.socket) -> None:
+    def _answer(self, conn: socket.socket) -> bool:
+        """Answer one connection; True when a run took it (the daemon keeps it, to see
+        its caller go), False when it may be closed."""
         conn.settimeout(5.0)
         fds: list[int] = []
         try:
             if not _same_user(conn):
-                return
+                return False
             request, fds = wire.receive(conn, max_fds=3)
             if request is None:
-                return
+                return False
             self.last_request = time.monotonic()
             op = request.get("op")
             if op == "status":
                 wire.send(conn, self.status())
             elif op == "stop":
                 self.stopping = "asked to stop"
-                wire.send(conn, {"stopping": os.getpid()})
+                wire.send(conn, {"stopping": os.getpid(), "ending_runs": len(self.children)})
             elif op == "run":
                 refusal = self._refusal(request, fds)
                 if refusal:
                     self.refused += 1
                     self.last_refusal = refusal
                     wire.send(conn, {"refused": refusal})
-                    return
-                self.children.add(self._start_run(conn, fds, request))
+                    return False
+                pid = self._start_run(conn, fds, request)
+                self.children[pid] = Run(pid, conn)
                 self.runs += 1
+                return True
             else:
                 wire.send(conn, {"refused": f"unknown request {op!r:.40}"})
         except (OSError, wire.DaemonError) as exc:
@@ -313,6 +400,7 @@ class Daemon:
             for fd in fds:
                 with contextlib.suppress(OSError):
                     os.close(fd)
+        return False
 
     def _refusal(self, request: dict[str, Any], fds: list[int]) -> str:
         """Why a run cannot be taken ("" when it can)."""
@@ -348,6 +436,7 @@ class Daemon:
             "idle_limit_s": self.idle,
             "runs": self.runs,
             "busy": len(self.children),
+            "run_pids": sorted(self.children),
             "refused": self.refused,
             "spare_ready": self._spare_is_ready(),
             "runs_by_spare": self.spares_used,
@@ -357,6 +446,19 @@ class Daemon:
             "package": str(_PACKAGE),
             **self.loaded,
         }
+
+
+def _own_group(pid: int) -> None:
+    """Make a child the leader of a process group of its own (done by both sides of the
+    fork, so that it holds whichever runs first): its workers join it, and ending the
+    run ends the group."""
+    with contextlib.suppress(OSError):  # (it ended already)
+        os.setpgid(pid, pid)
+
+
+def _signal_group(pgid: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signum)
 
 
 def _same_user(conn: socket.socket) -> bool:
@@ -381,6 +483,7 @@ def _run_child(
     in the environment, put again where the caller did not choose."""
     code = 1
     try:
+        _own_group(os.getpid())  # (a spare did already)
         for sig in (signal.SIGTERM, signal.SIGHUP):  # the caller passes these on
             signal.signal(sig, _exit_on_signal)
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -390,10 +493,13 @@ def _run_child(
         os.environ.update(request["env"])
         for name, value in (imports_set or {}).items():
             os.environ.setdefault(name, value)
+        closed = _closed_standard_fds(request.get("closed"))
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
             os.close(fd)
-        _standard_streams(request.get("streams"))
+        for fd in closed:  # closed in the caller: closed here, as in a fresh process
+            os.close(fd)
+        _standard_streams(request.get("streams"), closed)
         sys.argv = [str(request.get("argv0") or "cardlab"), *request["argv"]]
         _reseed()
         wire.send(conn, {"pid": os.getpid()})
@@ -402,13 +508,24 @@ def _run_child(
         with contextlib.suppress(Exception):
             traceback.print_exc()
     finally:
+        _report_and_exit(conn, code)
+
+
+def _report_and_exit(conn: socket.socket, code: int) -> NoReturn:
+    """A run's end: exit handlers, streams flushed, the exit code to the caller. No
+    signal interrupts it (a second SIGTERM's SystemExit would otherwise leave this
+    function and run on in the daemon's code); a stuck one gets SIGKILL."""
+    try:
+        for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            signal.signal(sig, signal.SIG_IGN)
         with contextlib.suppress(BaseException):
             atexit._run_exitfuncs()
         for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(BaseException):
                 stream.flush()
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(BaseException):
             wire.send(conn, {"exit": code})
+    finally:
         os._exit(code)
 
 
@@ -419,6 +536,7 @@ def _spare_child(
     standard descriptors and request), run it; end when the daemon closes the channel
     (never returns)."""
     try:
+        _own_group(os.getpid())
         for fd in close:
             os.close(fd)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -468,12 +586,24 @@ def _run(args: list[str]) -> int:
     return 1
 
 
-def _standard_streams(streams: object) -> None:
+def _closed_standard_fds(closed: object) -> list[int]:
+    """Which of descriptors 0-2 the caller had closed (its request's ``closed``)."""
+    if not isinstance(closed, list):
+        return []
+    return sorted({fd for fd in closed if fd in (0, 1, 2) and not isinstance(fd, bool)})
+
+
+def _standard_streams(streams: object, closed: list[int] | None = None) -> None:
     """New ``sys.stdin/stdout/stderr`` on descriptors 0-2, with the caller's encodings
-    and line buffering where they are terminals (as Python's own start sets them)."""
+    and line buffering where they are terminals (as Python's own start sets them); None
+    for a descriptor in ``closed`` (as Python's start leaves it, and the command line
+    turns a closed standard input into one line, :class:`cardlab.cli._streams.ClosedInput`)."""
     given = streams if isinstance(streams, list) and len(streams) == 3 else [[None, None]] * 3
-    made = []
+    made: list[Any] = []
     for fd, (encoding, errors) in enumerate(given):
+        if fd in (closed or ()):
+            made.append(None)
+            continue
         tty = os.isatty(fd)
         raw: Any = io.FileIO(fd, "r" if fd == 0 else "w", closefd=False)
         buffered: Any = io.BufferedReader(raw) if fd == 0 else io.BufferedWriter(raw)
@@ -488,10 +618,18 @@ def _standard_streams(streams: object) -> None:
     sys.stdin, sys.stdout, sys.stderr = made
 
 
+def _duration(text: str) -> float:
+    """A finite positive number of seconds (``nan`` would make the daemon never end)."""
+    seconds = float(text)
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"not a finite positive number of seconds: {text!r}")
+    return seconds
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="cardlab-daemon", description=__doc__)
     parser.add_argument("--socket", type=Path, required=True)
-    parser.add_argument("--idle", type=float, default=3600.0)
+    parser.add_argument("--idle", type=_duration, default=3600.0, help="seconds")
     options = parser.parse_args(argv)
     wire.private_dir(options.socket.parent)
     # one daemon per socket: the lock is held for the daemon's life (two starts at once,
