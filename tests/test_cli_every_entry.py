@@ -471,3 +471,22 @@ def test_partial_stud_hands_are_sampled_by_default() -> None:
     assert code == 0, err
     answer = json.loads(out)
     assert answer["exact"] is False and answer["deals"] >= 100_000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '_commitment = "3e78042a9f"',  # a digest whose letters and digits look like 3e78042
+        '_seed = "00af7e99999c"',
+        'name = "x1e9999"',
+    ],
+)
+def test_words_that_only_look_like_exponents_are_read(text: str) -> None:
+    """A fair deal's digest is hexadecimal: its 'e' between digits is no exponent (the
+    restart tests' hands carry one, and were refused)."""
+    from cardlab._toml_numbers import check_text
+    from cardlab.errors import HistoryError
+
+    check_text(text, "PHH text", HistoryError)  # no error
+    with pytest.raises(HistoryError, match="exponent 5000"):
+        check_text(text + '\nactions = ["p1 cbr 1e5000"]', "PHH text", HistoryError)

@@ -22,7 +22,11 @@ MOST_DIGITS = 100
 MOST_EXPONENT = 400
 
 _LONG_RUN = re.compile(rf"[0-9](?:_?[0-9]){{{MOST_DIGITS},}}")
-_EXPONENT = re.compile(r"(?<=[0-9.])[eE]([+-]?[0-9][0-9_]*)")
+# a number with an exponent, as a word of its own (in a string too: PHH's actions write
+# amounts there), not the letters and digits of a word such as a hexadecimal digest
+_EXPONENT = re.compile(
+    r"(?<![\w.])[+-]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE]([+-]?[0-9][0-9_]*)(?![\w.])"
+)
 _KEY = re.compile(r"^[ \t]*([^\s=#\[][^=#\n]*?)[ \t]*=", re.MULTILINE)
 
 
