@@ -24,9 +24,7 @@ MOST_EXPONENT = 400
 _LONG_RUN = re.compile(rf"[0-9](?:_?[0-9]){{{MOST_DIGITS},}}")
 # a number with an exponent, as a word of its own (in a string too: PHH's actions write
 # amounts there), not the letters and digits of a word such as a hexadecimal digest
-_EXPONENT = re.compile(
-    r"(?<![\w.])[+-]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE]([+-]?[0-9][0-9_]*)(?![\w.])"
-)
+_EXPONENT = re.compile(r"(?<![\w.])[+-]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE]([+-]?[0-9][0-9_]*)(?![\w.])")
 _KEY = re.compile(r"^[ \t]*([^\s=#\[][^=#\n]*?)[ \t]*=", re.MULTILINE)
 
 
