@@ -422,7 +422,7 @@ def test_shared_rate_limits_are_one_budget_for_every_limiter(redis_url: str) -> 
             assert await two.take("10.0.0.1", "message") is None  # each process its own
             assert await one.take("10.0.0.1", "message") == pytest.approx(60.0, abs=0.5)
             ttl = await client.pttl("cardlab:rate:join:10.0.0.1")
-            assert 0 < ttl <= 60_000  # forgotten once full again
+            assert 0 < ttl <= 60_001  # forgotten once full again (an expiry rounded up a ms)
         finally:
             await client.aclose()
         away = redis.asyncio.Redis(port=free_port(), socket_connect_timeout=0.5)
