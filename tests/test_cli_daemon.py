@@ -7,6 +7,7 @@ so no daemon of the machine is touched and none is left behind.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -456,3 +457,23 @@ def test_the_idle_limit_is_a_finite_positive_duration(tmp_path: Path, idle: str)
         check=False,
     )
     assert done.returncode == 2 and "--idle" in done.stderr
+
+
+def test_a_run_whose_daemon_is_killed_ends_at_once(tmp_path: Path) -> None:
+    """A daemon killed outright (SIGKILL: none of its own ending runs) takes its runs with
+    it; the caller says so in one line."""
+    env = {**os.environ, "CARDLAB_DAEMON_DIR": str(tmp_path / "run")}
+    env.pop("CARDLAB_DAEMON", None)
+    assert _run(["daemon", "start"], env)[0] == 0
+    daemon = _status(env)["pid"]
+    assert isinstance(daemon, int)
+    try:
+        caller, pid = _busy_run(env)
+        os.kill(daemon, signal.SIGKILL)
+        assert _gone_within(pid, 5.0), f"run {pid} outlived its killed daemon"
+        _, err = caller.communicate(timeout=10)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(daemon, signal.SIGKILL)
+    assert caller.returncode == 1, err
+    assert err.endswith("the daemon or the run was killed)\n") and "Traceback" not in err, err

@@ -157,7 +157,11 @@ def _wait(sock: socket.socket, pid: int) -> int:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if answer is None or not isinstance(answer.get("exit"), int):
-        print("cardlab: error: the daemon's run ended without an exit status", file=sys.stderr)
+        print(
+            "cardlab: error: the daemon's run ended without an exit status (the daemon or "
+            "the run was killed)",
+            file=sys.stderr,
+        )
         return 1
     code: int = answer["exit"]
     return code

@@ -10,7 +10,10 @@ without a request, on ``stop``, on SIGTERM, or when a run finds a changed source
 A run belongs to its caller: each child leads a process group of its own (its workers
 in it), and the daemon keeps the caller's connection; when the caller goes away (killed,
 or gone before its run ended) the group is ended, and so it is when the daemon ends
-(:meth:`Daemon._end_run`). No run outlives its caller or the daemon.
+(:meth:`Daemon._end_run`). A daemon killed outright (SIGKILL: no ending of its own) takes
+its children with it: each is forked to die with its parent (:func:`_die_with_parent`,
+Linux's parent-death signal), and so is every process a run forks. No run outlives its
+caller or the daemon.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import ctypes
 import fcntl
 import importlib
 import io
@@ -30,6 +34,7 @@ import signal
 import socket
 import struct
 import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass
@@ -286,9 +291,11 @@ class Daemon:
         kernels (and so starts numba's threads) while nobody waits, then waits for its
         run."""
         ours, theirs = socket.socketpair()
+        daemon = os.getpid()
         pid = os.fork()
         if pid == 0:  # the spare: never returns (nor runs the daemon's code on)
             try:
+                _die_with_parent(daemon)
                 ours.close()
                 _spare_child(theirs, self._closed_in_children(), self.imports_set)
             finally:
@@ -352,9 +359,11 @@ class Daemon:
                 channel.close()
         elif self.spare is not None and not self.spare_ready:
             self._drop_spare(kill=True)  # still loading: it would take this run's cores
+        daemon = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child: never returns (nor runs the daemon's code on)
             try:
+                _die_with_parent(daemon)
                 for fd in self._closed_in_children():
                     os.close(fd)
                 _run_child(conn, fds, request, self.imports_set)
@@ -454,6 +463,45 @@ def _own_group(pid: int) -> None:
     run ends the group."""
     with contextlib.suppress(OSError):  # (it ended already)
         os.setpgid(pid, pid)
+
+
+PR_SET_PDEATHSIG = 1  # prctl(2)'s option: the signal this process gets when its parent dies
+
+
+def _parent_death_signal(signum: int) -> bool:
+    """Ask the kernel for ``signum`` when this process's parent ends (Linux's
+    ``prctl(PR_SET_PDEATHSIG)``); False where there is no such thing."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _die_with_parent(parent: int) -> None:
+    """In a child just forked from ``parent`` (the daemon): be killed (SIGKILL: at once,
+    even inside a compiled kernel that sees no Python signal handler) when it ends, as
+    are the processes this child forks from its main thread (a worker forked from
+    another thread would die with that thread, so it is left to its own pipe: Dask's
+    and multiprocessing's workers end when their parent's end of a pipe closes).
+    A parent gone before the request took effect ends the child now."""
+    _parent_death_signal(signal.SIGKILL)
+    forker = {"pid": os.getpid(), "main": True}  # copied into the forked child
+
+    def before() -> None:
+        forker["pid"] = os.getpid()
+        forker["main"] = threading.current_thread() is threading.main_thread()
+
+    def after_in_child() -> None:
+        gone = forker["main"] and _parent_death_signal(signal.SIGKILL)
+        if gone and os.getppid() != forker["pid"]:  # (it ended before the request)
+            os._exit(1)
+
+    os.register_at_fork(before=before, after_in_child=after_in_child)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _signal_group(pgid: int, signum: int) -> None:
