@@ -7,6 +7,8 @@ accepted run ends at :func:`_cli.start`.
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -58,7 +60,11 @@ def test_report_refuses_a_deck_too_small_for_its_hands(tmp_path: Path) -> None:
     assert not (tmp_path / "r.html").exists()
 
 
-# -- 3. one cap on PHH files -------------------------------------------------------------
+# -- 3. one rule of size for PHH files, and replay streamed ------------------------------
+
+PHHS = DATA / "phh" / "abs-nlh-handhq-1-first10.phhs"  # 10 hands, 7 KB
+PHH_COMMANDS = [["verify", "{f}"], ["replay", "{f}"], ["history", "--db", "{db}", "import", "{f}"]]
+PHH_IDS = ["verify", "replay", "history import"]
 
 
 @pytest.fixture
@@ -71,17 +77,81 @@ def big_phhs(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize(
-    "args",
-    [["verify", "{f}"], ["replay", "{f}"], ["history", "--db", "{db}", "import", "{f}"]],
-    ids=["verify", "replay", "history import"],
-)
-def test_phh_files_share_one_cap(args: list[str], big_phhs: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("args", PHH_COMMANDS, ids=PHH_IDS)
+def test_a_hand_over_the_cap_is_refused_by_every_reader(
+    args: list[str], big_phhs: Path, tmp_path: Path
+) -> None:
+    """One rule, one message: a hand (here [1], grown to 68 MB) is at most 64 MB."""
     from cardlab.table.phh import MAX_FILE_BYTES
 
     db = tmp_path / "hands.sqlite3"
     err = refused([a.format(f=big_phhs, db=db) for a in args])
-    assert f"{str(big_phhs)!r} is over {MAX_FILE_BYTES >> 20} MB" in err
+    mb = MAX_FILE_BYTES >> 20
+    assert f"{big_phhs}: hand [1] (line 1) is over {mb} MB: a PHH hand is at most {mb} MB" in err
+
+
+@pytest.mark.parametrize("args", PHH_COMMANDS, ids=PHH_IDS)
+def test_a_file_over_the_cap_is_read_hand_by_hand_by_every_reader(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cap is a hand's, not a file's: with a cap of 2,000 bytes the 7 KB file of ten
+    hands of under 1 KB is read whole by verify, replay and history import (each refused
+    the file before, and verify held it whole)."""
+    monkeypatch.setattr("cardlab.table.phh.MAX_FILE_BYTES", 2000)
+    db = tmp_path / "hands.sqlite3"
+    code, out, err = run_cli([a.format(f=PHHS, db=db) for a in args])
+    assert code == 0 and "over" not in err, (out, err)
+    assert "10" in out
+
+
+def _reading_marks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mark on stdout each hand the replay takes from the file (a generator in place of
+    the reader), so the output says what was printed before the file was read through."""
+    from cardlab.table import phh
+
+    def marked(path: str):  # type: ignore[no-untyped-def]
+        for entry in phh.iter_file(path):
+            sys.stdout.write(f"<<read {entry.number}>>")
+            yield entry
+
+    monkeypatch.setattr("cardlab.cli.replay.hands_of", marked)
+
+
+def test_replay_json_prints_each_hand_as_it_is_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JSON answer streams: the first hand is out before the second is read (it
+    came after all ten were replayed, the file and every replay held at once)."""
+    _reading_marks(monkeypatch)
+    code, out, err = run_cli(["replay", str(PHHS), "--format", "json"])
+    assert code == 0, err
+    assert out.index('"hand": 1,') < out.index("<<read 2>>")
+    assert out.index('"hand": 9,') < out.index("<<read 10>>")
+
+
+def test_replay_text_prints_each_hand_past_its_look_ahead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The text reads a bounded number of hands ahead (here 3): past it, each hand is
+    shown as it is replayed, titled without the count it cannot know yet."""
+    monkeypatch.setattr("cardlab.cli.replay.LOOKAHEAD_HANDS", 3)
+    _reading_marks(monkeypatch)
+    code, out, err = run_cli(["replay", str(PHHS)])
+    assert code == 0, err
+    assert out.index("hand 1 — NT") < out.index("<<read 5>>")
+    assert out.index("hand 9 — NT") < out.index("<<read 10>>") < out.index("hand 10 — NT")
+    assert " of 10" not in out
+
+
+def test_replay_json_streamed_is_one_json_document() -> None:
+    """Streamed or not, the answer is the one document: its bytes are the canonical
+    dump of what it parses to, and its hands are the file's in order."""
+    from cardlab import render
+
+    code, out, err = run_cli(["replay", str(PHHS), "--format", "json"])
+    assert code == 0, err
+    answer = json.loads(out)
+    assert out == render.to_json(answer) + "\n"
+    assert [h["hand"] for h in answer["hands"]] == list(range(1, 11))
+    assert answer["replayed"] == 10 and answer["file"] == str(PHHS)
 
 
 # -- 4. poker table on a huge deck -------------------------------------------------------
@@ -170,3 +240,45 @@ def test_poker_table_omaha_samples_are_bounded() -> None:
     err = refused(args)
     assert "sampling 1,000,000,000,000,000 Omaha deals would take about" in err
     assert "(the limit is 24 h)" in err
+
+
+# -- 6. report: exact Omaha and huge decks estimated up front -----------------------------
+
+
+def _report(tmp_path: Path, *args: str) -> list[str]:
+    return ["report", *args, "--out", str(tmp_path / "r.html"), "--no-cache"]
+
+
+def test_report_exact_omaha_past_the_memory_limit_is_refused_with_the_estimate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deck of 24 ranks of one card each: 49 s of evaluations, but 164,721,504
+    (hole, board) rank patterns listed, about 13 GB a process. Before, the time
+    alone was checked, and the report started."""
+    monkeypatch.setattr("cardlab.cli.report.client_from", start)  # (the cluster: next)
+    deck = _deck(tmp_path / "lone.toml", 1, 24)
+    err = refused(_report(tmp_path, "--decks", deck, "--exact-omaha", "--no-pushfold"))
+    assert "the exact Omaha tables of 1 deck(s) and variant(s)" in err
+    assert "rank patterns" in err and "of memory (the limit is 4.0 GB)" in err
+    assert "drop --exact-omaha" in err
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_report_exact_omaha_of_the_default_decks_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("cardlab.cli.report.client_from", start)  # (the cluster: next)
+    code, out, err = run_cli(_report(tmp_path, "--exact-omaha"))
+    assert code is None, (out, err)
+
+
+def test_report_of_a_huge_deck_is_refused_up_front(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """31 ranks of 4 suits: its best-of-seven table lists 10 million rank patterns
+    (13 GB). Before, the report started its cluster and the table's task failed late."""
+    monkeypatch.setattr("cardlab.cli.report.client_from", start)  # (the cluster: next)
+    deck = _deck(tmp_path / "wide.toml", 4, 31)
+    err = refused(_report(tmp_path, "--decks", deck))
+    assert "10,295,472 rank patterns" in err and "of memory" in err
+    assert "give decks with fewer ranks" in err

@@ -215,7 +215,7 @@ def test_ctrl_c_is_one_line_without_a_blank_line_before(monkeypatch: pytest.Monk
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("cardlab.cli.replay.replay_file", interrupted)
+    monkeypatch.setattr("cardlab.cli.replay.hands_of", interrupted)
     monkeypatch.setattr("cardlab.cli.verify.load_histories", interrupted)
     for args in (["replay", str(PHH)], ["verify", str(PHH)]):
         code, out, err = run_cli(args)
@@ -226,7 +226,7 @@ def test_data_ending_early_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     def ended(*args: object, **kwargs: object) -> None:
         raise EOFError("Compressed file ended before the end-of-stream marker was reached")
 
-    monkeypatch.setattr("cardlab.cli.replay.replay_file", ended)
+    monkeypatch.setattr("cardlab.cli.replay.hands_of", ended)
     code, out, err = run_cli(["replay", str(PHH)])
     assert_answer_or_one_line(code, out, err, codes=(2,))
 

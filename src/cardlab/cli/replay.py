@@ -4,13 +4,22 @@ Each hand of a file replays on its own: the answer has one entry per hand in fil
 order, a hand that cannot be read or replayed carrying its ``error`` (with its line)
 instead of the stacks. Exit code 0 when every hand replays, 1 when some do not (each
 is listed), 2 when the file cannot be read at all.
+
+The answer is streamed: each hand is printed as soon as it is replayed, so a file of
+any size shows its first hands at once and holds one hand at a time. The JSON is one
+document written piece by piece (the same bytes as the whole answer dumped at once).
+The text looks :data:`LOOKAHEAD_HANDS` hands ahead: a file of no more hands is shown
+as one ("hand 3 of 12", every amount with the file's decimals); a longer one says
+"hand 3" and shows the decimals of its first hands (more where a later hand needs them).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -19,21 +28,26 @@ import click
 from rich.markup import escape
 
 from cardlab import render
-from cardlab.cli._common import emit, emit_json, format_option
+from cardlab.cli._common import emit, format_option
 from cardlab.errors import HistoryError
 from cardlab.table import events as ev
 from cardlab.table import phh
 from cardlab.table.history import Replay, replay
 from cardlab.table.narrate import describe
 
+LOOKAHEAD_HANDS = 1000
+"""Hands the text answer reads ahead of the first it shows (parsed, not replayed): a file
+of no more is shown with its count and one unit of amounts."""
 
-def load_histories(path: str) -> list[phh.HandHistory]:
-    """Every hand of a .phh or .phhs file (a .phhs holds tables [1], [2], ...); the
-    first hand that cannot be read stops it (``cardlab verify``: all or nothing)."""
-    p = Path(path)
-    if p.suffix.lower() == ".phhs":
-        return phh.load_all(p)
-    return [phh.load(p)]
+
+def load_histories(path: str) -> Iterator[phh.HandHistory]:
+    """Every hand of a .phh or .phhs file (a .phhs holds tables [1], [2], ...), read one
+    at a time (:func:`cardlab.table.phh.iter_file`: a file of any size); the first hand
+    that cannot be read stops it (``cardlab verify``: all or nothing)."""
+    for entry in phh.iter_file(Path(path)):
+        if entry.history is None:
+            raise HistoryError(entry.error or f"{path}: hand {entry.number} cannot be read")
+        yield entry.history
 
 
 def _number(value: int | Decimal) -> int | float | str:
@@ -65,20 +79,21 @@ def replay_summary(r: Replay) -> dict[str, Any]:
     return out
 
 
-def replay_file(path: str) -> list[tuple[phh.Entry, Replay | None, str | None]]:
-    """Each hand of the file: its entry, and its replay or the reason it has none.
-    :class:`HistoryError` when the file cannot be read at all."""
-    out: list[tuple[phh.Entry, Replay | None, str | None]] = []
-    for entry in phh.iter_file(path):
-        if entry.history is None:
-            out.append((entry, None, entry.error))
-            continue
-        try:
-            label = f"hand {entry.number} (line {entry.line})"
-            out.append((entry, replay(entry.history, label=label), None))
-        except HistoryError as exc:
-            out.append((entry, None, str(exc)))
-    return out
+def replay_entry(entry: phh.Entry) -> tuple[Replay | None, str | None]:
+    """A hand of a file replayed, or the reason it has no replay."""
+    if entry.history is None:
+        return None, entry.error
+    try:
+        return replay(entry.history, label=f"hand {entry.number} (line {entry.line})"), None
+    except HistoryError as exc:
+        return None, str(exc)
+
+
+def hands_of(path: str) -> Iterator[phh.Entry]:
+    """The hands of a file as they are read (:func:`cardlab.table.phh.iter_file`);
+    :class:`HistoryError` when the file cannot be read at all (at its start, or where it
+    stops being readable)."""
+    return phh.iter_file(path)
 
 
 @click.command(name="replay")
@@ -87,28 +102,66 @@ def replay_file(path: str) -> list[tuple[phh.Entry, Replay | None, str | None]]:
 def replay_command(file: str, fmt: str) -> None:
     """Replay every hand of a PHH hand-history FILE (.phh or .phhs), street by street.
 
+    Each hand is printed as it is replayed (a file of any size; a hand is at most 64 MB).
     Exit code 0 when every hand replays, 1 when some do not (each is listed), 2 when
     the file cannot be read."""
-    results = replay_file(file)
-    failed = [(entry, error) for entry, _, error in results if error is not None]
+    entries = hands_of(file)
     if fmt == "json":
-        hands = []
-        for entry, r, error in results:
-            where = {"hand": entry.number, "line": entry.line}
-            hands.append(where | ({"error": error} if r is None else replay_summary(r)))
-        emit_json({"file": file, "hands": hands, "replayed": len(hands) - len(failed)})
+        total, failed = _stream_json(file, entries)
     else:
-        places = file_places(r.history for _, r, _ in results if r is not None)
-        for entry, r, error in results:
-            if r is None:
-                emit(f"hand {entry.number} of {len(results)}: {error}")
-            else:
-                print_replay(r, title=f"hand {entry.number} of {len(results)}", places=places)
+        total, failed = _stream_text(entries)
     if failed:
-        for _, error in failed:
-            click.echo(f"cardlab: {error}", err=True)
-        click.echo(f"cardlab: {len(failed)} of {len(results)} hands do not replay", err=True)
+        click.echo(f"cardlab: {failed} of {total} hands do not replay", err=True)
         sys.exit(1)
+
+
+def _failed(error: str) -> None:
+    click.echo(f"cardlab: {error}", err=True)
+
+
+def _stream_json(file: str, entries: Iterable[phh.Entry]) -> tuple[int, int]:
+    """The JSON answer written a hand at a time: the bytes of ``render.to_json`` of the
+    whole ``{"file", "hands", "replayed"}``; (hands, hands that failed)."""
+    ascii = not render.can_encode(sys.stdout)
+    out = sys.stdout
+    out.write('{\n  "file": ' + json.dumps(file, ensure_ascii=ascii) + ',\n  "hands": [')
+    total = failed = 0
+    for entry in entries:
+        r, error = replay_entry(entry)
+        where = {"hand": entry.number, "line": entry.line}
+        hand = where | ({"error": error} if r is None else replay_summary(r))
+        text = render.to_json(hand, ascii=ascii).replace("\n", "\n    ")
+        out.write(("," if total else "") + "\n    " + text)
+        out.flush()
+        total += 1
+        if error is not None:
+            failed += 1
+            _failed(error)
+    out.write(("\n  " if total else "") + f'],\n  "replayed": {total - failed}\n}}\n')
+    out.flush()
+    return total, failed
+
+
+def _stream_text(entries: Iterator[phh.Entry]) -> tuple[int, int]:
+    """The text answer a hand at a time, :data:`LOOKAHEAD_HANDS` hands read ahead (parsed,
+    not replayed) for the count and the unit; (hands, hands that failed)."""
+    ahead = list(itertools.islice(entries, LOOKAHEAD_HANDS + 1))
+    known = len(ahead) <= LOOKAHEAD_HANDS
+    places = file_places(e.history for e in ahead if e.history is not None)
+    of = f" of {len(ahead)}" if known else ""
+    total = failed = 0
+    for entry in itertools.chain(ahead, entries):
+        total += 1
+        r, error = replay_entry(entry)
+        if r is None:
+            failed += 1
+            emit(f"hand {entry.number}{of}: {error}")
+            _failed(str(error))
+            continue
+        shown = places if known else max(places, file_places([r.history]))
+        print_replay(r, title=f"hand {entry.number}{of}", places=shown)
+        sys.stdout.flush()
+    return total, failed
 
 
 def file_places(histories: Any) -> int:

@@ -24,9 +24,11 @@ def verify_command(file: str, fmt: str) -> None:
     verified, unrevealed (the seed is not revealed yet), failed (and the first wrong
     card), or not fair-dealt. Exits with 1 when a hand failed.
     """
-    histories = load_histories(file)
-    verdicts = [verify(h) for h in histories]
-    rows = [_row(k, h, v) for k, (h, v) in enumerate(zip(histories, verdicts, strict=True), 1)]
+    verdicts = []
+    rows = []
+    for k, history in enumerate(load_histories(file), 1):  # hand by hand: any size
+        verdicts.append(verify(history))
+        rows.append(_row(k, history, verdicts[-1]))
     if fmt == "json":
         emit_json({"file": file, "hands": rows, "failed": sum(not v.ok for v in verdicts)})
     elif fmt == "csv":

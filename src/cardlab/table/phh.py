@@ -21,8 +21,13 @@ action lines are records from :mod:`cardlab.table.phh_actions`. Every malformed 
 raises :class:`~cardlab.errors.HistoryError` naming the line. :func:`load` reads a file
 (a path or a file object) and :func:`loads` text, as :mod:`json` and :mod:`tomllib` do;
 :func:`load_all` and :func:`loads_all` the hands of a ``.phhs``. :func:`iter_file` reads a
-file hand by hand, never holding it whole (up to :data:`MAX_FILE_BYTES`, as the others),
-a hand that cannot be read being an entry with its error rather than the end of the file.
+file hand by hand, never holding it whole, a hand that cannot be read being an entry
+with its error rather than the end of the file.
+
+One rule of size: a hand (a ``.phh``, or one table of a ``.phhs``) is at most
+:data:`MAX_FILE_BYTES`. A file read hand by hand (:func:`iter_file`: ``cardlab replay``,
+``verify`` and ``history import``) may be of any size; :func:`load` and :func:`load_all`,
+which hold a whole file, take files up to that size.
 """
 
 from __future__ import annotations
@@ -55,9 +60,25 @@ from cardlab.table.phh_actions import (
 )
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
-"""The largest PHH file read: by :func:`load` and :func:`load_all` (held whole) and by
-:func:`iter_file` (streamed), so ``verify``, ``replay`` and ``history import`` take the
-same files."""
+"""The largest PHH text held at once: one hand read by :func:`iter_file` (which streams
+a file of any size, so ``replay``, ``verify`` and ``history import`` take the same files),
+or a whole file read by :func:`load` and :func:`load_all`."""
+
+_CAP_RULE = (
+    "a PHH hand is at most {mb} MB; replay, verify and history import read a file of any "
+    "size hand by hand"
+)
+
+
+def _over_cap(what: str, whole: bool = True) -> HistoryError:
+    """The one message of the cap: ``what`` is over it (``whole``: a file held whole, by
+    :func:`load` or :func:`load_all`)."""
+    mb = MAX_FILE_BYTES >> 20
+    held = " (phh.load and phh.load_all hold a file whole: phh.iter_file reads it hand by hand)"
+    return HistoryError(
+        f"{what} is over {mb} MB{held if whole else ''}: " + _CAP_RULE.format(mb=mb)
+    )
+
 
 VARIANTS: dict[str, str] = {
     "FT": "Fixed-limit Texas hold 'em",
@@ -616,7 +637,10 @@ def _text(text: object) -> str:
             "phh.load, phh.load_all)"
         )
     if len(text) > MAX_FILE_BYTES:
-        raise HistoryError(f"PHH text of {len(text)} characters is over the limit")
+        raise HistoryError(
+            f"PHH text of {len(text):,} characters is over the limit: "
+            + _CAP_RULE.format(mb=MAX_FILE_BYTES >> 20)
+        )
     return text
 
 
@@ -642,13 +666,13 @@ def _read(source: Source) -> tuple[str, str]:
     return _decoded(data, repr(str(path))), f"{path}: "
 
 
-def _check_file(path: Path, info: os.stat_result) -> None:
+def _check_file(path: Path, info: os.stat_result, *, whole: bool = True) -> None:
     """Refuse a path that is not a regular file (a FIFO would block, a device never
-    end) or is over :data:`MAX_FILE_BYTES`."""
+    end) or, to be held ``whole``, is over :data:`MAX_FILE_BYTES`."""
     if not stat.S_ISREG(info.st_mode):
         raise HistoryError(f"{str(path)!r} is not a regular file")
-    if info.st_size > MAX_FILE_BYTES:
-        raise HistoryError(f"{str(path)!r} is over {MAX_FILE_BYTES >> 20} MB")
+    if whole and info.st_size > MAX_FILE_BYTES:
+        raise _over_cap(repr(str(path)))
 
 
 def _read_file(handle: IO[bytes] | IO[str]) -> tuple[str, str]:
@@ -663,7 +687,7 @@ def _read_file(handle: IO[bytes] | IO[str]) -> tuple[str, str]:
     where = f"{name}: " if isinstance(name, str) else ""
     if isinstance(data, str):
         if len(data) > MAX_FILE_BYTES:
-            raise HistoryError(f"{label} is over {MAX_FILE_BYTES >> 20} MB")
+            raise _over_cap(label)
         return data.removeprefix("\ufeff"), where
     if not isinstance(data, bytes | bytearray):
         raise HistoryError(f"expected a file of text or bytes, got {type(data).__name__}")
@@ -672,7 +696,7 @@ def _read_file(handle: IO[bytes] | IO[str]) -> tuple[str, str]:
 
 def _decoded(data: bytes, label: str) -> str:
     if len(data) > MAX_FILE_BYTES:
-        raise HistoryError(f"{label} is over {MAX_FILE_BYTES >> 20} MB")
+        raise _over_cap(label)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -730,10 +754,10 @@ class Entry:
 
 
 def iter_file(path: str | os.PathLike[str]) -> Iterator[Entry]:
-    """Every hand of a ``.phh`` or ``.phhs`` file, read one at a time (never held
-    whole; a file over :data:`MAX_FILE_BYTES` is refused, as by :func:`load`), in file
-    order. A hand that cannot be read is an :class:`Entry` with its
-    ``error`` (and line): it does not stop the others. A file that cannot be read at
+    """Every hand of a ``.phh`` or ``.phhs`` file of any size, read one at a time (never
+    held whole; a hand over :data:`MAX_FILE_BYTES` is refused), in file order. A hand
+    that cannot be read is an :class:`Entry` with its ``error`` (and line): it does not
+    stop the others. A file that cannot be read at
     all (missing, not UTF-8, no hand, values outside any hand, a one-hand file that is
     not TOML) raises :class:`HistoryError`.
 
@@ -781,9 +805,10 @@ def _shift_toml_line(message: str, offset: int) -> str:
 
 
 def _chunks(path: Path) -> Iterator[tuple[str | None, int, str, int]]:
-    """(table name or None, first line, text) of each hand of the file, streamed."""
+    """(table name or None, first line, text) of each hand of the file, streamed: no
+    more than :data:`MAX_FILE_BYTES` (and a line) is held at once."""
     try:
-        _check_file(path, path.stat())
+        _check_file(path, path.stat(), whole=False)
         handle = path.open("r", encoding="utf-8", newline="")
     except OSError as exc:
         raise HistoryError(f"cannot read {str(path)!r}: {exc.strerror}") from None
@@ -792,14 +817,16 @@ def _chunks(path: Path) -> Iterator[tuple[str | None, int, str, int]]:
         first = 1
         lines: list[str] = []
         seen_key = False
-        number = read = 0
+        number = read = held = 0
+        lines_of = iter(functools.partial(handle.readline, MAX_FILE_BYTES + 1), "")
         try:
-            for number, line in enumerate(handle, 1):
+            for number, line in enumerate(lines_of, 1):
                 read += len(line)
                 if number == 1:
                     line = line.removeprefix("\ufeff")
                 m = _HEADER_RE.match(line) if line.startswith("[") else None
-                if m is not None and line[m.end() :].strip()[:1] in ("", "#"):
+                header = m is not None and line[m.end() :].strip()[:1] in ("", "#")
+                if m is not None and header:
                     if name is None and seen_key:
                         raise HistoryError(
                             f"{path}: line {number}: a .phhs file is one table per hand "
@@ -808,7 +835,13 @@ def _chunks(path: Path) -> Iterator[tuple[str | None, int, str, int]]:
                     if name is not None or lines:
                         yield name, first, "".join(lines), read - len(line)
                     name = next(g for g in m.groups() if g is not None)
-                    first, lines = number, [line]
+                    first, lines, held = number, [], 0
+                held += len(line)
+                if held > MAX_FILE_BYTES:
+                    hand = "the hand" if name is None else f"hand [{name}]"
+                    raise _over_cap(f"{path}: {hand} (line {first})", whole=False)
+                if header:
+                    lines.append(line)
                     continue
                 if name is None and not seen_key:
                     stripped = line.strip()

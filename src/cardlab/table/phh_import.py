@@ -1,8 +1,8 @@
 """Bulk import of PHH files into the hand store: streamed, checked, idempotent.
 
 :func:`import_files` reads ``.phh`` and ``.phhs`` files hand by hand
-(:func:`cardlab.table.phh.iter_file`, so a file is never held whole; at most
-:data:`cardlab.table.phh.MAX_FILE_BYTES`, the cap of every PHH reader),
+(:func:`cardlab.table.phh.iter_file`, so a file of any size is never held whole; a
+hand is at most :data:`cardlab.table.phh.MAX_FILE_BYTES`, as for every PHH reader),
 replays each hand on the engine and stores it, ``batch`` hands per transaction. A hand
 that cannot be read or replayed is skipped and reported with its file and line; it
 does not stop the others. A hand already in the store, or earlier in the same import,
