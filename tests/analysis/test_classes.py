@@ -6,6 +6,8 @@ import itertools
 import math
 from pathlib import Path
 
+import pytest
+
 from cardlab.analysis.classes import class_grid, hand_classes, suit_groups, suit_permutations
 from cardlab.decks import deck_from_toml
 from cardlab.poker import RuleSet
@@ -85,3 +87,17 @@ def test_permutations_map_the_deck_onto_itself() -> None:
         assert sorted(p.tolist()) == list(range(78))
         for code, image in itertools.islice(enumerate(p), 0, 78, 7):
             assert rules.deck.cards[int(image)].rank == rules.deck.cards[code].rank
+
+
+@pytest.mark.parametrize(
+    "deck", ["standard52", "FESCA78", "FESCA60", "TESCA54", "short24", "lone30"]
+)
+def test_the_class_count_is_the_number_of_classes(deck: str) -> None:
+    """The count an estimate takes (orbits of two-card hands, no classes made) against
+    the classes themselves."""
+    from cardlab.analysis.classes import count_hand_classes
+
+    decks = Path(__file__).resolve().parents[1] / "data" / "decks"
+    name = str(decks / f"{deck}.toml") if deck in ("short24", "lone30") else deck
+    rules = RuleSet.for_deck(name)
+    assert count_hand_classes(rules) == len(hand_classes(rules))

@@ -78,6 +78,17 @@ def suit_permutations(rules: RuleSet) -> np.ndarray[tuple[int, int], np.dtype[np
     return np.array(rows, dtype=np.int64)
 
 
+def count_hand_classes(rules: RuleSet) -> int:
+    """How many classes :func:`hand_classes` makes, without making them: the orbits of
+    the deck's two-card hands under its suit permutations (for estimates before work)."""
+    n = len(rules.deck)
+    perms = suit_permutations(rules)
+    first, second = np.triu_indices(n, 1)
+    a, b = perms[:, first], perms[:, second]  # every hand's image under each permutation
+    codes = np.minimum(a, b) * n + np.maximum(a, b)
+    return len(np.unique(codes.min(axis=0)))
+
+
 def hand_classes(rules: RuleSet) -> tuple[HandClass, ...]:
     """Every class of two hole cards, strongest-looking first (pairs, then by ranks).
     Classes of three or four cards (Stud, Omaha) are

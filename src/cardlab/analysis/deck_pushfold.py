@@ -51,7 +51,7 @@ STACKS = (5.0, 10.0, 15.0)
 """The stacks (big blinds) whose push and call shares the report gives."""
 REFERENCE = "standard52"
 MOVES_LISTED = 12  # the classes listed per deck, by how far their push bound moves
-_MATRIX_SE = 0.01  # the default of `cardlab solve pushfold` and the nash bot: one cache
+MATRIX_SE = 0.01  # the default of `cardlab solve pushfold` and the nash bot: one cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +123,7 @@ class DeckPushFoldTask:
 
     def key(self) -> str:
         stacks = ",".join(f"{s:g}" for s in self.stacks)
-        return f"report-pushfold|{game_text(self.game)}|se={_MATRIX_SE}|stacks={stacks}"
+        return f"report-pushfold|{game_text(self.game)}|se={MATRIX_SE}|stacks={stacks}"
 
     def run(self) -> dict[str, Any]:
         return deck_figures(self.game, deck_matrix(self.game, self.cache), self.stacks)
@@ -172,7 +172,7 @@ def deck_matrix(game: Game, cache: str | Path | None, **how: Any) -> Any:
     shipped = shipped_matrix(game)
     if shipped is not None:
         return shipped
-    return class_matrix(game, se=_MATRIX_SE, cache=cache, **how)
+    return class_matrix(game, se=MATRIX_SE, cache=cache, **how)
 
 
 def build_section(

@@ -134,31 +134,29 @@ def task_bar(show: bool, label: str) -> Iterator[Callable[[int, int], None] | No
 
 
 def check_report_work(
-    rules: Sequence[Any], *, exact_omaha: bool, tie_samples: int, scheduler: str | None
+    rules: Sequence[Any],
+    *,
+    exact_omaha: bool,
+    omaha_samples: int,
+    tie_samples: int,
+    pushfold: bool,
+    scheduler: str | None,
+    workers: int | None,
 ) -> None:
     """Refuse a report (every deck and compared variant in ``rules``) estimated to take
-    longer than :data:`cardlab.budget.LIMIT_SECONDS` on this machine; a run on a Dask
-    cluster (``scheduler``) is its own judge."""
-    from cardlab import budget
-    from cardlab.analysis.report import TIE_GAMES
-    from cardlab.poker.equity import sampling_seconds
-    from cardlab.poker.games import BASE_GAMES, Game
-    from cardlab.poker.tables7 import omaha_exact_seconds
+    longer than :data:`cardlab.budget.LIMIT_SECONDS` or to hold more than
+    :data:`cardlab.budget.LIMIT_BYTES` on this machine
+    (:func:`cardlab.analysis.report_cost.check_report_cost`); a run on a Dask cluster
+    (``scheduler``) is its own judge."""
+    from cardlab.analysis.report_cost import check_report_cost
 
     if scheduler is not None:
         return
-    if exact_omaha:
-        seconds = sum(omaha_exact_seconds(r) for r in rules)
-        budget.check(
-            f"the exact Omaha tables of {len(rules)} deck(s) and variant(s)",
-            seconds,
-            "drop --exact-omaha (Omaha is then sampled), give fewer --decks, or run it on "
-            "a Dask cluster (--scheduler)",
-        )
-    deals = 2 * tie_samples
-    seconds = sum(sampling_seconds(Game(r, BASE_GAMES[b]), deals) for r in rules for b in TIE_GAMES)
-    budget.check(
-        f"the split-pot figures of {len(rules)} deck(s) and variant(s), {tie_samples:,} deals each",
-        seconds,
-        "ask for fewer --tie-samples (the default is 200,000)",
+    check_report_cost(
+        rules,
+        exact_omaha=exact_omaha,
+        omaha_samples=omaha_samples,
+        tie_samples=tie_samples,
+        pushfold=pushfold,
+        processes=1 if workers == 0 else workers,
     )

@@ -144,7 +144,13 @@ def report(
     check_decks(variants)
     settings = _postflop_settings(postflop, postflop_target, postflop_iterations)
     check_report_work(
-        variants, exact_omaha=exact_omaha, tie_samples=tie_samples, scheduler=scheduler
+        variants,
+        exact_omaha=exact_omaha,
+        omaha_samples=omaha_samples,
+        tie_samples=tie_samples,
+        pushfold=pushfold,
+        scheduler=scheduler,
+        workers=workers,
     )
     with client_from(scheduler, workers) as client, task_bar(fmt == "text", "report") as bar:
         bar = after_first_run_notice(bar, "report", COMPILE_SECONDS, _kernels_compiled)

@@ -343,11 +343,76 @@ def omaha_sampled_seconds(samples: int, cores: int | None = None) -> float:
     return budget.seconds_for(samples * 60, per_second)
 
 
+OMAHA_PATTERN_BYTES = 80
+"""Bytes the exact Omaha count holds per canonical (hole, board) rank pattern of its
+listing (:mod:`cardlab.poker._omaha_patterns`: the compact rows and the listing's
+temporaries), rounded up from a measured standard52 listing (5.5 million patterns, 411
+MB over the process's start)."""
+
+OMAHA_LISTING_BYTES = 64 * 10**6
+"""The listing's block arrays (about :data:`cardlab.poker._omaha_patterns.BLOCK_ROWS`
+rows of codes and cards at once), whatever the deck."""
+
+OMAHA_EXPANDED_BYTES = (OMAHA_HOLE + OMAHA_BOARD) * 3 * 8 + 3 * 8
+"""Bytes of one pattern as the counting kernel reads it (int64 levels, count, weight,
+work): a part's patterns are expanded so."""
+
+OMAHA_PATTERNS_PER_SECOND = 50_000
+"""Canonical patterns the listing keeps a second, rounded down from measured runs
+(standard52: 5.5 million in 59 s on a busy machine)."""
+
+OMAHA_VISITS_PER_SECOND = 10_000_000
+"""(hole, board) rank multisets the listing visits a second under each element of the
+deck's rank group, rounded down (FESCA78: 2.9e8 visits in 16 s)."""
+
+
+def omaha_patterns_fitting(rules: RuleSet) -> int:
+    """How many (4 hole ranks, 5 board ranks) multiset pairs fit the deck (no rank holds
+    more cards than it has suits): the product over ranks of the ways a rank takes
+    ``h`` hole and ``b`` board cards (``h + b`` at most its cards), coefficient of
+    4 hole and 5 board cards."""
+    caps = [bin(int(a)).count("1") for a in pat.symmetry(rules).avail]
+    ways = np.zeros((OMAHA_HOLE + 1, OMAHA_BOARD + 1), dtype=object)
+    ways[0, 0] = 1
+    for cap in caps:
+        grown = np.zeros_like(ways)
+        for h in range(OMAHA_HOLE + 1):
+            for b in range(OMAHA_BOARD + 1):
+                if ways[h, b]:
+                    for i in range(min(cap, OMAHA_HOLE - h) + 1):
+                        for j in range(min(cap - i, OMAHA_BOARD - b) + 1):
+                            grown[h + i, b + j] += ways[h, b]
+        ways = grown
+    return int(ways[OMAHA_HOLE, OMAHA_BOARD])
+
+
+def omaha_listing_estimate(rules: RuleSet) -> tuple[int, float]:
+    """About how many canonical patterns the exact Omaha listing keeps (the fitting ones
+    over the rank group: each orbit kept once), and how long the listing takes (one
+    process; every process of a cluster lists them once)."""
+    group = len(pat.symmetry(rules).rank_group)
+    ranks = len(rules.deck.ranks)
+    patterns = -(-omaha_patterns_fitting(rules) // group)
+    visits = math.comb(ranks + OMAHA_HOLE - 1, OMAHA_HOLE)
+    visits *= math.comb(ranks + OMAHA_BOARD - 1, OMAHA_BOARD) * group
+    seconds = budget.seconds_for(visits, OMAHA_VISITS_PER_SECOND)
+    return patterns, seconds + budget.seconds_for(patterns, OMAHA_PATTERNS_PER_SECOND)
+
+
+def omaha_exact_bytes(rules: RuleSet, parts: int = 1) -> int:
+    """About the memory one process of the exact Omaha count holds: the listing of every
+    canonical pattern, and one of ``parts`` parts expanded for the kernel (1: the whole
+    table in one process)."""
+    patterns, _ = omaha_listing_estimate(rules)
+    expanded = -(-patterns // parts) * OMAHA_EXPANDED_BYTES
+    return patterns * OMAHA_PATTERN_BYTES + OMAHA_LISTING_BYTES + expanded
+
+
 def omaha_exact_work(rules: RuleSet) -> int:
     """Estimated five-card evaluations for an exact Omaha table: the deals divided by
     the deck's symmetry, times the 60 ways to choose 2 + 3 cards."""
     n = len(rules.deck)
-    geo = pat.geometry(rules)
+    geo = pat.symmetry(rules)
     deals = math.comb(n, OMAHA_HOLE) * math.comb(n - OMAHA_HOLE, OMAHA_BOARD)
     return deals * 60 // (geo.suit_symmetry * len(geo.rank_group))
 
@@ -376,21 +441,24 @@ def best_of_seconds(rules: RuleSet, hand_size: int, cores: int | None = None) ->
     fives, at the exact Omaha count's rate."""
     import os
 
-    geo = pat.geometry(rules)
+    geo = pat.symmetry(rules)
     symmetry = geo.suit_symmetry * len(geo.rank_group)
     evaluations = math.comb(len(rules.deck), hand_size) * math.comb(hand_size, 5) // symmetry
     per_second = OMAHA_EVALUATIONS_PER_CORE * (cores or os.cpu_count() or 1)
     return budget.seconds_for(evaluations, per_second)
 
 
-def check_best_of_cost(rules: RuleSet, hand_size: int) -> None:
+def check_best_of_cost(
+    rules: RuleSet,
+    hand_size: int,
+    instead: str = "count hands of fewer cards, or use a deck with fewer ranks",
+) -> None:
     """Refuse, before any work, a best-of table past the budget's memory or time
-    (:mod:`cardlab.budget`), with the estimate."""
+    (:mod:`cardlab.budget`), with the estimate and what to ask for ``instead``."""
     what = (
         f"the best-of-{hand_size} table of the {rules.deck.name} deck lists "
         f"{best_of_patterns(rules, hand_size):,} rank patterns and"
     )
-    instead = "count hands of fewer cards, or use a deck with fewer ranks"
     budget.check_memory(what, best_of_bytes(rules, hand_size), instead)
     budget.check(what.removesuffix(" and"), best_of_seconds(rules, hand_size), instead)
 

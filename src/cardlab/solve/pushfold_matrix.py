@@ -50,7 +50,7 @@ import numpy as np
 
 from cardlab._sources import code_digest
 from cardlab.analysis.chart import _orbit_weights, game_text
-from cardlab.analysis.classes import HandClass, hand_classes, suit_permutations
+from cardlab.analysis.classes import HandClass, count_hand_classes, hand_classes, suit_permutations
 from cardlab.analysis.runner import Progress, run_tasks, task_rng
 from cardlab.errors import GameError
 from cardlab.poker.games import Game
@@ -350,7 +350,7 @@ def sampled_seconds(game: Game, se: float) -> float:
     machine: :func:`samples_for` deals for each pair of distinct classes."""
     from cardlab.poker.equity import sampling_seconds
 
-    k = len(hand_classes(game.rules))
+    k = count_hand_classes(game.rules)
     return sampling_seconds(game, k * (k - 1) // 2 * samples_for(se))
 
 

@@ -55,8 +55,23 @@ class Geometry:
     order: Any  # the rule set's HandOrder
 
 
+@dataclass(frozen=True, slots=True)
+class Symmetry:
+    """What a deck's symmetries are, without its hand order (cheap: for estimates)."""
+
+    card_rank: np.ndarray[Any, Any]  # by card code: rank index
+    card_suit: np.ndarray[Any, Any]  # by card code: suit index
+    avail: np.ndarray[Any, Any]  # by rank index: mask of suits holding it
+    init_class: np.ndarray[Any, Any]  # by suit index: class of interchangeable suits
+    mixmask: int  # suits that count towards Mixwell (0: no Mixwell)
+    rank_group: tuple[tuple[int, ...], ...]  # rank permutations keeping the deck
+    suit_symmetry: int  # number of suit permutations keeping the deck
+
+
 @lru_cache(maxsize=32)
-def geometry(rules: RuleSet) -> Geometry:
+def symmetry(rules: RuleSet) -> Symmetry:
+    """The deck's ranks by suit and the permutations of suits and ranks that keep it
+    (the part of :func:`geometry` that needs no hand order)."""
     deck = rules.deck
     n_ranks, n_suits = len(deck.ranks), len(deck.suits)
     card_rank = np.array([deck.ranks.index(c.rank) for c in deck.cards], dtype=np.int64)
@@ -76,6 +91,16 @@ def geometry(rules: RuleSet) -> Geometry:
     labels: dict[tuple[tuple[int, ...], int], int] = {}
     init_class = np.array([labels.setdefault(sig, len(labels)) for sig in signature], np.int64)
     suit_symmetry = math.prod(math.factorial(signature.count(sig)) for sig in labels)
+    group = rank_group([int(a) for a in avail], set(rules.straights))
+    return Symmetry(card_rank, card_suit, avail, init_class, mixmask, group, suit_symmetry)
+
+
+@lru_cache(maxsize=32)
+def geometry(rules: RuleSet) -> Geometry:
+    deck = rules.deck
+    n_ranks, n_suits = len(deck.ranks), len(deck.suits)
+    sym = symmetry(rules)
+    avail, mixmask = sym.avail, sym.mixmask
     straights = np.array(sorted(rules.straights), dtype=np.int64)
     lut = np.zeros(1 << n_ranks if n_ranks <= 20 else 0, dtype=np.uint8)
     if lut.size:
@@ -87,18 +112,18 @@ def geometry(rules: RuleSet) -> Geometry:
         suit_kind[popcount[np.arange(1 << n_suits) & mixmask] == 5] = 2
     strength, category, order = shape_strengths(rules)
     return Geometry(
-        card_rank=card_rank,
-        card_suit=card_suit,
+        card_rank=sym.card_rank,
+        card_suit=sym.card_suit,
         avail=avail,
-        init_class=init_class,
+        init_class=sym.init_class,
         mixmask=mixmask,
         straights=straights,
         lut=lut,
         binom=binom,
         popcount=popcount,
         suit_kind=suit_kind,
-        rank_group=rank_group([int(a) for a in avail], set(rules.straights)),
-        suit_symmetry=suit_symmetry,
+        rank_group=sym.rank_group,
+        suit_symmetry=sym.suit_symmetry,
         strength=strength,
         category=category,
         order=order,
