@@ -252,14 +252,14 @@ def _report(tmp_path: Path, *args: str) -> list[str]:
 def test_report_exact_omaha_past_the_memory_limit_is_refused_with_the_estimate(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A deck of 24 ranks of one card each: 49 s of evaluations, but 164,721,504
-    (hole, board) rank patterns listed, about 13 GB a process. Before, the time
+    """A deck of 24 ranks of one card each: a minute of evaluations, but 82 million
+    canonical (hole, board) rank patterns listed, about 7 GB a process. Before, the time
     alone was checked, and the report started."""
     monkeypatch.setattr("cardlab.cli.report.client_from", start)  # (the cluster: next)
     deck = _deck(tmp_path / "lone.toml", 1, 24)
     err = refused(_report(tmp_path, "--decks", deck, "--exact-omaha", "--no-pushfold"))
     assert "the exact Omaha tables of 1 deck(s) and variant(s)" in err
-    assert "rank patterns" in err and "of memory (the limit is 4.0 GB)" in err
+    assert "82,372,752 rank patterns" in err and "of memory (the limit is 4.0 GB)" in err
     assert "drop --exact-omaha" in err
     assert not (tmp_path / "r.html").exists()
 

@@ -477,3 +477,26 @@ def test_a_run_whose_daemon_is_killed_ends_at_once(tmp_path: Path) -> None:
             os.kill(daemon, signal.SIGKILL)
     assert caller.returncode == 1, err
     assert err.endswith("the daemon or the run was killed)\n") and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("args", [["decks"], ["equity", "As Ah", "Ks Kh", "--exact"]])
+def test_a_full_disk_through_the_daemon_is_the_fresh_process_s_one_line(
+    daemon_env: dict[str, str], args: list[str]
+) -> None:
+    """Issue 36, cause 1, through the daemon: the run writes on the caller's /dev/full."""
+    answers = []
+    for env in (daemon_env, _fresh(daemon_env)):
+        before = _runs(daemon_env)
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(
+                [*CARDLAB, *args], stdout=full, stderr=subprocess.PIPE, text=True, env=env,
+                timeout=120, check=False,
+            )  # fmt: skip
+        assert "Traceback" not in done.stderr, done.stderr
+        answers.append((done.returncode, done.stderr.splitlines()[-1]))  # (after a compile)
+        assert _runs(daemon_env) == before + (env is daemon_env)
+    assert answers[0] == answers[1]
+    assert answers[0] == (
+        2,
+        "cardlab: error: cannot write to standard output: No space left on device",
+    )
