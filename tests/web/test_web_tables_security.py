@@ -241,7 +241,7 @@ def test_websocket_origin(client: TestClient, app: Any) -> None:
         with pytest.raises(WebSocketDisconnect) as refused, connect(client, tid, origin=origin):
             pass
         assert refused.value.code == 4403, origin
-    assert app.state.tables.rooms[tid].connections == 0
+    assert len(app.state.tables.rooms[tid].audience) == 0
     with connect(client, tid, origin=OWN) as ws:
         m = ws.receive_json()
         assert m["type"] == "state" and m["table"]["id"] == tid
@@ -258,7 +258,7 @@ def test_foreign_origin_with_a_seat_cookie_reads_no_cards(client: TestClient, ap
     with pytest.raises(WebSocketDisconnect) as refused, connect(client, tid, ann, origin=EVIL):
         raise AssertionError("the handshake was accepted")  # pragma: no cover
     assert refused.value.code == 4403
-    assert app.state.tables.rooms[tid].connections == 0
+    assert len(app.state.tables.rooms[tid].audience) == 0
 
 
 def test_allowed_origins_let_that_origin_through() -> None:

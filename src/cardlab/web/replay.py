@@ -469,13 +469,13 @@ def table_hand(manager: TableManager, request: Request) -> Source:
     if room is None:
         raise ReplayNotFound(f"no table {table_id[:40]!r}")
     number = _whole(request.path_params["number"], "hand")
-    kept = list(room.finished)
+    kept = list(room.runner.finished)
     hand = next((h for h in kept if h.number == number), None)
     if hand is None:
         numbers = sorted(h.number for h in kept)
         held = f"hands {numbers[0]} to {numbers[-1]}" if numbers else "no finished hands yet"
         raise ReplayNotFound(f"no hand {number} at this table (it keeps {held})")
-    seat = room.seat_of_hash(browser_hash(request, room.id))
+    seat = room.seating.seat_of_hash(browser_hash(request, room.id))
     sitting = None if seat is None else room.seats[seat].sitting
     source = _as_seen(hand, seat, sitting, f"hand {number}")
     about = {
@@ -507,7 +507,7 @@ def stored_hand(manager: TableManager, request: Request) -> Source:
     if request.query_params.get("table") != record.table_id:
         raise missing  # a table's hands are for those who know the table
     room = manager.rooms.get(record.table_id)
-    seat = None if room is None else room.seat_of_hash(browser_hash(request, room.id))
+    seat = None if room is None else room.seating.seat_of_hash(browser_hash(request, room.id))
     sitting = None if room is None or seat is None else room.seats[seat].sitting
     try:
         finished = FinishedHand.from_record(record)

@@ -21,7 +21,6 @@ from cardlab.errors import CardlabError, GameError
 from cardlab.web.cluster import Cluster
 from cardlab.web.guard import RateLimiter
 from cardlab.web.lease import TableKeeper
-from cardlab.web.table_arrivals import expire_requests
 from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_relay import RemoteSockets
 from cardlab.web.table_room import BOT_HANDS, Room
@@ -215,7 +214,7 @@ class TableManager:
         """Close the tables with no person seated that nothing happened at for
         ``idle_close`` seconds; the ids closed. (Seat requests past their time go too.)"""
         for room in list(self.rooms.values()):
-            expire_requests(room)
+            room.seating.expire_requests()
         idle = [
             room
             for room in list(self.rooms.values())
@@ -284,7 +283,7 @@ def summary(room: Room) -> dict[str, Any]:
         "game_name": room.game.game.name,
         "stakes": room.game.stakes.describe(),
         "seats": room.config.seats,
-        "open_seats": room.open_seats,
+        "open_seats": room.seating.open_seats,
         "bots": sum(1 for s in room.seats if s.kind == "bot"),
         "hands_played": room.session.hands_played,
         "status": room.status(),
