@@ -87,6 +87,7 @@ class Room:
         on_close: Callable[[Room], None] | None = None,
         paused: bool = False,
         requests: list[dict[str, Any]] | None = None,
+        sat: dict[str, list[str]] | None = None,
         tournament: Tournament | None = None,
     ) -> None:
         self.id, self.store, self.bot_hands, self.on_close = table_id, store, bot_hands, on_close
@@ -127,7 +128,7 @@ class Room:
         )
         self.seating = Seating(
             out, session, settings, seats, self.director, host_sha256=host_sha256,
-            started=started, requests=SeatRequests(requests or ()),
+            started=started, requests=SeatRequests(requests or ()), sat=sat,
             in_hand=lambda seat: self.runner.in_hand(seat), accepting=self.accepting,
             dealt_before=lambda: self.runner.deals > 0, on_seated=self._seated,
             on_left=self._left, on_change=self.maybe_deal,
@@ -190,6 +191,7 @@ class Room:
             "paused": self.controls.paused,
             "requests": self.seating.requests.state(),
             "host_sha256": self.seating.host_sha256,
+            "sat": self.seating.sat,
             "fair": self.fair.state(),
             "tournament": self.director.state(),
         }
@@ -220,6 +222,7 @@ class Room:
             started=bool(state["started"]), deals=int(state.get("deals", state["hands_played"])),
             host_sha256=str(state.get("host_sha256", "")), fair=state.get("fair"),
             paused=bool(state.get("paused", False)), requests=state.get("requests", []),
+            sat=state.get("sat"),
             tournament=Tournament.from_dict(saved) if saved else None, **options,
         )  # fmt: skip
         room.runner.load_finished()
@@ -326,6 +329,10 @@ class Room:
         self.runner.revealed(old, seed)
         self.save()
         self.notices.append(f"server seed {old[:12]}... revealed; a new seed is in use")
+
+    def ledger(self) -> dict[str, Any]:
+        """The ledger (:meth:`Seating.ledger`), with a sit-and-go's prizes."""
+        return self.seating.ledger() | {"tournament": self.director.ledger()}
 
     def show_hand(self, seat: int | None) -> None:
         self.runner.show_hand(seat, self.closed)

@@ -121,6 +121,7 @@ class Seating:
         host_sha256: str = "",
         started: bool = False,
         requests: SeatRequests | None = None,
+        sat: dict[str, list[str]] | None = None,
         in_hand: Callable[[int], bool] = _no,
         accepting: Callable[[], bool] = _yes,
         dealt_before: Callable[[], bool] = lambda: False,
@@ -136,6 +137,9 @@ class Seating:
         self.host_sha256 = host_sha256
         self.started = started or all(s.kind == "bot" for s in seats)
         self.requests = requests if requests is not None else SeatRequests()
+        # every person who sat here (token hash -> their sittings): after the table
+        # closes they still see its ledger and their own cards in its hands
+        self.sat: dict[str, list[str]] = {k: list(v) for k, v in (sat or {}).items()}
         self.in_hand = in_hand
         self.accepting = accepting
         self.dealt_before = dealt_before
@@ -174,6 +178,16 @@ class Seating:
             and bool(self.host_sha256)
             and hmac.compare_digest(self.host_sha256, str(token_sha256))
         )
+
+    def sittings_of(self, token_sha256: str | None) -> set[str]:
+        """Every sitting of the person whose token hashes to ``token_sha256`` here."""
+        if not token_sha256:
+            return set()
+        return {s for k, v in self.sat.items() if hmac.compare_digest(k, token_sha256) for s in v}
+
+    def sat_here(self, token_sha256: str | None) -> bool:
+        """The person sat at this table (or is its host)."""
+        return self.is_host(token_sha256) or bool(self.sittings_of(token_sha256))
 
     def seat_index(self, seat: object) -> int:
         """The seat (from 0) of ``seat`` as a client writes it (from 1), checked."""
@@ -240,6 +254,7 @@ class Seating:
         )
         self.session.seats[seat].name = text
         self.session.seats[seat].stack = stack
+        self.sat.setdefault(token_sha256, []).append(self.seats[seat].sitting)
         with self.out.store.transaction():
             self.out.save()
             self.out.store.add_ledger(self.out.table_id, seat, text, "buy-in", stack)

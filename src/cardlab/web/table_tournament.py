@@ -170,6 +170,29 @@ class Director:
 
     # --- what clients see -----------------------------------------------------------------
 
+    def ledger(self) -> dict[str, Any] | None:
+        """A sit-and-go's side of the ledger (None at a cash table): each entrant's
+        buy-in, place and prize, and their net (the prize less the buy-in); chips are
+        the tournament's, not money, so they settle nothing."""
+        if not self.on:
+            return None
+        t = self.tournament
+        buy_in = self.config().tournament_buy_in
+        if t is None:
+            return {"buy_in": buy_in, "started": False, "players": [], "prizes": []}
+        rows = [
+            {
+                "player": row["name"],
+                "seat": row["seat"],
+                "place": row["place"],
+                "prize": row["prize"] or 0,
+                "buy_in": buy_in,
+                "net": (row["prize"] or 0) - buy_in,
+            }
+            for row in t.standings(self._chips())
+        ]
+        return {"buy_in": buy_in, "started": True, "players": rows, "prizes": list(t.prizes)}
+
     def payload(self, live: bool) -> dict[str, Any] | None:
         """What every client is shown of the tournament (None at a cash table);
         ``live``: a hand is in play."""
@@ -224,7 +247,8 @@ class Director:
             "every": schedule.every,
             "unit": schedule.unit,
             "entrants": entrants,
-            "players_left": len(t.playing) if t is not None else entrants,
+            # the winner is left when it is over (no place is "left" among none)
+            "players_left": (1 if t.over else len(t.playing)) if t is not None else entrants,
             "buy_in": config.tournament_buy_in,
             "prizes": list(t.prizes) if t is not None else [],
             "standings": standings,

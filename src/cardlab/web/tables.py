@@ -221,8 +221,9 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
 
     async def table_page(request: Request) -> Response:
         table_id = request.path_params["table_id"]
-        room = manager.rooms.get(table_id)
-        if room is None:
+        try:
+            room = manager.find(table_id, browser_hash(request, table_id), wake=False)
+        except TableNotFound:
             return PlainTextResponse(f"no table {table_id[:40]!r}", status_code=404)
         response = templates.TemplateResponse(
             request,
@@ -268,7 +269,8 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
 
     async def api_get(request: Request) -> Response:
         try:
-            room = manager.get(request.path_params["table_id"])
+            table_id = request.path_params["table_id"]
+            room = manager.find(table_id, browser_hash(request, table_id))
         except CardlabError as exc:
             return _error(exc)
         host = room.seating.is_host(browser_hash(request))
@@ -351,13 +353,18 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
 
     async def api_ledger(request: Request) -> Response:
         try:
-            room = manager.get(request.path_params["table_id"])
+            table_id = request.path_params["table_id"]
+            room = manager.find(table_id, browser_hash(request, table_id))
         except CardlabError as exc:
             return _error(exc)
-        ledger = room.seating.ledger()
+        ledger = room.ledger()
         if request.query_params.get("format") == "csv":
             header = ("player", "bought", "cashed", "on_table", "net")
-            text = render.to_csv(header, [[r[k] for k in header] for r in ledger["players"]])
+            rows = ledger["players"]
+            if ledger["tournament"] is not None:  # a sit-and-go settles by its prizes
+                header = ("player", "place", "buy_in", "prize", "net")
+                rows = ledger["tournament"]["players"]
+            text = render.to_csv(header, [[r[k] for k in header] for r in rows])
             return PlainTextResponse(
                 text,
                 media_type="text/csv",
@@ -378,12 +385,15 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
 
     async def api_hands(request: Request) -> Response:
         table_id = request.path_params["table_id"]
-        room = manager.rooms.get(table_id)
-        if room is None:
-            return _error(TableNotFound(f"no table {table_id[:40]!r}"))
+        browser = browser_hash(request, table_id)
+        try:
+            room = manager.find(table_id, browser)
+        except TableNotFound as exc:
+            return _error(exc)
         seat = seat_of(room, request)
         sitting = None if seat is None else room.seats[seat].sitting
-        text = phhs(list(room.runner.finished), seat, sitting)
+        mine = room.seating.sittings_of(browser)
+        text = phhs(list(room.runner.finished), seat, sitting, mine=mine)
         return PlainTextResponse(
             text,
             headers={"content-disposition": f'attachment; filename="table-{room.id}.phhs"'},
@@ -406,6 +416,18 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
     async def ws(websocket: WebSocket) -> None:
         table_id = websocket.path_params["table_id"]
         room = manager.rooms.get(table_id)
+        if room is None:
+            try:  # a closed table, for those who sat at it: its last state, then the end
+                kept = manager.find(table_id, browser_hash(websocket, table_id), wake=False)
+            except TableNotFound:
+                kept = None
+            if kept is not None:
+                await websocket.accept()
+                host = kept.seating.is_host(browser_hash(websocket))
+                text = json.dumps(kept.payload(None, host=host), ensure_ascii=False)
+                await websocket.send_text(text)
+                await websocket.close()
+                return
         if room is None and manager.cluster is not None:
             await relayed_ws(websocket, manager.cluster, table_id)
             return
