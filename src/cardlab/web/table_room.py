@@ -28,7 +28,6 @@ clock.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import random
@@ -50,6 +49,7 @@ from cardlab.web.table_fair import TableSeeds
 from cardlab.web.table_hand import KEEP_HANDS, HandRunner
 from cardlab.web.table_host import HostControls
 from cardlab.web.table_outlets import Outlets, Tasks
+from cardlab.web.table_pace import Pace
 from cardlab.web.table_payload import payload, status
 from cardlab.web.table_seats import SeatInfo, Seating, digest
 from cardlab.web.table_steps import carry_out, carry_out_off_loop
@@ -61,7 +61,6 @@ log = logging.getLogger(__name__)
 
 KEEP_NOTICES = 5
 BOT_HANDS = 200  # hands a table of bots plays while nobody watches
-SEED_WAIT = 1.5  # seconds a deal waits at most for the client seeds of connected pages
 
 
 class Room:
@@ -131,7 +130,7 @@ class Room:
             started=started, requests=SeatRequests(requests or ()), sat=sat,
             in_hand=lambda seat: self.runner.in_hand(seat), accepting=self.accepting,
             dealt_before=lambda: self.runner.deals > 0, on_seated=self._seated,
-            on_left=self._left, on_change=self.maybe_deal,
+            on_left=self._left, on_change=lambda: self.pace.maybe_deal(),
         )  # fmt: skip
         fair = fair or {}
         self.fair = TableSeeds(
@@ -142,7 +141,7 @@ class Room:
         self.fair.next_deal = deals
         self.runner = HandRunner(
             out, session, self.seating, self.fair, self.director, settings, game,
-            state=self.state, on_change=self._changed, deals=deals,
+            state=self.state, on_change=lambda: self.pace.changed(), deals=deals,
         )  # fmt: skip
         self.clock = DecisionClock(
             out, session, lambda: self.seating.seats, settings, self.tasks,
@@ -152,6 +151,12 @@ class Room:
         )  # fmt: skip
         self.chat = Chat(is_host=self.seating.is_host, on_change=self.notify)  # memory only
         self.audience = Audience(self._render)
+        self.pace = Pace(
+            out, self.tasks, self.runner, self.clock, self.seating, self.controls,
+            self.director, self.fair, self.audience, accepting=self.accepting,
+            closing=lambda: self.closing, close=self.close_table, reveal=self._reveal,
+            bot_hands=bot_hands,
+        )  # fmt: skip
 
     # --- the parts' shared values -----------------------------------------------------------
 
@@ -174,7 +179,7 @@ class Room:
         return not (self.closed or self.closing)
 
     def watched(self) -> bool:
-        return len(self.audience) > 0
+        return self.pace.watched()
 
     # --- saving and restoring ---------------------------------------------------------------
 
@@ -249,61 +254,6 @@ class Room:
         # kept while it runs (a task nobody holds may be collected)
         self.storing_task = loop.create_task(carry_out_off_loop(self.runner, steps))
 
-    def _changed(self) -> None:
-        """After a deal or an action: the next decision's answer, or the next deal."""
-        if self.live():
-            self.clock.schedule_decision()
-            return
-        self.clock.stop()
-        self.runner.finish()
-        with contextlib.suppress(RuntimeError):  # no running loop: wake() goes on
-            self.tasks.schedule(self._between_hands())
-
-    async def _between_hands(self) -> None:
-        self.runner.finish()  # a hand resumed over, or one that ended as it was dealt
-        self.controls.apply_next()
-        if self.fair.reveal_requested:
-            self._reveal()
-        if self.closing:
-            self.close_table()
-            return
-        self.notify()
-        await asyncio.sleep(self.config.pause)
-        self.tasks.done()
-        self.maybe_deal()
-        self.notify()
-
-    def can_deal(self) -> bool:
-        if self.seating.open_seats == 0:
-            self.seating.started = True
-        if not self.accepting() or not self.seating.started or self.controls.paused:
-            return False
-        if self.director.over:
-            return False
-        if len(self.session.next_order(self.seating.sitting_out())) < 2:
-            return False
-        # nobody watching (people seated or not): a few hands, then the table waits
-        return self.watched() or self.runner.unwatched < self.bot_hands
-
-    def maybe_deal(self) -> None:
-        if self.live() or self.tasks.busy() or not self.can_deal():
-            return
-        with contextlib.suppress(RuntimeError):  # no running loop: wake() deals later
-            # a restored table waits its pause too, so people can come back first
-            delay = self.config.pause if self.session.hands_played else 0.0
-            self.tasks.schedule(self._deal_soon(delay))
-
-    async def _deal_soon(self, delay: float) -> None:
-        await asyncio.sleep(delay)
-        waited = 0.0  # the pages that send client seeds have a moment to send this deal's
-        while waited < SEED_WAIT and self.fair.missing(
-            self.seating.people, self.audience.seats(), time.monotonic(), SEED_WAIT
-        ):
-            await asyncio.sleep(0.05)
-            waited += 0.05
-        if self.can_deal() and not self.live():
-            self.runner.deal_next(self.watched())
-
     def offer_seed(self, seat: int | None, deal: object, seed: object) -> None:
         if seat is None:
             raise ActionError("only a seated player sends a client seed")
@@ -343,7 +293,7 @@ class Room:
         if self.director.tournament is not None:
             self.director.tick(stop=paused)
         if not paused:
-            self.maybe_deal()
+            self.pace.maybe_deal()
 
     def transfer_host(self, seat: object) -> None:
         self.seating.transfer_host(seat)
@@ -394,7 +344,7 @@ class Room:
     def _seated(self, seat: int, sends_seeds: bool) -> None:
         if sends_seeds:
             self.fair.expect(seat, time.monotonic())
-        self.maybe_deal()
+        self.pace.maybe_deal()
 
     def _left(self, seat: int) -> None:
         self.audience.unseat(seat)
@@ -409,17 +359,9 @@ class Room:
 
     def wake(self) -> None:
         """Start the room's tasks on the running loop (idempotent)."""
-        if self.closed:
-            return
-        self.audience.start()
-        if self.live():
-            if not self.tasks.busy() and not self.runner.storing:
-                self.clock.schedule_decision()
-        elif self.runner.waiting_to_end():
-            if not self.tasks.busy():
-                self.tasks.schedule(self._between_hands())
-        else:
-            self.maybe_deal()
+        if not self.closed:
+            self.audience.start()
+            self.pace.wake()
 
     def close(self) -> None:
         """Stop the room's tasks (the server stops; the table stays open in the store):
@@ -432,7 +374,7 @@ class Room:
         return status(
             runner=self.runner, seating=self.seating, director=self.director,
             closed=self.closed, closing=self.closing, paused=self.controls.paused,
-            can_deal=self.can_deal,
+            can_deal=self.pace.can_deal,
         )  # fmt: skip
 
     def _render(self, seat: int | None, host: bool) -> str:
@@ -452,7 +394,7 @@ class Room:
         self.runner.unwatched = 0
         self.touch()
         self.notify()
-        self.maybe_deal()
+        self.pace.maybe_deal()
         return conn_id
 
     def disconnect(self, conn_id: int) -> None:
