@@ -580,10 +580,16 @@ def test_only_the_host_closes(client: TestClient, store: Store) -> None:
     assert state(client, tid)["table"]["closed"] is False
     r = post(client, f"/api/tables/{tid}/close", {}, host)
     assert r.status_code == 200 and r.json() == {"closed": True, "closing": False}
+    # the host (and those who sat) still read it; nobody else, and nobody joins
     for path in ("", "/hands.phhs"):
-        assert get(client, f"/api/tables/{tid}{path}", host).status_code == 404
+        assert get(client, f"/api/tables/{tid}{path}", host).status_code == 200
+        assert get(client, f"/api/tables/{tid}{path}", stranger).status_code == 404
     assert post(client, f"/api/tables/{tid}/join", {"name": "cy"}, browser()).status_code == 404
-    with pytest.raises(WebSocketDisconnect) as gone, connect(client, tid, host):
+    with connect(client, tid, host) as ws:  # the last state, then the socket ends
+        assert ws.receive_json()["table"]["closed"] is True
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    with pytest.raises(WebSocketDisconnect) as gone, connect(client, tid, stranger):
         pass
     assert gone.value.code == 4404
     assert tid in {t.table_id for t in store.tables(closed=True)}
