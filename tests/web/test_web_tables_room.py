@@ -204,10 +204,14 @@ def test_a_sit_and_go_ledger_settles_by_prizes(client: TestClient) -> None:
     assert state["table"]["tournament"] is True  # the page offers no rebuy nor stakes
     ledger = get(client, f"/api/tables/{tid}/ledger", host).json()["tournament"]
     assert ledger["buy_in"] == 10 and sum(ledger["prizes"]) == 30
-    by_place = {p["place"]: p for p in ledger["players"]}
-    assert sorted(by_place) == [1, 2, 3]
-    assert [by_place[k]["prize"] for k in (1, 2, 3)] == [*ledger["prizes"], 0, 0][:3]
-    assert sum(p["net"] for p in ledger["players"]) == 0
+    players = ledger["players"]
+    assert len(players) == 3 and all(p["place"] is not None for p in players)
+    winner = next(p for p in players if p["place"] == 1)
+    assert winner["player"] == t["winner"] and winner["prize"] >= max(ledger["prizes"])
+    # two out in one hand with equal stacks share their places' prizes
+    assert sum(p["prize"] for p in players) == sum(ledger["prizes"])
+    assert all(p["net"] == p["prize"] - 10 for p in players)
+    assert sum(p["net"] for p in players) == 0
     csv = get(client, f"/api/tables/{tid}/ledger?format=csv", host).text
     assert csv.splitlines()[0] == "player,place,buy_in,prize,net"
 

@@ -1,28 +1,18 @@
 """A live web table: the facade that wires its parts (docs/web-internals.md).
 
-A :class:`Room` wraps a :class:`~cardlab.table.Session` and hands each concern to a part
-that owns its state and gets its collaborators in its constructor (none imports this
-module; none reads another's private state):
-
-- :class:`~cardlab.web.table_seats.Seating`: who sits where, seat requests, the ledger;
-- :class:`~cardlab.web.table_hand.HandRunner`: the deal, each action's write-ahead
-  steps (:mod:`cardlab.web.table_steps`), the turn, the end of a hand, the show window;
-- :class:`~cardlab.web.table_clock.DecisionClock`: who answers each decision (bots,
-  clocks, seats that left);
-- :class:`~cardlab.web.table_host.HostControls`: the settings and the pause;
-- :class:`~cardlab.web.table_tournament.Director`: a sit-and-go;
-- :class:`~cardlab.web.table_fair.TableSeeds`: the fair deal's seeds;
-- :class:`~cardlab.web.table_chat.Chat` and :class:`~cardlab.web.table_audience.Audience`
-  (the connections and the broadcast).
-
-Everything runs on the server's event loop. An action's steps (store it, apply it, tell
-everyone, schedule the next decision) are carried out at once on SQLite and with the
-write in a worker thread on PostgreSQL (:func:`~cardlab.web.table_steps.carry_out_off_loop`);
-the table takes no other action meanwhile. Write-ahead (docs/web-tables.md,
-"Restarts"): a deal is recorded before any card is shown, each action before it is
-announced, the end of the hand with the table's new state in one transaction; a
-restarted server replays the hand in play and resumes at the same decision, turn and
-clock.
+Each concern is a part that owns its state and gets its collaborators in its
+constructor; none imports this module: :class:`~cardlab.web.table_seats.Seating` (seats,
+requests, the ledger), :class:`~cardlab.web.table_hand.HandRunner` (the deal, each
+action's write-ahead steps, the turn, a hand's end), :class:`~cardlab.web.table_clock.DecisionClock`
+(bots, clocks), :class:`~cardlab.web.table_host.HostControls` (settings, pause),
+:class:`~cardlab.web.table_tournament.Director` (a sit-and-go),
+:class:`~cardlab.web.table_fair.TableSeeds`, :class:`~cardlab.web.table_chat.Chat`,
+:class:`~cardlab.web.table_audience.Audience` (the connections) and
+:class:`~cardlab.web.table_pace.Pace` (what comes next). The room saves and restores
+their state and does what spans them: closing, a seed reveal, handing the table over.
+An action's steps are carried out at once on SQLite, with the write in a worker thread
+on PostgreSQL (:mod:`cardlab.web.table_steps`); write-ahead and restarts are described
+in docs/web-tables.md, "Restarts".
 """
 
 from __future__ import annotations
@@ -51,7 +41,7 @@ from cardlab.web.table_host import HostControls
 from cardlab.web.table_outlets import Outlets, Tasks
 from cardlab.web.table_pace import Pace
 from cardlab.web.table_payload import payload, status
-from cardlab.web.table_seats import SeatInfo, Seating, digest
+from cardlab.web.table_seats import SeatInfo, Seating, digest, opening_seats
 from cardlab.web.table_steps import carry_out, carry_out_off_loop
 from cardlab.web.table_tournament import Director
 
@@ -90,25 +80,14 @@ class Room:
         tournament: Tournament | None = None,
     ) -> None:
         self.id, self.store, self.bot_hands, self.on_close = table_id, store, bot_hands, on_close
-        n = config.seats
-        if seats is None:
-            seats = [
-                SeatInfo("bot", f"{config.bots[i + 1]} bot {i + 1}", config.bots[i + 1])
-                if i + 1 in config.bots
-                else SeatInfo("open", f"seat {i + 1}")
-                for i in range(n)
-            ]
-        if stacks is None:
-            stacks = [config.stack_of(i) if s.kind == "bot" else 0 for i, s in enumerate(seats)]
-        if len(seats) != n or len(stacks) != n:
-            raise GameError(f"a saved table of {n} seats has {len(seats)} seats")
+        seats, stacks = opening_seats(config, seats, stacks)
         self.session = session = Session(
             config.table_game(), [s.name for s in seats], [max(1, v) for v in stacks]
         )
         for seat, value in zip(session.seats, stacks, strict=True):
             seat.stack = value
         if button is not None:
-            session.button = button % n
+            session.button = button % config.seats
         session.hands_played = hands_played
         self.closed = self.closing = False
         self.notices: deque[str] = deque(maxlen=KEEP_NOTICES)

@@ -75,6 +75,26 @@ class SeatInfo:
         )
 
 
+def opening_seats(
+    config: TableConfig, seats: list[SeatInfo] | None, stacks: list[int] | None
+) -> tuple[list[SeatInfo], list[int]]:
+    """A table's seats and stacks: as saved, or a new table's (its bots with their
+    starting stacks, every other seat open); :class:`GameError` when they do not fit."""
+    n = config.seats
+    if seats is None:
+        seats = [
+            SeatInfo("bot", f"{config.bots[i + 1]} bot {i + 1}", config.bots[i + 1])
+            if i + 1 in config.bots
+            else SeatInfo("open", f"seat {i + 1}")
+            for i in range(n)
+        ]
+    if stacks is None:
+        stacks = [config.stack_of(i) if s.kind == "bot" else 0 for i, s in enumerate(seats)]
+    if len(seats) != n or len(stacks) != n:
+        raise GameError(f"a saved table of {n} seats has {len(seats)} seats")
+    return seats, stacks
+
+
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
