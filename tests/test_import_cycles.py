@@ -49,15 +49,19 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def _imports(body: Iterable[ast.stmt], deferred: bool) -> Iterator[ast.Import | ast.ImportFrom]:
+def _imports(
+    body: Iterable[ast.stmt], deferred: bool, typing: bool = False
+) -> Iterator[ast.Import | ast.ImportFrom]:
     """The import statements in ``body``: those run on import (module level, through
     ``if``, ``try`` and ``with`` blocks), and with ``deferred`` also those inside every
-    def and class; never those under ``if TYPE_CHECKING``."""
+    def and class; those under ``if TYPE_CHECKING`` only with ``typing``."""
     for node in body:
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield node
         elif isinstance(node, ast.If) and _is_type_checking(node.test):
-            yield from _imports(node.orelse, deferred)
+            if typing:
+                yield from _imports(node.body, deferred, typing)
+            yield from _imports(node.orelse, deferred, typing)
         elif not deferred and isinstance(
             node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
         ):
@@ -66,18 +70,21 @@ def _imports(body: Iterable[ast.stmt], deferred: bool) -> Iterator[ast.Import | 
             for field in ("body", "orelse", "finalbody", "handlers", "cases"):
                 block = getattr(node, field, None)
                 if isinstance(block, list):
-                    yield from _imports(block, deferred)
+                    yield from _imports(block, deferred, typing)
 
 
-def import_graph(root: Path, package: str, deferred: bool) -> dict[str, set[str]]:
-    """Module -> the modules of ``package`` it imports on import, and with ``deferred``
-    also inside its functions and classes."""
+def import_graph(
+    root: Path, package: str, deferred: bool, typing: bool = False
+) -> dict[str, set[str]]:
+    """Module -> the modules of ``package`` it imports on import, with ``deferred``
+    also inside its functions and classes, and with ``typing`` also those imported for
+    type checking only."""
     modules = module_names(root, package)
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         is_package = path.name == "__init__.py"
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in _imports(tree.body, deferred):
+        for node in _imports(tree.body, deferred, typing):
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
             else:
@@ -183,6 +190,10 @@ def test_the_checker_finds_cycles_and_tells_deferred_imports(tmp_path: Path) -> 
     assert every["pkg.d"] == {"pkg.c"}  # still not the TYPE_CHECKING import of pkg.a
     assert frozenset({"pkg.c", "pkg.d"}) in cycles(every)
 
+    typed = import_graph(tmp_path, "pkg", deferred=True, typing=True)
+    assert typed["pkg.d"] == {"pkg.a", "pkg.c"}
+    assert frozenset({"pkg.a", "pkg.b", "pkg.c", "pkg.d"}) in cycles(typed)
+
 
 def test_cycles_of_three() -> None:
     graph = {"x": {"y"}, "y": {"z"}, "z": {"x", "w"}, "w": set()}
@@ -209,3 +220,60 @@ def test_cardlab_has_no_import_cycles_through_deferred_imports() -> None:
     gone = set(KNOWN_CYCLES) - found
     if gone:
         pytest.fail(f"these known cycles are gone, delete them from KNOWN_CYCLES: {_names(gone)}")
+
+
+# --- the web table room: a facade over parts (issue 31) ------------------------------------
+
+ROOM = "cardlab.web.table_room"
+# the modules above the room, which create or serve rooms: they may name Room
+ROOM_USERS = frozenset(
+    {"cardlab.web.table_manager", "cardlab.web.tables", "cardlab.web.table_relay"}
+)
+
+
+def _web_table_modules(graph: dict[str, set[str]]) -> set[str]:
+    return {m for m in graph if m.startswith("cardlab.web.table")}
+
+
+def test_the_web_table_modules_have_no_cycle_counting_type_only_imports() -> None:
+    graph = import_graph(SRC, "cardlab", deferred=True, typing=True)
+    web = _web_table_modules(graph)
+    assert ROOM in web and "cardlab.web.table_hand" in web
+    local = {m: graph[m] & web for m in web}
+    assert cycles(local) == [], _names(cycles(local))
+
+
+def test_no_part_of_the_room_imports_the_room() -> None:
+    graph = import_graph(SRC, "cardlab", deferred=True, typing=True)
+    importers = {m for m, targets in graph.items() if ROOM in targets}
+    assert importers <= ROOM_USERS, sorted(importers - ROOM_USERS)
+    for users in ROOM_USERS:  # and the room's users are not imported by its parts
+        below = {m for m in _web_table_modules(graph) - ROOM_USERS if users in graph[m]}
+        assert not below, f"{users} is imported by {sorted(below)}"
+
+
+def private_reads(path: Path) -> list[str]:
+    """``x._name`` read anywhere in ``path`` on anything but ``self`` or ``cls``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        ):
+            found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_checker_finds_private_reads(tmp_path: Path) -> None:
+    _write(tmp_path, {"m.py": "def f(room, self):\n    return room._task, self._ok, x.__doc__\n"})
+    assert private_reads(tmp_path / "m.py") == ["m.py:2: room._task"]
+
+
+def test_no_web_module_reads_another_objects_private_state() -> None:
+    found = [
+        line for p in sorted((SRC / "cardlab" / "web").glob("*.py")) for line in private_reads(p)
+    ]
+    assert found == [], "\n".join(found)

@@ -149,7 +149,7 @@ def test_a_refused_person_is_not_seated_and_asks_again_a_minute_later(
     assert r.status_code == 429 and r.json()["retry_after"] >= ASK_AGAIN - 5
     assert "refused" in r.json()["error"]
     room = room_of(client, tid)
-    room.seat_requests.clock = lambda: time.time() + ASK_AGAIN + 1
+    room.seating.requests.clock = lambda: time.time() + ASK_AGAIN + 1
     r, _ = ask(client, tid, "cy", cy)
     assert r.status_code == 202 and r.json()["request"] != request
     assert status(client, tid, cy)["status"] == "pending"
@@ -178,13 +178,13 @@ def test_requests_are_limited_and_expire(client: TestClient) -> None:
     assert r.status_code == 202
     # a page that stops asking for news has left; every request ends after LIFETIME
     room = room_of(client, tid)
-    room.seat_requests.monotonic = lambda: time.monotonic() + GONE + 1
+    room.seating.requests.monotonic = lambda: time.monotonic() + GONE + 1
     assert status(client, tid, late)["status"] == "expired"  # its own poll comes too late
     assert get(client, tid, host)["seat_requests"] == []
-    room.seat_requests.monotonic = time.monotonic
+    room.seating.requests.monotonic = time.monotonic
     r, again = ask(client, tid, "again")
     assert r.status_code == 202
-    room.seat_requests.clock = lambda: time.time() + LIFETIME + 1
+    room.seating.requests.clock = lambda: time.time() + LIFETIME + 1
     assert status(client, tid, again)["status"] == "expired"
     view = get(client, tid, host)
     assert view["seat_requests"] == []

@@ -405,7 +405,13 @@ def test_the_host_panel_seats_and_ledger(base_url: str, players: list[WebDriver]
         driver.execute_script(CALL_OR_SHOW)
         time.sleep(0.02)
     assert state()["table"]["status"] == "paused by the host"
+    click(driver, "[data-remove='3']")  # asked first: a dismissed question removes nobody
+    driver.switch_to.alert.dismiss()
+    time.sleep(0.3)
+    assert state()["seats"][2]["kind"] == "bot"
     click(driver, "[data-remove='3']")
+    assert "Remove" in driver.switch_to.alert.text
+    driver.switch_to.alert.accept()
     wait(driver, lambda: state()["seats"][2]["kind"] == "open", "the bot removed")
     wait(driver, lambda: "Seat a bot" in text(driver, "#pt-host-seats"), "the open seat")
     driver.execute_script(

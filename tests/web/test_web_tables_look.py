@@ -667,4 +667,11 @@ def test_a_real_tournament_fills_its_panel(
     )
     assert sorted(names) == sorted(row["name"] for row in t["standings"])
     assert len(names) == 3
+    # its ledger settles by prizes (no chips column), and no rebuy is offered
+    wait(driver, lambda: "Prize" in text(driver, "#pt-ledger thead"), "the prize ledger")
+    assert "Table" not in text(driver, "#pt-ledger thead")
+    assert "buy-in 0 each" in text(driver, "#pt-ledger-check") or "Prizes" in text(
+        driver, "#pt-ledger-check"
+    )
+    assert not visible(driver, "pt-chips")
     screenshot(driver, "look-tournament-live")

@@ -67,13 +67,14 @@ class Watcher:
         json.loads(data)
         self.states += 1
         room = self.room
-        if room.live() and room.deal is not None:
+        runner = room.runner
+        if room.live() and runner.deal is not None:
             live = self.store.live_hand(room.id)
             stored = -1 if live is None else len(live.actions)
             number = None if live is None else live.deal_number
-            if number != room.deal.hand_number or stored < room.action_seq:
+            if number != runner.deal.hand_number or stored < runner.action_seq:
                 self.behind.append(
-                    f"deal {room.deal.hand_number} at action {room.action_seq}: the store "
+                    f"deal {runner.deal.hand_number} at action {runner.action_seq}: the store "
                     f"has deal {number} with {stored} actions"
                 )
 
@@ -90,7 +91,7 @@ async def play(room: Room, store: Store, seconds: float) -> tuple[float, Watcher
         before = time.monotonic()
         await asyncio.sleep(0.005)
         longest = max(longest, time.monotonic() - before - 0.005)
-    while room._storing is not None:  # let the write in flight land
+    while room.runner.storing:  # let the write in flight land
         await asyncio.sleep(0.01)
     await stop(room, conn_id)
     return longest, watcher
@@ -166,7 +167,7 @@ def test_actions_are_stored_in_order_and_announced_after(tmp_path: Path) -> None
         restored = Room.restore("t1", saved.config, saved.state, store)
         live = store.live_hand("t1")
     if room.live():
-        assert live is not None and restored.action_seq == room.action_seq
+        assert live is not None and restored.runner.action_seq == room.runner.action_seq
         assert restored.session.hand is not None and room.session.hand is not None
         assert restored.session.hand.history == room.session.hand.history
     else:
@@ -184,12 +185,12 @@ def test_a_hand_cancelled_while_its_action_is_stored(tmp_path: Path) -> None:
         room.writes_off_loop = True
         conn_id = room.connect(Watcher(room, store), None)
         room.wake()
-        while room._storing is None:
+        while not room.runner.storing:
             await asyncio.sleep(0.01)
-        assert room.deal is not None
+        assert room.runner.deal is not None
         history = list(room.session.hand.history) if room.session.hand else []
-        room._cancel_hand("a test")
-        storing = room._storing
+        room.cancel_hand("a test")
+        storing = room.storing_task
         await storing
         await stop(room, conn_id)
         assert room.session.hand is None and history
@@ -197,7 +198,7 @@ def test_a_hand_cancelled_while_its_action_is_stored(tmp_path: Path) -> None:
 
     room, store = asyncio.run(scenario())
     store.close()
-    assert room.action_seq == 0  # the action in flight was not applied
+    assert room.runner.action_seq == 0  # the action in flight was not applied
     with sqlite3.connect(tmp_path / "hands.sqlite3") as db:
         assert db.execute("SELECT count(*) FROM live_hands").fetchone() == (0,)
         assert db.execute("SELECT count(*) FROM live_actions").fetchone() == (0,)

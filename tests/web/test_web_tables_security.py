@@ -241,7 +241,7 @@ def test_websocket_origin(client: TestClient, app: Any) -> None:
         with pytest.raises(WebSocketDisconnect) as refused, connect(client, tid, origin=origin):
             pass
         assert refused.value.code == 4403, origin
-    assert app.state.tables.rooms[tid].connections == 0
+    assert len(app.state.tables.rooms[tid].audience) == 0
     with connect(client, tid, origin=OWN) as ws:
         m = ws.receive_json()
         assert m["type"] == "state" and m["table"]["id"] == tid
@@ -258,7 +258,7 @@ def test_foreign_origin_with_a_seat_cookie_reads_no_cards(client: TestClient, ap
     with pytest.raises(WebSocketDisconnect) as refused, connect(client, tid, ann, origin=EVIL):
         raise AssertionError("the handshake was accepted")  # pragma: no cover
     assert refused.value.code == 4403
-    assert app.state.tables.rooms[tid].connections == 0
+    assert len(app.state.tables.rooms[tid].audience) == 0
 
 
 def test_allowed_origins_let_that_origin_through() -> None:
@@ -580,10 +580,16 @@ def test_only_the_host_closes(client: TestClient, store: Store) -> None:
     assert state(client, tid)["table"]["closed"] is False
     r = post(client, f"/api/tables/{tid}/close", {}, host)
     assert r.status_code == 200 and r.json() == {"closed": True, "closing": False}
+    # the host (and those who sat) still read it; nobody else, and nobody joins
     for path in ("", "/hands.phhs"):
-        assert get(client, f"/api/tables/{tid}{path}", host).status_code == 404
+        assert get(client, f"/api/tables/{tid}{path}", host).status_code == 200
+        assert get(client, f"/api/tables/{tid}{path}", stranger).status_code == 404
     assert post(client, f"/api/tables/{tid}/join", {"name": "cy"}, browser()).status_code == 404
-    with pytest.raises(WebSocketDisconnect) as gone, connect(client, tid, host):
+    with connect(client, tid, host) as ws:  # the last state, then the socket ends
+        assert ws.receive_json()["table"]["closed"] is True
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    with pytest.raises(WebSocketDisconnect) as gone, connect(client, tid, stranger):
         pass
     assert gone.value.code == 4404
     assert tid in {t.table_id for t in store.tables(closed=True)}

@@ -57,7 +57,8 @@ from cardlab.table.history import Replay, replay
 from cardlab.table.state import HandState
 from cardlab.web.hands import card_name
 from cardlab.web.payload import RequestError
-from cardlab.web.table_phh import FinishedHand, showdown_summary
+from cardlab.web.table_manager import TableNotFound
+from cardlab.web.table_phh import FinishedHand, showdown_summary, viewer_of
 from cardlab.web.tables import browser_hash
 
 if TYPE_CHECKING:
@@ -465,18 +466,21 @@ def _as_seen(hand: FinishedHand, seat: int | None, sitting: str | None, label: s
 def table_hand(manager: TableManager, request: Request) -> Source:
     """``GET /api/tables/{id}/hands/{n}/replay``: hand ``n`` of a live table."""
     table_id = request.path_params["table_id"]
-    room = manager.rooms.get(table_id)
-    if room is None:
-        raise ReplayNotFound(f"no table {table_id[:40]!r}")
+    browser = browser_hash(request, table_id)
+    try:
+        room = manager.find(table_id, browser)
+    except TableNotFound:
+        raise ReplayNotFound(f"no table {table_id[:40]!r}") from None
     number = _whole(request.path_params["number"], "hand")
-    kept = list(room.finished)
+    kept = list(room.runner.finished)
     hand = next((h for h in kept if h.number == number), None)
     if hand is None:
         numbers = sorted(h.number for h in kept)
         held = f"hands {numbers[0]} to {numbers[-1]}" if numbers else "no finished hands yet"
         raise ReplayNotFound(f"no hand {number} at this table (it keeps {held})")
-    seat = room.seat_of_hash(browser_hash(request, room.id))
+    seat = room.seating.seat_of_hash(browser)
     sitting = None if seat is None else room.seats[seat].sitting
+    seat, sitting = viewer_of(hand, seat, sitting, room.seating.sittings_of(browser))
     source = _as_seen(hand, seat, sitting, f"hand {number}")
     about = {
         "hand": number,
@@ -506,13 +510,19 @@ def stored_hand(manager: TableManager, request: Request) -> Source:
         return Source(phh.loads(record.phh), label, about | {"view": "every card of the hand"})
     if request.query_params.get("table") != record.table_id:
         raise missing  # a table's hands are for those who know the table
-    room = manager.rooms.get(record.table_id)
-    seat = None if room is None else room.seat_of_hash(browser_hash(request, room.id))
+    browser = browser_hash(request, record.table_id)
+    try:
+        room: Any = manager.find(record.table_id, browser, wake=False)
+    except TableNotFound:
+        room = None
+    seat = None if room is None else room.seating.seat_of_hash(browser)
     sitting = None if room is None or seat is None else room.seats[seat].sitting
     try:
         finished = FinishedHand.from_record(record)
     except (CardlabError, KeyError, TypeError, ValueError):
         raise HistoryError(f"{label}: the stored hand cannot be read") from None
+    if room is not None:
+        seat, sitting = viewer_of(finished, seat, sitting, room.seating.sittings_of(browser))
     source = _as_seen(finished, seat, sitting, label)
     table = {"id": record.table_id, "url": f"/tables/{record.table_id}", "name": None}
     return dataclasses.replace(source, about=source.about | about | {"table": table})

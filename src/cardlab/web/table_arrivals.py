@@ -27,20 +27,16 @@ big blind (stud), the waiting seats are dealt in at once.
 
 from __future__ import annotations
 
-import contextlib
 import hmac
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from cardlab.errors import ActionError, CardlabError, GameError
+from cardlab.errors import ActionError, GameError
 from cardlab.web.table_config import NEW_PLAYERS
-
-if TYPE_CHECKING:
-    from cardlab.web.table_room import Room
 
 LIFETIME = 600.0  # seconds a seat request waits for the host at most
 GONE = 90.0  # seconds without news after which the requester has left the page
@@ -233,111 +229,6 @@ class SeatRequests:
             for r in self.pending.values()
             if now - r.asked < LIFETIME and moment - r.seen < GONE
         ]
-
-
-# --- a room's requests ---------------------------------------------------------------
-
-
-def ask_for_seat(
-    room: Room, name: str, seat: int | None, token_sha256: str, sends_seeds: bool
-) -> SeatRequest:
-    """A person's request for a seat at a table with ``approve_seats`` (``name``
-    checked; ``seat`` from 0 or None: any). A browser with a pending request gets it
-    back; the name must be free at the table and among the requests, and a seat open."""
-    expire_requests(room)
-    requests = room.seat_requests
-    mine = requests.of(token_sha256)
-    if mine is None:
-        others = requests.names()
-        room.free_seat(name, seat, others)  # TableFull: the name or no seat
-    request = requests.ask(name, seat, token_sha256, sends_seeds)
-    if mine is None:
-        room.save()
-        room.touch()
-        room.notify()
-    return request
-
-
-def approve(room: Room, request_id: object) -> int:
-    """The host seats the person of a pending request: in the seat asked for if it is
-    still open, else the first open one; the request stays if no seat is open."""
-    expire_requests(room)
-    if room.closed or room.closing:
-        raise ActionError("the table is closing: nobody can sit down")
-    requests = room.seat_requests
-    request = requests.get(request_id)
-    seated = room.seat_of_hash(request.token_sha256)
-    if seated is None:
-        wanted = request.seat
-        if wanted is not None and (
-            not 0 <= wanted < len(room.seats) or room.seats[wanted].kind != "open"
-        ):
-            wanted = None
-        others = [r.name for r in requests.pending.values() if r.id != request.id]
-        try:
-            seat = room.free_seat(request.name, wanted, others)
-        except GameError as error:
-            raise ActionError(f"{request.name!r} cannot sit down now: {error}") from None
-    requests.close(request, None)
-    if seated is not None:  # sat down meanwhile (the host turned approval off)
-        room.save()
-        return seated
-    room.notices.append(f"the host seated {request.name}")
-    return room.sit_down(request.name, seat, request.token_sha256, request.sends_seeds)
-
-
-def refuse(room: Room, request_id: object) -> None:
-    """The host refuses a pending request; the person may ask again after
-    :data:`ASK_AGAIN` seconds."""
-    expire_requests(room)
-    requests = room.seat_requests
-    request = requests.get(request_id)
-    requests.close(request, "refused")
-    room.notices.append(f"the host refused {request.name}'s request for a seat")
-    room.save()
-    room.notify()
-
-
-def withdraw(room: Room, token_sha256: str | None) -> bool:
-    """The requester leaves: their pending request goes (True if there was one)."""
-    if room.seat_requests.withdraw(token_sha256) is None:
-        return False
-    room.save()
-    room.notify()
-    return True
-
-
-def request_status(room: Room, token_sha256: str | None) -> dict[str, Any]:
-    """What became of the caller's request: ``{"status": "seated", "seat": n}``,
-    ``"pending"`` (with the request's id), ``"refused"`` (with ``retry_after``),
-    ``"expired"``, ``"withdrawn"`` or ``"none"``."""
-    expire_requests(room)
-    seat = room.seat_of_hash(token_sha256)
-    if seat is not None:
-        return {"status": "seated", "seat": seat + 1, "name": room.seats[seat].name}
-    return room.seat_requests.status(token_sha256)
-
-
-def expire_requests(room: Room) -> None:
-    """Drop the requests past their time (a notice for each), and save."""
-    gone = room.seat_requests.expire()
-    if not gone:
-        return
-    for request in gone:
-        room.notices.append(f"{request.name}'s request for a seat expired")
-    with contextlib.suppress(CardlabError):  # the next save keeps it
-        room.save()
-    room.notify()
-
-
-def waiting_note(room: Room) -> str:
-    """The status's words on the people waiting to come in ("" if nobody waits)."""
-    names = [s.name for s in room.seats if s.kind == "human" and s.waiting and not s.sitting_out]
-    if not names:
-        return ""
-    how = "to post a big blind" if room.config.new_players == "post" else "for the big blind"
-    verb = "waits" if len(names) == 1 else "wait"
-    return f" ({', '.join(names)} {verb} {how})"
 
 
 # --- new players ---------------------------------------------------------------------

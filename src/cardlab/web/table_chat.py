@@ -45,7 +45,7 @@ import re
 import time
 import unicodedata
 from collections import OrderedDict, deque
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -54,7 +54,7 @@ from cardlab.web.payload import RequestError, shown
 from cardlab.web.table_config import check_name, name_key
 
 if TYPE_CHECKING:
-    from cardlab.web.table_room import Room
+    from cardlab.web.table_seats import SeatInfo
 
 MAX_TEXT = 200  # characters of a message, after cleaning
 KEEP = 100  # messages a table keeps
@@ -334,20 +334,24 @@ def _wait(sent: deque[float], now: float) -> float:
     return math.ceil(wait * 10 - 1e-9) / 10 if wait > 0 else 0.0
 
 
-# --- the room's side: a WebSocket message and the host's operations -----------------------
+# --- a WebSocket message and the host's operations (the seats passed in) -----------------------
 
 
 def chat_message(
-    room: Room, seat: int | None, author: str | None, message: dict[str, Any]
+    chat: Chat,
+    seats: Sequence[SeatInfo],
+    seat: int | None,
+    author: str | None,
+    message: dict[str, Any],
 ) -> dict[str, Any]:
     """Do ``{"type": "chat", "text": ..., "name"?: ...}`` from the browser ``author`` in
     ``seat`` (from 0; None: a spectator). The reply for that client: its
     ``chat_status`` (with ``posted``), or ``{"type": "error", "message": ..., "about":
     "chat"}``. Everyone gets the message in the next state."""
     try:
-        info = None if seat is None else room.seats[seat]
-        taken = {name_key(s.name) for s in room.seats if s.kind != "open"}
-        posted = room.chat.post(
+        info = None if seat is None else seats[seat]
+        taken = {name_key(s.name) for s in seats if s.kind != "open"}
+        posted = chat.post(
             author,
             message.get("text"),
             seat=None if seat is None else seat + 1,
@@ -357,10 +361,12 @@ def chat_message(
         )
     except CardlabError as exc:
         return {"type": "error", "message": str(exc)[:300], "about": "chat"}
-    return room.chat.status(author, posted=posted.id)
+    return chat.status(author, posted=posted.id)
 
 
-def host_chat_operation(room: Room, op: str, data: dict[str, Any]) -> None:
+def host_chat_operation(
+    chat: Chat, seats: Sequence[SeatInfo], op: str, data: dict[str, Any]
+) -> None:
     """The host's ``{"op": "mute", "seat": 3}`` or ``{"op": "mute", "message": 17}``
     (the author of that message); ``"unmute"`` takes the same or ``"key"`` from the
     host's list of muted authors (``chat_mutes``)."""
@@ -368,7 +374,6 @@ def host_chat_operation(room: Room, op: str, data: dict[str, Any]) -> None:
     allowed = ("seat", "message") if op == "mute" else ("seat", "message", "key")
     if len(given) != 1 or given[0] not in allowed:
         raise ChatError(f"{op} names one of {', '.join(allowed)}: {shown(data, 60)}")
-    chat = room.chat
     if given[0] == "key":
         chat.unmute(chat.author_of_key(data["key"]))
         return
@@ -376,9 +381,9 @@ def host_chat_operation(room: Room, op: str, data: dict[str, Any]) -> None:
         author, name = chat.author_of(data["message"])
     else:
         seat = data["seat"]
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= len(room.seats):
-            raise ChatError(f"a seat is a number from 1 to {len(room.seats)}: {shown(seat, 40)}")
-        info = room.seats[seat - 1]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= len(seats):
+            raise ChatError(f"a seat is a number from 1 to {len(seats)}: {shown(seat, 40)}")
+        info = seats[seat - 1]
         if info.kind != "human" or not info.token_sha256:
             raise ChatError(f"seat {seat} has no person to {op}")
         author, name = info.token_sha256, info.name

@@ -41,6 +41,7 @@ class TableSeeds:
         revealed: list[dict[str, str]] | None = None,
         reveal_requested: bool = False,
         rotations: int = 0,
+        seeders: list[int] | None = None,
     ) -> None:
         self.table_id = table_id
         self.store = store
@@ -50,6 +51,10 @@ class TableSeeds:
         self.rotations = rotations  # seeds retired so far
         self.client_seeds: dict[int, str] = {}  # seat -> seed, for the next deal
         self.next_deal = 0
+        # seats whose page sends client seeds (saved: after a restart the deal waits for
+        # the pages to send them again) and when a person who will send them sat down
+        self.seeders: set[int] = {int(s) for s in seeders or ()}
+        self.joined: dict[int, float] = {}
         self.lost: str | None = None  # a commitment whose seed the store no longer has
         if current is not None:
             try:
@@ -79,6 +84,7 @@ class TableSeeds:
             "revealed": list(self.revealed),
             "reveal_requested": self.reveal_requested,
             "rotations": self.rotations,
+            "seeders": sorted(self.seeders),
         }
 
     def public(self) -> dict[str, Any]:
@@ -96,8 +102,30 @@ class TableSeeds:
     def offer(self, seat: int, deal: object, seed: object) -> None:
         """A seated person's client seed for deal ``deal`` (ignored if that deal is gone)."""
         text = check_client_seed(seed)
+        self.seeders.add(seat)
         if deal == self.next_deal:
             self.client_seeds[seat] = text
+
+    def expect(self, seat: int, now: float) -> None:
+        """A person who will send client seeds sat down in ``seat`` at ``now``."""
+        self.joined[seat] = now
+        self.seeders.add(seat)
+
+    def forget(self, seat: int) -> None:
+        """The person in ``seat`` stood up."""
+        self.seeders.discard(seat)
+        self.joined.pop(seat, None)
+        self.client_seeds.pop(seat, None)
+
+    def missing(self, people: set[int], connected: set[int], now: float, wait: float) -> bool:
+        """A page that sends client seeds has not sent the next deal's yet: its person is
+        connected (or sat down less than ``wait`` seconds ago, the page still connecting).
+        The deal waits for it at most ``wait`` seconds (the room's loop)."""
+        fresh = {s for s, at in self.joined.items() if now - at < wait}
+        return any(
+            (s in connected or s in fresh) and s not in self.client_seeds
+            for s in people & (self.seeders | fresh)
+        )
 
     def has_seed(self, seat: int) -> bool:
         return seat in self.client_seeds

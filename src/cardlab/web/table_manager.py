@@ -14,6 +14,7 @@ import contextlib
 import datetime
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -21,7 +22,6 @@ from cardlab.errors import CardlabError, GameError
 from cardlab.web.cluster import Cluster
 from cardlab.web.guard import RateLimiter
 from cardlab.web.lease import TableKeeper
-from cardlab.web.table_arrivals import expire_requests
 from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_relay import RemoteSockets
 from cardlab.web.table_room import BOT_HANDS, Room
@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 
 IDLE_CLOSE = 30 * 60.0  # seconds: a table with no person seated and nothing happening
 JANITOR_EVERY = 30.0
+# days a closed table's ledger, hands and page stay for those who sat at it and its host
+# (``--retention-days`` when shorter: the store deletes the table then)
+KEEP_CLOSED_DAYS = 7.0
 
 
 class TableNotFound(GameError):
@@ -61,6 +64,8 @@ class TableManager:
         self.limiter = limiter
         self.janitor_every = janitor_every
         self.rooms: dict[str, Room] = {}
+        # closed tables, for the people who sat at them: id -> (room, when closed, Unix)
+        self.closed: dict[str, tuple[Room, float]] = {}
         self._janitor: asyncio.Task[None] | None = None
         # with --redis (cardlab.web.lease), only the tables whose lease this process holds
         self.keeper = keeper
@@ -74,6 +79,40 @@ class TableManager:
         if keeper is None:
             for saved in self.store.tables():
                 self._restore(saved)
+            self._restore_closed()
+
+    @property
+    def keep_closed(self) -> float:
+        """Seconds a closed table stays available to the people who sat at it."""
+        days = KEEP_CLOSED_DAYS
+        if self.retention_days is not None:
+            days = min(days, self.retention_days)
+        return days * 86400.0
+
+    def _restore_closed(self) -> None:
+        now = time.time()
+        for saved in self.store.tables(closed=True):
+            closed_at = getattr(saved, "closed_at", None)
+            if closed_at is None or now - closed_at.timestamp() >= self.keep_closed:
+                continue
+            room = self._load(saved)
+            if room is not None:
+                room.closed = room.audience.closed = True
+                self.closed[saved.table_id] = (room, closed_at.timestamp())
+
+    def find(self, table_id: str, browser: str | None, *, wake: bool = True) -> Room:
+        """The table ``table_id`` to read (its page, state, ledger, hands): an open one
+        (woken, on the event loop), or a closed one the caller sat at or hosted;
+        :class:`TableNotFound` else."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            if wake:
+                room.wake()
+            return room
+        kept = self.closed.get(table_id)
+        if kept is not None and kept[0].seating.sat_here(browser):
+            return kept[0]
+        raise TableNotFound(f"no table {table_id[:40]!r} (the link may be wrong or closed)")
 
     def runs(self, table_id: str) -> bool:
         """This process runs the table ``table_id`` now."""
@@ -154,6 +193,7 @@ class TableManager:
 
     def _closed(self, room: Room) -> None:
         self.rooms.pop(room.id, None)
+        self.closed[room.id] = (room, time.time())
         if self.cluster is not None:
             self.cluster.withdraw(room.id)
         if self.keeper is not None:
@@ -215,7 +255,7 @@ class TableManager:
         """Close the tables with no person seated that nothing happened at for
         ``idle_close`` seconds; the ids closed. (Seat requests past their time go too.)"""
         for room in list(self.rooms.values()):
-            expire_requests(room)
+            room.seating.expire_requests()
         idle = [
             room
             for room in list(self.rooms.values())
@@ -226,6 +266,10 @@ class TableManager:
         ]
         for room in idle:
             room.close_table()
+        now = time.time()
+        for table_id, (_, at) in list(self.closed.items()):
+            if now - at >= self.keep_closed:
+                del self.closed[table_id]
         return [room.id for room in idle]
 
     def prune(self) -> tuple[int, int]:
@@ -284,7 +328,7 @@ def summary(room: Room) -> dict[str, Any]:
         "game_name": room.game.game.name,
         "stakes": room.game.stakes.describe(),
         "seats": room.config.seats,
-        "open_seats": room.open_seats,
+        "open_seats": room.seating.open_seats,
         "bots": sum(1 for s in room.seats if s.kind == "bot"),
         "hands_played": room.session.hands_played,
         "status": room.status(),

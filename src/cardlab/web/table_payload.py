@@ -7,16 +7,20 @@ server; the fair deal shows only its commitment and the seeds already revealed.
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardlab.table import Action, HandState, Legal, Phase, seat_view
 from cardlab.table.showdown import wins_a_share
 from cardlab.web.table_phh import describe
-from cardlab.web.table_tournament import payload as tournament_payload
 
-if TYPE_CHECKING:
-    from cardlab.web.table_room import Room
+if TYPE_CHECKING:  # the parts: a payload is drawn from them (none imports this module)
+    from cardlab.web.table_chat import Chat
+    from cardlab.web.table_fair import TableSeeds
+    from cardlab.web.table_hand import HandRunner
+    from cardlab.web.table_host import HostControls
+    from cardlab.web.table_seats import Seating
+    from cardlab.web.table_tournament import Director
 
 LOG_LINES = 200
 
@@ -83,17 +87,37 @@ def presets(
     return out
 
 
-def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, Any]:
+def payload(
+    seat: int | None,
+    *,
+    host: bool,
+    table_id: str,
+    controls: HostControls,
+    seating: Seating,
+    runner: HandRunner,
+    director: Director,
+    fair: TableSeeds,
+    chat: Chat,
+    notices: list[str],
+    connected: set[int],
+    clock: float | None,
+    status: str,
+    closed: bool,
+    closing: bool,
+) -> dict[str, Any]:
     """Everything the client of ``seat`` (None: a spectator) is sent; ``host``: the
-    client is the table's host (may close it)."""
-    session = room.session
+    client is the table's host; ``clock``: seconds left to the decision in play."""
+    session = runner.session
+    config, game = controls.config, controls.game
     hand = session.hand
     position = None if hand is None or seat is None else session.position_of(seat)
     view = None if hand is None else seat_view(hand, position)
-    names = room.hand_names if hand is not None else []
-    connected = room.connected_seats()
+    names = runner.hand_names if hand is not None else []
+    live = runner.live()
+    # a closed table has nobody seated: the viewer's old seat is not theirs any more
+    seat = None if seat is not None and seating.seats[seat].kind != "human" else seat
     players = []
-    for i, info in enumerate(room.seats):
+    for i, info in enumerate(seating.seats):
         p = None if hand is None else session.position_of(i)
         pv = None if view is None or p is None else view.players[p]
         over = view is None or view.over
@@ -118,49 +142,55 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
                 "you": seat == i,
             }
         )
-    tournament = tournament_payload(room)
-    stakes = room.game.stakes.describe()
+    tournament = director.payload(live)
+    stakes = game.stakes.describe()
     if tournament is not None:  # the level's stakes, not the table's first ones
-        stakes = f"{room.game.stakes.betting.value}, {tournament['stakes']}"
+        stakes = f"{game.stakes.betting.value}, {tournament['stakes']}"
+    fair_shown = fair.public()
+    if closed:  # no deal comes: no new commitment to promise, no client seed to send
+        fair_shown = fair_shown | {"commitment": None, "next_deal": None}
     out: dict[str, Any] = {
         "type": "state",
         "table": {
-            "id": room.id,
-            "name": room.config.name,
-            "game": room.config.game,
-            "game_name": room.game.title,
-            "base": room.game.game.base.key,
+            "id": table_id,
+            "name": config.name,
+            "game": config.game,
+            "game_name": game.title,
+            "base": game.game.base.key,
             "stakes": stakes,
-            "config": room.config.shown(),
-            "hand_number": session.hands_played + (1 if room.live() else 0),
-            "started": room.started,
-            "status": room.status(),
-            "open_seats": room.open_seats,
-            "practice": room.config.practice,
-            "public": room.config.public,
-            "closed": room.closed,
-            "closing": room.closing,
-            "paused": room.paused,
-            "buy_in_cap": room.config.buy_in_cap,
+            "config": config.shown(),
+            "hand_number": session.hands_played + (1 if live else 0),
+            "started": seating.started,
+            "status": status,
+            "open_seats": seating.open_seats,
+            "practice": config.practice,
+            "public": config.public,
+            "closed": closed,
+            "closing": closing,
+            "paused": controls.paused,
+            "buy_in_cap": config.buy_in_cap,
+            "tournament": config.tournament,
         },
-        "fair": room.fair.public(),
-        "notices": list(room.notices),
+        "fair": fair_shown,
+        "notices": notices,
         "seats": players,
-        "you": None if seat is None else {"seat": seat + 1, "name": room.seats[seat].name},
+        "you": None if seat is None else {"seat": seat + 1, "name": seating.seats[seat].name},
         "host": host,
-        "turn": room.turn,
+        "turn": runner.turn,
         "hand": None,
         "legal": None,
         "clock": None,
         "log": [],
-        "last": room.last,
+        "last": runner.last,
         "tournament": tournament,
-        "can_show": room.can_show(seat),  # the uncontested winner may show (type "show")
-        "seat_requests": room.seat_requests.shown() if host else [],  # the host's alone
-        "chat": room.chat.recent(host=host),  # the same for every client of (seat, host)
-        "chat_mutes": room.chat.mutes() if host else [],
+        # the uncontested winner may show (type "show")
+        "can_show": runner.show_refusal(seat, closed) is None,
+        "seat_requests": seating.requests.shown() if host else [],  # the host's alone
+        "chat": chat.recent(host=host),  # the same for every client of (seat, host)
+        "chat_mutes": chat.mutes() if host else [],
     }
     if view is not None and hand is not None:
+        deal = runner.deal
         out["hand"] = {
             "street": view.street,
             "phase": view.phase.value,
@@ -170,8 +200,10 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
             ],
             "total_pot": view.total_pot,
             "over": view.over,
-            "deal_number": room.deal.hand_number if room.deal is not None else None,
-            "client_seeds": list(room.deal.client_seeds) if room.deal is not None else [],
+            "deal_number": deal.hand_number if deal is not None else None,
+            "client_seeds": list(deal.client_seeds) if deal is not None else [],
+            # the viewer was dealt into this hand (their client seed counts in it)
+            "dealt_in": position is not None,
         }
         out["log"] = [describe(e, names) for e in view.history][-LOG_LINES:]
         # a hand the rules turn up at the showdown is shown at once: nobody is asked
@@ -180,14 +212,52 @@ def payload(room: Room, seat: int | None, *, host: bool = False) -> dict[str, An
         )
         if view.legal is not None and asked and not view.over:
             out["legal"] = _legal_payload(view.legal, view, hand)
-        if room.deadline is not None and hand.actor is not None:
-            loop = asyncio.get_running_loop()
+        if clock is not None and hand.actor is not None:
             out["clock"] = {
                 "seat": (session.seat_of(hand.actor) or 0) + 1,
-                "remaining": max(0.0, room.deadline - loop.time()),
-                "total": room.config.clock,
+                "remaining": clock,
+                "total": config.clock,
             }
     return out
+
+
+def status(
+    *,
+    runner: HandRunner,
+    seating: Seating,
+    director: Director,
+    closed: bool,
+    closing: bool,
+    paused: bool,
+    can_deal: Callable[[], bool],
+) -> str:
+    """The table's status line."""
+    session = runner.session
+    if closed:
+        return "the table is closed"
+    waits = seating.waiting_note()
+    hand = session.hand
+    if runner.live() and hand is not None:
+        seat = session.seat_of(hand.actor) if hand.actor is not None else None
+        who = "" if seat is None else f": {seating.seats[seat].name} to act"
+        after = " (the table closes after this hand)" if closing else ""
+        return f"hand {session.hands_played + 1}, {hand.street_name}{who}{after}{waits}"
+    t = director.tournament
+    if t is not None and t.over:
+        return f"the tournament is over: {t.winner} wins"
+    if len(session.next_order()) < 2:
+        if sum(1 for s in seating.seats if s.kind != "open") < 2:
+            return "waiting for players"
+        return "the table is over: fewer than two players have chips"
+    if not seating.started:
+        return f"waiting for players ({seating.open_seats} open seats) or a start"
+    if paused:
+        return f"paused by the host{waits}"
+    if not can_deal():
+        return f"paused: nobody has watched the last {runner.unwatched} hands"
+    if runner.last_number is not None:
+        return f"hand {runner.last_number} is over: the next one comes shortly{waits}"
+    return "the next hand is being dealt"
 
 
 def _legal_payload(legal: Legal, view: Any, hand: HandState) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -133,9 +133,28 @@ def _mask(event: ev.Event, viewer: int | None, shown: frozenset[int]) -> ev.Even
     return event
 
 
-def phhs(hands: Sequence[FinishedHand], viewer_seat: int | None, sitting: str | None = None) -> str:
-    """The hands as one ``.phhs`` file, as the person in ``viewer_seat`` may see them."""
-    return phh.dumps_all(h.for_seat(viewer_seat, sitting) for h in hands)
+def phhs(
+    hands: Sequence[FinishedHand],
+    viewer_seat: int | None,
+    sitting: str | None = None,
+    *,
+    mine: Collection[str] = (),
+) -> str:
+    """The hands as one ``.phhs`` file, as the person in ``viewer_seat`` may see them;
+    ``mine``: the viewer's sittings at this table (a hand they played in a seat they
+    left, or at a table now closed, shows their cards)."""
+    return phh.dumps_all(h.for_seat(*viewer_of(h, viewer_seat, sitting, mine)) for h in hands)
+
+
+def viewer_of(
+    hand: FinishedHand, seat: int | None, sitting: str | None, mine: Collection[str]
+) -> tuple[int | None, str | None]:
+    """The seat and sitting ``hand`` is shown for: the viewer's in that hand if one of
+    ``mine`` played it, else ``seat`` and ``sitting`` (where they sit now)."""
+    for position, played in enumerate(hand.sittings):
+        if played and played in mine:
+            return hand.seats[position], played
+    return seat, sitting
 
 
 def showdown_summary(

@@ -76,8 +76,8 @@ class RemoteSockets:
         room = self._room(message)
         room.wake()
         author = _key(message.get("author"))
-        seat = room.seat_of_hash(author)
-        host = room.is_host(_key(message.get("browser")))
+        seat = room.seating.seat_of_hash(author)
+        host = room.seating.is_host(_key(message.get("browser")))
         key = str(message["conn"])
         conn = RemoteConn(self.cluster, str(message["from"]), key, room.id)
         conn_id = room.connect(conn, seat, host)  # its state comes with the broadcast
@@ -88,9 +88,9 @@ class RemoteSockets:
     async def message(self, message: dict[str, Any]) -> dict[str, Any]:
         remote = self.sockets.get(str(message.get("conn")))
         room = self._room(message)
-        if remote is None or remote.room is not room or not room.has_connection(remote.conn_id):
+        if remote is None or remote.room is not room or not room.audience.has(remote.conn_id):
             raise Moved("the connection to the table was lost: reconnecting")
-        seat = room.seat_of_hash(remote.author) if remote.seated else None
+        seat = room.seating.seat_of_hash(remote.author) if remote.seated else None
         remote.seated = seat is not None
         text = message.get("text")
         reply = self.handle(
@@ -111,7 +111,7 @@ class RemoteSockets:
         for key, remote in list(self.sockets.items()):
             room = remote.room
             here = self.room_of(room.id) is room and not room.closed
-            if not here or not room.has_connection(remote.conn_id):
+            if not here or not room.audience.has(remote.conn_id):
                 remote.room.chat.unlisten(remote.conn_id)
                 del self.sockets[key]
 

@@ -1,62 +1,49 @@
-"""A live web table: seats and their secret tokens, hands dealt fairly one after another,
-bots and clocks run by the server, every change stored before it is pushed to everyone.
+"""A live web table: the facade that wires its parts (docs/web-internals.md).
 
-A :class:`Room` wraps a :class:`~cardlab.table.Session`. What a client is sent comes
-from :mod:`cardlab.web.table_payload` (its own seat's view). A person's seat is theirs
-through a secret browser token (an HttpOnly cookie); the room keeps only its SHA-256.
-Everything runs on the server's event loop: an action is checked, written to the store
-and applied with no ``await`` in between, so two clicks cannot interleave and nothing is
-announced that the store does not hold. (With PostgreSQL the write goes to a worker
-thread instead, so that the loop serves the other tables while the server answers; the
-action is applied only once stored, and the table takes no other action meanwhile: see
-:func:`cardlab.web.table_hand._play`.) Each decision has one task waiting for it (a
-bot's short delay, a leaving player's fold, or the clock of a person, whose expiry plays
-the default action: check if free, else fold; stand pat in a draw; bring in at stud).
-
-Write-ahead (docs/web-tables.md, "Restarts"): a deal is recorded (its number, seats,
-stacks, client seeds and commitment) before any card is shown, each action before it is
-announced, and the end of the hand with the table's new state in one transaction. A
-restarted server replays the hand in play from the same fair shuffle and the stored
-actions and resumes at the same decision with the clock it had; a hand that cannot be
-replayed is cancelled and every chip goes back to where it was before the deal. Deal
-numbers never repeat, so a cancelled hand's cards are never dealt again.
-
-This module keeps the room's state (set up in ``Room.__init__``), saving and
-restoring it, what clients are sent and the connections; the methods of each concern
-are functions of ``room`` in their own module, listed in the class body:
-:mod:`~cardlab.web.table_seats` (who sits where, chips, the ledger),
-:mod:`~cardlab.web.table_hand` (dealing, acting, the end of a hand, fair dealing),
-:mod:`~cardlab.web.table_clock` (clocks and bots) and :mod:`~cardlab.web.table_host`
-(the host's operations, closing).
+Each concern is a part that owns its state and gets its collaborators in its
+constructor; none imports this module: :class:`~cardlab.web.table_seats.Seating` (seats,
+requests, the ledger), :class:`~cardlab.web.table_hand.HandRunner` (the deal, each
+action's write-ahead steps, the turn, a hand's end), :class:`~cardlab.web.table_clock.DecisionClock`
+(bots, clocks), :class:`~cardlab.web.table_host.HostControls` (settings, pause),
+:class:`~cardlab.web.table_tournament.Director` (a sit-and-go),
+:class:`~cardlab.web.table_fair.TableSeeds`, :class:`~cardlab.web.table_chat.Chat`,
+:class:`~cardlab.web.table_audience.Audience` (the connections) and
+:class:`~cardlab.web.table_pace.Pace` (what comes next). The room saves and restores
+their state and does what spans them: closing, a seed reveal, handing the table over.
+An action's steps are carried out at once on SQLite, with the write in a worker thread
+on PostgreSQL (:mod:`cardlab.web.table_steps`); write-ahead and restarts are described
+in docs/web-tables.md, "Restarts".
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import random
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
-from cardlab.errors import CardlabError, GameError
-from cardlab.table import HandState, Session
-from cardlab.table.dealing import Dealer, FairDeal
+from cardlab.errors import ActionError, CardlabError, GameError
+from cardlab.table import Action, Session, TableGame
 from cardlab.table.tournament import Tournament
-from cardlab.web import table_clock, table_hand, table_host, table_seats
-from cardlab.web.table_arrivals import SeatRequests, waiting_note
+from cardlab.web.table_arrivals import SeatRequests
+from cardlab.web.table_audience import Audience, Connection
 from cardlab.web.table_chat import Chat
+from cardlab.web.table_clock import DecisionClock
 from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_errors import TableFull
 from cardlab.web.table_fair import TableSeeds
-from cardlab.web.table_hand import KEEP_HANDS
-from cardlab.web.table_payload import payload
-from cardlab.web.table_phh import FinishedHand, showdown_summary
-from cardlab.web.table_seats import SeatInfo, digest
-from cardlab.web.table_store import TableStore
+from cardlab.web.table_hand import KEEP_HANDS, HandRunner
+from cardlab.web.table_host import HostControls
+from cardlab.web.table_outlets import Outlets, Tasks
+from cardlab.web.table_pace import Pace
+from cardlab.web.table_payload import payload, status
+from cardlab.web.table_seats import SeatInfo, Seating, digest, opening_seats
+from cardlab.web.table_steps import carry_out, carry_out_off_loop
+from cardlab.web.table_tournament import Director
 
 __all__ = ["BOT_HANDS", "KEEP_HANDS", "Connection", "Room", "SeatInfo", "TableFull", "digest"]
 
@@ -66,18 +53,16 @@ KEEP_NOTICES = 5
 BOT_HANDS = 200  # hands a table of bots plays while nobody watches
 
 
-class Connection(Protocol):
-    async def send_text(self, data: str) -> None: ...
-
-
 class Room:
-    """One table; see the module documentation."""
+    """One table; see the module documentation. Its parts are public attributes:
+    ``seating``, ``runner``, ``clock``, ``controls``, ``director``, ``fair``, ``chat``,
+    ``audience``."""
 
     def __init__(
         self,
         table_id: str,
         config: TableConfig,
-        store: TableStore,
+        store: Any,
         *,
         seats: list[SeatInfo] | None = None,
         stacks: list[int] | None = None,
@@ -89,181 +74,111 @@ class Room:
         fair: dict[str, Any] | None = None,
         bot_hands: int = BOT_HANDS,
         on_close: Callable[[Room], None] | None = None,
+        paused: bool = False,
+        requests: list[dict[str, Any]] | None = None,
+        sat: dict[str, list[str]] | None = None,
+        tournament: Tournament | None = None,
     ) -> None:
-        self.id = table_id
-        self.config = config
-        self.store = store
-        self.game = config.table_game()
-        n = config.seats
-        if seats is None:
-            seats = [
-                SeatInfo("bot", f"{config.bots[i + 1]} bot {i + 1}", config.bots[i + 1])
-                if i + 1 in config.bots
-                else SeatInfo("open", f"seat {i + 1}")
-                for i in range(n)
-            ]
-        if stacks is None:
-            stacks = [config.stack_of(i) if s.kind == "bot" else 0 for i, s in enumerate(seats)]
-        if len(seats) != n or len(stacks) != n:
-            raise GameError(f"a saved table of {n} seats has {len(seats)} seats")
-        self.seats = seats
-        self.session = Session(self.game, [s.name for s in seats], [max(1, v) for v in stacks])
-        for seat, value in zip(self.session.seats, stacks, strict=True):
+        self.id, self.store, self.bot_hands, self.on_close = table_id, store, bot_hands, on_close
+        seats, stacks = opening_seats(config, seats, stacks)
+        self.session = session = Session(
+            config.table_game(), [s.name for s in seats], [max(1, v) for v in stacks]
+        )
+        for seat, value in zip(session.seats, stacks, strict=True):
             seat.stack = value
         if button is not None:
-            self.session.button = button % n
-        self.session.hands_played = hands_played
-        self.started = started or all(s.kind == "bot" for s in seats)
-        self.deals = deals
-        self.host_sha256 = host_sha256
+            session.button = button % config.seats
+        session.hands_played = hands_played
+        self.closed = self.closing = False
+        self.notices: deque[str] = deque(maxlen=KEEP_NOTICES)
+        self.last_activity = time.monotonic()
+        self.writes_off_loop = getattr(store, "dialect", "sqlite") == "postgresql"
+        self.storing_task: asyncio.Task[bool] | None = None
+        out = Outlets(table_id, store, self.notify, self.notices.append, self.save, self.touch)
+        self.tasks = Tasks()
+        self.controls = HostControls(
+            out, session, config, paused=paused, live=self.live,
+            check=lambda data: self.director.check_settings(data), on_pause=self._on_pause,
+        )  # fmt: skip
+        settings, game = (lambda: self.controls.config), (lambda: self.controls.game)
+        self.director = Director(
+            out, session, settings, game, lambda: self.seating.seats, tournament
+        )
+        self.seating = Seating(
+            out, session, settings, seats, self.director, host_sha256=host_sha256,
+            started=started, requests=SeatRequests(requests or ()), sat=sat,
+            in_hand=lambda seat: self.runner.in_hand(seat), accepting=self.accepting,
+            dealt_before=lambda: self.runner.deals > 0, on_seated=self._seated,
+            on_left=self._left, on_change=lambda: self.pace.maybe_deal(),
+        )  # fmt: skip
         fair = fair or {}
         self.fair = TableSeeds(
-            table_id,
-            store,
-            practice=config.seed,
-            current=fair.get("commitment"),
-            revealed=fair.get("revealed"),
-            reveal_requested=bool(fair.get("reveal_requested", False)),
-            rotations=int(fair.get("rotations", 0)),
-        )
+            table_id, store, practice=config.seed, current=fair.get("commitment"),
+            revealed=fair.get("revealed"), reveal_requested=bool(fair.get("reveal_requested")),
+            rotations=int(fair.get("rotations", 0)), seeders=fair.get("seeders"),
+        )  # fmt: skip
         self.fair.next_deal = deals
-        self.bot_hands = bot_hands
-        self.on_close = on_close
-        self.deal: FairDeal | None = None
-        self.dealer: Dealer | None = None
-        self.hand_names: list[str] = []  # the players of the current hand by position
-        self.hand_sittings: list[str] = []
-        self.action_seq = 0
-        self._ended = True  # the current hand (if any) has been stored as finished
-        self.turn = 0  # counts changes of the live hand; a client may echo it
-        self.finished: deque[FinishedHand] = deque(maxlen=KEEP_HANDS)
-        self.notices: deque[str] = deque(maxlen=KEEP_NOTICES)
-        self._last: tuple[int, HandState, list[str]] | None = None
-        self._last_summary: dict[str, Any] | None = None
-        # the last hand as stored (its id), while its uncontested winner may show
-        self._show_window: tuple[int, HandState, int] | None = None
-        self.deadline: float | None = None
-        self._resume_clock: float | None = None
-        self.closed = False
-        self.closing = False
-        self.paused = False  # the host stopped dealing (between hands)
-        self._next_config: TableConfig | None = None  # the host's settings for next hand
-        self.unwatched_hands = 0
-        self.last_activity = time.monotonic()
-        self._seeders: set[int] = set()  # seats whose browser has sent client seeds
-        self._joined: dict[int, float] = {}  # seat -> when a person sat down
-        self._bot_rng = random.Random(config.seed) if config.practice else random.Random()
-        self._task: asyncio.Task[None] | None = None
-        # a store on a server (PostgreSQL) is written from a worker thread, one action in
-        # flight at a time (table_hand._play); SQLite's commits take microseconds
-        self.writes_off_loop = getattr(store, "dialect", "sqlite") == "postgresql"
-        self._storing: asyncio.Task[None] | None = None  # the action being stored
-        self._broadcaster: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
-        self._conns: dict[int, tuple[Connection, int | None, bool]] = {}
-        self._next_conn = 0
-        self.seat_requests = SeatRequests()  # pending requests for a seat (approve_seats)
-        self.chat = Chat(is_host=self.is_host, on_change=self.notify)  # memory only
-        self.tournament: Tournament | None = None  # a sit-and-go, once it has started
-        self.tournament_level: int | None = None  # the level of the hand dealt last
-        self.tournament_mark: float | None = None  # time-based levels: counting since
+        self.runner = HandRunner(
+            out, session, self.seating, self.fair, self.director, settings, game,
+            state=self.state, on_change=lambda: self.pace.changed(), deals=deals,
+        )  # fmt: skip
+        self.clock = DecisionClock(
+            out, session, lambda: self.seating.seats, settings, self.tasks,
+            turn=lambda: self.runner.turn, seq=lambda: self.runner.action_seq,
+            storing=lambda: self.runner.storing, play=self._play, off_loop=self.writes_off_loop,
+            rng=random.Random(config.seed) if config.practice else random.Random(),
+        )  # fmt: skip
+        self.chat = Chat(is_host=self.seating.is_host, on_change=self.notify)  # memory only
+        self.audience = Audience(self._render)
+        self.pace = Pace(
+            out, self.tasks, self.runner, self.clock, self.seating, self.controls,
+            self.director, self.fair, self.audience, accepting=self.accepting,
+            closing=lambda: self.closing, close=self.close_table, reveal=self._reveal,
+            bot_hands=bot_hands,
+        )  # fmt: skip
 
-    # --- seats: cardlab.web.table_seats ---------------------------------------------------
-
-    join = table_seats.join
-    free_seat = table_seats.free_seat
-    sit_down = table_seats.sit_down
-    seat_of_hash = table_seats.seat_of_hash
-    is_host = table_seats.is_host
-    leave = table_seats.leave
-    _stand_up = table_seats._stand_up
-    start_now = table_seats.start_now
-    sit_out = table_seats.sit_out
-    add_chips = table_seats.add_chips
-    ledger = table_seats.ledger
+    # --- the parts' shared values -----------------------------------------------------------
 
     @property
-    def open_seats(self) -> int:
-        return sum(1 for s in self.seats if s.kind == "open")
+    def config(self) -> TableConfig:
+        return self.controls.config
 
     @property
-    def people(self) -> set[int]:
-        return {i for i, s in enumerate(self.seats) if s.kind == "human" and not s.leaving}
-
-    # --- the hands: cardlab.web.table_hand ------------------------------------------------
-
-    act = table_hand.act
-    _play = table_hand._play
-    watched = table_hand.watched
-    _can_deal = table_hand._can_deal
-    _maybe_deal = table_hand._maybe_deal
-    _deal_soon = table_hand._deal_soon
-    _missing_seeds = table_hand._missing_seeds
-    _sitting_out = table_hand._sitting_out
-    _dealt_in = table_hand._dealt_in
-    _count_missed = table_hand._count_missed
-    _deal = table_hand._deal
-    _changed = table_hand._changed
-    _end_of_hand = table_hand._end_of_hand
-    _resume = table_hand._resume
-    can_show = table_hand.can_show
-    _show_refusal = table_hand._show_refusal
-    show_hand = table_hand.show_hand
-    offer_seed = table_hand.offer_seed
-    request_reveal = table_hand.request_reveal
-    _reveal = table_hand._reveal
+    def game(self) -> TableGame:
+        return self.controls.game
 
     @property
-    def hand(self) -> HandState | None:
-        return self.session.hand
+    def seats(self) -> list[SeatInfo]:
+        return self.seating.seats
 
     def live(self) -> bool:
-        hand = self.session.hand
-        return hand is not None and not hand.is_over
+        return self.runner.live()
 
-    # --- clocks and bots: cardlab.web.table_clock -----------------------------------------
+    def accepting(self) -> bool:
+        return not (self.closed or self.closing)
 
-    _schedule_decision = table_clock._schedule_decision
-    _clock = table_clock._clock
-    _leaving_turn = table_clock._leaving_turn
-    _auto = table_clock._auto
-    _bot_turn = table_clock._bot_turn
+    def watched(self) -> bool:
+        return self.pace.watched()
 
-    # --- the host: cardlab.web.table_host -------------------------------------------------
-
-    pause = table_host.pause
-    SETTINGS = table_host.SETTINGS
-    change_settings = table_host.change_settings
-    _apply_next_config = table_host._apply_next_config
-    remove = table_host.remove
-    add_bot = table_host.add_bot
-    transfer_host = table_host.transfer_host
-    _seat_index = table_host._seat_index
-    request_close = table_host.request_close
-    _cancel_hand = table_host._cancel_hand
-    close_table = table_host.close_table
-
-    # --- saving and restoring -------------------------------------------------------------
+    # --- saving and restoring ---------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
         """The table's state between hands (a hand in play is in the store's
         ``live_hands``; these stacks are the ones it started with)."""
         return {
-            "seats": [s.as_dict() for s in self.seats],
+            "seats": [s.as_dict() for s in self.seating.seats],
             "stacks": [s.stack for s in self.session.seats],
             "button": self.session.button,
             "hands_played": self.session.hands_played,
-            "started": self.started,
-            "deals": self.deals,
-            "paused": self.paused,
-            "requests": self.seat_requests.state(),
-            "host_sha256": self.host_sha256,
+            "started": self.seating.started,
+            "deals": self.runner.deals,
+            "paused": self.controls.paused,
+            "requests": self.seating.requests.state(),
+            "host_sha256": self.seating.host_sha256,
+            "sat": self.seating.sat,
             "fair": self.fair.state(),
-            "tournament": None if self.tournament is None else self.tournament.as_dict(),
+            "tournament": self.director.state(),
         }
-
-    def snapshot(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        return self.config.as_dict(), self.state()
 
     def save(self) -> None:
         self.store.save_table(self.id, self.config.as_dict(), self.state())
@@ -274,196 +189,203 @@ class Room:
         table_id: str,
         config: dict[str, Any],
         state: dict[str, Any],
-        store: TableStore,
+        store: Any,
         **options: Any,
     ) -> Room:
         """The table as saved, with its hand in play resumed (or cancelled)."""
-        checked = parse_config(config, saved=True)
-        seats = [
-            SeatInfo(
-                str(s["kind"]),
-                str(s["name"]),
-                str(s.get("bot", "")),
-                str(s.get("token_sha256", "")),
-                bool(s.get("leaving", False)),
-                str(s.get("sitting", "")),
-                bool(s.get("sitting_out", False)),
-                int(s.get("missed", 0)),
-                waiting=bool(s.get("waiting", False)),
-            )
-            for s in state["seats"]
-        ]
+        seats = [SeatInfo.from_dict(s) for s in state["seats"]]
         if any(s.kind not in ("open", "human", "bot") for s in seats):
             raise GameError(f"a saved table has a seat of an unknown kind: {table_id!r}")
         stacks = [int(v) for v in state["stacks"]]
         if any(v < 0 for v in stacks):
             raise GameError(f"a saved table has a negative stack: {table_id!r}")
+        saved = state.get("tournament")
         room = cls(
-            table_id,
-            checked,
-            store,
-            seats=seats,
-            stacks=stacks,
-            button=int(state["button"]),
-            hands_played=int(state["hands_played"]),
-            started=bool(state["started"]),
-            deals=int(state.get("deals", state["hands_played"])),
-            host_sha256=str(state.get("host_sha256", "")),
-            fair=state.get("fair"),
-            **options,
-        )
-        room.paused = bool(state.get("paused", False))
-        if state.get("tournament"):
-            room.tournament = Tournament.from_dict(state["tournament"])
-        room.seat_requests = SeatRequests(state.get("requests", []))
-        room._load_finished()
+            table_id, parse_config(config, saved=True), store, seats=seats, stacks=stacks,
+            button=int(state["button"]), hands_played=int(state["hands_played"]),
+            started=bool(state["started"]), deals=int(state.get("deals", state["hands_played"])),
+            host_sha256=str(state.get("host_sha256", "")), fair=state.get("fair"),
+            paused=bool(state.get("paused", False)), requests=state.get("requests", []),
+            sat=state.get("sat"),
+            tournament=Tournament.from_dict(saved) if saved else None, **options,
+        )  # fmt: skip
+        room.runner.load_finished()
         live = store.live_hand(table_id)
         if live is not None:
-            room._resume(live)
+            room.clock.resume_from = room.runner.resume(live)
         return room
 
-    def _load_finished(self) -> None:
-        """The table's last stored hands, for the PHH download after a restart."""
-        try:
-            records = self.store.hands(table_id=self.id, limit=KEEP_HANDS)
-        except CardlabError:
-            return
-        for rec in reversed(records):
-            with contextlib.suppress(CardlabError, KeyError, TypeError, ValueError):
-                self.finished.append(FinishedHand.from_record(rec))
+    # --- the hands --------------------------------------------------------------------------
 
-    # --- tasks ----------------------------------------------------------------------------
+    def act(self, seat: int | None, text: str, *, turn: int | None = None) -> None:
+        """Play ``text`` for ``seat`` (see :meth:`HandRunner.act`)."""
+        self._carry_out(self.runner.act(seat, text, turn=turn))
+
+    def _play(self, action: Action) -> None:
+        self._carry_out(self.runner.plan(action))
+
+    def _carry_out(self, steps: Any) -> None:
+        if not self.writes_off_loop:
+            if not carry_out(self.runner, steps):
+                raise ActionError("the server could not store the action: it was not played")
+            return
+        loop = asyncio.get_running_loop()
+        # kept while it runs (a task nobody holds may be collected)
+        self.storing_task = loop.create_task(carry_out_off_loop(self.runner, steps))
+
+    def offer_seed(self, seat: int | None, deal: object, seed: object) -> None:
+        if seat is None:
+            raise ActionError("only a seated player sends a client seed")
+        self.fair.offer(seat, deal, seed)
+
+    def request_reveal(self, seat: int | None) -> None:
+        """A seated person asks to reveal the server seed: now between hands, else at
+        the end of the hand in play."""
+        if seat is None:
+            raise ActionError("only a seated player can ask to reveal the seed")
+        if not self.live():
+            self._reveal()
+        elif not self.fair.reveal_requested:
+            self.fair.reveal_requested = True
+            self.save()
+            self.notices.append(
+                f"{self.seats[seat].name} asked to reveal the seed: after this hand"
+            )
+        self.notify()
+
+    def _reveal(self) -> None:
+        old, seed = self.fair.reveal()
+        self.runner.revealed(old, seed)
+        self.save()
+        self.notices.append(f"server seed {old[:12]}... revealed; a new seed is in use")
+
+    def ledger(self) -> dict[str, Any]:
+        """The ledger (:meth:`Seating.ledger`), with a sit-and-go's prizes."""
+        return self.seating.ledger() | {"tournament": self.director.ledger()}
+
+    def show_hand(self, seat: int | None) -> None:
+        self.runner.show_hand(seat, self.closed)
+
+    # --- the host ---------------------------------------------------------------------------
+
+    def _on_pause(self, paused: bool) -> None:
+        if self.director.tournament is not None:
+            self.director.tick(stop=paused)
+        if not paused:
+            self.pace.maybe_deal()
+
+    def transfer_host(self, seat: object) -> None:
+        self.seating.transfer_host(seat)
+        index = self.seating.seat_index(seat)
+        self.audience.rehost(lambda at: at == index)
+
+    def request_close(self, *, now: bool = False) -> None:
+        """The host closes the table: at once between hands; during a hand at its end,
+        or (``now``) at once with the hand cancelled and every chip returned."""
+        if self.closed:
+            return
+        if self.live() and not now:
+            self.closing = True
+            self.notices.append("the host is closing the table after this hand")
+            self.notify()
+            return
+        if self.live():
+            self.cancel_hand("the host closed the table")
+        self.close_table()
+
+    def cancel_hand(self, why: str) -> None:
+        self.clock.stop()
+        self.runner.cancel(why)
+
+    def close_table(self) -> None:
+        """Close now: reveal the seed, every person's stack to the ledger, the table
+        marked closed in the store (its hands stay), every client told."""
+        if self.closed:
+            return
+        self.closing = False
+        try:
+            if self.runner.deals > 0 or self.runner.finished:
+                self._reveal()
+            with self.store.transaction():
+                self.seating.stand_up_everyone()
+                self.store.close_table(self.id, self.state())
+        except CardlabError:
+            log.exception("closing table %s", self.id)
+        self.closed = self.audience.closed = True
+        self.notices.append("the table is closed")
+        self.notify()
+        self.tasks.cancel()
+        if self.on_close is not None:
+            self.on_close(self)
+
+    # --- the seats' follow-ups --------------------------------------------------------------
+
+    def _seated(self, seat: int, sends_seeds: bool) -> None:
+        if sends_seeds:
+            self.fair.expect(seat, time.monotonic())
+        self.pace.maybe_deal()
+
+    def _left(self, seat: int) -> None:
+        self.audience.unseat(seat)
+        if not self.seating.people & {seat}:
+            self.fair.forget(seat)
+        hand = self.session.hand
+        position = None if hand is None else self.session.position_of(seat)
+        if hand is not None and position is not None and hand.actor == position and self.live():
+            self.clock.answer_now()
+
+    # --- tasks and connections --------------------------------------------------------------
 
     def wake(self) -> None:
         """Start the room's tasks on the running loop (idempotent)."""
-        if self.closed:
-            return
-        if self._broadcaster is None or self._broadcaster.done():
-            self._broadcaster = asyncio.get_running_loop().create_task(self._broadcast_loop())
-        hand = self.session.hand
-        if self.live():
-            if (self._task is None or self._task.done()) and self._storing is None:
-                self._schedule_decision()
-        elif hand is not None and not self._ended:
-            if self._task is None or self._task.done():
-                self._schedule(self._end_of_hand())
-        else:
-            self._maybe_deal()
+        if not self.closed:
+            self.audience.start()
+            self.pace.wake()
 
     def close(self) -> None:
-        """Stop the room's tasks (the server stops; the table stays open in the store)."""
-        for task in (self._task, self._broadcaster):
-            if task is not None and task is not asyncio.current_task():
-                task.cancel()
-
-    def _schedule(self, coro: Any) -> None:
-        current = asyncio.current_task()
-        if self._task is not None and self._task is not current and not self._task.done():
-            self._task.cancel()
-        self._task = asyncio.get_running_loop().create_task(coro)
-
-    # --- what clients see -----------------------------------------------------------------
-
-    @property
-    def last(self) -> dict[str, Any] | None:
-        """The showdown summary of the last finished hand (worked out when first asked:
-        a table nobody watches never pays for the best fives)."""
-        if self._last is None:
-            return None
-        if self._last_summary is None:
-            number, hand, names = self._last
-            replay = f"/tables/{self.id}/hands/{number}/replay"  # web/replay.py
-            self._last_summary = {"hand": number, "replay": replay, **showdown_summary(hand, names)}
-        return self._last_summary
+        """Stop the room's tasks (the server stops; the table stays open in the store):
+        a running clock is saved first, so a restarted server resumes it."""
+        self.clock.save()
+        self.tasks.cancel()
+        self.audience.stop()
 
     def status(self) -> str:
-        if self.closed:
-            return "the table is closed"
-        if self.live():
-            hand = self.session.hand
-            assert hand is not None
-            seat = self.session.seat_of(hand.actor)
-            who = "" if seat is None else f": {self.seats[seat].name} to act"
-            closing = " (the table closes after this hand)" if self.closing else ""
-            waits = waiting_note(self)
-            return f"hand {self.session.hands_played + 1}, {hand.street_name}{who}{closing}{waits}"
-        if self.tournament is not None and self.tournament.over:
-            return f"the tournament is over: {self.tournament.winner} wins"
-        if len(self.session.next_order()) < 2:
-            if sum(1 for s in self.seats if s.kind != "open") < 2:
-                return "waiting for players"
-            return "the table is over: fewer than two players have chips"
-        if not self.started:
-            return f"waiting for players ({self.open_seats} open seats) or a start"
-        if self.paused:
-            return f"paused by the host{waiting_note(self)}"
-        if not self._can_deal():
-            return f"paused: nobody has watched the last {self.unwatched_hands} hands"
-        if self._last is not None:
-            return f"hand {self._last[0]} is over: the next one comes shortly{waiting_note(self)}"
-        return "the next hand is being dealt"
+        return status(
+            runner=self.runner, seating=self.seating, director=self.director,
+            closed=self.closed, closing=self.closing, paused=self.controls.paused,
+            can_deal=self.pace.can_deal,
+        )  # fmt: skip
+
+    def _render(self, seat: int | None, host: bool) -> str:
+        return json.dumps(self.payload(seat, host=host), ensure_ascii=False)
 
     def payload(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:
-        return payload(self, seat, host=host)
-
-    # --- connections ----------------------------------------------------------------------
+        return payload(
+            seat, host=host, table_id=self.id, controls=self.controls, seating=self.seating,
+            runner=self.runner, director=self.director, fair=self.fair, chat=self.chat,
+            notices=list(self.notices), connected=self.audience.seats(),
+            clock=self.clock.remaining(), status=self.status(), closed=self.closed,
+            closing=self.closing,
+        )  # fmt: skip
 
     def connect(self, conn: Connection, seat: int | None, host: bool = False) -> int:
-        self._next_conn += 1
-        self._conns[self._next_conn] = (conn, seat, host)
-        self.unwatched_hands = 0
+        conn_id = self.audience.connect(conn, seat, host)
+        self.runner.unwatched = 0
         self.touch()
         self.notify()
-        self._maybe_deal()
-        return self._next_conn
+        self.pace.maybe_deal()
+        return conn_id
 
     def disconnect(self, conn_id: int) -> None:
-        if self._conns.pop(conn_id, None) is not None:
+        if self.audience.disconnect(conn_id):
             self.touch()
             self.notify()
 
-    def has_connection(self, conn_id: int) -> bool:
-        return conn_id in self._conns
-
-    def connected_seats(self) -> set[int]:
-        return {s for _, s, _ in self._conns.values() if s is not None}
-
-    @property
-    def connections(self) -> int:
-        return len(self._conns)
-
     def touch(self) -> None:
         self.last_activity = time.monotonic()
-
-    def clock(self) -> float:
-        """Seconds on the server's monotonic clock."""
-        return time.monotonic()
 
     def idle_for(self) -> float:
         return time.monotonic() - self.last_activity
 
     def notify(self) -> None:
-        self._wake.set()
-
-    async def _broadcast_loop(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            texts: dict[tuple[int | None, bool], str] = {}
-            for conn_id, (conn, seat, host) in list(self._conns.items()):
-                key = (seat, host)
-                if key not in texts:
-                    texts[key] = json.dumps(self.payload(seat, host=host), ensure_ascii=False)
-                try:
-                    # asyncio.timeout, not wait_for: on 3.11 wait_for may swallow a
-                    # cancel that comes as the send completes, and close() would not end us
-                    async with asyncio.timeout(10):
-                        await conn.send_text(texts[key])
-                except Exception:  # gone, or too slow: it reconnects and gets the state
-                    self._conns.pop(conn_id, None)
-            if self.closed:
-                return
-
-
-def _now() -> float:
-    return time.monotonic()
+        self.audience.notify()

@@ -79,14 +79,7 @@ from cardlab.table.structure import table_game_names
 from cardlab.web.cluster import Cluster
 from cardlab.web.guard import client_key, too_many
 from cardlab.web.payload import RequestError
-from cardlab.web.table_arrivals import (
-    AskLater,
-    SeatRequest,
-    approve,
-    refuse,
-    request_status,
-    withdraw,
-)
+from cardlab.web.table_arrivals import AskLater, SeatRequest
 from cardlab.web.table_chat import chat_message, host_chat_operation
 from cardlab.web.table_config import (
     DEFAULT_BOT_DELAY,
@@ -213,7 +206,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         manager.remote = RemoteSockets(manager.cluster, manager.rooms.get, handle_message)
 
     def seat_of(room: Room, connection: HTTPConnection) -> int | None:
-        return room.seat_of_hash(browser_hash(connection, room.id))
+        return room.seating.seat_of_hash(browser_hash(connection, room.id))
 
     async def limited(connection: HTTPConnection, bucket: str) -> Response | None:
         if manager.limiter is None:
@@ -228,8 +221,9 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
 
     async def table_page(request: Request) -> Response:
         table_id = request.path_params["table_id"]
-        room = manager.rooms.get(table_id)
-        if room is None:
+        try:
+            room = manager.find(table_id, browser_hash(request, table_id), wake=False)
+        except TableNotFound:
             return PlainTextResponse(f"no table {table_id[:40]!r}", status_code=404)
         response = templates.TemplateResponse(
             request,
@@ -275,10 +269,11 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
 
     async def api_get(request: Request) -> Response:
         try:
-            room = manager.get(request.path_params["table_id"])
+            table_id = request.path_params["table_id"]
+            room = manager.find(table_id, browser_hash(request, table_id))
         except CardlabError as exc:
             return _error(exc)
-        host = room.is_host(browser_hash(request))
+        host = room.seating.is_host(browser_hash(request))
         return JSONResponse(room.payload(seat_of(room, request), host=host))
 
     async def api_join(request: Request) -> Response:
@@ -301,7 +296,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             sends = data.get("client_seeds", False)
             if not isinstance(sends, bool):
                 raise RequestError(f"field 'client_seeds' must be true or false: {sends!r:.40}")
-            seat = room.join(data.get("name"), wanted, known, sends_seeds=sends)
+            seat = room.seating.join(data.get("name"), wanted, known, sends_seeds=sends)
         except CardlabError as exc:
             return _error(exc)
         if isinstance(seat, SeatRequest):  # the host approves or refuses (table_arrivals)
@@ -318,9 +313,9 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             room = manager.get(request.path_params["table_id"])
             await _body(request)
             seat = seat_of(room, request)
-            if seat is None and withdraw(room, browser_hash(request, room.id)):
+            if seat is None and room.seating.withdraw(browser_hash(request, room.id)):
                 return JSONResponse({"left": True, "withdrawn": True})
-            room.leave(seat)
+            room.seating.leave(seat)
         except CardlabError as exc:
             return _error(exc)
         return JSONResponse({"left": True})
@@ -330,13 +325,13 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             room = manager.get(request.path_params["table_id"])
         except CardlabError as exc:
             return _error(exc)
-        return JSONResponse(request_status(room, browser_hash(request, room.id)))
+        return JSONResponse(room.seating.request_status(browser_hash(request, room.id)))
 
     async def api_close(request: Request) -> Response:
         try:
             room = manager.get(request.path_params["table_id"])
             data = await _body(request)
-            if not room.is_host(browser_hash(request)):
+            if not room.seating.is_host(browser_hash(request)):
                 raise NotHost("only the table's host (its creator) can close it")
             now = data.get("now", False)
             if not isinstance(now, bool):
@@ -350,7 +345,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         try:
             room = manager.get(request.path_params["table_id"])
             data = await _body(request)
-            room.add_chips(seat_of(room, request), data.get("amount"))
+            room.seating.add_chips(seat_of(room, request), data.get("amount"))
         except CardlabError as exc:
             return _error(exc)
         seat = seat_of(room, request)
@@ -358,13 +353,18 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
 
     async def api_ledger(request: Request) -> Response:
         try:
-            room = manager.get(request.path_params["table_id"])
+            table_id = request.path_params["table_id"]
+            room = manager.find(table_id, browser_hash(request, table_id))
         except CardlabError as exc:
             return _error(exc)
         ledger = room.ledger()
         if request.query_params.get("format") == "csv":
             header = ("player", "bought", "cashed", "on_table", "net")
-            text = render.to_csv(header, [[r[k] for k in header] for r in ledger["players"]])
+            rows = ledger["players"]
+            if ledger["tournament"] is not None:  # a sit-and-go settles by its prizes
+                header = ("player", "place", "buy_in", "prize", "net")
+                rows = ledger["tournament"]["players"]
+            text = render.to_csv(header, [[r[k] for k in header] for r in rows])
             return PlainTextResponse(
                 text,
                 media_type="text/csv",
@@ -376,21 +376,24 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         try:
             room = manager.get(request.path_params["table_id"])
             data = await _body(request)
-            if not room.is_host(browser_hash(request)):
+            if not room.seating.is_host(browser_hash(request)):
                 raise NotHost("only the table's host can do that")
             host_operation(room, data)
         except CardlabError as exc:
             return _error(exc)
-        return JSONResponse({"status": room.status(), "paused": room.paused})
+        return JSONResponse({"status": room.status(), "paused": room.controls.paused})
 
     async def api_hands(request: Request) -> Response:
         table_id = request.path_params["table_id"]
-        room = manager.rooms.get(table_id)
-        if room is None:
-            return _error(TableNotFound(f"no table {table_id[:40]!r}"))
+        browser = browser_hash(request, table_id)
+        try:
+            room = manager.find(table_id, browser)
+        except TableNotFound as exc:
+            return _error(exc)
         seat = seat_of(room, request)
         sitting = None if seat is None else room.seats[seat].sitting
-        text = phhs(list(room.finished), seat, sitting)
+        mine = room.seating.sittings_of(browser)
+        text = phhs(list(room.runner.finished), seat, sitting, mine=mine)
         return PlainTextResponse(
             text,
             headers={"content-disposition": f'attachment; filename="table-{room.id}.phhs"'},
@@ -413,6 +416,18 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
     async def ws(websocket: WebSocket) -> None:
         table_id = websocket.path_params["table_id"]
         room = manager.rooms.get(table_id)
+        if room is None:
+            try:  # a closed table, for those who sat at it: its last state, then the end
+                kept = manager.find(table_id, browser_hash(websocket, table_id), wake=False)
+            except TableNotFound:
+                kept = None
+            if kept is not None:
+                await websocket.accept()
+                host = kept.seating.is_host(browser_hash(websocket))
+                text = json.dumps(kept.payload(None, host=host), ensure_ascii=False)
+                await websocket.send_text(text)
+                await websocket.close()
+                return
         if room is None and manager.cluster is not None:
             await relayed_ws(websocket, manager.cluster, table_id)
             return
@@ -422,7 +437,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         room.wake()
         await websocket.accept()
         seat = seat_of(room, websocket)
-        host = room.is_host(browser_hash(websocket))
+        host = room.seating.is_host(browser_hash(websocket))
         author = browser_hash(websocket, room.id)  # who chats (see table_chat)
         conn_id = room.connect(websocket, seat, host)
         room.chat.listen(conn_id, websocket, author)
@@ -523,26 +538,26 @@ def host_operation(room: Room, data: dict[str, Any]) -> None:
     :mod:`cardlab.web.table_arrivals`)."""
     op = data.get("op")
     if op == "pause":
-        room.pause(True)
+        room.controls.pause(True)
     elif op == "resume":
-        room.pause(False)
+        room.controls.pause(False)
     elif op == "settings":
         settings = data.get("settings")
         if not isinstance(settings, dict):
             raise RequestError(f"'settings' must be an object: {settings!r:.60}")
-        room.change_settings(settings)
+        room.controls.change_settings(settings)
     elif op == "remove":
-        room.remove(data.get("seat"))
+        room.seating.remove(data.get("seat"))
     elif op == "add_bot":
-        room.add_bot(data.get("seat"), data.get("bot"))
+        room.seating.add_bot(data.get("seat"), data.get("bot"))
     elif op == "transfer":
         room.transfer_host(data.get("seat"))
     elif op == "approve":
-        approve(room, data.get("request"))
+        room.seating.approve(data.get("request"))
     elif op == "refuse":
-        refuse(room, data.get("request"))
+        room.seating.refuse(data.get("request"))
     elif op in ("mute", "unmute"):
-        host_chat_operation(room, op, data)
+        host_chat_operation(room.chat, room.seats, op, data)
     else:
         raise RequestError(f"unknown host operation {str(op)[:30]!r} (one of {HOST_OPERATIONS})")
 
@@ -570,7 +585,7 @@ def handle_message(
         if room.closed:
             raise RequestError("the table is closed")
         if kind == "start":
-            room.start_now(seat)
+            room.seating.start_now(seat)
             return None
         if kind == "client_seed":
             room.offer_seed(seat, message.get("deal"), message.get("seed"))
@@ -579,16 +594,16 @@ def handle_message(
             room.request_reveal(seat)
             return None
         if kind == "leave":
-            room.leave(seat)
+            room.seating.leave(seat)
             return None
         if kind in ("sit_out", "sit_in"):
-            room.sit_out(seat, kind == "sit_out")
+            room.seating.sit_out(seat, kind == "sit_out")
             return None
         if kind == "show":  # the winner of a hand everyone else folded to shows after it
             room.show_hand(seat)
             return None
         if kind == "chat":
-            return chat_message(room, seat, author, message)
+            return chat_message(room.chat, room.seats, seat, author, message)
         if kind == "action":
             action = message.get("action")
             if not isinstance(action, str):

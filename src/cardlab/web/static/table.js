@@ -203,8 +203,10 @@
         if (msg.type === "error") showError("pt-error", msg.message);
         else if (msg.type === "state") { state = msg; render(); }
       };
-      ws.onopen = () => { $("pt").classList.remove("offline"); };
+      // a new socket (the server may have restarted): this deal's seed is sent again
+      ws.onopen = () => { $("pt").classList.remove("offline"); sentFor = null; };
       ws.onclose = () => {
+        if (state && state.table.closed) return;  // a closed table sends no more states
         $("pt-status").textContent = "Reconnecting…";
         $("pt").classList.add("offline");  // controls are disabled, not silently dropped
         document.querySelectorAll("#pt-actions button, #pt-actions input").forEach((b) => { b.disabled = true; });
@@ -291,7 +293,16 @@
         const l = await api("GET", `/api/tables/${id}/ledger`);
         const rows = $("pt-ledger-rows");
         rows.textContent = "";
-        for (const p of l.players) rows.append(el("tr", {}, el("td", { text: p.player }), el("td", { text: String(p.bought) }), el("td", { text: String(p.cashed) }), el("td", { text: String(p.on_table) }), el("td", { text: (p.net > 0 ? "+" : "") + p.net })));
+        const signed = (n) => (n > 0 ? "+" : "") + n;
+        const t = l.tournament;
+        const head = t ? ["Player", "Place", "Buy-in", "Prize", "Net"] : ["Player", "In", "Out", "Table", "Net"];
+        $("pt-ledger").querySelectorAll("thead th").forEach((th, k) => { th.textContent = head[k]; });
+        if (t) {  // a sit-and-go settles by its prizes, not by its chips
+          for (const p of t.players) rows.append(el("tr", {}, el("td", { text: p.player }), el("td", { text: p.place == null ? "playing" : String(p.place) }), el("td", { text: String(p.buy_in) }), el("td", { text: String(p.prize) }), el("td", { text: signed(p.net) })));
+          $("pt-ledger-check").textContent = t.started ? `Prizes: ${t.prizes.join(" · ") || "none"} (buy-in ${t.buy_in} each).` : `Buy-in ${t.buy_in} each; the prizes are set when the first hand is dealt.`;
+          return;
+        }
+        for (const p of l.players) rows.append(el("tr", {}, el("td", { text: p.player }), el("td", { text: String(p.bought) }), el("td", { text: String(p.cashed) }), el("td", { text: String(p.on_table) }), el("td", { text: signed(p.net) })));
         $("pt-ledger-check").textContent = `${l.chips_brought} chips brought, ${l.chips_taken} taken away, ${l.chips_on_table} on the table` + (l.balanced ? ": it balances." : ": it does not balance!");
       } catch (e) { $("pt-ledger-check").textContent = e.message; }
     }
@@ -304,7 +315,7 @@
     }
     function sendSeed() {
       const s = state;
-      if (!s || !s.you || !s.fair) return;
+      if (!s || !s.you || !s.fair || s.fair.next_deal == null) return;
       const deal = s.fair.next_deal;
       const seeds = mySeeds();
       if (!seeds[deal]) {
@@ -334,7 +345,9 @@
           let detail = r.detail;
           const fields = hands[i] ? hands[i].fields : {};
           const mine = seeds[r.deal];
-          if (mine && Array.isArray(fields._client_seeds)) {
+          // dealt in: the viewer's own hole cards are written out (others' are ??)
+          const dealtIn = Array.isArray(fields.actions) && fields.actions.some((a) => /^d dh p\d+ /.test(a) && !a.includes("?"));
+          if (mine && dealtIn && Array.isArray(fields._client_seeds)) {
             detail += fields._client_seeds.includes(mine) ? " · your client seed is in it" : " · YOUR CLIENT SEED IS MISSING";
           }
           rows.append(el("tr", { "data-status": r.status, "data-deal": r.deal === null ? "" : String(r.deal) }, el("td", { text: String(fields.hand ?? r.hand) }), el("td", { text: r.status }), el("td", { text: detail })));
@@ -359,7 +372,9 @@
       $("pt-sit").hidden = !s.you || s.table.closed;
       $("pt-sit").textContent = mine && mine.sitting_out ? "Sit back in" : "Sit out from the next hand";
       const inHand = mine && s.hand && !s.hand.over && mine.cards.length > 0;
-      $("pt-chips").hidden = !s.you || s.table.closed || inHand || mine.stack >= s.table.buy_in_cap;
+      $("pt-chips").hidden = !s.you || s.table.closed || s.table.tournament || inHand || mine.stack >= s.table.buy_in_cap;
+      // a sit-and-go's stakes follow its schedule and it has no rebuys: not offered
+      for (const f of ["pt-set-blinds", "pt-set-ante", "pt-set-cap"]) $(f).closest("label").hidden = !!s.table.tournament;
       $("pt-chips-n").max = mine ? Math.max(1, s.table.buy_in_cap - mine.stack) : 1;
       $("pt-host").hidden = !s.host || s.table.closed;
       $("pt-pause").textContent = s.table.paused ? "Resume dealing" : "Pause after this hand";
@@ -372,8 +387,9 @@
             const sel = el("select", { "aria-label": `bot for seat ${p.seat}` }, ...["station", "random", "equity"].map((b) => el("option", { value: b, text: b + " bot" })));
             cells.push(el("td", {}, sel, el("button", { type: "button", text: "Seat a bot", onclick: () => host({ op: "add_bot", seat: p.seat, bot: sel.value }) })));
           } else {
-            const buttons = [el("button", { type: "button", "data-remove": p.seat, text: "Remove", onclick: () => host({ op: "remove", seat: p.seat }) })];
-            if (p.kind === "human" && !p.you) buttons.push(el("button", { type: "button", text: "Make host", onclick: () => host({ op: "transfer", seat: p.seat }) }));
+            const sure = (question, body) => () => { if (window.confirm(question)) host(body); };
+            const buttons = [el("button", { type: "button", "data-remove": p.seat, text: "Remove", onclick: sure(`Remove ${p.name} from seat ${p.seat}? Their chips go to the ledger.`, { op: "remove", seat: p.seat }) })];
+            if (p.kind === "human" && !p.you) buttons.push(el("button", { type: "button", "data-transfer": p.seat, text: "Make host", onclick: sure(`Make ${p.name} the host? You lose the host's controls.`, { op: "transfer", seat: p.seat }) }));
             cells.push(el("td", {}, ...buttons));
           }
           hs.append(el("tr", {}, ...cells));
@@ -393,14 +409,15 @@
       if (ledgerHand !== s.table.hand_number + (s.hand && s.hand.over ? 0.5 : 0)) { ledgerHand = s.table.hand_number + (s.hand && s.hand.over ? 0.5 : 0); loadLedger(); }
       $("pt-close").hidden = !s.host || s.table.closed;
       $("pt-reveal").hidden = !s.you || s.table.closed || s.fair.reveal_requested;
-      $("pt-commitment").textContent = s.fair.commitment;
+      $("pt-commitment").textContent = s.fair.commitment || "none: the table is closed";
       const revealed = $("pt-revealed");
       revealed.textContent = "";
       for (const r of s.fair.revealed) revealed.append(el("li", {}, "revealed: ", el("code", { class: "pt-hex", text: r.server_seed }), " (commitment ", el("code", { class: "pt-hex", text: r.commitment.slice(0, 16) + "…" }), ")"));
       const notices = $("pt-notices");
       notices.textContent = "";
       for (const n of s.notices) notices.append(el("li", { text: n }));
-      if (s.hand && s.you) {
+      $("pt-my-seed").textContent = "";
+      if (s.hand && s.you && s.hand.dealt_in) {
         const mine = mySeeds()[s.hand.deal_number];
         $("pt-my-seed").textContent = mine ? (s.hand.client_seeds.includes(mine) ? `This deal used your browser's seed ${mine.slice(0, 8)}…` : "This deal did not get your browser's seed in time (it counts as empty).") : "";
       }
