@@ -48,7 +48,24 @@ _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
 @click.option(
     "--trust-proxy",
     is_flag=True,
-    help="Take each client's address from X-Forwarded-For (only behind a proxy that sets it).",
+    help="Take each client's address from X-Forwarded-For as the reverse proxies in front "
+    "report it (only behind a proxy; see --proxy-hops and --proxy-address). Without it no "
+    "forwarding header is believed.",
+)
+@click.option(
+    "--proxy-hops",
+    type=click.IntRange(1, 10),
+    default=None,
+    help="With --trust-proxy: the proxies in a row in front of this server, each appending "
+    "to X-Forwarded-For (default 1: the client is its last address).",
+)
+@click.option(
+    "--proxy-address",
+    "proxy_addresses",
+    multiple=True,
+    metavar="NETWORK",
+    help="With --trust-proxy: believe forwarding headers only from a proxy at this address "
+    "or network, e.g. 127.0.0.1 or 10.0.0.0/8 (repeatable; default: any).",
 )
 @click.option(
     "--max-tables",
@@ -95,6 +112,8 @@ def web(
     memory: bool,
     origins: tuple[str, ...],
     trust_proxy: bool,
+    proxy_hops: int | None,
+    proxy_addresses: tuple[str, ...],
     max_tables: int,
     idle_close: float,
     bot_hands: int,
@@ -114,6 +133,7 @@ def web(
 
     if memory and db is not None:
         raise CardlabError("--memory and --db exclude each other")
+    proxies = _proxies(trust_proxy, proxy_hops, proxy_addresses)
     # WAL with synchronous=NORMAL: every commit survives a killed process (only a power
     # loss may lose the last ones), and an action costs no fsync
     store = Store.in_memory() if memory else Store.open(db, synchronous="NORMAL")
@@ -124,7 +144,7 @@ def web(
     app = create_app(
         table_store=store,
         allowed_origins=origins,
-        trust_forwarded=trust_proxy,
+        trust_forwarded=proxies,
         limiter=limiter,
         cluster=cluster,
         tables={
@@ -139,7 +159,21 @@ def web(
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
     # the server, not uvicorn.run: run() swallows the KeyboardInterrupt the server raises
     # again after its graceful stop on Ctrl-C, and main's exit 130 would become 0
-    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
+    # proxy_headers off: uvicorn would otherwise believe X-Forwarded-For from 127.0.0.1
+    # (or $FORWARDED_ALLOW_IPS) whatever --trust-proxy says; the guard reads it, once
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False)
+    uvicorn.Server(config).run()
+
+
+def _proxies(trust: bool, hops: int | None, addresses: tuple[str, ...]) -> Any:
+    """The proxies whose forwarding headers are believed (False: none)."""
+    if not trust:
+        if hops is not None or addresses:
+            raise CardlabError("--proxy-hops and --proxy-address need --trust-proxy")
+        return False
+    from cardlab.web.guard import Proxies
+
+    return Proxies(1 if hops is None else hops, addresses)
 
 
 def _shared(url: str, store: Any) -> tuple[Any, Any, Any]:
