@@ -66,7 +66,7 @@ def change_settings(room: Room, data: dict[str, Any]) -> None:
         raise ActionError(
             f"the host can change {', '.join(room.SETTINGS)}; not {', '.join(unknown)}"
         )
-    config = parse_config(room.config.as_dict() | data, saved=True)
+    config = parse_config(room.config.as_dict() | data, saved=True, changed=True)
     if room.live():
         room._next_config = config
         room.notices.append("the host changed the settings: from the next hand")
