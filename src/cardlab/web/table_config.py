@@ -416,8 +416,8 @@ def _check_characters(text: str, original: object, what: str) -> None:
     if bad or not text.isprintable():
         shown = ", ".join(f"U+{ord(c):04X}" for c in (bad or [c for c in text][:1]))
         raise RequestError(
-            f"{what} may not hold control, text-direction or invisible characters "
-            f"({shown}): {_shown(original)}"
+            f"{what} may not hold control or text-direction characters, nor invisible "
+            f"ones ({shown}): {_shown(original)}"
         )
     if all(unicodedata.category(c).startswith(("M", "Z")) for c in text):
         raise RequestError(f"{what} shows nothing but marks and spaces: {_shown(original)}")
