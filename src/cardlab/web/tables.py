@@ -240,6 +240,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
                 "table_id": room.id,
                 "practice": room.config.practice,
                 "deck_orders_json": deck_orders_json(),
+                "bots": bot_names(),  # the host's menu: every bot this server runs
             },
         )
         if browser_hash(request) is None:
