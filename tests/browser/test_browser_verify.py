@@ -117,9 +117,7 @@ def _swap_shown_card(history: phh.HandHistory) -> phh.HandHistory | None:
     nobody shows a card): every card dealt is still the deck's."""
     deck = history.deck
     actions = [str(a) for a in history.actions]
-    shows = [
-        k for k, a in enumerate(actions) if " sm " in a and a.split()[-1] not in ("-", "sm")
-    ]
+    shows = [k for k, a in enumerate(actions) if " sm " in a and a.split()[-1] not in ("-", "sm")]
     if not shows:
         return None
     k = shows[0]
