@@ -6,9 +6,9 @@ import itertools
 import math
 from pathlib import Path
 
-from cardlab.analysis.classes import class_grid, hand_classes, suit_groups, suit_permutations
 from cardlab.decks import deck_from_toml
 from cardlab.poker import RuleSet
+from cardlab.poker.classes import class_grid, hand_classes, suit_groups, suit_permutations
 from cardlab.poker.equity import exact_equity
 from cardlab.poker.games import Game, get_game
 

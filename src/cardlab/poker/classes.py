@@ -28,6 +28,7 @@ import dataclasses
 import itertools
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -148,3 +149,18 @@ def class_grid(classes: tuple[HandClass, ...], deck: Deck) -> dict[str, tuple[in
         elif c.name.endswith("o"):
             out[c.name] = (lo, hi)
     return out
+
+
+def orbit_weights(
+    boards: np.ndarray[Any, Any], perms: np.ndarray[Any, Any], n: int
+) -> np.ndarray[Any, Any]:
+    """For each (sorted) board, a row of card indices: the size of its orbit under the
+    suit permutations ``perms`` (rows of the image of each of the ``n`` cards) if it is
+    the smallest board of the orbit, else 0 (another task or row deals that orbit)."""
+    powers = n ** np.arange(4, -1, -1, dtype=np.int64)
+    own = boards @ powers
+    images = np.sort(perms[:, boards], axis=2) @ powers  # (group, boards)
+    smallest = images.min(axis=0)
+    stabilizer = (images == own[None, :]).sum(axis=0)
+    weight: np.ndarray[Any, Any] = np.where(smallest == own, len(perms) // stabilizer, 0)
+    return weight
