@@ -125,6 +125,7 @@ def web(
     missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
     if missing:
         raise CardlabError(f"the web page needs {', '.join(missing)}: pip install 'cardlab[web]'")
+    proxies = _proxies(trust_proxy, proxy_hops, proxy_addresses)
     _check_free(host, port)
     import uvicorn
 
@@ -133,7 +134,6 @@ def web(
 
     if memory and db is not None:
         raise CardlabError("--memory and --db exclude each other")
-    proxies = _proxies(trust_proxy, proxy_hops, proxy_addresses)
     # WAL with synchronous=NORMAL: every commit survives a killed process (only a power
     # loss may lose the last ones), and an action costs no fsync
     store = Store.in_memory() if memory else Store.open(db, synchronous="NORMAL")
