@@ -56,12 +56,17 @@ def test_the_action_buttons_are_on_a_phone_screen_on_your_turn(page: Page) -> No
     for box in boxes:
         assert box["top"] >= 0 and box["bottom"] <= height, (box, height)
         assert box["left"] >= 0 and box["right"] <= width, (box, width)
-    # and the pot in the felt's middle is still in sight above the panel
-    pot, panel = page.js(
-        "return ['pt-pots', 'pt-actions'].map("
+    # and the felt's middle and every seat are in sight, the panel over none of them
+    middle, panel = page.js(
+        "return ['pt-middle', 'pt-actions'].map("
         "(id) => document.getElementById(id).getBoundingClientRect().toJSON())"
     )
-    assert pot["top"] >= 0 and pot["bottom"] <= panel["top"], (pot, panel)
+    seats = page.js(
+        "return [...document.querySelectorAll('#pt-seats .pt-seat')]"
+        ".map((e) => e.getBoundingClientRect().toJSON())"
+    )
+    for box in [middle, *seats]:
+        assert box["top"] >= 0 and box["bottom"] <= panel["top"], (box, panel)
 
 
 def test_the_host_bot_menu_offers_every_bot(page: Page) -> None:
