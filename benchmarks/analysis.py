@@ -20,10 +20,10 @@ import time
 
 from cardlab.analysis.chart import chart
 from cardlab.analysis.omaha import project_time
-from cardlab.analysis.runner import dask_client
 from cardlab.poker import RuleSet
 from cardlab.poker.games import get_game
 from cardlab.poker.tables7 import omaha_exact_work
+from cardlab.tasks import dask_client
 
 
 def main(argv: list[str]) -> None:

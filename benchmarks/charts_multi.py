@@ -21,9 +21,9 @@ import time
 
 from cardlab.analysis.chart import chart
 from cardlab.analysis.chart_multi import game_classes
-from cardlab.analysis.runner import dask_client
 from cardlab.poker.equity import sample_equity
 from cardlab.poker.games import get_game
+from cardlab.tasks import dask_client
 
 
 def peer_rate(game_name: str, hand: str) -> float:

@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 from cardlab.analysis.omaha import OmahaTask, PartCount, count_omaha_parts
-from cardlab.analysis.runner import dask_client, default_cache_dir, task_hash
 from cardlab.poker import RuleSet
 from cardlab.poker.tables7 import omaha_exact_work, omaha_parts, omaha_table_from_parts
+from cardlab.tasks import dask_client, default_cache_dir, task_hash
 
 
 def now() -> str:

@@ -238,7 +238,7 @@ def run(example: Example) -> list[list[str]]:
 # Lines that appear on some runs only: a first run after an install (or after the
 # kernels' sources change) compiles them, and a first Draw game builds its table.
 DROPPED = (
-    re.compile(r"^cardlab(?: web)?: preparing the .+ \(first run after install, .+\)\.\.\.$"),
+    re.compile(r"^cardlab(?: web)?: preparing the .+ \(first run after install(?:, .+)?\)\.\.\.$"),
     re.compile(r"^cardlab web: the kernels are ready \(\d+ s\)$"),
 )
 # What differs from run to run inside a line, and what it is written as for comparing.

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cardlab.analysis.runner import dask_client
+from cardlab.tasks import dask_client
 
 DECKS = Path(__file__).resolve().parents[1] / "data" / "decks"
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from cardlab.analysis.chart import chart, exact_work
-from cardlab.analysis.classes import hand_classes
 from cardlab.decks import Deck, deck_from_toml
 from cardlab.errors import GameError
 from cardlab.poker import RuleSet
+from cardlab.poker.classes import hand_classes
 from cardlab.poker.equity import exact_equity
 from cardlab.poker.games import Game, get_game
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.analysis.classes import class_grid, hand_classes, suit_groups, suit_permutations
 from cardlab.decks import deck_from_toml
 from cardlab.poker import RuleSet
+from cardlab.poker.classes import class_grid, hand_classes, suit_groups, suit_permutations
 from cardlab.poker.equity import exact_equity
 from cardlab.poker.games import Game, get_game
 
@@ -95,7 +95,7 @@ def test_permutations_map_the_deck_onto_itself() -> None:
 def test_the_class_count_is_the_number_of_classes(deck: str) -> None:
     """The count an estimate takes (orbits of two-card hands, no classes made) against
     the classes themselves."""
-    from cardlab.analysis.classes import count_hand_classes
+    from cardlab.poker.classes import count_hand_classes
 
     decks = Path(__file__).resolve().parents[1] / "data" / "decks"
     name = str(decks / f"{deck}.toml") if deck in ("short24", "lone30") else deck

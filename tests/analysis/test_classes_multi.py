@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cardlab.analysis.classes import suit_permutations
 from cardlab.analysis.classes_multi import _Namer, class_by_name, multi_hand_classes
 from cardlab.errors import GameError
 from cardlab.poker import RuleSet
+from cardlab.poker.classes import suit_permutations
 
 DECKS = Path(__file__).resolve().parents[1] / "data" / "decks"
 

@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 
 from cardlab.analysis.chart import chart
-from cardlab.analysis.classes import hand_classes
 from cardlab.analysis.omaha import count_omaha_parts, exact_omaha, project_time
-from cardlab.analysis.runner import ClusterError, dask_client, run_tasks, task_hash
 from cardlab.decks import deck_from_toml
 from cardlab.poker import RuleSet
 from cardlab.poker.categories import Category
+from cardlab.poker.classes import hand_classes
 from cardlab.poker.games import Game, get_game
 from cardlab.poker.tables7 import omaha_brute_force_counts
+from cardlab.tasks import ClusterError, dask_client, run_tasks, task_hash
 
 DECKS = Path(__file__).resolve().parents[1] / "data" / "decks"
 OMAHA15 = 'name = "omaha15"\nsuits = ["M", "K", "D", "G", "S"]\nranks = ["1", "2", "Z"]'

@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 
 from cardlab.analysis.chart import Chart, ClassEquity
-from cardlab.analysis.classes import hand_classes
 from cardlab.analysis.classes_multi import multi_hand_classes
 from cardlab.analysis.html import rarity_figure, report_html, sampled_rate
 from cardlab.analysis.plots import chart_figure
 from cardlab.analysis.report import SECTIONS, build_report, none_seen_bound, rarity_ranges
+from cardlab.poker.classes import hand_classes
 from cardlab.poker.games import get_game
 from cardlab.poker.rules import RuleSet
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.analysis.classes import hand_classes
 from cardlab.bots import get_bot
 from cardlab.bots import nash as nash_module
 from cardlab.bots.arena import ArenaConfig, play_hand, run_arena, table_game
 from cardlab.bots.nash import NashBot
+from cardlab.poker.classes import hand_classes
 from cardlab.poker.games import Game
 from cardlab.solve.pushfold import solve_pushfold
 from cardlab.solve.pushfold_matrix import ClassMatrix, class_matrix, standard52_matrix

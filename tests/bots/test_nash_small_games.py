@@ -13,9 +13,9 @@ from cardlab.bots.arena import ArenaConfig, big_blind, run_arena, table_game
 from cardlab.bots.nash import NashBot, betting_history
 from cardlab.solve import get_game
 from cardlab.solve import strategy as strategy_module
+from cardlab.solve.small_table import small_table_game
 from cardlab.solve.strategy import solved_strategy, strategy_key
 from cardlab.table.actions import Action, apply
-from cardlab.table.small import small_table_game
 from cardlab.table.state import HandState
 from cardlab.table.view import seat_view
 

@@ -112,6 +112,26 @@ def _swap_dealt_card(history: phh.HandHistory) -> phh.HandHistory:
     return dataclasses.replace(history, actions=tuple(actions))  # type: ignore[arg-type]
 
 
+def _swap_shown_card(history: phh.HandHistory) -> phh.HandHistory | None:
+    """The first card a player shows replaced by a card the hand never dealt (None if
+    nobody shows a card): every card dealt is still the deck's."""
+    deck = history.deck
+    actions = [str(a) for a in history.actions]
+    shows = [k for k, a in enumerate(actions) if " sm " in a and a.split()[-1] not in ("-", "sm")]
+    if not shows:
+        return None
+    k = shows[0]
+    words = actions[k].split()
+    cards = list(split_cards(words[2], deck))
+    if cards[0] is None:
+        return None
+    dealt = " ".join(a.split()[-1] for a in actions if a.startswith("d "))
+    never = next(c for c in reversed(deck.cards) if c.ascii not in dealt)
+    words[2] = join_cards([never, *cards[1:]], deck)
+    actions[k] = " ".join(words)
+    return dataclasses.replace(history, actions=tuple(actions))  # type: ignore[arg-type]
+
+
 def _swap_deck_end(history: phh.HandHistory) -> phh.HandHistory:
     """The last two cards of _shuffled_deck swapped (cards nobody was dealt)."""
     codes = history.user_fields["_shuffled_deck"].split()
@@ -225,6 +245,13 @@ def _hands() -> tuple[str, dict[int, str]]:
         (_masked(draw), "verified"),
         (_masked(stud), "verified"),
     ]
+    # a shown card replaced by one never dealt: in a full history, and in a download
+    # where the shower's hole cards are ???? until shown
+    for game_name in ("fesca78-holdem", "standard52-stud", "standard52-holdem"):
+        swapped = (_swap_shown_card(d.history) for g, d in clean if g == game_name)
+        entries.append((next(h for h in swapped if h is not None), "failed"))
+    masked_swaps = (_swap_shown_card(_masked(d)) for g, d in clean if g == "standard52-holdem")
+    entries.append((next(h for h in masked_swaps if h is not None), "failed"))
     # a download where somebody's hole cards are hidden (????) yet take their place
     masked = (_masked(d) for g, d in clean if g == "standard52-holdem")
     entries.append(

@@ -241,7 +241,7 @@ def test_a_run_resumes_from_its_file_and_refuses_another_spot(
 
 @pytest.mark.slow
 def test_a_local_dask_cluster_gives_the_results_of_this_process() -> None:
-    from cardlab.analysis.runner import dask_client
+    from cardlab.tasks import dask_client
 
     config = tiny(5)
     some = select_flops(config.classes(), 3, 2)

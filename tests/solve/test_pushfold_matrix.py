@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cardlab.analysis.classes import hand_classes
 from cardlab.errors import GameError
+from cardlab.poker.classes import hand_classes
 from cardlab.poker.equity import exact_equity
 from cardlab.poker.games import Game, get_game
 from cardlab.solve import pushfold_matrix

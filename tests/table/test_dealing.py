@@ -181,6 +181,7 @@ def _tampered(history: phh.HandHistory) -> dict[str, phh.HandHistory]:
     seeds = list(user["_client_seeds"])
     seeds[0] += "x"
     return {
+        **_shown_swapped(history),
         "a changed card": dataclasses.replace(history, actions=tuple(actions)),  # type: ignore[arg-type]
         "a changed client seed": dataclasses.replace(
             history, user_fields=user | {"_client_seeds": seeds}
@@ -192,6 +193,45 @@ def _tampered(history: phh.HandHistory) -> dict[str, phh.HandHistory]:
             history, user_fields=user | {"_deal_number": user["_deal_number"] + 1}
         ),
     }
+
+
+def _shown_swapped(history: phh.HandHistory) -> dict[str, phh.HandHistory]:
+    """The hand with the first shown card replaced by a card the deck never dealt, and
+    by a card it dealt to another player (each a hand whose deal is otherwise sound)."""
+    deck = history.deck
+    actions = [str(a) for a in history.actions]
+    k = next(i for i, a in enumerate(actions) if " sm " in a and not a.endswith(" sm -"))
+    player = actions[k].split()[0]
+    shown = phh_cards(actions[k], deck)
+    dealt_text = " ".join(a.split()[-1] for a in actions if a.startswith("d "))
+    never = next(c for c in deck.cards if c.ascii not in dealt_text)  # type: ignore[attr-defined]
+    theirs = next(
+        phh_cards(a, deck)[0]
+        for a in actions
+        if a.startswith("d dh ") and a.split()[2] != player and "??" not in a
+    )
+    out = {}
+    for what, card in (("a shown card never dealt", never), ("another's card shown", theirs)):
+        changed = list(actions)
+        changed[k] = f"{player} sm " + "".join(c.ascii for c in [card, *shown[1:]])  # type: ignore[union-attr]
+        out[what] = dataclasses.replace(history, actions=tuple(changed))  # type: ignore[arg-type]
+    return out
+
+
+def test_a_shown_card_is_checked_against_the_cards_dealt_to_the_player() -> None:
+    """A showdown whose shown cards were replaced (by a card never dealt, or one dealt
+    to somebody else) fails, though every card dealt is the deck's; the true one and
+    "sm -" verify."""
+    history, _ = _hand("fesca78-holdem", 3, 9, random.Random(5))
+    assert any(" sm " in str(a) for a in history.actions)
+    assert d.verify(history).status == "verified"
+    for what, bad in _shown_swapped(history).items():
+        verdict = d.verify(bad)
+        assert verdict.status == "failed", what
+        assert "which the deck did not deal to p" in verdict.detail, verdict.detail
+    dashed = [f"{str(a).split()[0]} sm -" if " sm " in str(a) else str(a) for a in history.actions]
+    dash = dataclasses.replace(history, actions=tuple(dashed))  # type: ignore[arg-type]
+    assert d.verify(dash).status == "verified"
 
 
 def test_verify_rejects_each_tampering_and_says_unrevealed() -> None:

@@ -1,4 +1,4 @@
-"""The small games of cardlab.solve at the table (cardlab.table.small): Kuhn's payoffs
+"""The small games of cardlab.solve at the table (cardlab.solve.small_table): Kuhn's payoffs
 for every deal and betting line against the rules written out by hand, Leduc's bet
 sizes and cap, the hand order (pairs, and FESCA's suits), and the exact equity."""
 
@@ -11,14 +11,14 @@ from fractions import Fraction
 import pytest
 
 from cardlab.errors import GameError
-from cardlab.table.actions import Action, apply, legal_actions
-from cardlab.table.small import (
+from cardlab.solve.small_table import (
     SmallTableGame,
     is_small_game,
     small_equity,
     small_game_key,
     small_table_game,
 )
+from cardlab.table.actions import Action, apply, legal_actions
 from cardlab.table.state import HandState
 
 KUHN_LINES = {  # betting (player 1 first) -> (showdown?, chips the loser pays)
@@ -168,7 +168,7 @@ def test_names_and_refusals() -> None:
 
 def test_a_game_the_table_cannot_bet_is_refused() -> None:
     from cardlab.solve.games import game_from_toml
-    from cardlab.table.small import table_game_for
+    from cardlab.solve.small_table import table_game_for
 
     text = """
 name = "Three sizes"

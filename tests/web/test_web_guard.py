@@ -23,7 +23,9 @@ from cardlab.web.guard import (
     Guard,
     GuardError,
     Limit,
+    Proxies,
     RateLimiter,
+    browser_key,
     client_key,
     too_many,
 )
@@ -485,13 +487,111 @@ def test_forwarded_for_is_honoured_only_when_trusted(calls: Counter[str]) -> Non
             r = c.get("/api/read", headers={"x-forwarded-for": f"10.0.0.{i}"})
             assert r.json() == {"key": "testclient"}
         assert c.get("/api/read", headers={"x-forwarded-for": "10.0.0.9"}).status_code == 429
-    with TestClient(limited(calls, clock, trust_forwarded=True)) as c:
-        for i in range(5):
+    with TestClient(limited(calls, clock, trust_forwarded=Proxies(hops=2))) as c:
+        for i in range(5):  # two proxies: the client is the second address from the right
             r = c.get("/api/read", headers={"x-forwarded-for": f"10.0.0.{i}, 192.168.0.1"})
             assert r.json() == {"key": f"10.0.0.{i}"}
-        headers = {"x-forwarded-for": "10.0.0.0"}
+        headers = {"x-forwarded-for": "10.0.0.0, 192.168.0.1"}
         assert c.get("/api/read", headers=headers).status_code == 200  # its second
         assert c.get("/api/read", headers=headers).status_code == 429
+
+
+def test_a_header_the_client_wrote_is_not_believed_through_a_proxy(calls: Counter[str]) -> None:
+    """One proxy appending to X-Forwarded-For: whatever the client wrote before its own
+    address (one made-up address, or several: more hops than configured) is ignored, so
+    rotating it gets no new budget."""
+    clock = FakeClock()
+    with TestClient(limited(calls, clock, trust_forwarded=True)) as c:
+        made_up = ("10.0.0.1", "10.0.0.2, 10.0.0.3", "1.1.1.1, 2.2.2.2, 3.3.3.3")
+        answers = [
+            c.get("/api/read", headers={"x-forwarded-for": f"{text}, 198.51.100.7"})
+            for text in made_up
+        ]
+        assert [r.status_code for r in answers] == [200, 200, 429]
+        assert [r.json() for r in answers[:2]] == [{"key": "198.51.100.7"}] * 2
+        assert c.get("/api/read").json() == {"key": "testclient"}  # the peer: its own bucket
+        spoofed = {"x-forwarded-for": "10.9.9.9, 198.51.100.7"}
+        assert c.get("/api/read", headers=spoofed).status_code == 429
+
+
+def test_forwarding_headers_only_from_the_proxy_addresses(calls: Counter[str]) -> None:
+    clock = FakeClock()
+    behind = Proxies(1, ("10.0.0.0/8",))
+    app = limited(calls, clock, trust_forwarded=behind)
+    headers = {"x-forwarded-for": "203.0.113.5"}
+    with TestClient(app, client=("10.1.2.3", 1)) as c:  # the proxy
+        assert c.get("/api/read", headers=headers).json() == {"key": "203.0.113.5"}
+    with TestClient(app, client=("198.51.100.9", 1)) as c:  # not a proxy: its own address
+        for _ in range(2):
+            assert c.get("/api/read", headers=headers).json() == {"key": "198.51.100.9"}
+        assert c.get("/api/read", headers={"x-forwarded-for": "203.0.113.6"}).status_code == 429
+    # two hops allowed, but the inner one is no proxy of ours: the walk stops there
+    two = Proxies(2, ("10.0.0.0/8",))
+    scope = {
+        "type": "http",
+        "client": ("10.0.0.1", 5),
+        "headers": [(b"x-forwarded-for", b"1.2.3.4, 198.51.100.1")],
+    }
+    assert client_key(scope, trust_forwarded=two) == "198.51.100.1"
+    inner = dict(scope, headers=[(b"x-forwarded-for", b"1.2.3.4, 10.2.2.2")])
+    assert client_key(inner, trust_forwarded=two) == "1.2.3.4"
+    assert client_key(inner, trust_forwarded=Proxies(1, ("10.0.0.0/8",))) == "10.2.2.2"
+
+
+@pytest.mark.parametrize(
+    ("hops", "addresses", "why"),
+    [
+        (0, (), "proxy hops"),
+        (11, (), "proxy hops"),
+        (True, (), "proxy hops"),
+        (1, ("not an address",), "proxy address"),
+        (1, "10.0.0.0/8", "list of networks"),
+    ],
+)
+def test_proxies_refuse_bad_settings(hops: Any, addresses: Any, why: str) -> None:
+    with pytest.raises(GuardError, match=why):
+        Proxies(hops, addresses)
+
+
+def test_one_flooding_browser_leaves_the_others_at_its_address_their_budget(
+    calls: Counter[str],
+) -> None:
+    """Three browsers behind one NAT: the flooder is refused on its own bucket (spending
+    nothing of the address's), the host's controls in another browser still work; the
+    address's budget still bounds them all, and a request without the cookie is held by
+    the address's own bucket."""
+    clock = FakeClock()
+    limiter = RateLimiter(
+        {"request": Limit(3, 10.0), "request/address": Limit(7, 10.0)}, clock=clock
+    )
+    app = make_app(calls, limiter=limiter)
+    with TestClient(app) as c:
+        flood = {"cookie": "cardlab_id=flooder"}
+        codes = [c.get("/api/read", headers=flood).status_code for _ in range(20)]
+        assert codes == [200] * 3 + [429] * 17
+        host = {"cookie": "other=1; cardlab_id=host-browser"}
+        assert [c.post("/api/write", json={}, headers=host).status_code for _ in range(3)] == [
+            200
+        ] * 3
+        assert c.get("/api/read", headers={"cookie": "cardlab_id=third"}).status_code == 200
+        # the address's budget is spent (3 + 3 + 1 = 7): a fourth browser waits
+        assert c.get("/api/read", headers={"cookie": "cardlab_id=fourth"}).status_code == 429
+        clock.now += 10
+        assert [c.get("/api/read").status_code for _ in range(4)] == [200] * 3 + [429]
+
+
+def test_browser_key() -> None:
+    def scope(*cookies: bytes) -> Scope:
+        return {"type": "http", "headers": [(b"cookie", c) for c in cookies]}
+
+    assert browser_key(scope()) is None
+    assert browser_key(scope(b"cardlab_id=")) is None
+    assert browser_key(scope(b"other=x")) is None
+    one = browser_key(scope(b"a=1; cardlab_id=secret"))
+    assert one is not None and one.startswith("browser:") and "secret" not in one
+    assert one == browser_key(scope(b"b=2", b"cardlab_id=secret"))
+    assert one != browser_key(scope(b"cardlab_id=secreT"))
+    assert len(browser_key(scope(b"cardlab_id=" + b"x" * 10_000)) or "") <= 64
 
 
 def test_forwarded_proto_and_host_name_the_own_origin_only_when_trusted(
@@ -521,8 +621,10 @@ def test_client_key() -> None:
     assert client_key(scope(None)) == "unknown"
     forwarded = scope(("10.0.0.1", 5), (b"x-forwarded-for", b" 203.0.113.7 , 10.0.0.1"))
     assert client_key(forwarded) == "10.0.0.1"
-    assert client_key(forwarded, trust_forwarded=True) == "203.0.113.7"
-    assert client_key(Request(forwarded), trust_forwarded=True) == "203.0.113.7"
+    assert client_key(forwarded, trust_forwarded=True) == "10.0.0.1"  # the proxy's report
+    assert client_key(forwarded, trust_forwarded=Proxies(2)) == "203.0.113.7"
+    assert client_key(Request(forwarded), trust_forwarded=Proxies(2)) == "203.0.113.7"
+    assert client_key(forwarded, trust_forwarded=Proxies(3)) == "203.0.113.7"  # fewer there
     huge = scope(("10.0.0.1", 5), (b"x-forwarded-for", b"x" * 10_000))
     assert len(client_key(huge, trust_forwarded=True)) <= 64
     empty = scope(("10.0.0.1", 5), (b"x-forwarded-for", b""))

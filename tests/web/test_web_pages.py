@@ -1,6 +1,7 @@
 """Every page renders, the static files are served, ``cardlab web`` checks its extras."""
 
 import importlib.util
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -58,3 +59,43 @@ def test_web_command_help(capsys) -> None:
     out = capsys.readouterr().out
     assert "--host" in out and "127.0.0.1" in out
     assert "--port" in out and "8000" in out
+
+
+def test_the_start_up_warm_up_says_only_what_it_measured(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A warm-up that only loads the kernels from numba's cache (a cache that looked
+    cold) says nothing and records nothing; a real compile that takes a while says so,
+    with no guessed figure, and its time is what the next first run announces."""
+    import time
+
+    import cardlab.poker.equity as equity
+    import cardlab.poker.plan as plan
+    from cardlab._compile_times import compile_seconds
+    from cardlab.cli import web as command
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(equity, "kernels_compiled", lambda exact: False)
+    monkeypatch.setattr(command, "WARM_QUIET", 0.2)
+    compiled = [0]
+    monkeypatch.setattr(plan, "compiled_here", lambda kernels: compiled[0])
+    monkeypatch.setattr(equity, "sample_equity", lambda *args, **options: None)
+    command._warm_bots()
+    assert capsys.readouterr().err == ""
+    assert compile_seconds("web bots") is None
+
+    def compiling(*args: object, **options: object) -> None:
+        time.sleep(0.4)
+        compiled[0] += 1
+
+    monkeypatch.setattr(equity, "sample_equity", compiling)
+    command._warm_bots()
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == (
+        "cardlab web: preparing the bots' equity kernels (first run after install)..."
+    )
+    took = compile_seconds("web bots")
+    assert took is not None and 0.7 <= took < 5
+    assert lines[1] == f"cardlab web: the kernels are ready ({took:.0f} s)"
+    command._warm_bots()
+    assert f"about {took:.0f} s on this machine last time" in capsys.readouterr().err

@@ -396,7 +396,7 @@ def _bots_table(client: TestClient, rule: str) -> tuple[str, str]:
         stack=1000,
         max_missed=1000,
     )
-    r, _ = ask(client, tid, "host", host)
+    r, _ = ask(client, tid, "hal", host)
     assert r.status_code == 200
     url = f"/api/tables/{tid}/ws"
     with client.websocket_connect(url, headers={"cookie": host}) as ws:

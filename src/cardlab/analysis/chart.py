@@ -38,10 +38,10 @@ from cardlab.analysis.chart_result import Chart as Chart  # re-exported: the cha
 from cardlab.analysis.chart_result import ClassEquity as ClassEquity
 from cardlab.analysis.chart_result import Tally, more_deals, sampled_result
 from cardlab.analysis.chart_result import game_text as game_text
-from cardlab.analysis.classes import HandClass, hand_classes, suit_permutations
-from cardlab.analysis.runner import Progress, run_tasks, task_rng
 from cardlab.errors import GameError
+from cardlab.poker.classes import HandClass, hand_classes, orbit_weights, suit_permutations
 from cardlab.poker.games import Game
+from cardlab.tasks import Progress, run_tasks, task_rng
 
 MAX_OPPONENTS = 9
 EXACT_BUDGET = 1_000_000_000  # five-card-of-seven evaluations an automatic exact chart may take
@@ -104,7 +104,7 @@ class ExactBoardsTask:
         rest_of = np.array(list(itertools.combinations(range(self.second + 1, n), 3)), np.int64)
         low = np.array([[self.first, self.second]] * len(rest_of), np.int64).reshape(-1, 2)
         boards = np.concatenate([low, rest_of.reshape(-1, 3)], axis=1)
-        weight = _orbit_weights(boards, perms, n)
+        weight = orbit_weights(boards, perms, n)
         keep = weight > 0
         boards, weight = boards[keep], weight[keep]
         m = n - 5
@@ -144,20 +144,6 @@ class ExactBoardsTask:
             "tie": tie[upper].tolist(),
             "deals": deals[upper].tolist(),
         }
-
-
-def _orbit_weights(
-    boards: np.ndarray[Any, Any], perms: np.ndarray[Any, Any], n: int
-) -> np.ndarray[Any, Any]:
-    """For each (sorted) board: the size of its orbit if it is the smallest board of the
-    orbit, else 0 (another task or row deals that orbit)."""
-    powers = n ** np.arange(4, -1, -1, dtype=np.int64)
-    own = boards @ powers
-    images = np.sort(perms[:, boards], axis=2) @ powers  # (group, boards)
-    smallest = images.min(axis=0)
-    stabilizer = (images == own[None, :]).sum(axis=0)
-    weight: np.ndarray[Any, Any] = np.where(smallest == own, len(perms) // stabilizer, 0)
-    return weight
 
 
 @dataclass(frozen=True, eq=False)
@@ -336,7 +322,7 @@ def chart(
     :data:`EXACT_BUDGET` evaluations, else sampled to standard error ``target_se``
     (default :func:`~cardlab.analysis.chart_multi.default_target_se`). Omaha and Stud
     games are charted by :mod:`cardlab.analysis.chart_multi`.
-    ``client``/``cache``: see :func:`cardlab.analysis.runner.run_tasks`. ``classes``
+    ``client``/``cache``: see :func:`cardlab.tasks.run_tasks`. ``classes``
     restricts the chart to some classes (exact Hold'em charts count all at once and
     keep those).
     """

@@ -38,11 +38,11 @@ from cardlab.analysis.chart_result import (
     more_deals,
     sampled_result,
 )
-from cardlab.analysis.classes import HandClass
 from cardlab.analysis.classes_multi import multi_hand_classes, starting_cards
-from cardlab.analysis.runner import Progress, run_tasks, task_rng
 from cardlab.errors import GameError
+from cardlab.poker.classes import HandClass
 from cardlab.poker.games import Game
+from cardlab.tasks import Progress, run_tasks, task_rng
 
 TASK_DEALS = 200_000  # showdowns a sampled task deals (about 0.3 s of Omaha on one core)
 TASK_CLASSES = 256  # classes a task deals for, at most

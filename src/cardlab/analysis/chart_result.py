@@ -15,17 +15,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from cardlab.analysis.classes import HandClass
 from cardlab.errors import GameError
+from cardlab.poker.classes import HandClass
 from cardlab.poker.games import Game
-
-
-def game_text(game: Game) -> str:
-    """Everything about a game that decides a result: deck cards, rule options, dealing."""
-    deck = game.deck
-    options = ";".join(f"{info.name}={value}" for info, value in game.rules.options())
-    cards = " ".join(c.ascii for c in deck.cards)
-    return f"{deck.name}[{cards}]|{deck.wrap.value}|{options}|{game.base.key}"
+from cardlab.poker.games import game_text as game_text
 
 
 @dataclass(frozen=True, slots=True)

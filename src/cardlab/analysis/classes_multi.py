@@ -1,8 +1,8 @@
 """Starting hands of three or four cards up to the deck's symmetries: the classes of
 Omaha (four hole cards) and Stud (the three first cards) charts.
 
-The symmetries are those of :mod:`cardlab.analysis.classes`: every permutation of
-interchangeable suits (:func:`~cardlab.analysis.classes.suit_permutations`; on FESCA
+The symmetries are those of :mod:`cardlab.poker.classes`: every permutation of
+interchangeable suits (:func:`~cardlab.poker.classes.suit_permutations`; on FESCA
 decks the five element suits, 陰陽 alone). A class is an orbit of ``k`` cards under them,
 found by brute force: each hand is mapped by every permutation and the smallest image
 (sorted card codes read as a number in base ``len(deck)``) names its orbit. Standard52:
@@ -18,7 +18,7 @@ same name and different classes different names: ``AaAbKaKb`` is the "double-sui
 aces and kings (A♠K♠A♥K♥), ``AaAbAcKa`` three aces with a king suited to one of them,
 ``Za-12a-9b-9陰陽`` a FESCA78 hand (cards joined by ``-`` in every deck but those
 written rank first with one-character ranks, as for two cards:
-:func:`~cardlab.analysis.classes.rank_separator`; FESCA42 ``Za-Zb-2a-1陰陽``). Should
+:func:`~cardlab.poker.classes.rank_separator`; FESCA42 ``Za-Zb-2a-1陰陽``). Should
 two classes still share a name (a user deck whose suits would need more than 26
 letters), each of them is named by its first hand instead.
 """
@@ -33,15 +33,15 @@ from typing import Any
 
 import numpy as np
 
-from cardlab.analysis.classes import (
+from cardlab.cards import Card, format_cards
+from cardlab.errors import GameError
+from cardlab.poker.classes import (
     HandClass,
     hand_classes,
     rank_separator,
     suit_groups,
     suit_permutations,
 )
-from cardlab.cards import Card, format_cards
-from cardlab.errors import GameError
 from cardlab.poker.rules import RuleSet
 
 MAX_HANDS = 3_000_000  # hands a class enumeration may walk (FESCA78, four cards: 1,426,425)

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.analysis.chart import game_text
-from cardlab.analysis.classes import HandClass, hand_classes, suit_groups
+from cardlab.poker.classes import HandClass, hand_classes, suit_groups
 from cardlab.poker.games import BASE_GAMES, Game
 from cardlab.poker.rules import RuleSet
 
@@ -185,8 +185,8 @@ def build_section(
 ) -> dict[str, Any]:
     """The section's data: every deck's figures and each deck's moves against
     standard52 (computed too when the report leaves it out)."""
-    from cardlab.analysis.runner import run_tasks
     from cardlab.poker.games import get_game
+    from cardlab.tasks import run_tasks
 
     games = [holdem(r) for r in decks]
     reference = get_game(f"{REFERENCE}-holdem")

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardlab.analysis.chart import game_text
-from cardlab.analysis.runner import Progress, run_tasks
 from cardlab.poker.games import Game, get_game
 from cardlab.poker.rules import RuleSet
 from cardlab.poker.tables7 import (
@@ -31,6 +30,7 @@ from cardlab.poker.tables7 import (
     omaha_parts,
     omaha_table_from_parts,
 )
+from cardlab.tasks import Progress, run_tasks
 
 PATTERNS_VERSION = 2
 """In every part's cache key, so a part of one version never mixes with the parts of

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from cardlab._matplotlib import pyplot as pyplot
 from cardlab.analysis.chart import Chart
-from cardlab.analysis.classes import suit_groups
+from cardlab.poker.classes import suit_groups
 
 
 def _panels(chart: Chart) -> dict[tuple[int, int], list[tuple[int, int, str, float]]]:
@@ -39,21 +40,6 @@ def _panels(chart: Chart) -> dict[tuple[int, int], list[tuple[int, int, str, flo
             cell = (top - rx, top - ry)
         panels.setdefault((gx, gy), []).append((*cell, row.hand.name, float(row.equity)))
     return panels
-
-
-def pyplot() -> Any:
-    """matplotlib's pyplot without a screen, with a CJK font as fallback for the suits
-    (陰陽, 木...) where one is installed."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib import font_manager
-
-    names = {f.name for f in font_manager.fontManager.ttflist}
-    cjk = [n for n in ("Noto Sans CJK JP", "Noto Serif CJK JP", "IPAGothic") if n in names]
-    plt.rcParams["font.family"] = ["DejaVu Sans", *cjk]
-    return plt
 
 
 LABEL_POINTS = 8.0  # the cell labels' size the figure is laid out for (12 px at 110 dpi)

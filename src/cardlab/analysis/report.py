@@ -29,7 +29,7 @@ prints as "none in N deals, below X at 95%" (:func:`none_seen_bound`). A compare
 variant lists which parts of its deck's figures it leaves as they are
 (``same_as_defaults``), and the page shows only the parts it changes.
 
-Every piece is a task (:mod:`cardlab.analysis.runner`), so the whole report runs on a
+Every piece is a task (:mod:`cardlab.tasks`), so the whole report runs on a
 cluster and resumes from its cache. :func:`build_report` returns plain data (fractions
 as ``"p/q"`` strings); :mod:`cardlab.analysis.html` writes the page.
 """
@@ -45,10 +45,10 @@ from typing import Any
 
 from cardlab import render
 from cardlab.analysis.chart import game_text
-from cardlab.analysis.runner import Progress, run_tasks
 from cardlab.errors import DeckError, RuleError
 from cardlab.poker.games import BASE_GAMES, Game
 from cardlab.poker.rules import RuleSet
+from cardlab.tasks import Progress, run_tasks
 
 TIE_GAMES = ("holdem", "omaha", "stud")
 
@@ -139,8 +139,8 @@ class TieTask:
         return f"report-ties|{game_text(self.game)}|samples={self.samples},seed={self.seed}"
 
     def run(self) -> dict[str, Any]:
-        from cardlab.analysis.runner import task_rng
         from cardlab.poker.equity import tie_rate
+        from cardlab.tasks import task_rng
 
         r = tie_rate(self.game, samples=self.samples, rng=task_rng(self.seed, 0))
         return {

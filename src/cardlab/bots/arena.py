@@ -52,8 +52,8 @@ def table_game(game: str, blinds: tuple[int, int] = (1, 2)) -> TableGame:
     """The game with forced bets from ``blinds`` = (small, big): blinds in Hold'em,
     Omaha and Draw; in Stud the bring-in and the small bet (antes as the default). A
     small game of :mod:`cardlab.solve` (``kuhn``, ``leduc``, ``leduc-fesca``, a game
-    file: :mod:`cardlab.table.small`) has its own ante and bets; ``blinds`` do not apply."""
-    from cardlab.table.small import is_small_game, small_table_game
+    file: :mod:`cardlab.solve.small_table`) has its own ante and bets; ``blinds`` do not apply."""
+    from cardlab.solve.small_table import is_small_game, small_table_game
 
     small, big = _blinds(blinds)
     if is_small_game(game):  # Kuhn, Leduc, a game file: the game's own ante and bets
@@ -79,7 +79,7 @@ def _blinds(blinds: object) -> tuple[int, int]:
 def big_blind(game: TableGame) -> int:
     """The unit of the results: the big blind (the small bet where there are no blinds)."""
     if game.own_order:  # a small game of cardlab.solve: its unit, 1 chip in Kuhn and Leduc
-        from cardlab.table.small import SmallTableGame
+        from cardlab.solve.small_table import SmallTableGame
 
         if isinstance(game, SmallTableGame):
             return max(1, round(game.small.unit))

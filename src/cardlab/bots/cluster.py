@@ -3,7 +3,7 @@
 :func:`map_chunks` sends ``fn(arg, index)`` for every index to a Dask cluster and
 returns the results **in index order** (whatever order they finish in), so the caller's
 result does not depend on the number of workers. The client comes from
-:func:`cardlab.analysis.runner.dask_client`, the one place cardlab starts or joins a
+:func:`cardlab.tasks.dask_client`, the one place cardlab starts or joins a
 cluster: with no scheduler address, a :class:`distributed.LocalCluster` of single-threaded
 worker processes on this machine (numba told to use one thread in each), closed
 afterwards.
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from cardlab.analysis.runner import ClusterError, dask_client
+from cardlab.tasks import ClusterError, dask_client
 
 A = TypeVar("A")
 R = TypeVar("R")

@@ -19,7 +19,7 @@ Then it compares the equity with what the pot asks:
   small against the pot (stack depth) a strong hand moves all in instead.
 
 In the small games of :mod:`cardlab.solve` at the table (Kuhn, Leduc:
-:mod:`cardlab.table.small`) the equity is exact: every hand the opponent may hold and
+:mod:`cardlab.solve.small_table`) the equity is exact: every hand the opponent may hold and
 every public card still to come, ranked by the small game's own order.
 
 In Draw it keeps the cards with the exact best draw: all 32 keeps scored by the mean
@@ -98,7 +98,7 @@ def hand_equity(
     sees), estimated from ``samples`` deals seeded from ``rng``; ``hole`` replaces the
     viewer's cards (a keep in Draw)."""
     if view.game.own_order:  # a small game of cardlab.solve: exact, by its own order
-        from cardlab.table.small import SmallTableGame, small_equity
+        from cardlab.solve.small_table import SmallTableGame, small_equity
 
         if isinstance(view.game, SmallTableGame) and len(view.live_opponents) == 1:
             mine = view.hole if hole is None else tuple(hole)

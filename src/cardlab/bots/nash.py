@@ -12,7 +12,7 @@ else computed once at the standard error :attr:`NashBot.se` (exact on small deck
 kept in the task cache, so a deck is slow only the first time.
 
 **The small games** of :mod:`cardlab.solve` at the table (Kuhn poker, Leduc Hold'em,
-Leduc on FESCA, a game file: :mod:`cardlab.table.small`): it plays the CFR+ average
+Leduc on FESCA, a game file: :mod:`cardlab.solve.small_table`): it plays the CFR+ average
 strategy of ``cardlab solve cfr`` (:func:`cardlab.solve.strategy.solved_strategy`:
 solved to 1 mbb per hand the first time, then read from the cache), looked up by its
 position (position 0 acts first in every round, the solver's player 1), its private
@@ -32,10 +32,9 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardlab.analysis.classes import hand_classes
-from cardlab.analysis.runner import default_cache_dir
 from cardlab.bots.equity import EquityBot
 from cardlab.cards import Card
+from cardlab.poker.classes import hand_classes
 from cardlab.poker.games import Game
 from cardlab.solve.pushfold import MAX_STACK, PushFoldSolution, solve_pushfold
 from cardlab.solve.pushfold_matrix import (
@@ -50,6 +49,7 @@ from cardlab.table.actions import Action
 from cardlab.table.state import Phase
 from cardlab.table.structure import Betting
 from cardlab.table.view import SeatView
+from cardlab.tasks import default_cache_dir
 
 BOT_SE = DEFAULT_SE  # the matrix `cardlab solve pushfold` computes by default: one cache
 
@@ -185,8 +185,8 @@ class NashBot:
     def _small_spot(self, view: SeatView) -> tuple[str, dict[str, float] | None]:
         """The equilibrium's action probabilities at this decision (None: not solved
         here, with the reason)."""
+        from cardlab.solve.small_table import SmallTableGame, most_committed
         from cardlab.solve.strategy import solved_strategy
-        from cardlab.table.small import SmallTableGame, most_committed
 
         table = view.game
         legal = view.legal

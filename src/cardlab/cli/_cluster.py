@@ -47,9 +47,9 @@ def scheduler_address(ctx: click.Context, param: click.Parameter, value: str | N
 
 
 def worker_count(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-    """``--workers``: at most :func:`cardlab.analysis.runner.max_workers` (0: none)."""
+    """``--workers``: at most :func:`cardlab.tasks.max_workers` (0: none)."""
     if value:
-        from cardlab.analysis.runner import check_workers
+        from cardlab.tasks import check_workers
 
         check_workers(value)
     return value
@@ -102,7 +102,7 @@ def cluster_options(func: F) -> F:
 
 
 def cache_from(cache_dir: Path | None, no_cache: bool) -> Path | None:
-    from cardlab.analysis.runner import default_cache_dir
+    from cardlab.tasks import default_cache_dir
 
     if no_cache:
         return None
@@ -112,7 +112,7 @@ def cache_from(cache_dir: Path | None, no_cache: bool) -> Path | None:
 @contextmanager
 def client_from(scheduler: str | None, workers: int | None) -> Iterator[Any]:
     """The Dask client the options ask for (None: run in this process)."""
-    from cardlab.analysis.runner import ClusterError, dask_client
+    from cardlab.tasks import ClusterError, dask_client
 
     if workers == 0:
         if scheduler is not None:

@@ -9,7 +9,6 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlab import render
-from cardlab.analysis.runner import check_workers
 from cardlab.bots.arena import ArenaConfig, ArenaResult, run_arena
 from cardlab.cli._cluster import scheduler_address
 from cardlab.cli._common import (
@@ -24,6 +23,7 @@ from cardlab.cli.equity import _progress
 from cardlab.errors import GameError
 from cardlab.store import Store
 from cardlab.table.structure import MAX_SEATS, table_game_of
+from cardlab.tasks import check_workers
 
 SMALL_RUN = 400  # hands: fewer are played in this process, with no cluster to start
 
@@ -109,7 +109,7 @@ def arena(
     fmt: str,
 ) -> None:
     """Play HANDS hands between bots and report big blinds won per 100 hands (95% CI)."""
-    from cardlab.table.small import small_game_key
+    from cardlab.solve.small_table import small_game_key
 
     small = small_game_key(game_name, deck)  # kuhn, leduc, leduc-fesca, a game file
     config = ArenaConfig(
@@ -173,9 +173,9 @@ def prepare_small_bots(game: str, bots: tuple[str, ...]) -> None:
     plays."""
     if "nash" not in bots:
         return
-    from cardlab.analysis.runner import default_cache_dir
+    from cardlab.solve.small_table import small_table_game
     from cardlab.solve.strategy import solved_strategy
-    from cardlab.table.small import small_table_game
+    from cardlab.tasks import default_cache_dir
 
     table = small_table_game(game)
     strategy = solved_strategy(table.small, default_cache_dir())

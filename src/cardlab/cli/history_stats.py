@@ -258,7 +258,7 @@ def _json_row(p: PlayerStats) -> dict[str, Any]:
 def _plot(target: Path, by_game: dict[str, list[HandSummary]], players: tuple[str, ...]) -> None:
     """Each player's running net (solid) and all-in adjusted net (dashed), in big blinds,
     over the hands they played (every game given, oldest first)."""
-    from cardlab.analysis.plots import pyplot
+    from cardlab._matplotlib import pyplot
 
     summaries = [s for g in sorted(by_game) for s in by_game[g]]
     names = list(players) or [p.name for p in player_stats(summaries)[:PLOTTED]]

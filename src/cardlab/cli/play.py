@@ -165,7 +165,7 @@ def play(
         raise GameError("--rebuy and --no-rebuy are for a cash game, not --tournament")
     if level_hands and level_minutes:
         raise GameError("levels last --level-hands or --level-minutes, not both")
-    from cardlab.table.small import small_game_key
+    from cardlab.solve.small_table import small_game_key
 
     small = small_game_key(game_name, deck)  # kuhn, leduc, leduc-fesca, a game file
     if small is not None and tournament:

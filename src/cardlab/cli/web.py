@@ -48,7 +48,24 @@ _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
 @click.option(
     "--trust-proxy",
     is_flag=True,
-    help="Take each client's address from X-Forwarded-For (only behind a proxy that sets it).",
+    help="Take each client's address from X-Forwarded-For as the reverse proxies in front "
+    "report it (only behind a proxy; see --proxy-hops and --proxy-address). Without it no "
+    "forwarding header is believed.",
+)
+@click.option(
+    "--proxy-hops",
+    type=click.IntRange(1, 10),
+    default=None,
+    help="With --trust-proxy: the proxies in a row in front of this server, each appending "
+    "to X-Forwarded-For (default 1: the client is its last address).",
+)
+@click.option(
+    "--proxy-address",
+    "proxy_addresses",
+    multiple=True,
+    metavar="NETWORK",
+    help="With --trust-proxy: believe forwarding headers only from a proxy at this address "
+    "or network, e.g. 127.0.0.1 or 10.0.0.0/8 (repeatable; default: any).",
 )
 @click.option(
     "--max-tables",
@@ -95,6 +112,8 @@ def web(
     memory: bool,
     origins: tuple[str, ...],
     trust_proxy: bool,
+    proxy_hops: int | None,
+    proxy_addresses: tuple[str, ...],
     max_tables: int,
     idle_close: float,
     bot_hands: int,
@@ -106,6 +125,7 @@ def web(
     missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
     if missing:
         raise CardlabError(f"the web page needs {', '.join(missing)}: pip install 'cardlab[web]'")
+    proxies = _proxies(trust_proxy, proxy_hops, proxy_addresses)
     _check_free(host, port)
     import uvicorn
 
@@ -124,7 +144,7 @@ def web(
     app = create_app(
         table_store=store,
         allowed_origins=origins,
-        trust_forwarded=trust_proxy,
+        trust_forwarded=proxies,
         limiter=limiter,
         cluster=cluster,
         tables={
@@ -139,7 +159,21 @@ def web(
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
     # the server, not uvicorn.run: run() swallows the KeyboardInterrupt the server raises
     # again after its graceful stop on Ctrl-C, and main's exit 130 would become 0
-    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
+    # proxy_headers off: uvicorn would otherwise believe X-Forwarded-For from 127.0.0.1
+    # (or $FORWARDED_ALLOW_IPS) whatever --trust-proxy says; the guard reads it, once
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False)
+    uvicorn.Server(config).run()
+
+
+def _proxies(trust: bool, hops: int | None, addresses: tuple[str, ...]) -> Any:
+    """The proxies whose forwarding headers are believed (False: none)."""
+    if not trust:
+        if hops is not None or addresses:
+            raise CardlabError("--proxy-hops and --proxy-address need --trust-proxy")
+        return False
+    from cardlab.web.guard import Proxies
+
+    return Proxies(1 if hops is None else hops, addresses)
 
 
 def _shared(url: str, store: Any) -> tuple[Any, Any, Any]:
@@ -197,31 +231,52 @@ def _check_free(host: str, port: int) -> None:
             raise CardlabError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
+WARM_QUIET = 2.0  # seconds a warm-up may take before it says what it is doing
+
+
 def _warm_bots() -> None:
-    """On the first run after an install, compile the bots' equity kernels before serving
-    (with a line saying so), rather than stall the first table's first bot decision."""
-    from cardlab.poker.equity import COMPILE_SECONDS, RANDOM, kernels_compiled, sample_equity
+    """Before serving, compile the bots' equity kernels if numba's disk cache lacks them
+    (rather than stall the first table's first bot decision). Only a warm-up that takes
+    more than :data:`WARM_QUIET` seconds says so, with how long the last compile took
+    here if that was measured (never a guess); and only a warm-up that really compiled
+    (numba missed its cache) is kept as the time a compile takes. A cache that only
+    looked cold (a kernel the warm-up never calls has an empty index) costs a second,
+    says nothing and records nothing."""
+    from cardlab.poker.equity import RANDOM, kernels_compiled, sample_equity
     from cardlab.poker.games import get_game
+    from cardlab.poker.plan import compiled_here, sampling_kernels
 
     if kernels_compiled(False):
         return
+    import threading
     import time
 
     from cardlab._compile_times import compile_seconds, record_compile_seconds
 
     measured = compile_seconds("web bots")
-    about = (
-        f"about {measured:.0f} s on this machine last time"
-        if measured is not None
-        else f"about {COMPILE_SECONDS} s on a quiet 2-core machine"
-    )
-    click.echo(
-        f"cardlab web: preparing the bots' equity kernels (first run after install, {about})...",
-        err=True,
-    )
+    about = f", about {measured:.0f} s on this machine last time" if measured else ""
+    said = threading.Event()
+
+    def say() -> None:
+        said.set()
+        click.echo(
+            f"cardlab web: preparing the bots' equity kernels (first run after install{about})...",
+            err=True,
+        )
+
+    notice = threading.Timer(WARM_QUIET, say)
+    notice.daemon = True
+    kernels = sampling_kernels()
+    before = compiled_here(kernels)
     start = time.monotonic()
-    for name in ("fesca78-holdem", "standard52-holdem"):  # both sizes of hash index
-        sample_equity(get_game(name), [RANDOM, RANDOM], samples=1000, rng=0)
+    notice.start()
+    try:
+        for name in ("fesca78-holdem", "standard52-holdem"):  # both sizes of hash index
+            sample_equity(get_game(name), [RANDOM, RANDOM], samples=1000, rng=0)
+    finally:
+        notice.cancel()
     took = time.monotonic() - start
-    record_compile_seconds("web bots", took)
-    click.echo(f"cardlab web: the kernels are ready ({took:.0f} s)", err=True)
+    if compiled_here(kernels) > before:
+        record_compile_seconds("web bots", took)
+    if said.is_set():
+        click.echo(f"cardlab web: the kernels are ready ({took:.0f} s)", err=True)

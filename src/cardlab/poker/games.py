@@ -230,3 +230,11 @@ def _unknown(text: str) -> str:
         f"unknown game {text!r} (expected <deck>-<holdem|omaha|stud|draw>, e.g. {examples}; "
         f"decks: {', '.join(BUILTIN_DECKS)})"
     )
+
+
+def game_text(game: Game) -> str:
+    """Everything about a game that decides a result: deck cards, rule options, dealing."""
+    deck = game.deck
+    options = ";".join(f"{info.name}={value}" for info, value in game.rules.options())
+    cards = " ".join(c.ascii for c in deck.cards)
+    return f"{deck.name}[{cards}]|{deck.wrap.value}|{options}|{game.base.key}"

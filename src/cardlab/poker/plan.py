@@ -185,6 +185,18 @@ def report_kernels() -> tuple[Kernel, ...]:
     return (hashed.fill_rank_keys, tables7_count.count_patterns, sampling.monte_carlo)
 
 
+def compiled_here(kernels: tuple[Kernel, ...]) -> int:
+    """How many signatures of ``kernels`` this process compiled rather than loaded
+    from numba's disk cache (numba's own count of cache misses)."""
+    total = 0
+    for kernel in kernels:
+        stats = getattr(kernel, "stats", None)
+        misses = getattr(stats, "cache_misses", None)
+        if misses:
+            total += sum(misses.values())
+    return total
+
+
 def in_disk_cache(kernels: tuple[Kernel, ...]) -> bool:
     """Whether numba's disk cache holds compiled code of every one of ``kernels`` that
     matches its current source (False: the next call compiles, which takes a while)."""

@@ -2,7 +2,7 @@
 hands, the highest stack (big blinds) at which the small blind pushes it and at which the
 big blind calls an all-in with it (:class:`~cardlab.solve.pushfold.PushFoldChart`).
 
-The square is the one of the equity charts (:func:`cardlab.analysis.classes.class_grid`):
+The square is the one of the equity charts (:func:`cardlab.poker.classes.class_grid`):
 the deck's ranks high first along both sides, pairs on the diagonal, suited hands above
 it, offsuit below. Classes that do not fit the square (those with a card of a suit that
 stands alone, FESCA's 陰陽) are listed under it.
@@ -15,7 +15,7 @@ import textwrap
 
 import numpy as np
 
-from cardlab.analysis.classes import class_grid, hand_classes
+from cardlab.poker.classes import class_grid, hand_classes
 from cardlab.poker.games import Game
 from cardlab.solve.pushfold import MAX_STACK, PushFoldChart
 
@@ -78,7 +78,7 @@ def chart_text(game: Game, chart: PushFoldChart) -> str:
 
 def chart_png(game: Game, chart: PushFoldChart, *, dpi: int = 110) -> bytes:
     """The two grids side by side as a PNG (darker: played deeper)."""
-    from cardlab.analysis.plots import pyplot
+    from cardlab._matplotlib import pyplot
 
     plt = pyplot()
     ranks, grid, outside = _layout(game, chart)

@@ -1,7 +1,7 @@
 """The class matrix of heads-up all-in pre-flop: for every two classes of starting hands
 of a Hold'em deck, how many deals oppose them and how often the first wins.
 
-The classes are those of the charts (:func:`cardlab.analysis.classes.hand_classes`: the
+The classes are those of the charts (:func:`cardlab.poker.classes.hand_classes`: the
 hole cards up to the deck's interchangeable suits, ``AKs`` on standard52, ``12-9s`` on
 FESCA), so a class has one name on every deck and in every tool.
 
@@ -29,7 +29,7 @@ class ``j``, averaged over those deals and every board (a tie gives half), so
   it), its draws from ``SeedSequence((seed, row))``, so a matrix is the same on any
   number of workers.
 
-Either way the tasks run through :func:`cardlab.analysis.runner.run_tasks` (here or on a
+Either way the tasks run through :func:`cardlab.tasks.run_tasks` (here or on a
 Dask cluster, each finished task kept in the task cache), and the whole matrix is kept
 on disk keyed by the digest of this code, the deck and rules and the standard error
 (:func:`class_matrix` with ``cache``), so the second run of a deck is instant.
@@ -49,11 +49,16 @@ from typing import Any
 import numpy as np
 
 from cardlab._sources import code_digest
-from cardlab.analysis.chart import _orbit_weights, game_text
-from cardlab.analysis.classes import HandClass, count_hand_classes, hand_classes, suit_permutations
-from cardlab.analysis.runner import Progress, run_tasks, task_rng
 from cardlab.errors import GameError
-from cardlab.poker.games import Game
+from cardlab.poker.classes import (
+    HandClass,
+    count_hand_classes,
+    hand_classes,
+    orbit_weights,
+    suit_permutations,
+)
+from cardlab.poker.games import Game, game_text
+from cardlab.tasks import Progress, run_tasks, task_rng
 
 EXACT_BUDGET = 400_000_000
 """Hand-against-hand comparisons an exact matrix may take (boards times hands left
@@ -165,7 +170,7 @@ def _solo_weights(game: Game, boards: Array) -> Array:
     n = len(game.deck)
     if game.rules.suit_tiebreak:
         return np.ones(len(boards), np.int64)
-    return _orbit_weights(boards, suit_permutations(game.rules), n)
+    return orbit_weights(boards, suit_permutations(game.rules), n)
 
 
 def exact_work(game: Game) -> int:
@@ -455,7 +460,7 @@ def cached_matrix(
 def standard52_matrix() -> ClassMatrix:
     """The standard52 Hold'em matrix cardlab ships (``bots/data/preflop169.json``:
     20,000 sampled showdowns a class pair, standard error under 0.004), in the order
-    and naming of :func:`~cardlab.analysis.classes.hand_classes`; its deals are counted
+    and naming of :func:`~cardlab.poker.classes.hand_classes`; its deals are counted
     here again (the shipped counts agree)."""
     from importlib import resources
 

@@ -327,14 +327,30 @@ def _walk(
     pa: Any,
     practice: bool,
 ) -> Verdict:
-    """Every card dealt in the actions, in order, against the deck from the top."""
+    """Every card dealt in the actions, in order, against the deck from the top; and
+    every card a player shows or discards by name, against the cards dealt to them."""
     at = 0
     passes = 0
     dealt: set[Card] = set()
+    held: dict[int, set[Card]] = {}  # player -> every card the deck dealt them
     count = 0
     for line_no, item in enumerate(history.actions, 1):
         action = pa.parse_action(item) if isinstance(item, str) else item
         text = str(action)
+        if isinstance(action, pa.ShowMuck | pa.StandPatDiscard):
+            named = action.cards
+            if named is None or named == "-":
+                continue
+            mine = held.get(action.player, set())
+            for card in pa.split_cards(named, deck):
+                if card is not None and card not in mine:
+                    verb = "shows" if isinstance(action, pa.ShowMuck) else "discards"
+                    return Verdict(
+                        "failed",
+                        f"action {line_no} ({text!r}) {verb} {card.ascii}, which the deck "
+                        f"did not deal to p{action.player}",
+                        practice,
+                    )
         if isinstance(action, pa.DealHole | pa.DealBoard):
             for card in pa.split_cards(action.cards, deck):
                 if at == len(cards):
@@ -370,5 +386,7 @@ def _walk(
                         practice,
                     )
                 dealt.add(want)
+                if isinstance(action, pa.DealHole):
+                    held.setdefault(action.player, set()).add(want)
     reshuffles = f", {passes} reshuffle(s)" if passes else ""
     return Verdict("verified", f"{count} cards dealt in order from the deck{reshuffles}", practice)

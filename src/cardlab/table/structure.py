@@ -555,7 +555,7 @@ class TableGame:
 
     own_order: ClassVar[bool] = False
     """True for a game that ranks its hands itself (:meth:`hand_key`): the small games
-    of :mod:`cardlab.solve` at the table (:mod:`cardlab.table.small`). Every other game
+    of :mod:`cardlab.solve` at the table (:mod:`cardlab.solve.small_table`). Every other game
     is ranked by the poker evaluator (:mod:`cardlab.table.showdown`)."""
 
     def hand_key(self, own: Sequence[Card], board: Sequence[Card]) -> int:

@@ -53,7 +53,7 @@ from cardlab.errors import CardlabError
 from cardlab.openseven import State
 from cardlab.web import hands, openseven, rules, showdown
 from cardlab.web.cluster import Cluster, ClusterForward
-from cardlab.web.guard import DEFAULT_LIMITS, Guard, RateLimiter
+from cardlab.web.guard import DEFAULT_LIMITS, Guard, Proxies, RateLimiter
 from cardlab.web.live_games import LiveGames
 from cardlab.web.payload import RequestError, field, whole_number
 from cardlab.web.payload import shown as payload_shown
@@ -73,7 +73,7 @@ def create_app(
     table_store: TableStore | None = None,
     allowed_origins: Sequence[str] = (),
     limiter: RateLimiter | Literal["default"] | None = "default",
-    trust_forwarded: bool = False,
+    trust_forwarded: bool | Proxies = False,
     tables: dict[str, Any] | None = None,
     cluster: Cluster | None = None,
     study: StudyLimits | None = None,
@@ -84,7 +84,8 @@ def create_app(
     besides the server's own allowed to change state (a reverse proxy's public address);
     ``limiter``: the rate limits per client (None: none; "default":
     :data:`~cardlab.web.guard.DEFAULT_LIMITS`); ``trust_forwarded``: take the client's
-    address from ``X-Forwarded-For`` (only behind a proxy that sets it); ``tables``: the
+    address from ``X-Forwarded-For`` as the :class:`~cardlab.web.guard.Proxies` in front
+    report it (True: one proxy at any address; only behind proxies); ``tables``: the
     :class:`~cardlab.web.tables.TableManager`'s settings (``max_tables``,
     ``idle_close``, ``bot_hands``, ``retention_days``, ``janitor_every``, ``keeper``);
     ``cluster``: the link to the other processes serving the same tables (``cardlab web

@@ -35,11 +35,28 @@ the visitor's name (cross-site WebSocket hijacking).
    (:class:`SharedRateLimiter`), so a client spreading its requests over the processes
    has one budget, not one per process.
 
-The client key is the peer address, or with ``trust_forwarded`` the first address of
-``X-Forwarded-For`` (then ``X-Forwarded-Proto`` and ``X-Forwarded-Host`` also name this
-server's own origin). Trust them only behind a proxy that *sets* these headers: the
-first ``X-Forwarded-For`` address is whatever the client sent if the proxy appends.
+The client key is the peer address; behind reverse proxies (``trust_forwarded``, a
+:class:`Proxies`) it is the address the outermost trusted proxy reported: each proxy
+appends the address it was reached from to ``X-Forwarded-For``, so with ``hops``
+proxies in a row the client is the ``hops``-th address from the right, and whatever a
+client wrote before it is ignored (a client that sends ``X-Forwarded-For: 1.2.3.4``
+through one proxy arrives as ``1.2.3.4, <its own address>``, and is keyed by its own).
+With ``addresses``, only a peer (and each inner proxy) in those networks is believed; a
+request from anywhere else is keyed by its peer. Then ``X-Forwarded-Proto`` and
+``X-Forwarded-Host`` also name this server's own origin. Without ``trust_forwarded`` no
+forwarding header is read (nor by uvicorn: ``cardlab web`` turns its proxy headers off,
+which otherwise believe any ``X-Forwarded-For`` from 127.0.0.1).
 An IPv6 client is keyed by its /64 network, which one host usually owns whole.
+
+**Per browser.** A browser that carries the ``cardlab_id`` cookie (:data:`BROWSER_COOKIE`)
+has buckets of its own, keyed by a digest of the cookie: the Guard's ``"request"`` and
+the routes' ``"join"`` are taken from the browser's bucket, and, when the limiter has
+one, from the address's ``"<bucket>/address"`` bucket shared by every browser there
+(a bigger budget: friends behind one NAT). A browser over its own budget is refused
+before it takes from the address's, so one flooding browser cannot spend the budget of
+the others. A request without the cookie (a first visit, a script) takes the
+address's ``"<bucket>"`` bucket, as before. ``"create"`` stays per address: a new
+cookie is free, and creating tables is what fills ``--max-tables``.
 
 Not covered here: the ``Host`` header is not checked, so DNS rebinding (a foreign name
 resolving to a local server) needs Starlette's ``TrustedHostMiddleware`` as well.
@@ -47,13 +64,14 @@ resolving to a local server) needs Starlette's ``TrustedHostMiddleware`` as well
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import logging
 import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -66,14 +84,18 @@ from cardlab.web.payload import shown
 
 log = logging.getLogger(__name__)
 __all__ = [
+    "BROWSER_COOKIE",
     "DEFAULT_LIMITS",
     "MAX_KEYS",
     "Guard",
     "GuardError",
     "Limit",
+    "Proxies",
     "RateLimiter",
     "SharedRateLimiter",
+    "browser_key",
     "client_key",
+    "take",
     "too_many",
 ]
 
@@ -85,6 +107,9 @@ _EPSILON = 1e-9  # seconds: clock arithmetic slack, so waiting the retry-after i
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 _WS_SCHEMES = {"ws": "http", "wss": "https", "http": "http", "https": "https"}
 _SCOPE_KEY = "cardlab.client_key"  # where Guard leaves the key it used, for the routes
+BROWSER_COOKIE = "cardlab_id"  # the browser's secret (see cardlab.web.tables)
+MAX_HOPS = 10  # proxies in a row a server may be told it stands behind
+ADDRESS = "/address"  # the suffix of a bucket every browser at one address shares
 # "https://" + a DNS name of at most 253 characters + ":65535", with room to spare
 _LONGEST_ORIGIN = 300
 _NOT_IN_ORIGIN = frozenset("/?#@\\ \t\r\n")
@@ -112,10 +137,12 @@ class Limit:
 
 DEFAULT_LIMITS: Mapping[str, Limit] = MappingProxyType(
     {
-        "create": Limit(10, 60.0),  # new tables or games per minute
-        "join": Limit(30, 60.0),  # seats taken per minute
+        "create": Limit(10, 60.0),  # new tables or games per minute, per address
+        "join": Limit(30, 60.0),  # seats taken per minute, per browser
+        "join/address": Limit(150, 60.0),  # ... by every browser at one address
         "message": Limit(50, 1.0),  # WebSocket messages per second (per connection)
-        "request": Limit(600, 10.0),  # API requests per 10 seconds (the Guard's bucket)
+        "request": Limit(600, 10.0),  # API requests per 10 seconds, per browser (Guard's)
+        "request/address": Limit(3000, 10.0),  # ... by every browser at one address
     }
 )
 
@@ -273,7 +300,75 @@ class SharedRateLimiter(RateLimiter):
         return float(text) / 1000 if text else None
 
 
-def client_key(connection: Scope | HTTPConnection, *, trust_forwarded: bool = False) -> str:
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@dataclass(frozen=True, slots=True)
+class Proxies:
+    """The reverse proxies this server stands behind, whose ``X-Forwarded-*`` headers
+    it believes: ``hops`` proxies in a row (each appending the address it was reached
+    from to ``X-Forwarded-For``), and, when ``addresses`` names networks
+    (``"10.0.0.0/8"``, ``"127.0.0.1"``), only proxies at those addresses."""
+
+    hops: int = 1
+    addresses: tuple[str, ...] = ()
+    networks: tuple[Network, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        hops = self.hops
+        if isinstance(hops, bool) or not isinstance(hops, int) or not 1 <= hops <= MAX_HOPS:
+            raise GuardError(f"proxy hops must be a whole number from 1 to {MAX_HOPS}: {hops!r}")
+        if isinstance(self.addresses, str):
+            raise GuardError(f"proxy addresses must be a list of networks: {self.addresses!r}")
+        networks = []
+        for text in self.addresses:
+            try:
+                networks.append(ipaddress.ip_network(str(text).strip(), strict=False))
+            except ValueError:
+                raise GuardError(
+                    f"a proxy address is an IP address or network, such as 10.0.0.0/8: "
+                    f"{shown(text)}"
+                ) from None
+        object.__setattr__(self, "networks", tuple(networks))
+
+    def trusts(self, address: str) -> bool:
+        """Whether a proxy at ``address`` is believed."""
+        if not self.networks:
+            return True
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        return any(ip in network for network in self.networks)
+
+    def client(self, peer: str, forwarded_for: Sequence[str]) -> str:
+        """The client's address: walking from the peer back through ``X-Forwarded-For``
+        (its addresses in order), at most ``hops`` proxies, each one trusted."""
+        chain = [*forwarded_for, peer]
+        client = peer
+        for hop in range(1, self.hops + 1):
+            if len(chain) <= hop or not self.trusts(chain[-hop]):
+                break
+            client = chain[-hop - 1]  # the address proxy ``hop`` was reached from
+        return client
+
+
+def _proxies(trust_forwarded: bool | Proxies) -> Proxies | None:
+    """``trust_forwarded`` as the proxies believed (True: one, at any address)."""
+    if isinstance(trust_forwarded, Proxies):
+        return trust_forwarded
+    if trust_forwarded is True:
+        return Proxies()
+    if trust_forwarded is False:
+        return None
+    raise GuardError(f"trust_forwarded is true, false or a Proxies: {shown(trust_forwarded)}")
+
+
+def client_key(
+    connection: Scope | HTTPConnection, *, trust_forwarded: bool | Proxies = False
+) -> str:
     """The key a client is rate-limited by: its address (an IPv6 one as its /64 network).
 
     Behind a :class:`Guard` this is the key the guard used (it records it in the
@@ -284,14 +379,44 @@ def client_key(connection: Scope | HTTPConnection, *, trust_forwarded: bool = Fa
     recorded = scope.get(_SCOPE_KEY)
     if isinstance(recorded, str):
         return recorded
-    address = ""
-    if trust_forwarded:
-        address = _first(_header_values(scope, b"x-forwarded-for"))
-    if not address:
-        client = scope.get("client")
-        if client:
-            address = str(client[0])
+    client = scope.get("client")
+    address = str(client[0]) if client else ""
+    proxies = _proxies(trust_forwarded)
+    if proxies is not None:
+        address = proxies.client(address, _items(_header_values(scope, b"x-forwarded-for")))
     return _address_key(address) if address else "unknown"
+
+
+def browser_key(connection: Scope | HTTPConnection) -> str | None:
+    """The key of the browser making a request: a digest of its ``cardlab_id`` cookie
+    (None without one). Any cookie value gets its own key; a client making them up is
+    still held by its address's buckets."""
+    scope = connection.scope if isinstance(connection, HTTPConnection) else connection
+    for value in _header_values(scope, b"cookie"):
+        for item in value.split(";"):
+            name, sep, secret = item.strip().partition("=")
+            if sep and name == BROWSER_COOKIE and secret:
+                digest = hashlib.sha256(secret.strip().encode("latin-1")).hexdigest()
+                return f"browser:{digest[:32]}"
+    return None
+
+
+async def take(
+    limiter: RateLimiter, connection: Scope | HTTPConnection, bucket: str
+) -> float | None:
+    """Take a token of ``bucket`` for the client making this request: from its
+    browser's bucket and then its address's ``"<bucket>/address"`` (when the limiter
+    has that bucket and the request carries the browser cookie), else from its
+    address's ``bucket``. None if taken, else the seconds to wait."""
+    address = client_key(connection)
+    browser = browser_key(connection)
+    shared = bucket + ADDRESS
+    if browser is None or shared not in limiter.limits:
+        return await limiter.take(address, bucket)
+    wait = await limiter.take(browser, bucket)
+    if wait is not None:
+        return wait  # refused before it spends the address's budget
+    return await limiter.take(address, shared)
 
 
 def too_many(retry_after: float) -> JSONResponse:
@@ -312,7 +437,8 @@ class Guard:
     ``allowed_origins``: other origins trusted like this server's own, such as
     ``"https://cards.example"`` (scheme, host and port only). ``limiter``: limits HTTP
     requests under ``/api/`` (it must have a ``"request"`` bucket). ``trust_forwarded``:
-    read the client and this server's origin from ``X-Forwarded-*`` headers.
+    read the client and this server's origin from ``X-Forwarded-*`` headers set by
+    these :class:`Proxies` (True: one proxy, at any address).
     """
 
     def __init__(
@@ -321,7 +447,7 @@ class Guard:
         *,
         allowed_origins: Sequence[str] = (),
         limiter: RateLimiter | None = None,
-        trust_forwarded: bool = False,
+        trust_forwarded: bool | Proxies = False,
     ) -> None:
         if isinstance(allowed_origins, str):
             raise GuardError(f"allowed_origins must be a list of origins: {allowed_origins!r}")
@@ -330,19 +456,19 @@ class Guard:
         self.app = app
         self.allowed_origins = frozenset(allowed_origin(text) for text in allowed_origins)
         self.limiter = limiter
-        self.trust_forwarded = trust_forwarded
+        self.proxies = _proxies(trust_forwarded)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        scope[_SCOPE_KEY] = client_key(scope, trust_forwarded=self.trust_forwarded)
+        scope[_SCOPE_KEY] = client_key(scope, trust_forwarded=self.proxies or False)
         if kind == "websocket":
             refusal = self._cross_site(scope)
             if refusal is None and self.limiter is not None:
                 # a handshake is a request too: a client over its budget opens no socket
-                wait = await self.limiter.take(scope[_SCOPE_KEY], "request")
+                wait = await take(self.limiter, scope, "request")
                 if wait is not None:
                     refusal = f"too many requests: try again in {math.ceil(wait)} s"
             if refusal is None:
@@ -352,7 +478,7 @@ class Guard:
                 await send({"type": "websocket.close", "code": WS_REFUSED, "reason": reason})
             return
         if self.limiter is not None and scope.get("path", "").startswith("/api/"):
-            wait = await self.limiter.take(scope[_SCOPE_KEY], "request")
+            wait = await take(self.limiter, scope, "request")
             if wait is not None:
                 await too_many(wait)(scope, receive, send)
                 return
@@ -388,7 +514,8 @@ class Guard:
         """This server's origin as the client addressed it: scheme and Host."""
         scheme = _WS_SCHEMES.get(str(scope.get("scheme", "http")).lower(), "http")
         host = _first(_header_values(scope, b"host"))
-        if self.trust_forwarded:
+        client = scope.get("client")
+        if self.proxies is not None and self.proxies.trusts(str(client[0]) if client else ""):
             scheme = _WS_SCHEMES.get(
                 _first(_header_values(scope, b"x-forwarded-proto")).lower(), scheme
             )
@@ -445,6 +572,11 @@ def _media_type(content_type: str) -> str:
 def _header_values(scope: Scope, name: bytes) -> list[str]:
     """Every value of header ``name`` (lower case), as Latin-1 text like Starlette's."""
     return [value.decode("latin-1") for key, value in scope.get("headers", ()) if key == name]
+
+
+def _items(values: Iterable[str]) -> list[str]:
+    """The comma-separated items of every value, in order, blanks left out."""
+    return [item.strip() for value in values for item in value.split(",") if item.strip()]
 
 
 def _first(values: Iterable[str]) -> str:

@@ -96,7 +96,7 @@ def read_progress(folder: str) -> dict[str, Any] | None:
 def node_view(folder: str, line: str) -> dict[str, Any]:
     """The node at ``line`` of the solution saved in ``folder``: Node.as_dict with its
     hands, the cards that can come at a chance node, and the range grid."""
-    from cardlab.analysis.classes import class_grid, hand_classes
+    from cardlab.poker.classes import class_grid, hand_classes
     from cardlab.solve.postflop.grid import action_colours, class_strategies
     from cardlab.web.hands import card_payload
 

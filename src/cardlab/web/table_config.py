@@ -24,6 +24,7 @@ from cardlab.web.payload import RequestError
 
 MAX_CHIPS = 10**9
 MAX_NAME = 24
+MAX_TABLE_NAME = 60
 DEFAULT_CLOCK = 30.0
 DEFAULT_BOT_DELAY = 0.8
 DEFAULT_PAUSE = 3.0
@@ -142,11 +143,17 @@ class TableConfig:
         return out
 
 
-def parse_config(data: dict[str, Any], *, saved: bool = False) -> TableConfig:
+def parse_config(
+    data: dict[str, Any], *, saved: bool = False, changed: bool = False
+) -> TableConfig:
     """A checked :class:`TableConfig` from JSON (a create request or a saved table).
 
     A ``seed`` makes a practice table: every deal follows from it, so the table must have
-    one seat for a person (its creator) and bots in the others."""
+    one seat for a person (its creator) and bots in the others. ``saved``: a table
+    restored as it was saved; ``changed``: a saved table's set-up the host changes. A
+    new or changed set-up must also keep the stakes in order (:func:`check_stakes`)
+    and have a name that imitates nothing (:func:`check_table_name`); a table restored
+    keeps its stakes, and a name saved before names were checked is dropped."""
     known = set(TableConfig.__dataclass_fields__)
     unknown = sorted(str(k)[:40] for k in data if k not in known)
     if unknown:
@@ -187,7 +194,14 @@ def parse_config(data: dict[str, Any], *, saved: bool = False) -> TableConfig:
     clock = _seconds(data, "clock", DEFAULT_CLOCK, 3600.0)
     bot_delay = _seconds(data, "bot_delay", DEFAULT_BOT_DELAY, 10.0)
     pause = _seconds(data, "pause", DEFAULT_PAUSE, 60.0)
-    name = _text(data, "name", "").strip()[:60]
+    name = " ".join(_text(data, "name", "").split())
+    strict = not saved or changed  # a new set-up, or one the host changes
+    try:
+        name = check_table_name(name)
+    except RequestError:
+        if strict:
+            raise
+        name = ""  # saved before names were checked: the table is shown without it
     max_buy_in = (
         None if data.get("max_buy_in") is None else _whole(data, "max_buy_in", 0, 1, MAX_CHIPS)
     )
@@ -292,10 +306,64 @@ def parse_config(data: dict[str, Any], *, saved: bool = False) -> TableConfig:
     table_game.check_seats(seats)
     if config.tournament:
         try:
-            config.schedule().level(0).apply(table_game)
+            table_game = config.schedule().level(0).apply(table_game)
         except GameError as error:
             raise RequestError(f"field 'levels': {error}") from None
+    if strict:
+        check_stakes(config, table_game)
     return config
+
+
+def check_stakes(config: TableConfig, table_game: TableGame) -> None:
+    """The bounds of a new or changed set-up's stakes (``table_game``: the game as it
+    deals the first hand), beyond what the engine refuses:
+
+    - the blinds in order: the small blind at most the big blind, each straddle at least
+      the blind before it (``5/2`` is refused, ``0/2`` is a big blind alone);
+    - a blind game has a big blind of at least 1 (or antes: the engine wants a forced
+      bet);
+    - no forced bet (the biggest blind, the ante, the bring-in) above the smallest
+      starting stack: every seat can post it once;
+    - fixed-limit's big bet at least the small bet.
+
+    One :class:`RequestError` naming the field."""
+    stakes = table_game.stakes
+    field_name = "levels" if config.tournament and config.levels else "blinds"
+    blinds = stakes.blinds
+    for k in range(1, len(blinds)):
+        if blinds[k] < blinds[k - 1]:
+            what = "the small blind" if k == 1 else f"blind {k}"
+            after = "the big blind" if k == 1 else f"blind {k + 1}"
+            raise RequestError(
+                f"field {field_name!r}: {what} ({blinds[k - 1]}) must be at most {after} "
+                f"({blinds[k]}): {'/'.join(map(str, blinds))}"
+            )
+    if len(blinds) >= 2 and blinds[1] < 1 and not stakes.ante and not any(stakes.antes):
+        raise RequestError(
+            f"field {field_name!r}: the big blind must be at least 1: {'/'.join(map(str, blinds))}"
+        )
+    smallest = min(config.stacks) if config.stacks is not None else config.stack
+    stack_field = "stacks" if config.stacks is not None else "stack"
+    forced = [
+        (
+            field_name,
+            "the big blind" if len(blinds) <= 2 else "the biggest blind",
+            max(blinds, default=0),
+        ),
+        ("ante", "the ante", stakes.ante + max(stakes.antes, default=0)),
+        ("bring_in", "the bring-in", stakes.bring_in),
+    ]
+    for name, what, amount in forced:
+        if amount > smallest:
+            raise RequestError(
+                f"field {name!r}: {what} ({amount}) is more than the smallest starting "
+                f"stack ({smallest}, field {stack_field!r}): a seat could not post it"
+            )
+    if stakes.big_bet and stakes.big_bet < stakes.small_bet:
+        raise RequestError(
+            f"field 'big_bet': the big bet ({stakes.big_bet}) must be at least the small "
+            f"bet ({stakes.small_bet})"
+        )
 
 
 _BOT_WORD = re.compile(r"(?<![a-z])bots?(?![a-z])")
@@ -325,28 +393,86 @@ def name_key(name: str) -> str:
     return "".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+# letters that show as nothing (Hangul fillers, the Braille blank, Khmer inherent
+# vowels, Mongolian variation selectors, the combining grapheme joiner): a name of them
+# looks empty, or like another name with them added
+_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u034f\u180b\u180c\u180d")
+# words a person's name may not hold: the page's own labels and the house's roles
+_ROLE_WORD = re.compile(
+    r"(?<![^\W_])(?:host|dealer|cardlab|admin|administrator|moderator|system|server"
+    r"|croupier|official)(?![^\W_])"
+)
+# a whole name that reads as the page's label of a seat or a player: "seat 3", "p2",
+# "player #4", "you"
+_LABEL = re.compile(r"(?:the\s*)?(?:seat|player|p)\s*(?:no\.?|#)?\s*\d+|you|nobody|empty")
+# words a table's name may not hold: it must not pass for the site's own table
+_HOUSE_WORD = re.compile(r"(?<![^\W_])(?:cardlab|official|admin|administrator|moderator)(?![^\W_])")
+
+
+def _check_characters(text: str, original: object, what: str) -> None:
+    """Refuse control, text-direction, other format and invisible characters, and a
+    mix of scripts (Unicode TR 39: a Cyrillic letter in a Latin name imitates it)."""
+    bad = [c for c in text if unicodedata.category(c) in _REFUSED_CATEGORIES or c in _INVISIBLE]
+    if bad or not text.isprintable():
+        shown = ", ".join(f"U+{ord(c):04X}" for c in (bad or [c for c in text][:1]))
+        raise RequestError(
+            f"{what} may not hold control or text-direction characters, nor invisible "
+            f"ones ({shown}): {_shown(original)}"
+        )
+    if all(unicodedata.category(c).startswith(("M", "Z")) for c in text):
+        raise RequestError(f"{what} shows nothing but marks and spaces: {_shown(original)}")
+    scripts = _scripts(text)
+    if len(scripts) > 1:
+        raise RequestError(
+            f"{what} is written in one script (this one mixes {' and '.join(sorted(scripts))}, "
+            f"which can imitate another name): {text!r}"
+        )
+
+
 def check_name(name: object) -> str:
-    """A player's display name: 1 to 24 printable characters, trimmed, with no control
-    or bidirectional-override characters and nothing that passes for a bot's label."""
+    """A player's display name: 1 to 24 printable characters, trimmed, with no control,
+    text-direction or invisible characters, in one script, and nothing that passes for
+    a bot's label, the page's labels ("seat 3", "you") or the house ("the host",
+    "dealer", "cardlab")."""
     if not isinstance(name, str):
         raise RequestError(f"field 'name' must be a string: {_shown(name)}")
     text = " ".join(name.split())
     if not text or len(text) > MAX_NAME:
         raise RequestError(f"a name has 1 to {MAX_NAME} characters: {_shown(name)}")
-    bad = [c for c in text if unicodedata.category(c) in _REFUSED_CATEGORIES]
-    if bad or not text.isprintable():
-        shown = ", ".join(f"U+{ord(c):04X}" for c in (bad or [c for c in text][:1]))
-        raise RequestError(
-            f"a name may not hold control or text-direction characters ({shown}): {_shown(name)}"
-        )
-    scripts = _scripts(text)
-    if len(scripts) > 1:
-        raise RequestError(
-            f"a name is written in one script (this one mixes {' and '.join(sorted(scripts))}, "
-            f"which can imitate another name): {text!r}"
-        )
-    if _BOT_WORD.search(unicodedata.normalize("NFKC", text).casefold()):
+    _check_characters(text, name, "a name")
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    if _BOT_WORD.search(folded):
         raise RequestError(f"a person's name may not say 'bot' (bots are labelled so): {text!r}")
+    role = _ROLE_WORD.search(folded)
+    if role or _LABEL.fullmatch(folded):
+        said = repr(role.group()) if role else "a seat's label"
+        raise RequestError(
+            f"a person's name may not say {said} (it would pass for the house or for a "
+            f"label the page shows): {text!r}"
+        )
+    return text
+
+
+def check_table_name(name: object) -> str:
+    """A table's name as the lobby lists it: up to 60 printable characters (spaces
+    joined), with no control, text-direction or invisible characters, in one script,
+    and not passing for the site's own ("cardlab", "official"); "" for none."""
+    if not isinstance(name, str):
+        raise RequestError(f"field 'name' must be a string: {_shown(name)}")
+    text = " ".join(name.split())
+    if not text:
+        return ""
+    if len(text) > MAX_TABLE_NAME:
+        raise RequestError(
+            f"field 'name': a table's name has at most {MAX_TABLE_NAME} characters: {_shown(name)}"
+        )
+    _check_characters(text, name, "field 'name': a table's name")
+    house = _HOUSE_WORD.search(unicodedata.normalize("NFKC", text).casefold())
+    if house:
+        raise RequestError(
+            f"field 'name': a table's name may not say {house.group()!r} (it would pass "
+            f"for the site's own): {text!r}"
+        )
     return text
 
 

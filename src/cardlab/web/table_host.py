@@ -88,7 +88,7 @@ class HostControls:
             raise ActionError(
                 f"the host can change {', '.join(SETTINGS)}; not {', '.join(unknown)}"
             )
-        self.next_config = parse_config(self.config.as_dict() | data, saved=True)
+        self.next_config = parse_config(self.config.as_dict() | data, saved=True, changed=True)
         if self.live():
             self.out.notice("the host changed the settings: from the next hand")
         else:

@@ -77,7 +77,7 @@ from cardlab.errors import CardlabError, GameError
 from cardlab.table import TableGame
 from cardlab.table.structure import table_game_names
 from cardlab.web.cluster import Cluster
-from cardlab.web.guard import client_key, too_many
+from cardlab.web.guard import BROWSER_COOKIE, client_key, take, too_many
 from cardlab.web.payload import RequestError
 from cardlab.web.table_arrivals import AskLater, SeatRequest
 from cardlab.web.table_chat import chat_message, host_chat_operation
@@ -99,7 +99,7 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024
 MAX_MESSAGE = 2048
-COOKIE = "cardlab_id"
+COOKIE = BROWSER_COOKIE
 COOKIE_AGE = 30 * 24 * 3600
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -211,7 +211,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
     async def limited(connection: HTTPConnection, bucket: str) -> Response | None:
         if manager.limiter is None:
             return None
-        wait = await manager.limiter.take(client_key(connection), bucket)
+        wait = await take(manager.limiter, connection, bucket)
         return None if wait is None else too_many(wait)
 
     async def lobby(request: Request) -> Response:
@@ -234,6 +234,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
                 "table_id": room.id,
                 "practice": room.config.practice,
                 "deck_orders_json": deck_orders_json(),
+                "bots": bot_names(),  # the host's menu: every bot this server runs
             },
         )
         if browser_hash(request) is None:

@@ -5,7 +5,7 @@ apart.
 suits on a board when swapping them changes no range and no showdown
 (:class:`cardlab.solve.postflop.game.PostflopGame` checks that on the showdown tables).
 For a whole deck the same decision reads: the suits of a group of
-:func:`cardlab.analysis.classes.suit_groups` (same ranks, same role, both in or both out
+:func:`cardlab.poker.classes.suit_groups` (same ranks, same role, both in or both out
 of Mixwell), *unless the rules break ties by suit* (FESCA's default: no swap keeps every
 showdown, which is why the solver never merges a FESCA suit), and only the swaps under
 which each range keeps its weights. :func:`solve_flop` checks, on every flop it solves,
@@ -43,9 +43,9 @@ from typing import Any
 
 import numpy as np
 
-from cardlab.analysis.classes import suit_groups
 from cardlab.cards import Card, Suit, format_cards
 from cardlab.errors import GameError
+from cardlab.poker.classes import suit_groups
 from cardlab.poker.games import Game
 from cardlab.solve.postflop.ranges import WeightedRange, parse_weighted_range
 from cardlab.solve.postflop.spot import Spot

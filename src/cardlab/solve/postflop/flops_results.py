@@ -239,7 +239,7 @@ def _row(dimension: str, value: str, results: Sequence[FlopResult]) -> TextureRo
 
 def draw_textures(rows: Sequence[TextureRow], path: str | Path, title: str) -> None:
     """A PNG: OOP's bet frequency and EV share of the pot per texture, one panel each."""
-    from cardlab.analysis.plots import pyplot
+    from cardlab._matplotlib import pyplot
 
     plt = pyplot()
     shown = [r for r in rows if r.weight]

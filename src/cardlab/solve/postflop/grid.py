@@ -3,7 +3,7 @@
 Each class's strategy is the mean of its hands' strategies weighted by each hand's reach
 times the opponent's mass it does not block (the weights of :mod:`.solution`). Classes
 with no hand reaching the node are left blank. The grid is the familiar square chart
-(:func:`cardlab.analysis.classes.class_grid`): pairs on the diagonal, suited above,
+(:func:`cardlab.poker.classes.class_grid`): pairs on the diagonal, suited above,
 offsuit below; on decks with a lone suit (FESCA's 陰陽) its classes are listed apart.
 """
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cardlab.analysis.classes import class_grid, hand_classes
+from cardlab.poker.classes import class_grid, hand_classes
 
 if TYPE_CHECKING:
     from cardlab.solve.postflop.solution import Node
@@ -91,7 +91,7 @@ def text_grid(node: Node) -> Any:
 
 def draw_grid(node: Node, path: str | Path) -> None:
     """The grid as a PNG: every class cell split into its actions' frequencies."""
-    from cardlab.analysis.plots import pyplot
+    from cardlab._matplotlib import pyplot
     from cardlab.errors import GameError
 
     if node.kind != "decision":

@@ -5,7 +5,7 @@ of the hand's combinations, 0 to 1; 1 when left out):
 
 * on the standard deck, the usual notation of :mod:`cardlab.poker.ranges` (``AA:0.25``,
   ``KQs+``, ``A5s-A2s:0.5``, ``AsKd``);
-* on every deck, the deck's class names of :mod:`cardlab.analysis.classes`
+* on every deck, the deck's class names of :mod:`cardlab.poker.classes`
   (``Z-Z``, ``12-9s``, ``Z陰陽-9`` on FESCA decks; ``AKs`` on the standard deck), a pair
   class with ``+`` for that pair and every higher one (``11-11+``), two cards
   (``木12 火3``, or in ASCII ``M12 F3``), and ``any`` for every hand.
@@ -24,9 +24,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cardlab.analysis.classes import HandClass, hand_classes
 from cardlab.cards import Card
 from cardlab.errors import CardError, GameError
+from cardlab.poker.classes import HandClass, hand_classes
 from cardlab.poker.games import HOLDEM, Game
 from cardlab.poker.ranges import parse_range, supports_ranges
 from cardlab.poker.rules import RuleSet

@@ -384,7 +384,8 @@
         for (const p of s.seats) {
           const cells = [el("td", { text: `${p.seat}. ${p.name}` })];
           if (p.kind === "open") {
-            const sel = el("select", { "aria-label": `bot for seat ${p.seat}` }, ...["station", "random", "equity"].map((b) => el("option", { value: b, text: b + " bot" })));
+            const sel = el("select", { "aria-label": `bot for seat ${p.seat}` }, ...$("pt").dataset.bots.split(" ").filter(Boolean).map((b) => el("option", { value: b, text: b + " bot" })));
+            if (sel.querySelector('option[value="station"]')) sel.value = "station";  // the usual opponent, chosen first
             cells.push(el("td", {}, sel, el("button", { type: "button", text: "Seat a bot", onclick: () => host({ op: "add_bot", seat: p.seat, bot: sel.value }) })));
           } else {
             const sure = (question, body) => () => { if (window.confirm(question)) host(body); };

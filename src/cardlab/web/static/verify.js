@@ -624,16 +624,26 @@
     return cards;
   }
 
-  // The card token of a deal action ("d dh p1 AcKd", "d db AcKdQh"), or null for any other.
+  // A deal action ("d dh p1 AcKd", "d db AcKdQh") as {token, player} (player null for the
+  // board), or null for any other.
   function dealt(text, players) {
     const words = text.split("#")[0].trim().split(/\s+/).filter(Boolean);
     if (words[0] !== "d") return null;
-    if (words[1] === "db" && words.length === 3) return words[2];
+    if (words[1] === "db" && words.length === 3) return { token: words[2], player: null };
     if (words[1] === "dh" && words.length === 4) {
       const m = /^p([1-9][0-9]*)$/.exec(words[2]);
-      if (m && Number(m[1]) <= players) return words[3];
+      if (m && Number(m[1]) <= players) return { token: words[3], player: Number(m[1]) };
     }
     throw new FairError("expected 'd dh pN CARDS' or 'd db CARDS'");
+  }
+
+  // The cards a player names in a show or a discard ("p1 sm AcKd", "p2 sd 7c"), as
+  // {verb, player, token}; null for any other action, a muck, a stand-pat or "sm -".
+  function named(text) {
+    const words = text.split("#")[0].trim().split(/\s+/).filter(Boolean);
+    const m = /^p([1-9][0-9]*)$/.exec(words[0] || "");
+    if (!m || (words[1] !== "sm" && words[1] !== "sd") || words.length !== 3 || words[2] === "-") return null;
+    return { verb: words[1] === "sm" ? "shows" : "discards", player: Number(m[1]), token: words[2] };
   }
 
   // --- checking a hand -------------------------------------------------------------------
@@ -717,22 +727,36 @@
     const actions = fields.actions;
     if (!Array.isArray(actions)) throw new FairError("the hand has no actions");
 
-    // every card dealt in the actions, in order, against the deck from the top
+    // every card dealt in the actions, in order, against the deck from the top; every
+    // card a player shows or discards by name, against the cards dealt to them
     let at = 0;
     let passes = 0;
     let count = 0;
     const given = new Set();
+    const held = new Map();  // player -> the set of every card the deck dealt them
     for (let line = 1; line <= actions.length; line++) {
       const text = actions[line - 1];
       if (typeof text !== "string") throw new FairError(`actions[${line - 1}] is not a string: ${shown(text)}`);
-      let token;
+      const shows = named(text);
+      if (shows !== null) {
+        const mine = held.get(shows.player) || new Set();
+        for (const card of splitCards(shows.token, deck)) {
+          if (card !== null && !mine.has(card)) {
+            return verdict("failed", `action ${line} (${shown(text)}) ${shows.verb} ${card}, ` +
+              `which the deck did not deal to p${shows.player}`, practice);
+          }
+        }
+        continue;
+      }
+      let deal;
       try {
-        token = dealt(text, stacks.length);
+        deal = dealt(text, stacks.length);
       } catch (e) {
         throw new FairError(`action ${line} (${shown(text)}): ${e.message}`);
       }
-      if (token === null) continue;
-      for (const card of splitCards(token, deck)) {
+      if (deal === null) continue;
+      if (deal.player !== null && !held.has(deal.player)) held.set(deal.player, new Set());
+      for (const card of splitCards(deal.token, deck)) {
         if (at === cards.length) {
           if (passes >= piles.length) {
             return verdict("failed", `action ${line} (${shown(text)}) deals past the deck's last card ` +
@@ -757,6 +781,7 @@
             `the deck has ${want}`, practice);
         }
         given.add(want);
+        if (deal.player !== null) held.get(deal.player).add(want);
       }
     }
     const reshuffles = passes ? `, ${passes} reshuffle(s)` : "";
