@@ -385,23 +385,44 @@ def walk(
     disc: Any,
 ) -> int:
     """The counterfactual values of ``p``'s hands at node ``(a, k)``, into ``out`` (see
-    :func:`_walk`), the shared arrays read without reference counts (numba counts one,
-    an atomic add, each time an array enters a call: a dozen per node of the walk)."""
+    :func:`_walk`), every array read without reference counts (numba counts one, an
+    atomic add, each time an array enters a call or a slice is taken of it: dozens per
+    node of the walk, a tenth of its time, the scratch included)."""
     n = max(reach_p.shape[0], reach_o.shape[0])
     stack = np.empty(stack_size(g, np.int64(a), n))
+    return _walk_borrowed(g, a, k, mode, p, reach_p, reach_o, out, cache, use_cache, disc, stack)
+
+
+@_jit
+def _walk_borrowed(
+    g: Arrays,
+    a: Any,
+    k: Any,
+    mode: Any,
+    p: Any,
+    reach_p: Any,
+    reach_o: Any,
+    out: Any,
+    cache: Any,
+    use_cache: bool,
+    disc: Any,
+    stack: Any,
+) -> int:
+    """:func:`_walk` from the root of a walk, every array borrowed (the caller holds
+    them: a borrowed view of an array made here could outlive it)."""
     return _walk(
         borrowed(g),
         np.int64(a),
         np.int64(k),
         mode,
         p,
-        reach_p,
-        reach_o,
-        out,
-        cache,
+        borrowed(reach_p),
+        borrowed(reach_o),
+        borrowed(out),
+        borrowed(cache),
         use_cache,
         borrowed(disc),
-        stack,
+        borrowed(stack),
         np.int64(0),
     )
 
@@ -635,30 +656,30 @@ def chance_tasks(
     slots_o: Any,
     results: Any,
     disc: Any,
+    scratch: Any,
 ) -> None:
     """Phase 2: first-street chance nodes' children, one card each: the tasks
     ``first, first + step, ...``. The caller runs one call per thread (the GIL is
-    released; numba's ``prange`` cannot call a recursive function), tasks largest first."""
+    released; numba's ``prange`` cannot call a recursive function), tasks largest first.
+    ``scratch``: this thread's own, :func:`task_stack_size` long."""
     n_tasks = task_node.shape[0]
     empty = np.zeros((1, 1))
     g = borrowed(g)  # no reference counts on the shared arrays for the threads to share
     disc = borrowed(disc)
-    n = max(slots_p.shape[1], slots_o.shape[1])
-    deepest = 0
-    for i in range(first, n_tasks, step):
-        deepest = max(deepest, stack_size(g, g.children[g.child_start[task_node[i]]], n))
-    stack = np.empty(deepest)
+    stack = borrowed(scratch)  # nor on this thread's own scratch
+    n_p = slots_p.shape[1]
+    stack_len = stack.shape[0] - n_p - slots_o.shape[1]
+    sub_p = stack[stack_len : stack_len + n_p]
+    sub_o = stack[stack_len + n_p :]
+    cards_p = g.cards0 if p == 0 else g.cards1
+    cards_o = g.cards1 if p == 0 else g.cards0
+    factor = g.chance_factor[0]
     for i in range(first, n_tasks, step):
         a = task_node[i]
         j = task_card[i]
         s = g.slot[a]
         card = g.avail[j]
-        cards_p = g.cards0 if p == 0 else g.cards1
-        cards_o = g.cards1 if p == 0 else g.cards0
-        n_p = slots_p.shape[1]
-        sub_p = np.empty(n_p)
-        sub_o = np.empty(slots_o.shape[1])
-        out = results[i]
+        out = borrowed(results[i])
         out[:] = 0.0
         if _mask(cards_o, slots_o[s], card, sub_o) <= 0.0 and mode != CFR:
             continue
@@ -678,9 +699,38 @@ def chance_tasks(
             stack,
             np.int64(0),
         )
-        factor = g.chance_factor[0]
         for h in range(n_p):
             if cards_p[h, 0] == card or cards_p[h, 1] == card:
                 out[h] = 0.0
             else:
                 out[h] *= factor
+
+
+def task_stack_size(g: Arrays, task_node: Any, n: int) -> int:
+    """The scratch :func:`chance_tasks` needs: the deepest of the tasks' subtrees, with
+    at most ``n`` hands a player, and each player's reach."""
+    deepest = 0
+    for a in {int(x) for x in task_node}:
+        deepest = max(deepest, int(stack_size(g, np.int64(g.children[g.child_start[a]]), n)))
+    return deepest + 2 * n
+
+
+@_jit
+def gather_tasks(
+    results: Any, slot: Any, to: Any, task: Any, swap: Any, perm: Any, cache: Any
+) -> None:
+    """Each first-street chance node's values: the sum of its cards' tasks, a mirrored
+    card adding its walked card's values with the hands swapped (``perm[swap]``)."""
+    cache[:] = 0.0
+    n_h = cache.shape[1]
+    for i in range(slot.shape[0]):
+        row = cache[slot[i]]
+        values = results[i]
+        for h in range(n_h):
+            row[h] += values[h]
+    for m in range(to.shape[0]):
+        row = cache[to[m]]
+        values = results[task[m]]
+        order = perm[swap[m]]
+        for h in range(n_h):
+            row[h] += values[order[h]]

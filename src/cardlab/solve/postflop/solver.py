@@ -102,9 +102,10 @@ class Solver:
             for j in range(K)
             if rep[j] >= 0
         ]
-        self._mirrored = tuple(
-            np.array(m, np.int64).reshape(-1) for m in zip(*mirrored, strict=True)
-        )
+        columns = tuple(zip(*mirrored, strict=True)) or ((), (), ())
+        self._mirrored = tuple(np.array(m, np.int64).reshape(-1) for m in columns)
+        n = max(len(h) for h in self.game.hands)
+        self._scratch = [np.empty(k.task_stack_size(self.g, nodes, n)) for _ in range(self.threads)]
         return nodes, cards, slots
 
     # --- one walk from the root, threaded over the first street's chance nodes -------
@@ -128,19 +129,27 @@ class Solver:
 
         def run(first: int) -> None:
             k.chance_tasks(
-                g, node, card, first, self.threads, mode, p, slots_p, slots_o, results, disc
+                g,
+                node,
+                card,
+                first,
+                self.threads,
+                mode,
+                p,
+                slots_p,
+                slots_o,
+                results,
+                disc,
+                self._scratch[first],
             )
 
         if self._pool is None:
             run(0)
         else:
             list(self._pool.map(run, range(self.threads)))
-        cache = np.zeros((len(slots), len(w_p)))
-        np.add.at(cache, slot, results)
-        if self._mirrored:
-            to, task, swap = self._mirrored
-            perm = (g.perm0, g.perm1)[p][swap]
-            np.add.at(cache, to, results[task[:, None], perm])
+        cache = np.empty((len(slots), len(w_p)))
+        to, task, swap = self._mirrored
+        k.gather_tasks(results, slot, to, task, swap, (g.perm0, g.perm1)[p], cache)
         k.walk(g, 0, 0, mode, p, w_p, w_o, out, cache, True, disc)
         return out
 
