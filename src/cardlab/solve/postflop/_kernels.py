@@ -81,8 +81,12 @@ class Arrays(NamedTuple):
     iso_swap: Any  # int64: the swap between them
     perm0: Any  # int64 [swap, hand]: OOP's hands under each swap
     perm1: Any
-    regrets: Any  # float32 storage
-    strategy: Any  # float32 storage: the average strategy's sums
+    regrets: Any  # float32 storage (compressed: int16, times the block's scale / 32767)
+    strategy: Any  # float32 storage: the average strategy's sums (compressed: uint16,
+    # times the block's scale / 65535)
+    block0: Any  # int64 [node]: a decision node's first block (one block a kept deal)
+    regret_scale: Any  # float32 [block]: compressed: the largest |regret| of the block
+    strategy_scale: Any  # float32 [block]: compressed: the largest strategy sum
     lock_base: Any  # int64, sorted: storage starts of locked nodes (node locking)
     lock_start: Any  # int64: where each locked node's strategy starts in lock_values
     lock_values: Any  # float64: [action, hand] strategies of the locked nodes
@@ -529,7 +533,8 @@ def _walk(
     n_act = np.int64(g.n_child[a])
     actor = g.player[a]
     n_actor = n_p if actor == p else n_o
-    base = g.offset[a] + g.deal_slot[g.deal_base[g.level[a]] + k] * g.stride[a]
+    deal = g.deal_slot[g.deal_base[g.level[a]] + k]
+    base = g.offset[a] + deal * g.stride[a]
     sigma = stack[top : top + n_act * n_actor].reshape((n_act, n_actor))
     top2 = top + n_act * n_actor
     li = node_strategy(g, mode, base, n_act, n_actor, sigma, stack[top2 : top2 + n_actor])
@@ -601,6 +606,9 @@ def _walk(
             v += sigma[i, h] * values[i, h]
         out[h] = v
     if mode == CFR and li < 0:
+        if g.regret_scale.shape[0] > 0:
+            update_compressed(g, base, g.block0[a] + deal, disc, reach_p, sigma, values, out)
+            return 0
         positive, negative, keep = disc[0], disc[1], disc[2]
         regrets, sums = g.regrets, g.strategy
         for i in range(n_act):
@@ -611,6 +619,45 @@ def _walk(
                 regrets[row + h] = r + (values[i, h] - out[h])
                 sums[row + h] = sums[row + h] * keep + reach_p[h] * sigma[i, h]
     return 0
+
+
+@_jit
+def update_compressed(
+    g: Arrays, base: Any, block: Any, disc: Any, reach_p: Any, sigma: Any, values: Any, out: Any
+) -> None:
+    """The DCFR update of one node and deal in compressed storage: regrets (int16) and
+    strategy sums (uint16) decoded with their block's scale, updated as in float32, and
+    encoded again, rounded to the nearest step, on the new largest magnitude as the
+    block's scale (regret matching and the average strategy need no scale: it is the
+    same for every action and hand of the block). ``values`` and ``sigma``
+    ([action, hand]) are overwritten with the new regrets and sums."""
+    positive, negative, keep = disc[0], disc[1], disc[2]
+    n_act, n_p = values.shape
+    regrets, sums = g.regrets, g.strategy
+    r_step = g.regret_scale[block] / 32767.0
+    s_step = g.strategy_scale[block] / 65535.0
+    r_top = 0.0
+    s_top = 0.0
+    for i in range(n_act):
+        row = base + i * n_p
+        for h in range(n_p):
+            r = regrets[row + h] * r_step
+            r *= positive if r > 0 else negative
+            r += values[i, h] - out[h]
+            values[i, h] = r
+            r_top = max(r_top, abs(r))
+            x = sums[row + h] * s_step * keep + reach_p[h] * sigma[i, h]
+            sigma[i, h] = x
+            s_top = max(s_top, x)
+    g.regret_scale[block] = r_top
+    g.strategy_scale[block] = s_top
+    r_to = 32767.0 / r_top if r_top > 0 else 0.0
+    s_to = 65535.0 / s_top if s_top > 0 else 0.0
+    for i in range(n_act):
+        row = base + i * n_p
+        for h in range(n_p):
+            regrets[row + h] = np.int16(round(values[i, h] * r_to))
+            sums[row + h] = np.uint16(round(sigma[i, h] * s_to))
 
 
 @_jit

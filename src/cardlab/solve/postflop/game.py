@@ -95,6 +95,7 @@ class PostflopGame:
         *,
         max_memory: int | None = None,
         isomorphism: bool = True,
+        compressed: bool = False,
     ) -> None:
         if game.base != HOLDEM:
             raise GameError(f"the postflop solver plays Hold'em games, not {game.base.name}")
@@ -111,6 +112,7 @@ class PostflopGame:
                 f"the tree has {config.rounds}"
             )
         self.game = game
+        self.compressed = compressed
         self.board = board
         self.config = config
         self.tree = ActionTree(config)
@@ -138,23 +140,32 @@ class PostflopGame:
 
     # --- sizes -----------------------------------------------------------------------
 
-    def _storage_layout(self) -> tuple[Ints, Ints, int]:
+    def _storage_layout(self) -> tuple[Ints, Ints, Ints, int, int]:
+        """Per node: where its storage starts, the length of one deal of it, its first
+        block (one block a deal: the scale of its compressed numbers); the storage's
+        length and the number of blocks."""
         offset = np.zeros(len(self.tree), np.int64)
         stride = np.zeros(len(self.tree), np.int64)
-        total = 0
+        block0 = np.zeros(len(self.tree), np.int64)
+        total = blocks = 0
         for i, node in enumerate(self.tree.nodes):
             if node.kind != DECISION:
                 continue
             offset[i] = total
             stride[i] = len(node.children) * len(self.hands[node.player])
             total += self.kept_deals[node.round] * int(stride[i])
-        return offset, stride, total
+            block0[i] = blocks
+            blocks += self.kept_deals[node.round]
+        return offset, stride, block0, total, blocks
 
     def estimate_memory(self) -> int:
-        """Bytes the solver holds: regrets and strategy sums (float32) and the showdown
-        tables, counted before anything of that size is allocated."""
-        _, _, total = self._storage_layout()
+        """Bytes the solver holds: regrets and strategy sums (float32, or 16-bit numbers
+        with a float32 scale per block when compressed) and the showdown tables, counted
+        before anything of that size is allocated."""
+        _, _, _, total, blocks = self._storage_layout()
         tables = sum(t.nbytes for t in self.tables)
+        if self.compressed:
+            return 2 * (2 * total + 4 * blocks) + tables
         return 2 * 4 * total + tables
 
     # --- building --------------------------------------------------------------------
@@ -327,7 +338,7 @@ class PostflopGame:
             child_start[i] = len(children)
             children += x.children
         level = np.array([x.round for x in tree.nodes], np.int32)
-        offset, stride, self.storage_size = self._storage_layout()
+        offset, stride, block0, self.storage_size, self.blocks = self._storage_layout()
         put_in = np.array([x.committed for x in tree.nodes], np.float64)
         slot = np.full(n, -1, np.int32)
         self.slots = [i for i, x in enumerate(tree.nodes) if x.kind == CHANCE and x.round == 0]
@@ -386,6 +397,9 @@ class PostflopGame:
             perms[0],
             perms[1],
             np.zeros(0, np.float32),  # the storage is a solver's own
+            np.zeros(0, np.float32),
+            block0,
+            np.zeros(0, np.float32),
             np.zeros(0, np.float32),
             np.zeros(0, np.int64),  # no node locked
             np.zeros(0, np.int64),

@@ -64,9 +64,17 @@ class Solver:
     def __init__(self, game: PostflopGame, *, threads: int | None = None) -> None:
         self.game = game
         size = game.storage_size
-        self.g = game.arrays._replace(
-            regrets=np.zeros(size, np.float32), strategy=np.zeros(size, np.float32)
-        )
+        if game.compressed:  # 16-bit numbers, a float32 scale per block
+            self.g = game.arrays._replace(
+                regrets=np.zeros(size, np.int16),
+                strategy=np.zeros(size, np.uint16),
+                regret_scale=np.zeros(game.blocks, np.float32),
+                strategy_scale=np.zeros(game.blocks, np.float32),
+            )
+        else:
+            self.g = game.arrays._replace(
+                regrets=np.zeros(size, np.float32), strategy=np.zeros(size, np.float32)
+            )
         self.iterations = 0
         most = max(os.cpu_count() or 1, 1) * 4
         if threads is not None and not 1 <= threads <= most:
