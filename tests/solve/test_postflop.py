@@ -301,8 +301,8 @@ def test_compressed_storage_reaches_the_target_with_the_same_answer(tmp_path) ->
         small.node("").frequencies(), plain.node("").frequencies(), atol=0.03
     )
     # 16-bit numbers with a float32 scale per node and deal: about half the storage
-    storage = plain.game.memory_bytes - sum(t.nbytes for t in plain.game.tables)
-    packed = small.game.memory_bytes - sum(t.nbytes for t in small.game.tables)
+    storage = plain.game.memory_bytes - plain.game.table_bytes()
+    packed = small.game.memory_bytes - small.game.table_bytes()
     assert packed == storage // 2 + 2 * 4 * small.game.blocks
     path = tmp_path / "small.npz"
     small.save(path)

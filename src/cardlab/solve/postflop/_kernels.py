@@ -22,8 +22,9 @@ chance dealt, :mod:`cardlab.solve.postflop.game`): its storage is at
 ``offset[a] + slot(k) * stride[a]``, ``[action, hand]``, so the tree with its cards is
 never built; a card whose subtree mirrors another's under a swap of suits is not walked:
 its values are the other's with the hands swapped. Terminal values take O(n) per node
-after the hands were sorted once per board (:func:`showdown_values`); card removal is
-per-card sums of the opponent's reach.
+after the hands were sorted once per board (:func:`showdown_values`), with where each
+hand's weaker and no stronger opponent hands end looked up, not compared; card removal
+is per-card sums of the opponent's reach.
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ class Arrays(NamedTuple):
     rank1: Any
     sorted0: Any  # int16 [board, hand, 2]: OOP's cards in the order of order0
     sorted1: Any
+    below0: Any  # int32 [board, hand]: per hand of order0, IP's hands (in order1) weaker
+    upto0: Any  # int32 [board, hand]: ... and those no stronger
+    below1: Any  # the same for IP's hands against OOP's
+    upto1: Any
+    valid0: Any  # int32 [board]: where OOP's hands the board leaves start in order0
+    valid1: Any
     n_cards: int  # the deck size
     deal_base: Any  # int64 [level]: where a level's deals start in deal_slot
     deal_slot: Any  # int64: a deal's slot in the storage (-1: mirrored, never walked)
@@ -197,11 +204,15 @@ def showdown_values(
     the hands holding card c and ``r(h)`` is the opponent's own h, if in S (it holds both
     cards, so it was taken off twice)."""
     if p == 0:
-        same, order_p, rank_p, cards_p = g.same0, g.order0[board], g.rank0[board], g.sorted0[board]
-        order_o, rank_o, cards_o = g.order1[board], g.rank1[board], g.sorted1[board]
+        same, order_p, cards_p = g.same0, g.order0[board], g.sorted0[board]
+        order_o, cards_o = g.order1[board], g.sorted1[board]
+        weaker, no_stronger = g.below0[board], g.upto0[board]
+        first, first_o = g.valid0[board], g.valid1[board]
     else:
-        same, order_p, rank_p, cards_p = g.same1, g.order1[board], g.rank1[board], g.sorted1[board]
-        order_o, rank_o, cards_o = g.order0[board], g.rank0[board], g.sorted0[board]
+        same, order_p, cards_p = g.same1, g.order1[board], g.sorted1[board]
+        order_o, cards_o = g.order0[board], g.sorted0[board]
+        weaker, no_stronger = g.below1[board], g.upto1[board]
+        first, first_o = g.valid1[board], g.valid0[board]
     n_p, n_o = order_p.shape[0], order_o.shape[0]
     m = g.n_cards + 2  # ``work``: scratch of at least twice that
     below = work[:m]  # per card: the reach of the weaker hands
@@ -210,26 +221,22 @@ def showdown_values(
     upto[:] = 0.0
     sum_below = 0.0
     sum_upto = 0.0
-    lt = 0
-    while lt < n_o and rank_o[lt] < 0:
-        lt += 1
-    le = lt
-    i = 0
-    while i < n_p and rank_p[i] < 0:
+    lt = first_o
+    le = first_o
+    for i in range(first):
         out[order_p[i]] = 0.0
-        i += 1
-    first = i
     gain_win = win - lose
     gain_tie = tie - lose
     for i in range(first, n_p):
-        s = rank_p[i]
-        while lt < n_o and rank_o[lt] < s:
+        end = weaker[i]
+        while lt < end:
             r = reach_o[order_o[lt]]
             sum_below += r
             below[cards_o[lt, 0]] += r
             below[cards_o[lt, 1]] += r
             lt += 1
-        while le < n_o and rank_o[le] <= s:
+        end = no_stronger[i]
+        while le < end:
             r = reach_o[order_o[le]]
             sum_upto += r
             upto[cards_o[le, 0]] += r
@@ -266,26 +273,25 @@ def showdown_zero_sum(
     deep in the tree). The starting pot's half is a constant of every hand pair, the same
     at every action (:func:`_walk` uses these where only differences of values count)."""
     if p == 0:
-        order_p, rank_p, cards_p = g.order0[board], g.rank0[board], g.sorted0[board]
-        order_o, rank_o, cards_o = g.order1[board], g.rank1[board], g.sorted1[board]
+        order_p, cards_p = g.order0[board], g.sorted0[board]
+        order_o, cards_o = g.order1[board], g.sorted1[board]
+        weaker, no_stronger = g.below0[board], g.upto0[board]
+        first, first_o = g.valid0[board], g.valid1[board]
     else:
-        order_p, rank_p, cards_p = g.order1[board], g.rank1[board], g.sorted1[board]
-        order_o, rank_o, cards_o = g.order0[board], g.rank0[board], g.sorted0[board]
+        order_p, cards_p = g.order1[board], g.sorted1[board]
+        order_o, cards_o = g.order0[board], g.sorted0[board]
+        weaker, no_stronger = g.below1[board], g.upto1[board]
+        first, first_o = g.valid1[board], g.valid0[board]
     n_p, n_o = order_p.shape[0], order_o.shape[0]
     passed_by_card = work[: g.n_cards + 2]  # the reach of the opponent's hands passed
     passed_by_card[:] = 0.0
-    first_o = 0
-    while first_o < n_o and rank_o[first_o] < 0:
-        first_o += 1
-    first = 0
-    while first < n_p and rank_p[first] < 0:
-        out[order_p[first]] = 0.0
-        first += 1
+    for i in range(first):
+        out[order_p[i]] = 0.0
     passed = 0.0
     o = first_o
     for i in range(first, n_p):  # wins: the weaker hands
-        s = rank_p[i]
-        while o < n_o and rank_o[o] < s:
+        end = weaker[i]
+        while o < end:
             r = reach_o[order_o[o]]
             if r != 0.0:
                 passed += r
@@ -296,16 +302,16 @@ def showdown_zero_sum(
         out[order_p[i]] = half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
     passed_by_card[:] = 0.0
     passed = 0.0
-    o = n_o - 1
+    o = n_o
     for i in range(n_p - 1, first - 1, -1):  # losses: the stronger hands
-        s = rank_p[i]
-        while o >= first_o and rank_o[o] > s:
+        end = no_stronger[i]
+        while o > end:
+            o -= 1
             r = reach_o[order_o[o]]
             if r != 0.0:
                 passed += r
                 passed_by_card[cards_o[o, 0]] += r
                 passed_by_card[cards_o[o, 1]] += r
-            o -= 1
         c1, c2 = cards_p[i, 0], cards_p[i, 1]
         out[order_p[i]] -= half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
 

@@ -163,10 +163,16 @@ class PostflopGame:
         with a float32 scale per block when compressed) and the showdown tables, counted
         before anything of that size is allocated."""
         _, _, _, total, blocks = self._storage_layout()
-        tables = sum(t.nbytes for t in self.tables)
+        tables = self.table_bytes()
         if self.compressed:
             return 2 * (2 * total + 4 * blocks) + tables
         return 2 * 4 * total + tables
+
+    def table_bytes(self) -> int:
+        """Bytes of the showdown tables: per player its hands in strength order, their
+        ranks, their cards (int16 pairs) and the two bounds per hand; the ranks by hand."""
+        o0, r0, o1, r1, ranks = self.tables
+        return ranks.nbytes + sum(o.nbytes * 2 + r.nbytes * 3 for o, r in ((o0, r0), (o1, r1)))
 
     # --- building --------------------------------------------------------------------
 
@@ -237,6 +243,22 @@ class PostflopGame:
             order = np.argsort(r, axis=1, kind="stable").astype(np.int32)
             out += [order, np.take_along_axis(r, order, axis=1).astype(np.int32)]
         return (*out, ranks)
+
+    def showdown_bounds(self) -> tuple[npt.NDArray[np.int32], ...]:
+        """Per final board and hand in strength order, where the opponent's weaker hands
+        and its no stronger hands end in its strength order (OOP's, then IP's); where
+        each player's hands the board leaves start."""
+        _, r0, _, r1, _ = self.tables
+        out: list[npt.NDArray[np.int32]] = []
+        for mine, theirs in ((r0, r1), (r1, r0)):
+            below = np.empty_like(mine)
+            upto = np.empty_like(mine)
+            for b in range(len(mine)):
+                below[b] = np.searchsorted(theirs[b], mine[b], side="left")
+                upto[b] = np.searchsorted(theirs[b], mine[b], side="right")
+            out += [below, upto]
+        valid = [(r < 0).sum(axis=1).astype(np.int32) for r in (r0, r1)]
+        return (*out, *valid)
 
     def _swaps(self, ranks: npt.NDArray[np.int32]) -> list[Swap]:
         """The swaps of two suits under which the spot is the same game (see the
@@ -360,6 +382,7 @@ class PostflopGame:
         o0, r0, o1, r1, _ = self.tables
         s0 = c0[o0].astype(np.int16)
         s1 = c1[o1].astype(np.int16)
+        bounds = self.showdown_bounds()
         c = self.config
         return k.Arrays(
             kind,
@@ -388,6 +411,7 @@ class PostflopGame:
             r1,
             s0,
             s1,
+            *bounds,
             n_cards,
             self.deal_base,
             self.deal_slot,
