@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 import numba as nb
 import numpy as np
 
-from cardlab._sharing import borrowed
+from cardlab._sharing import borrowed, fetch_add
 
 CFR, BEST, AVERAGE = 0, 1, 2
 DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
@@ -701,8 +701,7 @@ def chance_tasks(
     g: Arrays,
     task_node: Any,
     task_card: Any,
-    first: int,
-    step: int,
+    counter: Any,
     mode: int,
     p: int,
     slots_p: Any,
@@ -711,10 +710,11 @@ def chance_tasks(
     disc: Any,
     scratch: Any,
 ) -> None:
-    """Phase 2: first-street chance nodes' children, one card each: the tasks
-    ``first, first + step, ...``. The caller runs one call per thread (the GIL is
-    released; numba's ``prange`` cannot call a recursive function), tasks largest first.
-    ``scratch``: this thread's own, :func:`task_stack_size` long."""
+    """Phase 2: first-street chance nodes' children, one card each, largest first,
+    each taken by the next free thread from the shared ``counter`` (int64 [1], from 0).
+    The caller runs one call per thread (the GIL is released; numba's ``prange`` cannot
+    call a recursive function). ``scratch``: this thread's own, :func:`task_stack_size`
+    long."""
     n_tasks = task_node.shape[0]
     empty = np.zeros((1, 1))
     g = borrowed(g)  # no reference counts on the shared arrays for the threads to share
@@ -727,7 +727,10 @@ def chance_tasks(
     cards_p = g.cards0 if p == 0 else g.cards1
     cards_o = g.cards1 if p == 0 else g.cards0
     factor = g.chance_factor[0]
-    for i in range(first, n_tasks, step):
+    while True:
+        i = fetch_add(counter, 1)
+        if i >= n_tasks:
+            break
         a = task_node[i]
         j = task_card[i]
         s = g.slot[a]

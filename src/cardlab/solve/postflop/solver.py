@@ -9,8 +9,9 @@ OOP's regrets are updated first, then IP's against OOP's new strategy.
 
 **Threads**: an iteration walks the first street once to get both players' reach at
 each of its chance nodes, then solves every (chance node, card) subtree as a task on
-the threads (numba ``prange``, largest tasks first), then walks the first street again
-with those values to update its regrets. A spot on the river is one walk.
+the threads (largest tasks first, each thread taking the next one left), then walks the
+first street again with those values to update its regrets. A spot on the river is one
+walk.
 
 **Exploitability**: each player's best response against the other's average strategy
 is computed exactly (the best action per hand at every node, all cards dealt); the
@@ -134,14 +135,14 @@ class Solver:
         k.slot_reaches(g, 0, mode, p, w_p, w_o, slots_p, slots_o)
         node, card, slot = self._tasks
         results = np.zeros((len(node), len(w_p)))
+        counter = np.zeros(1, np.int64)
 
         def run(first: int) -> None:
             k.chance_tasks(
                 g,
                 node,
                 card,
-                first,
-                self.threads,
+                counter,
                 mode,
                 p,
                 slots_p,
