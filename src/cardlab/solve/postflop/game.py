@@ -244,7 +244,7 @@ class PostflopGame:
             out += [order, np.take_along_axis(r, order, axis=1).astype(np.int32)]
         return (*out, ranks)
 
-    def showdown_bounds(self) -> tuple[npt.NDArray[np.int32], ...]:
+    def showdown_bounds(self) -> tuple[npt.NDArray[np.int32], ...]:  # six arrays
         """Per final board and hand in strength order, where the opponent's weaker hands
         and its no stronger hands end in its strength order (OOP's, then IP's); where
         each player's hands the board leaves start."""
@@ -382,7 +382,7 @@ class PostflopGame:
         o0, r0, o1, r1, _ = self.tables
         s0 = c0[o0].astype(np.int16)
         s1 = c1[o1].astype(np.int16)
-        bounds = self.showdown_bounds()
+        below0, upto0, below1, upto1, valid0, valid1 = self.showdown_bounds()
         c = self.config
         return k.Arrays(
             kind,
@@ -411,7 +411,12 @@ class PostflopGame:
             r1,
             s0,
             s1,
-            *bounds,
+            below0,
+            upto0,
+            below1,
+            upto1,
+            valid0,
+            valid1,
             n_cards,
             self.deal_base,
             self.deal_slot,
