@@ -180,7 +180,8 @@ def cardlab_figures(
     case: Case, iterations: int, target: float, threads: int | None, compressed: bool = False
 ) -> Any:
     """Solve in this process and return the figures (what the child prints)."""
-    warm = PostflopSolution(WARM_UP, Solver(WARM_UP.game_arrays(), threads=threads))
+    warm_game = WARM_UP.game_arrays(compressed=compressed)  # compiled for that storage
+    warm = PostflopSolution(WARM_UP, Solver(warm_game, threads=threads))
     warm.resume(2, target=None, every=1)
     warm.as_dict()
 
