@@ -26,8 +26,9 @@ Spots:
   (the peer needs about 180 iterations).
 
 Each solver runs in a child process of its own, one after the other (never both at
-once), so peak memory is per solver; cardlab's child first solves a tiny spot so that
-numba's compilation (or loading its cache) is not timed. ``--threads N`` gives both N
+once), so peak memory is per solver (``--compress`` adds a run of cardlab with its
+16-bit storage); cardlab's child first solves a tiny spot so that numba's compilation
+(or loading its cache) is not timed. ``--threads N`` gives both N
 threads (cardlab's ``threads``, the peer's rayon pool); by default each uses its own
 default (cardlab: 4 task threads per core; the peer: one per core).
 
@@ -38,7 +39,7 @@ of its source outside the repo. Its protocol is this script's: the flags of
 names as cardlab's child prints). Without it cardlab runs alone.
 
     python benchmarks/postflop.py [--spot basic|3bet|all] [--iterations N] [--target PCT]
-        [--threads N] [--peer PATH] [--json]
+        [--threads N] [--compress] [--peer PATH] [--json]
 """
 
 from __future__ import annotations
@@ -175,14 +176,17 @@ def run_peer(binary: Path, case: Case, iterations: int, target: float, threads: 
 # --- cardlab, in a child process of its own -------------------------------------------
 
 
-def cardlab_figures(case: Case, iterations: int, target: float, threads: int | None) -> Any:
+def cardlab_figures(
+    case: Case, iterations: int, target: float, threads: int | None, compressed: bool = False
+) -> Any:
     """Solve in this process and return the figures (what the child prints)."""
-    warm = PostflopSolution(WARM_UP, Solver(WARM_UP.game_arrays(), threads=threads))
+    warm_game = WARM_UP.game_arrays(compressed=compressed)  # compiled for that storage
+    warm = PostflopSolution(WARM_UP, Solver(warm_game, threads=threads))
     warm.resume(2, target=None, every=1)
     warm.as_dict()
 
     built = time.perf_counter()
-    game = case.spot.game_arrays(max_memory=available_memory())
+    game = case.spot.game_arrays(max_memory=available_memory(), compressed=compressed)
     solver = Solver(game, threads=threads)
     build_seconds = time.perf_counter() - built
     # the exploitability measurements are timed apart (the solver calls its own
@@ -236,9 +240,11 @@ def peak_resident() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def run_cardlab(case: Case, iterations: int, target: float, threads: int | None) -> Any:
+def run_cardlab(
+    case: Case, iterations: int, target: float, threads: int | None, compressed: bool = False
+) -> Any:
     command = [sys.executable, __file__, "--child", case.name, "--iterations", str(iterations)]
-    command += ["--target", repr(target)]
+    command += ["--target", repr(target)] + (["--compress"] if compressed else [])
     if threads is not None:
         command += ["--threads", str(threads)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -405,6 +411,11 @@ def main(argv: list[str] | None = None) -> int:
         default=Path(os.environ.get("POSTFLOP_SOLVER_BENCH", DEFAULT_PEER)),
         help="the peer driver's binary (default: $POSTFLOP_SOLVER_BENCH, else %(default)s)",
     )
+    parser.add_argument(
+        "--compress",
+        action="store_true",
+        help="also run cardlab with 16-bit compressed storage (a third column)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document instead")
     parser.add_argument("--child", choices=list(CASES), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -415,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.child:  # the child process: solve one spot with cardlab, print one JSON line
         case = CASES[args.child]
-        figures = cardlab_figures(case, args.iterations, args.target, args.threads)
+        figures = cardlab_figures(case, args.iterations, args.target, args.threads, args.compress)
         print(json.dumps(figures))
         return 0
 
@@ -446,6 +457,10 @@ def main(argv: list[str] | None = None) -> int:
             f"pot ({case.note})"
         )
         results = {"cardlab": measured(run_cardlab, case, iterations, target, args.threads)}
+        if args.compress:
+            results["cardlab 16-bit"] = measured(
+                run_cardlab, case, iterations, target, args.threads, True
+            )
         if peer is not None:
             results["postflop-solver"] = measured(
                 run_peer, peer, case, iterations, target, args.threads

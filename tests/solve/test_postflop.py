@@ -287,6 +287,38 @@ def test_node_locking_plays_the_lock_and_the_rest_adapts() -> None:
     assert locked.ev().oop < free.ev().oop + 1e-6  # a constraint never helps the locked side
 
 
+def test_compressed_storage_reaches_the_target_with_the_same_answer(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    spot = basic_spot("Td9d6h Qc 3s")
+    plain = PostflopSolution(spot, Solver(spot.game_arrays()))
+    small = PostflopSolution(spot, Solver(spot.game_arrays(compressed=True)))
+    for sol in (plain, small):
+        sol.resume(2000, target=0.3, every=5)
+        assert sol.exploitability_pot_percent <= 0.3  # an exact best response's measure
+    assert small.solver.g.regrets.dtype == np.int16
+    assert small.iterations <= 1.5 * plain.iterations
+    assert small.ev().oop == pytest.approx(plain.ev().oop, abs=0.5)  # chips of a 200 pot
+    np.testing.assert_allclose(
+        small.node("").frequencies(), plain.node("").frequencies(), atol=0.03
+    )
+    # 16-bit numbers with a float32 scale per node and deal: about half the storage
+    storage = plain.game.memory_bytes - plain.game.table_bytes()
+    packed = small.game.memory_bytes - small.game.table_bytes()
+    assert packed == storage // 2 + 2 * 4 * small.game.blocks
+    path = tmp_path / "small.npz"
+    small.save(path)
+    again = PostflopSolution.load(path)
+    assert again.game.compressed
+    assert again.ev().oop == pytest.approx(small.ev().oop, rel=1e-12)
+    code, _out, err = run_cli(["solve", "postflop", "--load", str(path), "--compress"])
+    assert code == 0, err
+    plain.save(tmp_path / "plain.npz")
+    code, out, err = run_cli(
+        ["solve", "postflop", "--load", str(tmp_path / "plain.npz"), "--compress"]
+    )
+    assert code == 2 and "saved uncompressed" in err
+    assert_answer_or_one_line(code, out, err)
+
+
 def test_memory_is_estimated_and_refused_before_allocating() -> None:
     spot = Spot(
         "fesca78-holdem", "M7 K7 G12", "any", "any", 100, 1000, bets="33%, 75%, a", raises="50%, a"

@@ -217,6 +217,11 @@ def spot_options(fn: F) -> F:
     "--threads", type=int, default=None, metavar="N", help="Threads (default: every core)."
 )
 @click.option(
+    "--compress",
+    is_flag=True,
+    help="Keep regrets and strategy sums in 16 bits (about half the memory).",
+)
+@click.option(
     "--max-memory",
     type=FiniteFloat(),
     default=None,
@@ -288,6 +293,8 @@ def postflop(**options: Any) -> None:
     if options["load_file"] is not None:
         solution = PostflopSolution.load(options["load_file"], threads=options["threads"])
         spot = solution.spot
+        if options["compress"] and not solution.game.compressed:
+            raise GameError(f"--compress: {options['load_file']} was saved uncompressed")
     else:
         missing = [f"--{n}" for n in ("board", "oop", "ip", "pot", "stack") if options[n] is None]
         if missing:
@@ -299,7 +306,7 @@ def postflop(**options: Any) -> None:
         check_line(spot, options["line"] or "")  # told before anything is built or solved
 
         with compile_notice("postflop evaluator", 20):
-            game = spot.game_arrays(max_memory=max_memory)
+            game = spot.game_arrays(max_memory=max_memory, compressed=options["compress"])
         solution = PostflopSolution(spot, Solver(game, threads=options["threads"]))
     for lock in options["locks"]:
         line, _, text = lock.partition("=")

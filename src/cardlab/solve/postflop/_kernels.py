@@ -22,8 +22,9 @@ chance dealt, :mod:`cardlab.solve.postflop.game`): its storage is at
 ``offset[a] + slot(k) * stride[a]``, ``[action, hand]``, so the tree with its cards is
 never built; a card whose subtree mirrors another's under a swap of suits is not walked:
 its values are the other's with the hands swapped. Terminal values take O(n) per node
-after the hands were sorted once per board (:func:`showdown_values`); card removal is
-per-card sums of the opponent's reach.
+after the hands were sorted once per board (:func:`showdown_values`), with where each
+hand's weaker and no stronger opponent hands end looked up, not compared; card removal
+is per-card sums of the opponent's reach.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Any, NamedTuple
 import numba as nb
 import numpy as np
 
-from cardlab._sharing import borrowed
+from cardlab._sharing import borrowed, fetch_add
 
 CFR, BEST, AVERAGE = 0, 1, 2
 DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
@@ -72,6 +73,12 @@ class Arrays(NamedTuple):
     rank1: Any
     sorted0: Any  # int16 [board, hand, 2]: OOP's cards in the order of order0
     sorted1: Any
+    below0: Any  # int32 [board, hand]: per hand of order0, IP's hands (in order1) weaker
+    upto0: Any  # int32 [board, hand]: ... and those no stronger
+    below1: Any  # the same for IP's hands against OOP's
+    upto1: Any
+    valid0: Any  # int32 [board]: where OOP's hands the board leaves start in order0
+    valid1: Any
     n_cards: int  # the deck size
     deal_base: Any  # int64 [level]: where a level's deals start in deal_slot
     deal_slot: Any  # int64: a deal's slot in the storage (-1: mirrored, never walked)
@@ -81,8 +88,12 @@ class Arrays(NamedTuple):
     iso_swap: Any  # int64: the swap between them
     perm0: Any  # int64 [swap, hand]: OOP's hands under each swap
     perm1: Any
-    regrets: Any  # float32 storage
-    strategy: Any  # float32 storage: the average strategy's sums
+    regrets: Any  # float32 storage (compressed: int16, times the block's scale / 32767)
+    strategy: Any  # float32 storage: the average strategy's sums (compressed: uint16,
+    # times the block's scale / 65535)
+    block0: Any  # int64 [node]: a decision node's first block (one block a kept deal)
+    regret_scale: Any  # float32 [block]: compressed: the largest |regret| of the block
+    strategy_scale: Any  # float32 [block]: compressed: the largest strategy sum
     lock_base: Any  # int64, sorted: storage starts of locked nodes (node locking)
     lock_start: Any  # int64: where each locked node's strategy starts in lock_values
     lock_values: Any  # float64: [action, hand] strategies of the locked nodes
@@ -193,11 +204,15 @@ def showdown_values(
     the hands holding card c and ``r(h)`` is the opponent's own h, if in S (it holds both
     cards, so it was taken off twice)."""
     if p == 0:
-        same, order_p, rank_p, cards_p = g.same0, g.order0[board], g.rank0[board], g.sorted0[board]
-        order_o, rank_o, cards_o = g.order1[board], g.rank1[board], g.sorted1[board]
+        same, order_p, cards_p = g.same0, g.order0[board], g.sorted0[board]
+        order_o, cards_o = g.order1[board], g.sorted1[board]
+        weaker, no_stronger = g.below0[board], g.upto0[board]
+        first, first_o = g.valid0[board], g.valid1[board]
     else:
-        same, order_p, rank_p, cards_p = g.same1, g.order1[board], g.rank1[board], g.sorted1[board]
-        order_o, rank_o, cards_o = g.order0[board], g.rank0[board], g.sorted0[board]
+        same, order_p, cards_p = g.same1, g.order1[board], g.sorted1[board]
+        order_o, cards_o = g.order0[board], g.sorted0[board]
+        weaker, no_stronger = g.below1[board], g.upto1[board]
+        first, first_o = g.valid1[board], g.valid0[board]
     n_p, n_o = order_p.shape[0], order_o.shape[0]
     m = g.n_cards + 2  # ``work``: scratch of at least twice that
     below = work[:m]  # per card: the reach of the weaker hands
@@ -206,26 +221,22 @@ def showdown_values(
     upto[:] = 0.0
     sum_below = 0.0
     sum_upto = 0.0
-    lt = 0
-    while lt < n_o and rank_o[lt] < 0:
-        lt += 1
-    le = lt
-    i = 0
-    while i < n_p and rank_p[i] < 0:
+    lt = first_o
+    le = first_o
+    for i in range(first):
         out[order_p[i]] = 0.0
-        i += 1
-    first = i
     gain_win = win - lose
     gain_tie = tie - lose
     for i in range(first, n_p):
-        s = rank_p[i]
-        while lt < n_o and rank_o[lt] < s:
+        end = weaker[i]
+        while lt < end:
             r = reach_o[order_o[lt]]
             sum_below += r
             below[cards_o[lt, 0]] += r
             below[cards_o[lt, 1]] += r
             lt += 1
-        while le < n_o and rank_o[le] <= s:
+        end = no_stronger[i]
+        while le < end:
             r = reach_o[order_o[le]]
             sum_upto += r
             upto[cards_o[le, 0]] += r
@@ -262,26 +273,25 @@ def showdown_zero_sum(
     deep in the tree). The starting pot's half is a constant of every hand pair, the same
     at every action (:func:`_walk` uses these where only differences of values count)."""
     if p == 0:
-        order_p, rank_p, cards_p = g.order0[board], g.rank0[board], g.sorted0[board]
-        order_o, rank_o, cards_o = g.order1[board], g.rank1[board], g.sorted1[board]
+        order_p, cards_p = g.order0[board], g.sorted0[board]
+        order_o, cards_o = g.order1[board], g.sorted1[board]
+        weaker, no_stronger = g.below0[board], g.upto0[board]
+        first, first_o = g.valid0[board], g.valid1[board]
     else:
-        order_p, rank_p, cards_p = g.order1[board], g.rank1[board], g.sorted1[board]
-        order_o, rank_o, cards_o = g.order0[board], g.rank0[board], g.sorted0[board]
+        order_p, cards_p = g.order1[board], g.sorted1[board]
+        order_o, cards_o = g.order0[board], g.sorted0[board]
+        weaker, no_stronger = g.below1[board], g.upto1[board]
+        first, first_o = g.valid1[board], g.valid0[board]
     n_p, n_o = order_p.shape[0], order_o.shape[0]
     passed_by_card = work[: g.n_cards + 2]  # the reach of the opponent's hands passed
     passed_by_card[:] = 0.0
-    first_o = 0
-    while first_o < n_o and rank_o[first_o] < 0:
-        first_o += 1
-    first = 0
-    while first < n_p and rank_p[first] < 0:
-        out[order_p[first]] = 0.0
-        first += 1
+    for i in range(first):
+        out[order_p[i]] = 0.0
     passed = 0.0
     o = first_o
     for i in range(first, n_p):  # wins: the weaker hands
-        s = rank_p[i]
-        while o < n_o and rank_o[o] < s:
+        end = weaker[i]
+        while o < end:
             r = reach_o[order_o[o]]
             if r != 0.0:
                 passed += r
@@ -292,16 +302,16 @@ def showdown_zero_sum(
         out[order_p[i]] = half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
     passed_by_card[:] = 0.0
     passed = 0.0
-    o = n_o - 1
+    o = n_o
     for i in range(n_p - 1, first - 1, -1):  # losses: the stronger hands
-        s = rank_p[i]
-        while o >= first_o and rank_o[o] > s:
+        end = no_stronger[i]
+        while o > end:
+            o -= 1
             r = reach_o[order_o[o]]
             if r != 0.0:
                 passed += r
                 passed_by_card[cards_o[o, 0]] += r
                 passed_by_card[cards_o[o, 1]] += r
-            o -= 1
         c1, c2 = cards_p[i, 0], cards_p[i, 1]
         out[order_p[i]] -= half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
 
@@ -385,23 +395,44 @@ def walk(
     disc: Any,
 ) -> int:
     """The counterfactual values of ``p``'s hands at node ``(a, k)``, into ``out`` (see
-    :func:`_walk`), the shared arrays read without reference counts (numba counts one,
-    an atomic add, each time an array enters a call: a dozen per node of the walk)."""
+    :func:`_walk`), every array read without reference counts (numba counts one, an
+    atomic add, each time an array enters a call or a slice is taken of it: dozens per
+    node of the walk, a tenth of its time, the scratch included)."""
     n = max(reach_p.shape[0], reach_o.shape[0])
     stack = np.empty(stack_size(g, np.int64(a), n))
+    return _walk_borrowed(g, a, k, mode, p, reach_p, reach_o, out, cache, use_cache, disc, stack)
+
+
+@_jit
+def _walk_borrowed(
+    g: Arrays,
+    a: Any,
+    k: Any,
+    mode: Any,
+    p: Any,
+    reach_p: Any,
+    reach_o: Any,
+    out: Any,
+    cache: Any,
+    use_cache: bool,
+    disc: Any,
+    stack: Any,
+) -> int:
+    """:func:`_walk` from the root of a walk, every array borrowed (the caller holds
+    them: a borrowed view of an array made here could outlive it)."""
     return _walk(
         borrowed(g),
         np.int64(a),
         np.int64(k),
         mode,
         p,
-        reach_p,
-        reach_o,
-        out,
-        cache,
+        borrowed(reach_p),
+        borrowed(reach_o),
+        borrowed(out),
+        borrowed(cache),
         use_cache,
         borrowed(disc),
-        stack,
+        borrowed(stack),
         np.int64(0),
     )
 
@@ -508,7 +539,8 @@ def _walk(
     n_act = np.int64(g.n_child[a])
     actor = g.player[a]
     n_actor = n_p if actor == p else n_o
-    base = g.offset[a] + g.deal_slot[g.deal_base[g.level[a]] + k] * g.stride[a]
+    deal = g.deal_slot[g.deal_base[g.level[a]] + k]
+    base = g.offset[a] + deal * g.stride[a]
     sigma = stack[top : top + n_act * n_actor].reshape((n_act, n_actor))
     top2 = top + n_act * n_actor
     li = node_strategy(g, mode, base, n_act, n_actor, sigma, stack[top2 : top2 + n_actor])
@@ -580,6 +612,9 @@ def _walk(
             v += sigma[i, h] * values[i, h]
         out[h] = v
     if mode == CFR and li < 0:
+        if g.regret_scale.shape[0] > 0:
+            update_compressed(g, base, g.block0[a] + deal, disc, reach_p, sigma, values, out)
+            return 0
         positive, negative, keep = disc[0], disc[1], disc[2]
         regrets, sums = g.regrets, g.strategy
         for i in range(n_act):
@@ -590,6 +625,45 @@ def _walk(
                 regrets[row + h] = r + (values[i, h] - out[h])
                 sums[row + h] = sums[row + h] * keep + reach_p[h] * sigma[i, h]
     return 0
+
+
+@_jit
+def update_compressed(
+    g: Arrays, base: Any, block: Any, disc: Any, reach_p: Any, sigma: Any, values: Any, out: Any
+) -> None:
+    """The DCFR update of one node and deal in compressed storage: regrets (int16) and
+    strategy sums (uint16) decoded with their block's scale, updated as in float32, and
+    encoded again, rounded to the nearest step, on the new largest magnitude as the
+    block's scale (regret matching and the average strategy need no scale: it is the
+    same for every action and hand of the block). ``values`` and ``sigma``
+    ([action, hand]) are overwritten with the new regrets and sums."""
+    positive, negative, keep = disc[0], disc[1], disc[2]
+    n_act, n_p = values.shape
+    regrets, sums = g.regrets, g.strategy
+    r_step = g.regret_scale[block] / 32767.0
+    s_step = g.strategy_scale[block] / 65535.0
+    r_top = 0.0
+    s_top = 0.0
+    for i in range(n_act):
+        row = base + i * n_p
+        for h in range(n_p):
+            r = regrets[row + h] * r_step
+            r *= positive if r > 0 else negative
+            r += values[i, h] - out[h]
+            values[i, h] = r
+            r_top = max(r_top, abs(r))
+            x = sums[row + h] * s_step * keep + reach_p[h] * sigma[i, h]
+            sigma[i, h] = x
+            s_top = max(s_top, x)
+    g.regret_scale[block] = r_top
+    g.strategy_scale[block] = s_top
+    r_to = 32767.0 / r_top if r_top > 0 else 0.0
+    s_to = 65535.0 / s_top if s_top > 0 else 0.0
+    for i in range(n_act):
+        row = base + i * n_p
+        for h in range(n_p):
+            regrets[row + h] = np.int16(round(values[i, h] * r_to))
+            sums[row + h] = np.uint16(round(sigma[i, h] * s_to))
 
 
 @_jit
@@ -627,38 +701,41 @@ def chance_tasks(
     g: Arrays,
     task_node: Any,
     task_card: Any,
-    first: int,
-    step: int,
+    counter: Any,
     mode: int,
     p: int,
     slots_p: Any,
     slots_o: Any,
     results: Any,
     disc: Any,
+    scratch: Any,
 ) -> None:
-    """Phase 2: first-street chance nodes' children, one card each: the tasks
-    ``first, first + step, ...``. The caller runs one call per thread (the GIL is
-    released; numba's ``prange`` cannot call a recursive function), tasks largest first."""
+    """Phase 2: first-street chance nodes' children, one card each, largest first,
+    each taken by the next free thread from the shared ``counter`` (int64 [1], from 0).
+    The caller runs one call per thread (the GIL is released; numba's ``prange`` cannot
+    call a recursive function). ``scratch``: this thread's own, :func:`task_stack_size`
+    long."""
     n_tasks = task_node.shape[0]
     empty = np.zeros((1, 1))
     g = borrowed(g)  # no reference counts on the shared arrays for the threads to share
     disc = borrowed(disc)
-    n = max(slots_p.shape[1], slots_o.shape[1])
-    deepest = 0
-    for i in range(first, n_tasks, step):
-        deepest = max(deepest, stack_size(g, g.children[g.child_start[task_node[i]]], n))
-    stack = np.empty(deepest)
-    for i in range(first, n_tasks, step):
+    stack = borrowed(scratch)  # nor on this thread's own scratch
+    n_p = slots_p.shape[1]
+    stack_len = stack.shape[0] - n_p - slots_o.shape[1]
+    sub_p = stack[stack_len : stack_len + n_p]
+    sub_o = stack[stack_len + n_p :]
+    cards_p = g.cards0 if p == 0 else g.cards1
+    cards_o = g.cards1 if p == 0 else g.cards0
+    factor = g.chance_factor[0]
+    while True:
+        i = fetch_add(counter, 1)
+        if i >= n_tasks:
+            break
         a = task_node[i]
         j = task_card[i]
         s = g.slot[a]
         card = g.avail[j]
-        cards_p = g.cards0 if p == 0 else g.cards1
-        cards_o = g.cards1 if p == 0 else g.cards0
-        n_p = slots_p.shape[1]
-        sub_p = np.empty(n_p)
-        sub_o = np.empty(slots_o.shape[1])
-        out = results[i]
+        out = borrowed(results[i])
         out[:] = 0.0
         if _mask(cards_o, slots_o[s], card, sub_o) <= 0.0 and mode != CFR:
             continue
@@ -678,9 +755,38 @@ def chance_tasks(
             stack,
             np.int64(0),
         )
-        factor = g.chance_factor[0]
         for h in range(n_p):
             if cards_p[h, 0] == card or cards_p[h, 1] == card:
                 out[h] = 0.0
             else:
                 out[h] *= factor
+
+
+def task_stack_size(g: Arrays, task_node: Any, n: int) -> int:
+    """The scratch :func:`chance_tasks` needs: the deepest of the tasks' subtrees, with
+    at most ``n`` hands a player, and each player's reach."""
+    deepest = 0
+    for a in {int(x) for x in task_node}:
+        deepest = max(deepest, int(stack_size(g, np.int64(g.children[g.child_start[a]]), n)))
+    return deepest + 2 * n
+
+
+@_jit
+def gather_tasks(
+    results: Any, slot: Any, to: Any, task: Any, swap: Any, perm: Any, cache: Any
+) -> None:
+    """Each first-street chance node's values: the sum of its cards' tasks, a mirrored
+    card adding its walked card's values with the hands swapped (``perm[swap]``)."""
+    cache[:] = 0.0
+    n_h = cache.shape[1]
+    for i in range(slot.shape[0]):
+        row = cache[slot[i]]
+        values = results[i]
+        for h in range(n_h):
+            row[h] += values[h]
+    for m in range(to.shape[0]):
+        row = cache[to[m]]
+        values = results[task[m]]
+        order = perm[swap[m]]
+        for h in range(n_h):
+            row[h] += values[order[h]]

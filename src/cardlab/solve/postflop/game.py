@@ -95,6 +95,7 @@ class PostflopGame:
         *,
         max_memory: int | None = None,
         isomorphism: bool = True,
+        compressed: bool = False,
     ) -> None:
         if game.base != HOLDEM:
             raise GameError(f"the postflop solver plays Hold'em games, not {game.base.name}")
@@ -111,6 +112,7 @@ class PostflopGame:
                 f"the tree has {config.rounds}"
             )
         self.game = game
+        self.compressed = compressed
         self.board = board
         self.config = config
         self.tree = ActionTree(config)
@@ -138,24 +140,39 @@ class PostflopGame:
 
     # --- sizes -----------------------------------------------------------------------
 
-    def _storage_layout(self) -> tuple[Ints, Ints, int]:
+    def _storage_layout(self) -> tuple[Ints, Ints, Ints, int, int]:
+        """Per node: where its storage starts, the length of one deal of it, its first
+        block (one block a deal: the scale of its compressed numbers); the storage's
+        length and the number of blocks."""
         offset = np.zeros(len(self.tree), np.int64)
         stride = np.zeros(len(self.tree), np.int64)
-        total = 0
+        block0 = np.zeros(len(self.tree), np.int64)
+        total = blocks = 0
         for i, node in enumerate(self.tree.nodes):
             if node.kind != DECISION:
                 continue
             offset[i] = total
             stride[i] = len(node.children) * len(self.hands[node.player])
             total += self.kept_deals[node.round] * int(stride[i])
-        return offset, stride, total
+            block0[i] = blocks
+            blocks += self.kept_deals[node.round]
+        return offset, stride, block0, total, blocks
 
     def estimate_memory(self) -> int:
-        """Bytes the solver holds: regrets and strategy sums (float32) and the showdown
-        tables, counted before anything of that size is allocated."""
-        _, _, total = self._storage_layout()
-        tables = sum(t.nbytes for t in self.tables)
+        """Bytes the solver holds: regrets and strategy sums (float32, or 16-bit numbers
+        with a float32 scale per block when compressed) and the showdown tables, counted
+        before anything of that size is allocated."""
+        _, _, _, total, blocks = self._storage_layout()
+        tables = self.table_bytes()
+        if self.compressed:
+            return 2 * (2 * total + 4 * blocks) + tables
         return 2 * 4 * total + tables
+
+    def table_bytes(self) -> int:
+        """Bytes of the showdown tables: per player its hands in strength order, their
+        ranks, their cards (int16 pairs) and the two bounds per hand; the ranks by hand."""
+        o0, r0, o1, r1, ranks = self.tables
+        return ranks.nbytes + sum(o.nbytes * 2 + r.nbytes * 3 for o, r in ((o0, r0), (o1, r1)))
 
     # --- building --------------------------------------------------------------------
 
@@ -226,6 +243,22 @@ class PostflopGame:
             order = np.argsort(r, axis=1, kind="stable").astype(np.int32)
             out += [order, np.take_along_axis(r, order, axis=1).astype(np.int32)]
         return (*out, ranks)
+
+    def showdown_bounds(self) -> tuple[npt.NDArray[np.int32], ...]:  # six arrays
+        """Per final board and hand in strength order, where the opponent's weaker hands
+        and its no stronger hands end in its strength order (OOP's, then IP's); where
+        each player's hands the board leaves start."""
+        _, r0, _, r1, _ = self.tables
+        out: list[npt.NDArray[np.int32]] = []
+        for mine, theirs in ((r0, r1), (r1, r0)):
+            below = np.empty_like(mine)
+            upto = np.empty_like(mine)
+            for b in range(len(mine)):
+                below[b] = np.searchsorted(theirs[b], mine[b], side="left")
+                upto[b] = np.searchsorted(theirs[b], mine[b], side="right")
+            out += [below, upto]
+        valid = [(r < 0).sum(axis=1).astype(np.int32) for r in (r0, r1)]
+        return (*out, *valid)
 
     def _swaps(self, ranks: npt.NDArray[np.int32]) -> list[Swap]:
         """The swaps of two suits under which the spot is the same game (see the
@@ -327,7 +360,7 @@ class PostflopGame:
             child_start[i] = len(children)
             children += x.children
         level = np.array([x.round for x in tree.nodes], np.int32)
-        offset, stride, self.storage_size = self._storage_layout()
+        offset, stride, block0, self.storage_size, self.blocks = self._storage_layout()
         put_in = np.array([x.committed for x in tree.nodes], np.float64)
         slot = np.full(n, -1, np.int32)
         self.slots = [i for i, x in enumerate(tree.nodes) if x.kind == CHANCE and x.round == 0]
@@ -349,6 +382,7 @@ class PostflopGame:
         o0, r0, o1, r1, _ = self.tables
         s0 = c0[o0].astype(np.int16)
         s1 = c1[o1].astype(np.int16)
+        below0, upto0, below1, upto1, valid0, valid1 = self.showdown_bounds()
         c = self.config
         return k.Arrays(
             kind,
@@ -377,6 +411,12 @@ class PostflopGame:
             r1,
             s0,
             s1,
+            below0,
+            upto0,
+            below1,
+            upto1,
+            valid0,
+            valid1,
             n_cards,
             self.deal_base,
             self.deal_slot,
@@ -386,6 +426,9 @@ class PostflopGame:
             perms[0],
             perms[1],
             np.zeros(0, np.float32),  # the storage is a solver's own
+            np.zeros(0, np.float32),
+            block0,
+            np.zeros(0, np.float32),
             np.zeros(0, np.float32),
             np.zeros(0, np.int64),  # no node locked
             np.zeros(0, np.int64),

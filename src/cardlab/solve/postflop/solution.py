@@ -447,6 +447,7 @@ class PostflopSolution:
             "iterations": self.iterations,
             "seconds": self.seconds,
             "exploitability": self.exploitability,
+            "compressed": self.game.compressed,
         }
         with open(path, "wb") as f:
             np.savez(
@@ -454,6 +455,8 @@ class PostflopSolution:
                 meta=np.array(json.dumps(meta)),
                 regrets=g.regrets,
                 strategy=g.strategy,
+                regret_scale=g.regret_scale,
+                strategy_scale=g.strategy_scale,
                 lock_base=g.lock_base,
                 lock_start=g.lock_start,
                 lock_values=g.lock_values,
@@ -474,11 +477,18 @@ class PostflopSolution:
                 f"reads {FORMAT_VERSION}"
             )
         spot = Spot.from_dict(meta["spot"])
-        solver = Solver(spot.game_arrays(), threads=threads)
-        if data["strategy"].shape != solver.g.strategy.shape:
-            raise GameError(f"{path}: its arrays do not fit its spot")
-        solver.g.regrets[:] = data["regrets"]
-        solver.g.strategy[:] = data["strategy"]
+        compressed = meta.get("compressed", False) is True
+        solver = Solver(spot.game_arrays(compressed=compressed), threads=threads)
+        g = solver.g
+        for name in ("regrets", "strategy", "regret_scale", "strategy_scale"):
+            if name not in data:
+                if name.endswith("_scale") and not compressed:
+                    continue  # saved before compressed storage existed
+                raise GameError(f"{path}: no {name} in it")
+            stored, into = data[name], getattr(g, name)
+            if stored.shape != into.shape or stored.dtype != into.dtype:
+                raise GameError(f"{path}: its arrays do not fit its spot")
+            into[:] = stored
         solver.g = solver.g._replace(
             lock_base=data["lock_base"].astype(np.int64),
             lock_start=data["lock_start"].astype(np.int64),

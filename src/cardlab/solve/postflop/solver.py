@@ -9,8 +9,9 @@ OOP's regrets are updated first, then IP's against OOP's new strategy.
 
 **Threads**: an iteration walks the first street once to get both players' reach at
 each of its chance nodes, then solves every (chance node, card) subtree as a task on
-the threads (numba ``prange``, largest tasks first), then walks the first street again
-with those values to update its regrets. A spot on the river is one walk.
+the threads (largest tasks first, each thread taking the next one left), then walks the
+first street again with those values to update its regrets. A spot on the river is one
+walk.
 
 **Exploitability**: each player's best response against the other's average strategy
 is computed exactly (the best action per hand at every node, all cards dealt); the
@@ -64,9 +65,17 @@ class Solver:
     def __init__(self, game: PostflopGame, *, threads: int | None = None) -> None:
         self.game = game
         size = game.storage_size
-        self.g = game.arrays._replace(
-            regrets=np.zeros(size, np.float32), strategy=np.zeros(size, np.float32)
-        )
+        if game.compressed:  # 16-bit numbers, a float32 scale per block
+            self.g = game.arrays._replace(
+                regrets=np.zeros(size, np.int16),
+                strategy=np.zeros(size, np.uint16),
+                regret_scale=np.zeros(game.blocks, np.float32),
+                strategy_scale=np.zeros(game.blocks, np.float32),
+            )
+        else:
+            self.g = game.arrays._replace(
+                regrets=np.zeros(size, np.float32), strategy=np.zeros(size, np.float32)
+            )
         self.iterations = 0
         most = max(os.cpu_count() or 1, 1) * 4
         if threads is not None and not 1 <= threads <= most:
@@ -102,9 +111,10 @@ class Solver:
             for j in range(K)
             if rep[j] >= 0
         ]
-        self._mirrored = tuple(
-            np.array(m, np.int64).reshape(-1) for m in zip(*mirrored, strict=True)
-        )
+        columns = tuple(zip(*mirrored, strict=True)) or ((), (), ())
+        self._mirrored = tuple(np.array(m, np.int64).reshape(-1) for m in columns)
+        n = max(len(h) for h in self.game.hands)
+        self._scratch = [np.empty(k.task_stack_size(self.g, nodes, n)) for _ in range(self.threads)]
         return nodes, cards, slots
 
     # --- one walk from the root, threaded over the first street's chance nodes -------
@@ -125,22 +135,30 @@ class Solver:
         k.slot_reaches(g, 0, mode, p, w_p, w_o, slots_p, slots_o)
         node, card, slot = self._tasks
         results = np.zeros((len(node), len(w_p)))
+        counter = np.zeros(1, np.int64)
 
         def run(first: int) -> None:
             k.chance_tasks(
-                g, node, card, first, self.threads, mode, p, slots_p, slots_o, results, disc
+                g,
+                node,
+                card,
+                counter,
+                mode,
+                p,
+                slots_p,
+                slots_o,
+                results,
+                disc,
+                self._scratch[first],
             )
 
         if self._pool is None:
             run(0)
         else:
             list(self._pool.map(run, range(self.threads)))
-        cache = np.zeros((len(slots), len(w_p)))
-        np.add.at(cache, slot, results)
-        if self._mirrored:
-            to, task, swap = self._mirrored
-            perm = (g.perm0, g.perm1)[p][swap]
-            np.add.at(cache, to, results[task[:, None], perm])
+        cache = np.empty((len(slots), len(w_p)))
+        to, task, swap = self._mirrored
+        k.gather_tasks(results, slot, to, task, swap, (g.perm0, g.perm1)[p], cache)
         k.walk(g, 0, 0, mode, p, w_p, w_o, out, cache, True, disc)
         return out
 

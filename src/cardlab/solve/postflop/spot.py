@@ -138,8 +138,11 @@ class Spot:
             self_streets = Spot(**{**asdict(self), "players": {}, "streets": streets})
             self_streets._check_keys()
 
-    def game_arrays(self, *, max_memory: int | None = None) -> PostflopGame:
-        """The game the solver walks (refused, with the estimate, past ``max_memory``)."""
+    def game_arrays(
+        self, *, max_memory: int | None = None, compressed: bool = False
+    ) -> PostflopGame:
+        """The game the solver walks (refused, with the estimate, past ``max_memory``);
+        ``compressed``: its regrets and strategy sums kept in 16 bits."""
         game = self.holdem()
         board = self.board_cards(game)
         ranges = (parse_weighted_range(self.oop, game), parse_weighted_range(self.ip, game))
@@ -152,6 +155,7 @@ class Spot:
             self.tree_config(),
             max_memory=max_memory,
             isomorphism=self.isomorphism,
+            compressed=compressed,
         )
 
     # --- writing it ------------------------------------------------------------------
