@@ -20,6 +20,7 @@ from cardlab.cli.replay import print_replay, replay_summary
 from cardlab.errors import CardlabError, HistoryError
 from cardlab.store import HandRecord, Store
 from cardlab.table import phh
+from cardlab.table.sites import SITES
 from cardlab.table.history import replay
 from cardlab.table.phh_import import ImportReport, import_files, phh_files
 
@@ -242,11 +243,22 @@ def _oldest_first(store: Store, game: str | None, source: str | None) -> Any:
     show_default=True,
     help="Hands stored per transaction.",
 )
+@click.option(
+    "--site",
+    type=click.Choice(sorted(SITES)),
+    default=None,
+    help="The site whose hand histories PATH holds (default: recognised from each file).",
+)
 @format_option("text", "json")
 @db_option
 @click.pass_context
-def import_hands(ctx: click.Context, path: str, batch: int, fmt: str, db: str | None) -> None:
-    """Import the hands of a PHH file, or of every .phh/.phhs file under a folder.
+def import_hands(
+    ctx: click.Context, path: str, batch: int, site: str | None, fmt: str, db: str | None
+) -> None:
+    """Import the hands of a hand-history file, or of every one under a folder: PHH
+    (.phh/.phhs) and the sites' own text (PokerStars, GGPoker, Winamax, PokerNow's
+    CSV log), each site's hand checked against the site's figures and stored once
+    however many exports hold it.
 
     Each hand is replayed on the engine and stored; a hand that cannot be read or
     replayed is skipped and listed, a hand already in the store is recognised and
@@ -255,10 +267,12 @@ def import_hands(ctx: click.Context, path: str, batch: int, fmt: str, db: str | 
     were skipped as bad."""
     files = phh_files(path)
     if not files:
-        raise CardlabError(f"no .phh or .phhs file under {path!r}")
+        raise CardlabError(f"no .phh or .phhs file, nor a site's hand history, under {path!r}")
     with open_store(ctx, db, read_only=False) as store, _import_progress(files) as on_hand:
         folder = Path(path).is_dir()  # a file that cannot be read: skipped in a folder
-        report = import_files(store, files, batch=batch, on_hand=on_hand, skip_bad_files=folder)
+        report = import_files(
+            store, files, batch=batch, on_hand=on_hand, skip_bad_files=folder, site=site
+        )
         where = store.location  # a file, or a PostgreSQL URL without its password
     problems = report.bad
     if fmt == "json":

@@ -22,7 +22,7 @@ from cardlab import render
 from cardlab.cli._common import emit, emit_json, format_option
 from cardlab.errors import HistoryError
 from cardlab.table import events as ev
-from cardlab.table import phh
+from cardlab.table import phh, sites
 from cardlab.table.history import Replay, replay
 from cardlab.table.narrate import describe
 
@@ -44,11 +44,15 @@ def _number(value: int | Decimal) -> int | float | str:
     return value
 
 
-def replay_summary(r: Replay) -> dict[str, Any]:
+def replay_summary(r: Replay, entry: phh.Entry | None = None) -> dict[str, Any]:
     """The JSON of one replayed hand: stacks in the file's units (an ``inf`` stack as
     the string ``"inf"``), ``net`` (finishing minus starting) and PHH's ``winnings``
-    (what each player collected from the pots)."""
-    out = {
+    (what each player collected from the pots). A site's hand (``entry`` a
+    :class:`~cardlab.table.sites.SiteEntry`) also has its ``id`` (the site's hand
+    number), ``site`` and ``rake``, and its finishing stacks, net and winnings are the
+    site's, after the rake (the replay checked them: ``mismatches`` when it does not
+    agree)."""
+    out: dict[str, Any] = {
         "variant": r.history.variant,
         "game": r.hand.game.game.key,
         "players": list(r.history.players or ()),
@@ -59,23 +63,33 @@ def replay_summary(r: Replay) -> dict[str, Any]:
         "showdown": bool(r.hand.result and r.hand.result.showdown),
         "decided_by": r.hand.result.decided_by if r.hand.result else None,
     }
-    mismatches = r.mismatches()
+    if isinstance(entry, sites.SiteEntry):
+        history = r.history
+        finishing = list(history.finishing_stacks or r.finishing_stacks)
+        out = {"id": str(history.hand), "site": entry.site} | out
+        out["finishing_stacks"] = [_number(v) for v in finishing]
+        out["net"] = [_number(f - s) for f, s in zip(finishing, r.starting_stacks, strict=True)]
+        out["winnings"] = [_number(v) for v in history.winnings or r.winnings]
+        out["rake"] = _number(history.user_fields.get("_rake", 0))
+    mismatches = sites.mismatches(entry, r) if entry is not None else r.mismatches()
     if mismatches:
         out["mismatches"] = mismatches
     return out
 
 
-def replay_file(path: str) -> list[tuple[phh.Entry, Replay | None, str | None]]:
-    """Each hand of the file: its entry, and its replay or the reason it has none.
+def replay_file(
+    path: str, site: str | None = None
+) -> list[tuple[phh.Entry, Replay | None, str | None]]:
+    """Each hand of the file (PHH, or a site's hand history: ``site``, or recognised
+    from the text): its entry, and its replay or the reason it has none.
     :class:`HistoryError` when the file cannot be read at all."""
     out: list[tuple[phh.Entry, Replay | None, str | None]] = []
-    for entry in phh.iter_file(path):
+    for entry in sites.iter_entries(path, site):
         if entry.history is None:
             out.append((entry, None, entry.error))
             continue
         try:
-            label = f"hand {entry.number} (line {entry.line})"
-            out.append((entry, replay(entry.history, label=label), None))
+            out.append((entry, replay(entry.history, label=sites.label(entry)), None))
         except HistoryError as exc:
             out.append((entry, None, str(exc)))
     return out
@@ -83,19 +97,28 @@ def replay_file(path: str) -> list[tuple[phh.Entry, Replay | None, str | None]]:
 
 @click.command(name="replay")
 @click.argument("file", type=click.Path(dir_okay=False))
+@click.option(
+    "--site",
+    type=click.Choice(sorted(sites.SITES)),
+    default=None,
+    help="The site whose hand history FILE is (default: recognised from the text).",
+)
 @format_option("text", "json")
-def replay_command(file: str, fmt: str) -> None:
-    """Replay every hand of a PHH hand-history FILE (.phh or .phhs), street by street.
+def replay_command(file: str, site: str | None, fmt: str) -> None:
+    """Replay every hand of a hand-history FILE, street by street: PHH (.phh or .phhs)
+    or a site's own text (PokerStars, GGPoker, Winamax, PokerNow's CSV log), each
+    site's hand checked against the site's figures (collected, rake, pot, stacks).
 
     Exit code 0 when every hand replays, 1 when some do not (each is listed), 2 when
     the file cannot be read."""
-    results = replay_file(file)
+    results = replay_file(file, site)
     failed = [(entry, error) for entry, _, error in results if error is not None]
     if fmt == "json":
         hands = []
         for entry, r, error in results:
             where = {"hand": entry.number, "line": entry.line}
-            hands.append(where | ({"error": error} if r is None else replay_summary(r)))
+            summary = {"error": error} if r is None else replay_summary(r, entry)
+            hands.append(where | summary)
         emit_json({"file": file, "hands": hands, "replayed": len(hands) - len(failed)})
     else:
         places = file_places(r.history for _, r, _ in results if r is not None)
@@ -103,7 +126,10 @@ def replay_command(file: str, fmt: str) -> None:
             if r is None:
                 emit(f"hand {entry.number} of {len(results)}: {error}")
             else:
-                print_replay(r, title=f"hand {entry.number} of {len(results)}", places=places)
+                title = f"hand {entry.number} of {len(results)}"
+                if isinstance(entry, sites.SiteEntry):
+                    title += f" ({entry.site} #{entry.name})"
+                print_replay(r, title=title, places=places, entry=entry)
     if failed:
         for _, error in failed:
             click.echo(f"cardlab: {error}", err=True)
@@ -194,7 +220,9 @@ def _stakes(history: phh.HandHistory, places: int) -> str:
     return ", ".join(parts) or "no forced bets"
 
 
-def print_replay(r: Replay, *, title: str, places: int | None = None) -> None:
+def print_replay(
+    r: Replay, *, title: str, places: int | None = None, entry: phh.Entry | None = None
+) -> None:
     """A replayed hand street by street, then each player's stacks, every amount in
     the file's units with ``places`` decimals (default: the hand's own)."""
     if places is None:
@@ -223,5 +251,5 @@ def print_replay(r: Replay, *, title: str, places: int | None = None) -> None:
             justify=("left", "right", "right", "right"),
         )
     )
-    for line in r.mismatches():
+    for line in sites.mismatches(entry, r) if entry is not None else r.mismatches():
         emit(f"  the record differs: {line}")

@@ -94,10 +94,9 @@ def iter_entries(path: str | os.PathLike[str], site: str | None = None) -> Itera
                 raise HistoryError(f"unknown site {site!r} (known: {', '.join(SITES)})")
             found = site
         if found is None:
-            raise HistoryError(
-                f"{p}: neither PHH nor a site's hand history cardlab reads "
-                f"(sites: {', '.join(SITES.values())})"
-            )
+            text.close()
+            yield from _phh_or_neither(p)
+            return
         lines = numbered_lines(text)
         reader = {
             "pokerstars": pokerstars.Reader(),
