@@ -18,15 +18,24 @@ One module per site reads its grammar (:mod:`.pokerstars`, :mod:`.ggpoker`,
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from cardlab.errors import HistoryError
 from cardlab.table import phh
 from cardlab.table.history import Replay
-from cardlab.table.sites import check, ggpoker, pokerstars
-from cardlab.table.sites._text import Figures, Unsupported, hand_blocks, numbered_lines, open_text
+from cardlab.table.sites import check, ggpoker, pokernow, pokerstars
+from cardlab.table.sites._text import (
+    Figures,
+    HandBuilder,
+    Unsupported,
+    hand_blocks,
+    numbered_lines,
+    open_text,
+)
 
 PHH_SUFFIXES = (".phh", ".phhs")
 
@@ -42,7 +51,17 @@ class SiteEntry(phh.Entry):
     unsupported: bool = False
 
 
-_Reader = Callable[[Iterator[tuple[int, str]], str], Iterator[SiteEntry]]
+class _Reader(Protocol):
+    """What a site's reader does: the hand number of a hand's first line, and the
+    hand of its lines."""
+
+    site: str
+    start: re.Pattern[str]
+
+    def hand_id(self, header: str, line: int) -> str: ...
+
+    def hand(self, block: list[tuple[int, str]]) -> HandBuilder: ...
+
 
 SITES: dict[str, str] = {
     "pokerstars": "PokerStars",
@@ -51,6 +70,13 @@ SITES: dict[str, str] = {
     "pokernow": "PokerNow (the log's CSV export)",
 }
 """The sites read, by the name ``--site`` takes."""
+
+
+READERS: dict[str, type[_Reader]] = {
+    "pokerstars": pokerstars.Reader,
+    "ggpoker": ggpoker.Reader,
+    "pokernow": pokernow.Reader,
+}
 
 
 def detect(start: str) -> str | None:
@@ -98,12 +124,12 @@ def iter_entries(path: str | os.PathLike[str], site: str | None = None) -> Itera
             yield from _phh_or_neither(p)
             return
         lines = numbered_lines(text)
-        reader = {
-            "pokerstars": pokerstars.Reader(),
-            "ggpoker": ggpoker.Reader(),
-        }[found]
+        reader = READERS[found]()
+        blocks = (
+            pokernow.entries_of(text) if found == "pokernow" else hand_blocks(lines, reader.start)
+        )
         count = 0
-        for count, block in enumerate(hand_blocks(lines, reader.start), 1):
+        for count, block in enumerate(blocks, 1):
             yield entry(reader, block, count, str(p))
         if count == 0:
             raise HistoryError(f"{p}: no {SITES[found]} hand in the file")

@@ -242,6 +242,10 @@ class HandBuilder:
         self._street = {}
         self._streets += 1
 
+    def this_street(self, name: str) -> int | Decimal:
+        """What ``name`` has put in on this street so far."""
+        return self._street.get(name, 0)
+
     def deal(self, name: str, text: str) -> None:
         self._involved.add(name)
         if text and "?" not in text:
