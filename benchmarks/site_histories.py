@@ -3,7 +3,7 @@
     python benchmarks/site_histories.py CORPUS [CORPUS ...] [--reasons N]
 
 Every file under each CORPUS folder whose text cardlab recognises as a site's hand
-history (PokerStars, GGPoker, Winamax, PokerNow, ...; other files are counted as not
+history (PokerStars, GGPoker, PokerNow; other files are counted as not
 recognised) is read hand by hand, each hand replayed on the engine and compared with
 the site's own figures (what each collected, the rake, the total pot, the stacks).
 Printed per site: hands read, replayed and matching, replayed with a mismatch (with the

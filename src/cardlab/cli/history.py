@@ -20,9 +20,9 @@ from cardlab.cli.replay import print_replay, replay_summary
 from cardlab.errors import CardlabError, HistoryError
 from cardlab.store import HandRecord, Store
 from cardlab.table import phh
-from cardlab.table.sites import SITES
 from cardlab.table.history import replay
 from cardlab.table.phh_import import ImportReport, import_files, phh_files
+from cardlab.table.sites import SITES
 
 
 def _history(r: HandRecord, store: Store) -> phh.HandHistory:
@@ -256,9 +256,9 @@ def import_hands(
     ctx: click.Context, path: str, batch: int, site: str | None, fmt: str, db: str | None
 ) -> None:
     """Import the hands of a hand-history file, or of every one under a folder: PHH
-    (.phh/.phhs) and the sites' own text (PokerStars, GGPoker, Winamax, PokerNow's
-    CSV log), each site's hand checked against the site's figures and stored once
-    however many exports hold it.
+    (.phh/.phhs) and the sites' own text (PokerStars, GGPoker, PokerNow's CSV log),
+    each site's hand checked against the site's figures and stored once however many
+    exports hold it.
 
     Each hand is replayed on the engine and stored; a hand that cannot be read or
     replayed is skipped and listed, a hand already in the store is recognised and

@@ -106,7 +106,7 @@ def replay_file(
 @format_option("text", "json")
 def replay_command(file: str, site: str | None, fmt: str) -> None:
     """Replay every hand of a hand-history FILE, street by street: PHH (.phh or .phhs)
-    or a site's own text (PokerStars, GGPoker, Winamax, PokerNow's CSV log), each
+    or a site's own text (PokerStars, GGPoker, PokerNow's CSV log), each
     site's hand checked against the site's figures (collected, rake, pot, stacks).
 
     Exit code 0 when every hand replays, 1 when some do not (each is listed), 2 when

@@ -179,7 +179,8 @@ class Replay:
         names = self.history.players or tuple(f"p{i + 1}" for i in range(self.hand.players))
         rake = self.history.user_fields.get("_rake")  # a site's hand: stacks after the rake
         if isinstance(rake, int | Decimal) and rake:
-            shares = [Decimal(m) - Decimal(t) for t, m in zip(recorded, self.finishing_stacks)]
+            mine = self.finishing_stacks
+            shares = [Decimal(m) - Decimal(t) for t, m in zip(recorded, mine, strict=True)]
             if all(s >= 0 for s in shares) and sum(shares) == rake:
                 return []
         return [

@@ -12,7 +12,7 @@ does not play, a cancelled or partial hand). :func:`mismatches` replays nothing:
 compares a replay of the entry with the site's figures (:mod:`.check`).
 
 One module per site reads its grammar (:mod:`.pokerstars`, :mod:`.ggpoker`,
-:mod:`.pokernow`, ...); :mod:`._text` holds what they share.
+:mod:`.pokernow`); :mod:`._text` holds what they share.
 """
 
 from __future__ import annotations
@@ -66,7 +66,6 @@ class _Reader(Protocol):
 SITES: dict[str, str] = {
     "pokerstars": "PokerStars",
     "ggpoker": "GGPoker",
-    "winamax": "Winamax",
     "pokernow": "PokerNow (the log's CSV export)",
 }
 """The sites read, by the name ``--site`` takes."""
@@ -133,6 +132,19 @@ def iter_entries(path: str | os.PathLike[str], site: str | None = None) -> Itera
             yield entry(reader, block, count, str(p))
         if count == 0:
             raise HistoryError(f"{p}: no {SITES[found]} hand in the file")
+
+
+def _phh_or_neither(p: Path) -> Iterator[phh.Entry]:
+    """A file no site's text starts: PHH whatever its name, or neither."""
+    try:
+        yield from phh.iter_file(p)
+    except HistoryError as exc:
+        if "not valid TOML" not in str(exc):
+            raise
+        raise HistoryError(
+            f"{p}: neither PHH (not valid TOML) nor a site's hand history cardlab reads "
+            f"({', '.join(SITES.values())})"
+        ) from None
 
 
 def entry(
