@@ -148,7 +148,7 @@ def _phh_or_neither(p: Path) -> Iterator[phh.Entry]:
 
 
 def entry(
-    reader: pokerstars.Reader, block: list[tuple[int, str]], number: int, where: str
+    reader: _Reader, block: list[tuple[int, str]], number: int, where: str
 ) -> SiteEntry:
     """One hand's lines read by ``reader`` as an entry (its error when it has none)."""
     line = block[0][0]

@@ -16,6 +16,7 @@ import csv
 import io
 import re
 from collections.abc import Iterator
+from decimal import Decimal
 
 from cardlab.errors import HistoryError
 from cardlab.table.sites._text import HandBuilder, Unsupported, amount, cards
@@ -175,7 +176,7 @@ class Reader:
         return b
 
     @staticmethod
-    def called(b: HandBuilder, name: str, to: object) -> object:
+    def called(b: HandBuilder, name: str, to: int | Decimal | None) -> int | Decimal:
         """PokerNow writes a call as the street total called to; the builder counts
         what the call adds."""
-        return to - b.this_street(name)  # type: ignore[operator]
+        return (to or 0) - b.this_street(name)

@@ -160,8 +160,8 @@ class Reader:
             if m is not None:
                 b.returned(m.group(2), amount(m.group(1)), number)
                 continue
-            name, rest = self.split(line, names)
-            if name is None:
+            who, rest = self.split(line, names)
+            if who is None:
                 m = _COLLECTED.match(line)
                 if m is not None and m.group(1) in b.seats:
                     b.collected(m.group(1), amount(m.group(2)), number)
@@ -170,7 +170,7 @@ class Reader:
                 elif "cashed out" in line or "Cash Out" in line:
                     b.notes.append(line)
                 continue
-            self.action(b, name, rest, number, showdown_seen)
+            self.action(b, who, rest, number, showdown_seen)
         if not summary:
             raise Unsupported("a partial hand: it has no summary")
         return b
