@@ -147,9 +147,7 @@ def _phh_or_neither(p: Path) -> Iterator[phh.Entry]:
         ) from None
 
 
-def entry(
-    reader: _Reader, block: list[tuple[int, str]], number: int, where: str
-) -> SiteEntry:
+def entry(reader: _Reader, block: list[tuple[int, str]], number: int, where: str) -> SiteEntry:
     """One hand's lines read by ``reader`` as an entry (its error when it has none)."""
     line = block[0][0]
     try:

@@ -168,6 +168,7 @@ class HandBuilder:
     line: int
     variant: str = "NT"
     hole_cards: int = 2
+    dealing: str = "flop"  # "stud": cards dealt street by street; "draw": drawn
     stakes: dict[str, Any] = field(default_factory=dict)  # min_bet / small_bet / big_bet
     seats: dict[str, tuple[int, int | Decimal]] = field(default_factory=dict)
     button: int | None = None
@@ -187,6 +188,9 @@ class HandBuilder:
     _before: dict[str, int | Decimal] = field(default_factory=dict)
     _streets: int = 0
     _involved: set[str] = field(default_factory=set)  # who posted, acted or was dealt
+    folded: set[str] = field(default_factory=set)
+    _draws: list[tuple[str, int]] = field(default_factory=list)  # discards to replace
+    _drawn: dict[str, str] = field(default_factory=dict)  # the replacements seen
 
     # --- what happened ---------------------------------------------------------------
 
@@ -242,6 +246,10 @@ class HandBuilder:
         self._street = {}
         self._streets += 1
 
+    def dealt_in(self) -> set[str]:
+        """Who has posted, acted or been dealt cards so far."""
+        return self._involved
+
     def this_street(self, name: str) -> int | Decimal:
         """What ``name`` has put in on this street so far."""
         return self._street.get(name, 0)
@@ -255,18 +263,47 @@ class HandBuilder:
         """``f``, ``cc`` (``value``: the amount called, or None for a check) or
         ``cbr`` (``value``: the street total the bet or raise goes to)."""
         self.player(name, line)
-        if verb == "cc" and value is not None:
+        self.replace_draws()
+        if verb == "f":
+            self.folded.add(name)
+        if verb in ("cc", "pb") and value is not None:
             self._street[name] = self._street.get(name, 0) + value
         elif verb == "cbr" and value is not None:
             self._street[name] = value
         self.events.append(("act", name, verb, value, line))
 
+    def deal_up(self, name: str, token: str) -> None:
+        """Stud: cards dealt to ``name`` (``??`` for each face-down card not seen)."""
+        self._involved.add(name)
+        self.events.append(("dh", name, token))
+
+    def discard(self, name: str, count: int, token: str, line: int) -> None:
+        """Draw: ``name`` throws ``count`` cards (``token``: the cards, when seen);
+        their replacements are dealt once everybody has drawn."""
+        self.player(name, line)
+        if self.events and self.events[-1][0] == "act":  # a draw with no header
+            self.street()
+        self.events.append(("sd", name, token or "??" * count))
+        if count:
+            self._draws.append((name, count))
+
+    def drawn(self, name: str, token: str) -> None:
+        """Draw: the replacements ``name`` was dealt, when seen."""
+        self._drawn[name] = token
+
+    def replace_draws(self) -> None:
+        """Deal the replacements of the draw just done (before the next bet)."""
+        for name, count in self._draws:
+            token = self._drawn.get(name, "")
+            self.events.append(("dh", name, token if len(token) == 2 * count else "??" * count))
+        self._draws, self._drawn = [], {}
+
     def board(self, text: str) -> None:
         self.events.append(("db", text))
 
     def show(self, name: str, text: str) -> None:
+        """A show at the showdown (stud and draw: the cards the hand ends with)."""
         if text:
-            self.known.setdefault(name, text)
             self.events.append(("sm", name, text))
 
     def returned(self, name: str, value: int | Decimal, line: int) -> None:
@@ -281,12 +318,15 @@ class HandBuilder:
 
     def order(self) -> list[str]:
         """The players dealt in, in PHH order: from the small blind (or the seat before
-        the big blind) round the table; heads-up the big blind first."""
+        the big blind) round the table; heads-up the big blind first; in stud, by
+        seat."""
         # a player seated but not dealt in (sitting out, waiting for the big blind)
         # neither posts nor acts
         names = sorted(self._involved, key=lambda n: self.seats[n][0])
         if not names:
             raise HistoryError("no player")
+        if self.dealing == "stud":
+            return names
         first = None
         if len(names) == 2:
             bb = self.big_blind
@@ -306,6 +346,7 @@ class HandBuilder:
         return names[first:] + names[:first]
 
     def build(self) -> tuple[phh.HandHistory, Figures]:
+        self.replace_draws()
         self.street()
         names = self.order()
         index = {name: i + 1 for i, name in enumerate(names)}
@@ -319,8 +360,12 @@ class HandBuilder:
         for name, value in self.posts.items():
             blinds[index[name] - 1] = -value
         actions: list[str] = []
-        for name in names:
+        # a hand seen whole but drawn from unseen cannot say which it threw: unseen
+        blind = {e[1] for e in self.events if e[0] == "sd" and "?" in e[2]}
+        for name in names if self.dealing != "stud" else ():
             token = self.known.get(name, "??" * self.hole_cards)
+            if name in blind:
+                token = "??" * self.hole_cards
             actions.append(f"d dh p{index[name]} {token}")
         for event in self.events:
             kind = event[0]
@@ -328,6 +373,10 @@ class HandBuilder:
                 actions.append(f"d db {event[1]}")
             elif kind == "sm":
                 actions.append(f"p{index[event[1]]} sm {event[2]}")
+            elif kind == "dh":
+                actions.append(f"d dh p{index[event[1]]} {event[2]}")
+            elif kind == "sd":
+                actions.append(f"p{index[event[1]]} sd {event[2]}".rstrip())
             else:
                 _, name, verb, value, _ = event
                 if verb == "cbr":

@@ -46,7 +46,9 @@ _VERBS: list[tuple[str, re.Pattern[str]]] = [
     ("shows", re.compile(r"shows \[([^\]]*)\]")),
     ("mucks", re.compile(r"mucks hand")),
     ("discard", re.compile(r"(?:discards|stands pat)")),
+    ("pat", re.compile(r"is (?:sitting out|disconnected|connected)")),
 ]
+_DISCARD = re.compile(r"discards (\d+) cards?(?: \[([^\]]*)\])?")
 _COLLECTED = re.compile(
     rf"(.+?) (?:collected|wins|won) {_AMOUNT} from (?:the )?(?:main |side )?pot"
 )
@@ -64,11 +66,17 @@ _GAMES: list[tuple[str, dict[str, str] | str, int]] = [
     ("Omaha Hi/Lo", {"FL": "FO/8", "PL": "PO/8", "NL": "NO/8"}, 4),
     ("Omaha", {"FL": "FO", "PL": "PO", "NL": "NO"}, 4),
     ("Hold'em", {"FL": "FT", "PL": "PT", "NL": "NT"}, 2),
-    ("7 Card Stud", "seven-card stud (the stud reader is not written yet)", 7),
-    ("Razz", "razz (the stud reader is not written yet)", 7),
-    ("Badugi", "Badugi (the draw reader is not written yet)", 4),
-    ("Draw", "draw (the draw reader is not written yet)", 5),
+    ("7 Card Stud Hi/Lo", {"FL": "F7S/8"}, 7),
+    ("7 Card Stud", {"FL": "F7S", "NL": "N7S", "PL": "P7S"}, 7),
+    ("Razz", {"FL": "FR"}, 7),
+    ("Triple Draw 2-7", {"FL": "F2L3D"}, 5),
+    ("Single Draw 2-7", {"NL": "N2L1D"}, 5),
+    ("5 Card Draw", {"FL": "F5CD", "NL": "N5CD", "PL": "P5CD"}, 5),
+    ("Badugi", {"FL": "FB"}, 4),
+    ("Draw", "this draw game", 5),
 ]
+_STUD = ("F7S", "F7S/8", "FR", "N7S", "P7S")
+_DRAW = ("F2L3D", "N2L1D", "F5CD", "N5CD", "P5CD", "FB")
 
 
 def betting_of(header: str) -> str:
@@ -79,14 +87,19 @@ def betting_of(header: str) -> str:
     return "FL"
 
 
-def game_of(header: str) -> tuple[str, int]:
-    """The PHH variant code and hole cards of a hand's first line, or
-    :class:`Unsupported` naming the game."""
+def game_of(header: str) -> tuple[str, int, str]:
+    """The PHH variant code, hole cards and dealing (flop, stud, draw) of a hand's
+    first line, or :class:`Unsupported` naming the game."""
     for words, codes, hole in _GAMES:
         if words in header:
             if isinstance(codes, str):
                 raise Unsupported(f"{codes} is not played by cardlab")
-            return codes[betting_of(header)], hole
+            betting = betting_of(header)
+            if betting not in codes:
+                raise Unsupported(f"{words} {betting} is not played by cardlab")
+            code = codes[betting]
+            dealing = "stud" if code in _STUD else "draw" if code in _DRAW else "flop"
+            return code, hole, dealing
     raise Unsupported(f"no game cardlab plays in {header[:80]!r}")
 
 
@@ -107,7 +120,7 @@ class Reader:
         if not found:
             raise HistoryError(f"line {line}: no stakes in {header[:80]!r}")
         small, big = amount(found[-1][0]), amount(found[-1][1])
-        if b.variant.startswith("F"):
+        if b.dealing == "stud" or b.variant.startswith("F"):
             b.stakes = {"small_bet": small, "big_bet": big}
         else:
             b.stakes = {"min_bet": big}
@@ -115,30 +128,30 @@ class Reader:
     def hand(self, block: list[tuple[int, str]]) -> HandBuilder:
         first, header = block[0]
         b = HandBuilder(self.site, self.hand_id(header, first), first)
-        b.variant, b.hole_cards = game_of(header)
+        b.variant, b.hole_cards, b.dealing = game_of(header)
         self.stakes(b, header, first)
         if "Tournament" in header:
             b.notes.append("tournament")
         names: list[str] = []
         summary = False
         showdown_seen = False
+        river: set[str] | None = None  # stud: who was dealt a 7th card
         for number, line in block[1:]:
             if summary:
                 self.summary_line(b, number, line)
                 continue
+            if river is not None and not line.startswith("Dealt to "):
+                self.deal_river(b, river)  # the 7th card of each player still in
+                river = None
             if line.startswith("***"):
                 if "SUMMARY" in line:
                     summary = True
+                    b.replace_draws()
                     b.street()
-                elif any(w in line for w in ("FIRST", "SECOND", "THIRD")):
-                    raise Unsupported(f"line {number}: run it twice (or more) is not played")
-                elif "SHOW" in line:
+                elif "SHOW" in line and not any(w in line for w in ("FIRST", "SECOND")):
                     showdown_seen = True
-                elif "FLOP" in line or "TURN" in line or "RIVER" in line:
-                    b.street()
-                    boards = re.findall(r"\[([^\]]*)\]", line)
-                    if boards:
-                        b.board(cards(boards[-1]))
+                else:
+                    river = self.street_line(b, line, number)
                 continue
             if line.startswith("Seat ") and not b.events:
                 m = _SEAT.match(line)
@@ -152,9 +165,7 @@ class Reader:
                     b.button = int(m.group(1))
                 continue
             if line.startswith("Dealt to "):
-                name, _, dealt = line[9:].partition(" [")
-                if name in b.seats and dealt:
-                    b.deal(name, cards(dealt.rsplit("[", 1)[-1]))
+                self.dealt_line(b, line, river)
                 continue
             m = _RETURNED.match(line)
             if m is not None:
@@ -173,7 +184,55 @@ class Reader:
             self.action(b, who, rest, number, showdown_seen)
         if not summary:
             raise Unsupported("a partial hand: it has no summary")
+        if b.dealing == "stud" and "bring_in" not in b.stakes:  # completed at once
+            small = b.stakes["small_bet"]
+            b.stakes["bring_in"] = small // 2 if isinstance(small, int) else small / 2
         return b
+
+    def street_line(self, b: HandBuilder, line: str, number: int) -> set[str] | None:
+        """A ``*** ... ***`` line: a new street (its board), a draw; the set to fill
+        with who gets a 7th card in stud."""
+        if "DRAW" in line:
+            b.replace_draws()
+            b.street()
+        elif any(w in line for w in ("FIRST", "SECOND", "THIRD")):
+            raise Unsupported(f"line {number}: run it twice (or more) is not played")
+        elif b.dealing == "stud":
+            if "3rd" in line:
+                return None
+            boards = re.findall(r"\[([^\]]*)\]", line)
+            if boards:
+                raise Unsupported(f"line {number}: a stud card dealt to the board")
+            b.street()
+            return set() if "RIVER" in line else None
+        elif "FLOP" in line or "TURN" in line or "RIVER" in line:
+            b.street()
+            boards = re.findall(r"\[([^\]]*)\]", line)
+            if boards:
+                b.board(cards(boards[-1]))
+        return None
+
+    def dealt_line(self, b: HandBuilder, line: str, river: set[str] | None) -> None:
+        name, _, dealt = line[9:].partition(" [")
+        if name not in b.seats or not dealt:
+            return
+        new = cards(dealt.rsplit("[", 1)[-1])
+        if b.dealing == "stud":
+            if "] [" not in dealt and len(new) == 2:  # 3rd street: the up card only
+                new = "????" + new
+            b.deal_up(name, new)
+            if river is not None:
+                river.add(name)
+        elif b.dealing == "draw" and b.events:
+            b.drawn(name, new)
+        elif b.dealing != "stud":
+            b.deal(name, new)
+
+    @staticmethod
+    def deal_river(b: HandBuilder, dealt: set[str]) -> None:
+        for name in sorted(b.seats, key=lambda n: b.seats[n][0]):
+            if name in b.dealt_in() and name not in b.folded and name not in dealt:
+                b.deal_up(name, "??")
 
     @staticmethod
     def split(line: str, names: list[str]) -> tuple[str | None, str]:
@@ -210,9 +269,18 @@ class Reader:
             elif verb == "raise" or verb == "complete":
                 b.act(name, "cbr", amount(m.group(m.lastindex or 1)), number)
             elif verb == "shows":
-                b.deal(name, cards(m.group(1)))
-            elif verb in ("bring", "discard"):
-                raise Unsupported(f"line {number}: {verb} is read by no reader yet")
+                if b.dealing == "flop":
+                    b.deal(name, cards(m.group(1)))
+                elif showdown:
+                    b.show(name, cards(m.group(1)))
+            elif verb == "bring":
+                b.stakes.setdefault("bring_in", amount(m.group(1)))
+                b.act(name, "pb", amount(m.group(1)), number)
+            elif verb == "discard":
+                d = _DISCARD.match(rest)
+                count = int(d.group(1)) if d is not None else 0
+                shown = cards(d.group(2) or "") if d is not None else ""
+                b.discard(name, count, shown, number)
             return
         # chat, time-outs, joins and leaves: not the hand's
 
@@ -226,6 +294,6 @@ class Reader:
                 fees += amount(value)
             b.figures.rake = (fees, number)
             return
-        m = _SUMMARY_SHOW.match(line)
+        m = _SUMMARY_SHOW.match(line) if b.dealing == "flop" else None
         if m is not None and m.group(1) in b.seats:
             b.deal(m.group(1), cards(m.group(2)))
