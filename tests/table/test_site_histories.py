@@ -204,3 +204,13 @@ def test_fuzz_readers_never_trace_back(
     except SystemExit as exc:
         code = int(exc.code or 0)
     assert code in (0, 1, 2)
+
+
+def test_winamax_collected_counts_the_uncalled_bet() -> None:
+    (hand,) = _replayed(DATA / "winamax-cash.txt")
+    # a pot of 1.30 less 0.03 of rake; the text's 2.17 "collected" also holds the 0.90
+    # bet nobody called
+    assert (hand["id"], hand["site"], hand["rake"]) == ("1111111-22-1700000000", "winamax", 0.03)
+    assert _by_player(hand, "winnings") == {"paulo": 0, "marcel": 0, "odile": 1.27}
+    assert _by_player(hand, "finishing_stacks") == {"paulo": 7.9, "marcel": 19.4, "odile": 16.17}
+    assert "mismatches" not in hand

@@ -27,7 +27,7 @@ from typing import Protocol
 from cardlab.errors import HistoryError
 from cardlab.table import phh
 from cardlab.table.history import Replay
-from cardlab.table.sites import check, ggpoker, pokernow, pokerstars
+from cardlab.table.sites import check, ggpoker, pokernow, pokerstars, winamax
 from cardlab.table.sites._text import (
     Figures,
     HandBuilder,
@@ -67,6 +67,7 @@ SITES: dict[str, str] = {
     "pokerstars": "PokerStars",
     "ggpoker": "GGPoker",
     "pokernow": "PokerNow (the log's CSV export)",
+    "winamax": "Winamax",
 }
 """The sites read, by the name ``--site`` takes."""
 
@@ -75,6 +76,7 @@ READERS: dict[str, type[_Reader]] = {
     "pokerstars": pokerstars.Reader,
     "ggpoker": ggpoker.Reader,
     "pokernow": pokernow.Reader,
+    "winamax": winamax.Reader,
 }
 
 
@@ -88,6 +90,8 @@ def detect(start: str) -> str | None:
         return "pokerstars"
     if ggpoker.START.match(first):
         return "ggpoker"
+    if winamax.START.match(first):
+        return "winamax"
     return None
 
 

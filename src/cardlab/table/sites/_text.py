@@ -102,6 +102,7 @@ def amount(text: str) -> int | Decimal:
     """An amount as a site writes it: ``€0.05``, ``$1,289.63``, ``1 500``, ``2,50 €``
     (a comma with two decimals after it and no point: a decimal comma). An integer
     when written without decimals."""
+    thousands = text.rstrip().endswith("k")  # Winamax's tournament chips: 6.02k
     s = _MONEY_RE.sub("", text)
     if "," in s and "." not in s and re.fullmatch(r"-?\d+,\d{1,2}", s):
         s = s.replace(",", ".")
@@ -112,6 +113,9 @@ def amount(text: str) -> int | Decimal:
         raise HistoryError(f"not an amount: {text!r}") from None
     if not value.is_finite():
         raise HistoryError(f"not an amount: {text!r}")
+    if thousands:
+        value *= 1000
+        return int(value) if value == value.to_integral_value() else value
     if "." not in s:
         return int(value)
     return value
@@ -151,6 +155,8 @@ class Figures:
     rake: tuple[int | Decimal, int] | None = None
     player_line: dict[str, int] = field(default_factory=dict)
     uncalled: dict[str, int | Decimal] = field(default_factory=dict)  # by the actions
+    pot_after_rake: bool = False  # Winamax's total pot: what was collected
+    collected_with_uncalled: bool = False  # Winamax: the uncalled bet in "collected"
 
 
 class Unsupported(HistoryError):
@@ -303,6 +309,7 @@ class HandBuilder:
 
     def show(self, name: str, text: str) -> None:
         """A show at the showdown (stud and draw: the cards the hand ends with)."""
+        self.replace_draws()
         if text:
             self.events.append(("sm", name, text))
 
@@ -386,6 +393,14 @@ class HandBuilder:
         starting = [self.seats[n][1] for n in names]
         put_in = {n: self._before.get(n, 0) for n in names}
         figures = self.figures
+        if figures.collected_with_uncalled and not figures.returned:
+            for n, back in figures.uncalled.items():
+                found = figures.collected.get(n)
+                if found and back:
+                    figures.collected[n] = [(found[0][0] - back, found[0][1]), *found[1:]]
+                    if figures.total_pot is not None:
+                        pot, line = figures.total_pot
+                        figures.total_pot = (pot - back, line)
         finishing = []
         winnings = []
         for n, start in zip(names, starting, strict=True):

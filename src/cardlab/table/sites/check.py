@@ -78,6 +78,8 @@ def disagreements(r: Replay, figures: Figures) -> list[str]:
         )
     if figures.total_pot is not None:
         pot = sum((Decimal(m) for m in mine), Decimal(0))
+        if figures.pot_after_rake:
+            pot -= rake
         if pot != Decimal(figures.total_pot[0]):
             out.append(
                 (

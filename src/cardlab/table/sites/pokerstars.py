@@ -27,7 +27,7 @@ _HAND_ID = re.compile(r"(?:Hand|Game) #([\w-]+):")
 _SEAT = re.compile(r"Seat (\d+): (.+?) \(([^()]*?) in chips(?:[^()]*(?:\([^()]*\))?)*\)(.*)$")
 _BUTTON = re.compile(r"Seat #(\d+) is the button")
 _STAKES = re.compile(r"\(([^()/]*\d)/([^()/ ]*\d)[^()]*\)")
-_AMOUNT = r"([^\s]*\d[\d,.]*)"
+_AMOUNT = r"(\S*\d\S*)"
 _ALL_IN = r"(?: and is all-in)?(?: and has reached the [^ ]+ cap)?"
 _VERBS: list[tuple[str, re.Pattern[str]]] = [
     ("sb", re.compile(rf"posts (?:the )?small blind {_AMOUNT}{_ALL_IN}$")),
