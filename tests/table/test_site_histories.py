@@ -214,3 +214,24 @@ def test_winamax_collected_counts_the_uncalled_bet() -> None:
     assert _by_player(hand, "winnings") == {"paulo": 0, "marcel": 0, "odile": 1.27}
     assert _by_player(hand, "finishing_stacks") == {"paulo": 7.9, "marcel": 19.4, "odile": 16.17}
     assert "mismatches" not in hand
+
+
+def test_888_increments_uncalled_in_collected_decimal_commas() -> None:
+    first, second = _replayed(DATA / "888-cash.txt")
+    # 888 writes what each action adds, no rake and no uncalled line; "collected"
+    # holds the 0.40 nobody called (1.03 = a pot of 0.65, less 0.02, plus 0.40)
+    assert (first["id"], first["site"], first["rake"]) == ("700000001", "pacific", None)
+    assert _by_player(first, "finishing_stacks") == {"ola": 7.95, "kasia": 9.7, "lev": 10.53}
+    assert _by_player(first, "winnings") == {"ola": 0, "kasia": 0, "lev": 0.63}
+    # amounts with a decimal comma; an all-in called: a pot of 19.50, 19.10 collected
+    assert _by_player(second, "finishing_stacks") == {"kasia": 19.1, "lev": 0.83, "ola": 7.85}
+    assert "mismatches" not in first and "mismatches" not in second
+
+
+def test_partypoker_fixed_limit_wins_holds_the_uncalled_bet() -> None:
+    (hand,) = _replayed(DATA / "party-cash.txt")
+    # a pot of 13 less 0.50; "wins 16.50" also holds the 4 nobody called
+    assert (hand["id"], hand["site"]) == ("80000000001", "partypoker")
+    assert _by_player(hand, "finishing_stacks") == {"yara": 59, "zeno": 39, "wren": 86.5}
+    assert _by_player(hand, "winnings") == {"yara": 0, "zeno": 0, "wren": 12.5}
+    assert "mismatches" not in hand

@@ -70,7 +70,8 @@ def replay_summary(r: Replay, entry: phh.Entry | None = None) -> dict[str, Any]:
         out["finishing_stacks"] = [_number(v) for v in finishing]
         out["net"] = [_number(f - s) for f, s in zip(finishing, r.starting_stacks, strict=True)]
         out["winnings"] = [_number(v) for v in history.winnings or r.winnings]
-        out["rake"] = _number(history.user_fields.get("_rake", 0))
+        rake = history.user_fields.get("_rake")  # None: the site writes none (888)
+        out["rake"] = None if rake is None else _number(rake)
     mismatches = sites.mismatches(entry, r) if entry is not None else r.mismatches()
     if mismatches:
         out["mismatches"] = mismatches

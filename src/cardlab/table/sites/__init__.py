@@ -27,7 +27,15 @@ from typing import Protocol
 from cardlab.errors import HistoryError
 from cardlab.table import phh
 from cardlab.table.history import Replay
-from cardlab.table.sites import check, ggpoker, pokernow, pokerstars, winamax
+from cardlab.table.sites import (
+    check,
+    ggpoker,
+    pacific,
+    partypoker,
+    pokernow,
+    pokerstars,
+    winamax,
+)
 from cardlab.table.sites._text import (
     Figures,
     HandBuilder,
@@ -68,6 +76,8 @@ SITES: dict[str, str] = {
     "ggpoker": "GGPoker",
     "pokernow": "PokerNow (the log's CSV export)",
     "winamax": "Winamax",
+    "pacific": "888poker (Pacific)",
+    "partypoker": "partypoker",
 }
 """The sites read, by the name ``--site`` takes."""
 
@@ -77,6 +87,8 @@ READERS: dict[str, type[_Reader]] = {
     "ggpoker": ggpoker.Reader,
     "pokernow": pokernow.Reader,
     "winamax": winamax.Reader,
+    "pacific": pacific.Reader,
+    "partypoker": partypoker.Reader,
 }
 
 
@@ -86,6 +98,13 @@ def detect(start: str) -> str | None:
     if text.startswith("entry,at,order") or '"-- starting hand #' in text[:2000]:
         return "pokernow"
     first = text.split("\n", 1)[0]
+    if pacific.START.match(first):
+        second = text.split("\n", 2)[1:2]
+        if second and re.match(r"\*{5} Hand History for Game", second[0].strip()):
+            return "partypoker"
+        return "pacific"
+    if first.startswith("Game #") and "starts" in first:
+        return "partypoker"
     if pokerstars.START.match(first):
         return "pokerstars"
     if ggpoker.START.match(first):

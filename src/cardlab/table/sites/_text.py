@@ -106,6 +106,8 @@ def amount(text: str) -> int | Decimal:
     s = _MONEY_RE.sub("", text)
     if "," in s and "." not in s and re.fullmatch(r"-?\d+,\d{1,2}", s):
         s = s.replace(",", ".")
+    elif re.fullmatch(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?", s):  # 3.000 or 1.234,50
+        s = s.replace(".", "").replace(",", ".")
     s = s.replace(",", "")
     try:
         value = Decimal(s)
@@ -156,7 +158,9 @@ class Figures:
     player_line: dict[str, int] = field(default_factory=dict)
     uncalled: dict[str, int | Decimal] = field(default_factory=dict)  # by the actions
     pot_after_rake: bool = False  # Winamax's total pot: what was collected
-    collected_with_uncalled: bool = False  # Winamax: the uncalled bet in "collected"
+    # the uncalled bet counted in what the text says was collected: "always" (Winamax),
+    # "uncontested" (888, partypoker: when one player collects), or never ("")
+    collected_with_uncalled: str = ""
 
 
 class Unsupported(HistoryError):
@@ -255,6 +259,10 @@ class HandBuilder:
     def dealt_in(self) -> set[str]:
         """Who has posted, acted or been dealt cards so far."""
         return self._involved
+
+    def street_bets(self) -> list[int | Decimal]:
+        """What each player has put in on this street so far."""
+        return list(self._street.values())
 
     def this_street(self, name: str) -> int | Decimal:
         """What ``name`` has put in on this street so far."""
@@ -396,7 +404,8 @@ class HandBuilder:
         if figures.collected_with_uncalled and not figures.returned:
             for n, back in figures.uncalled.items():
                 found = figures.collected.get(n)
-                if found and back:
+                alone = len(figures.collected) == 1 and found is not None and found[0][0] >= back
+                if found and back and (figures.collected_with_uncalled == "always" or alone):
                     figures.collected[n] = [(found[0][0] - back, found[0][1]), *found[1:]]
                     if figures.total_pot is not None:
                         pot, line = figures.total_pot

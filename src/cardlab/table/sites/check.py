@@ -67,7 +67,7 @@ def disagreements(r: Replay, figures: Figures) -> list[str]:
                 )
             )
     rake = Decimal(figures.rake[0]) if figures.rake is not None else Decimal(0)
-    if not out and sum(shares, Decimal(0)) != rake:
+    if not out and figures.rake is not None and sum(shares, Decimal(0)) != rake:
         line = figures.rake[1] if figures.rake is not None else 0
         out.append(
             (

@@ -73,7 +73,7 @@ class Reader(pokerstars.Reader):
         b = super().hand(lines)
         b.site = self.site
         b.figures.pot_after_rake = True
-        b.figures.collected_with_uncalled = True
+        b.figures.collected_with_uncalled = "always"
         return b
 
     @staticmethod
