@@ -235,3 +235,11 @@ def test_partypoker_fixed_limit_wins_holds_the_uncalled_bet() -> None:
     assert _by_player(hand, "finishing_stacks") == {"yara": 59, "zeno": 39, "wren": 86.5}
     assert _by_player(hand, "winnings") == {"yara": 0, "zeno": 0, "wren": 12.5}
     assert "mismatches" not in hand
+
+
+def test_full_tilt_as_pokerstars_words() -> None:
+    (hand,) = _replayed(DATA / "fulltilt-cash.txt")
+    # rhea calls to 6 and folds to the all-in; a pot of 186 less 3 of rake
+    assert (hand["id"], hand["site"], hand["rake"]) == ("50000000001", "fulltilt", 3)
+    assert _by_player(hand, "finishing_stacks") == {"rhea": 144, "soren": 183, "quinn": 110}
+    assert "mismatches" not in hand

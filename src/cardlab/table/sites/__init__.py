@@ -29,6 +29,7 @@ from cardlab.table import phh
 from cardlab.table.history import Replay
 from cardlab.table.sites import (
     check,
+    fulltilt,
     ggpoker,
     pacific,
     partypoker,
@@ -78,6 +79,7 @@ SITES: dict[str, str] = {
     "winamax": "Winamax",
     "pacific": "888poker (Pacific)",
     "partypoker": "partypoker",
+    "fulltilt": "Full Tilt Poker",
 }
 """The sites read, by the name ``--site`` takes."""
 
@@ -89,28 +91,33 @@ READERS: dict[str, type[_Reader]] = {
     "winamax": winamax.Reader,
     "pacific": pacific.Reader,
     "partypoker": partypoker.Reader,
+    "fulltilt": fulltilt.Reader,
 }
 
 
 def detect(start: str) -> str | None:
-    """The site whose text ``start`` (a file's first characters) is, or None."""
+    """The site whose text ``start`` (a file's first characters) is, or None: the
+    first of its first lines that starts a site's hand says it."""
     text = start.lstrip()
     if text.startswith("entry,at,order") or '"-- starting hand #' in text[:2000]:
         return "pokernow"
-    first = text.split("\n", 1)[0]
-    if pacific.START.match(first):
-        second = text.split("\n", 2)[1:2]
-        if second and re.match(r"\*{5} Hand History for Game", second[0].strip()):
+    lines = [line.strip() for line in text.split("\n")[:40]]
+    for k, line in enumerate(lines):
+        if pokerstars.START.match(line):
+            return "pokerstars"
+        if ggpoker.START.match(line):
+            return "ggpoker"
+        if winamax.START.match(line):
+            return "winamax"
+        if fulltilt.START.match(line):
+            return "fulltilt"
+        if pacific.START.match(line):
+            second = lines[k + 1] if k + 1 < len(lines) else ""
+            if re.match(r"\*{5} Hand History for Game", second):
+                return "partypoker"
+            return "pacific"
+        if line.startswith("Game #") and "starts" in line:
             return "partypoker"
-        return "pacific"
-    if first.startswith("Game #") and "starts" in first:
-        return "partypoker"
-    if pokerstars.START.match(first):
-        return "pokerstars"
-    if ggpoker.START.match(first):
-        return "ggpoker"
-    if winamax.START.match(first):
-        return "winamax"
     return None
 
 

@@ -199,6 +199,7 @@ class HandBuilder:
     _streets: int = 0
     _involved: set[str] = field(default_factory=set)  # who posted, acted or was dealt
     folded: set[str] = field(default_factory=set)
+    dealt: set[str] = field(default_factory=set)  # stud: who has been dealt cards
     _draws: list[tuple[str, int]] = field(default_factory=list)  # discards to replace
     _drawn: dict[str, str] = field(default_factory=dict)  # the replacements seen
 
@@ -289,6 +290,7 @@ class HandBuilder:
     def deal_up(self, name: str, token: str) -> None:
         """Stud: cards dealt to ``name`` (``??`` for each face-down card not seen)."""
         self._involved.add(name)
+        self.dealt.add(name)
         self.events.append(("dh", name, token))
 
     def discard(self, name: str, count: int, token: str, line: int) -> None:

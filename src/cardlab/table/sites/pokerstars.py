@@ -55,6 +55,7 @@ _COLLECTED = re.compile(
 _RETURNED = re.compile(rf"Uncalled bet \({_AMOUNT}\) returned to (.+)$")
 _TOTAL = re.compile(rf"Total pot {_AMOUNT}")
 _FEES = re.compile(rf"\| (Rake|Jackpot|Bingo|Fortune|Tax|JP Fee|Fee) {_AMOUNT}")
+_SUMMARY_WON = re.compile(r"Seat \d+: (.+?) (?:\([^()]*\) )*(?:.* )?(?:collected|won) \((\S+)\)")
 _SUMMARY_SHOW = re.compile(r"Seat \d+: (.+?) (?:\([^()]*\) )*(?:showed|mucked) \[([^\]]*)\]")
 
 # game words of the first line -> PHH variant code per betting, and hole cards
@@ -128,6 +129,7 @@ class Reader:
     def hand(self, block: list[tuple[int, str]]) -> HandBuilder:
         first, header = block[0]
         b = HandBuilder(self.site, self.hand_id(header, first), first)
+        self._summary_won: list[tuple[str, int | Decimal, int]] = []
         b.variant, b.hole_cards, b.dealing = game_of(header)
         self.stakes(b, header, first)
         if "Tournament" in header:
@@ -184,6 +186,9 @@ class Reader:
             self.action(b, who, rest, number, showdown_seen)
         if not summary:
             raise Unsupported("a partial hand: it has no summary")
+        if not b.figures.collected:  # no "collected" line: the summary's, if it has them
+            for name, value, number in self._summary_won:
+                b.collected(name, value, number)
         if b.dealing == "stud" and "bring_in" not in b.stakes:  # completed at once
             small = b.stakes["small_bet"]
             b.stakes["bring_in"] = small // 2 if isinstance(small, int) else small / 2
@@ -218,8 +223,9 @@ class Reader:
             return
         new = cards(dealt.rsplit("[", 1)[-1])
         if b.dealing == "stud":
-            if "] [" not in dealt and len(new) == 2:  # 3rd street: the up card only
-                new = "????" + new
+            if name not in b.dealt:  # 3rd street: every card shown (or the up one)
+                new = cards(dealt.replace("] [", " "))
+                new = "????" + new if len(new) == 2 else new
             b.deal_up(name, new)
             if river is not None:
                 river.add(name)
@@ -294,6 +300,9 @@ class Reader:
                 fees += amount(value)
             b.figures.rake = (fees, number)
             return
+        won = _SUMMARY_WON.match(line)
+        if won is not None and won.group(1) in b.seats:
+            self._summary_won.append((won.group(1), amount(won.group(2)), number))
         m = _SUMMARY_SHOW.match(line) if b.dealing == "flop" else None
         if m is not None and m.group(1) in b.seats:
             b.deal(m.group(1), cards(m.group(2)))
