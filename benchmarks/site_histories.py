@@ -25,6 +25,7 @@ from pathlib import Path
 from cardlab.errors import CardlabError, HistoryError
 from cardlab.table import sites
 from cardlab.table.history import replay
+from cardlab.table.sites._text import open_text
 
 
 def _reason(text: str) -> str:
@@ -52,7 +53,9 @@ def main() -> None:
             unknown += 1
             continue
         begin = time.perf_counter()
-        site = "?"
+        text, start = open_text(path)
+        text.close()
+        site = sites.detect(start) or "?"
         try:
             for entry in sites.iter_entries(path):
                 assert isinstance(entry, sites.SiteEntry)

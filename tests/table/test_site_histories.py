@@ -243,3 +243,13 @@ def test_full_tilt_as_pokerstars_words() -> None:
     assert (hand["id"], hand["site"], hand["rake"]) == ("50000000001", "fulltilt", 3)
     assert _by_player(hand, "finishing_stacks") == {"rhea": 144, "soren": 183, "quinn": 110}
     assert "mismatches" not in hand
+
+
+def test_ipoker_xml_actions_in_their_numbered_order() -> None:
+    (hand,) = _replayed(DATA / "ipoker-cash.xml")
+    # the blinds are listed big first, numbered small first; vik's sevens (shown in a
+    # later round) beat ute's ace-king: a pot of 0.70, 0.67 won; the empty seat 9 is no one
+    assert (hand["id"], hand["site"], hand["rake"]) == ("9900000001", "ipoker", None)
+    assert hand["players"] == ["vik", "wim", "ute"]
+    assert _by_player(hand, "finishing_stacks") == {"vik": 6.87, "wim": 11.9, "ute": 9.7}
+    assert "mismatches" not in hand

@@ -31,6 +31,7 @@ from cardlab.table.sites import (
     check,
     fulltilt,
     ggpoker,
+    ipoker,
     pacific,
     partypoker,
     pokernow,
@@ -80,6 +81,7 @@ SITES: dict[str, str] = {
     "pacific": "888poker (Pacific)",
     "partypoker": "partypoker",
     "fulltilt": "Full Tilt Poker",
+    "ipoker": "iPoker (XML)",
 }
 """The sites read, by the name ``--site`` takes."""
 
@@ -92,6 +94,7 @@ READERS: dict[str, type[_Reader]] = {
     "pacific": pacific.Reader,
     "partypoker": partypoker.Reader,
     "fulltilt": fulltilt.Reader,
+    "ipoker": ipoker.Reader,
 }
 
 
@@ -101,6 +104,8 @@ def detect(start: str) -> str | None:
     text = start.lstrip()
     if text.startswith("entry,at,order") or '"-- starting hand #' in text[:2000]:
         return "pokernow"
+    if "<session" in text and ("<gametype>" in text or "<game " in text):
+        return "ipoker"
     lines = [line.strip() for line in text.split("\n")[:40]]
     for k, line in enumerate(lines):
         if pokerstars.START.match(line):
@@ -154,9 +159,12 @@ def iter_entries(path: str | os.PathLike[str], site: str | None = None) -> Itera
             return
         lines = numbered_lines(text)
         reader = READERS[found]()
-        blocks = (
-            pokernow.entries_of(text) if found == "pokernow" else hand_blocks(lines, reader.start)
-        )
+        if found == "pokernow":
+            blocks = pokernow.entries_of(text)
+        elif found == "ipoker":
+            blocks = ipoker.blocks(lines)
+        else:
+            blocks = hand_blocks(lines, reader.start)
         count = 0
         for count, block in enumerate(blocks, 1):
             yield entry(reader, block, count, str(p))
@@ -181,7 +189,7 @@ def entry(reader: _Reader, block: list[tuple[int, str]], number: int, where: str
     """One hand's lines read by ``reader`` as an entry (its error when it has none)."""
     line = block[0][0]
     try:
-        hand_id = reader.hand_id(block[0][1], line)
+        hand_id = reader.hand_id(" ".join(text for _, text in block[:2]), line)
     except HistoryError:
         hand_id = f"#{number}"
     label = f"{where}: {reader.site} hand {hand_id} (line {line})"

@@ -281,6 +281,12 @@ class HandBuilder:
         self.replace_draws()
         if verb == "f":
             self.folded.add(name)
+        # a bet or call written bigger than the stack (iPoker's all-ins): the stack
+        left = self.seats[name][1] - self._before.get(name, 0)
+        if verb == "cbr" and value is not None and value > left:
+            value = left
+        elif verb == "cc" and value is not None and value > left - self.this_street(name):
+            value = left - self.this_street(name)
         if verb in ("cc", "pb") and value is not None:
             self._street[name] = self._street.get(name, 0) + value
         elif verb == "cbr" and value is not None:

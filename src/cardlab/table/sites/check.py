@@ -14,6 +14,7 @@ first line of the text that disagrees.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from cardlab.table.history import Replay
 from cardlab.table.phh_actions import format_amount
@@ -27,6 +28,16 @@ def _line(figures: Figures, name: str, kind: str) -> int:
     return figures.player_line.get(name, 0)
 
 
+def _coin(history: Any) -> Decimal:
+    """The smallest amount the text writes: a cent for 0.25, a chip for 1,500."""
+    places = 0
+    for value in (*history.starting_stacks, *(history.winnings or ())):
+        exponent = Decimal(value).as_tuple().exponent
+        if isinstance(exponent, int):
+            places = max(places, -exponent)
+    return Decimal(1).scaleb(-places)
+
+
 def disagreements(r: Replay, figures: Figures) -> list[str]:
     """How the site's figures differ from the replay ``r``, first line first; empty when
     every figure agrees."""
@@ -36,6 +47,11 @@ def disagreements(r: Replay, figures: Figures) -> list[str]:
     mine = r.winnings
     theirs = list(history.winnings or ())
     shares = [Decimal(m) - Decimal(t) for m, t in zip(mine, theirs, strict=True)]
+    # a pot of money split finer than the site's coin (8.055 each): the site pays
+    # whole coins, one winner a coin more; within a coin, the site's is taken
+    coin = _coin(history)
+    slack = [coin if (Decimal(m) / coin) % 1 else Decimal(0) for m in mine]
+    shares = [Decimal(0) if abs(d) < e else d for d, e in zip(shares, slack, strict=True)]
     for name, m, t, share in zip(names, mine, theirs, shares, strict=True):
         if share < 0 or (share > 0 and not t and not m):
             out.append(
@@ -45,8 +61,9 @@ def disagreements(r: Replay, figures: Figures) -> list[str]:
                 )
             )
     finishing = list(history.finishing_stacks or ())
-    for name, mf, tf, share in zip(names, r.finishing_stacks, finishing, shares, strict=True):
-        if share >= 0 and Decimal(mf) - Decimal(tf) != share:
+    ends = zip(names, r.finishing_stacks, finishing, shares, slack, strict=True)
+    for name, mf, tf, share, give in ends:
+        if share >= 0 and abs(Decimal(mf) - Decimal(tf) - share) > give:
             out.append(
                 (
                     _line(figures, name, "returned"),
