@@ -1,6 +1,7 @@
 """Figures of reading the poker sites' own hand histories and checking them by replay.
 
     python benchmarks/site_histories.py CORPUS [CORPUS ...] [--reasons N]
+                                        [--import-hands N --template FILE]
 
 Every file under each CORPUS folder whose text cardlab recognises as a site's hand
 history (PokerStars, GGPoker, PokerNow; other files are counted as not
@@ -10,14 +11,22 @@ Printed per site: hands read, replayed and matching, replayed with a mismatch (w
 first reasons), not replayed (the engine refused an action, with the first reasons),
 unsupported (a game or rule cardlab does not play, a cancelled or partial hand: with
 the count of each reason), files, seconds, and the peak memory of the process.
+
+``--import-hands N``: the hands of ``--template`` (a PokerStars file, default the tests'
+``tests/data/sites/stars-cash.txt``, its hands that replay) written N times over to one
+file, each with its own hand number, and imported by ``cardlab history import`` into a
+new store in a child process: wall time and peak memory (max RSS) of the child.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -41,7 +50,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", nargs="+")
     parser.add_argument("--reasons", type=int, default=4)
+    parser.add_argument("--import-hands", type=int, default=0)
+    parser.add_argument(
+        "--template",
+        default=str(Path(__file__).resolve().parents[1] / "tests/data/sites/stars-cash.txt"),
+    )
     args = parser.parse_args()
+    if args.import_hands:
+        import_figures(args.import_hands, Path(args.template))
     files = sorted(f for c in args.corpus for f in Path(c).rglob("*") if f.is_file())
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     reasons: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
@@ -104,6 +120,33 @@ def main() -> None:
             for example in examples[site, kind][: 1 if top else 0]:
                 print(f"    e.g. {example[:300]}")
     print(f"\npeak memory (max RSS): {peak:.0f} MB")
+
+
+def import_figures(count: int, template: Path) -> None:
+    """Import ``count`` PokerStars hands made from ``template`` in a child process."""
+    lines = template.read_text(encoding="utf-8").splitlines()
+    entries = list(sites.iter_entries(template))
+    starts = [e.line - 1 for e in entries] + [len(lines)]
+    texts = []  # the hands that replay to the text's figures
+    for k, entry in enumerate(entries):
+        if entry.history is not None and not sites.mismatches(entry, replay(entry.history)):
+            texts.append("\n".join(lines[starts[k] : starts[k + 1]]).strip())
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "stars.txt"
+        with path.open("w", encoding="utf-8") as out:
+            for n in range(count):
+                text = texts[n % len(texts)]
+                number = re.search(r"Hand #(\d+)", text)
+                assert number is not None
+                out.write(text.replace(number.group(1), f"7{n:011d}", 1) + "\n\n\n")
+        db = Path(folder) / "hands.db"
+        command = [sys.executable, "-m", "cardlab", "history", "--db", str(db), "import"]
+        begin = time.perf_counter()
+        done = subprocess.run([*command, str(path)], capture_output=True, text=True, env=os.environ)
+        wall = time.perf_counter() - begin
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(f"import of {count:,} PokerStars hands: {wall:.1f} s, peak {peak:.0f} MB")
+        print(f"  {done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr}")
 
 
 if __name__ == "__main__":
