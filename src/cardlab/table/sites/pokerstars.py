@@ -48,6 +48,12 @@ _VERBS: list[tuple[str, re.Pattern[str]]] = [
     ("discard", re.compile(r"(?:discards|stands pat)")),
     ("pat", re.compile(r"is (?:sitting out|disconnected|connected)")),
 ]
+_BY_WORD: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+for _verb, _pattern in _VERBS:  # the verbs by the first word they start with
+    _first = re.match(r"\(\?:([\w| ]+)\)|(\w+)", _pattern.pattern)
+    assert _first is not None
+    for _words in (_first.group(1) or _first.group(2)).split("|"):
+        _BY_WORD.setdefault(_words.split()[0], []).append((_verb, _pattern))
 _DISCARD = re.compile(r"discards (\d+) cards?(?: \[([^\]]*)\])?")
 _COLLECTED = re.compile(
     rf"(.+?) (?:collected|wins|won) {_AMOUNT} from (?:the )?(?:main |side )?pot"
@@ -251,7 +257,7 @@ class Reader:
         return None, line
 
     def action(self, b: HandBuilder, name: str, rest: str, number: int, showdown: bool) -> None:
-        for verb, pattern in _VERBS:
+        for verb, pattern in _BY_WORD.get(rest.split(" ", 1)[0], ()):
             m = pattern.match(rest)
             if m is None:
                 continue
