@@ -15,6 +15,7 @@ from __future__ import annotations
 import codecs
 import io
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -57,7 +58,10 @@ def open_text(path: Path) -> tuple[io.TextIOWrapper, str]:
     """The file as text lines (any newline) in its encoding, and the first bytes' text
     (to recognise the site). :class:`HistoryError` when it cannot be read."""
     try:
-        size = path.stat().st_size
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would block, a device never end
+            raise HistoryError(f"{str(path)!r} is not a regular file")
+        size = info.st_size
         if size > MAX_FILE_BYTES:
             raise HistoryError(f"{path}: {size:,} bytes, more than the {MAX_FILE_BYTES:,} read")
         raw = path.open("rb")
