@@ -264,3 +264,39 @@ def test_every_hand_round_trips_through_phh_text(name: str) -> None:
         again = phh.loads(phh.dumps(entry.history))
         assert again == entry.history
         assert replay(again).finishing_stacks == replay(entry.history).finishing_stacks
+
+
+def test_stored_hands_written_as_pokerstars_text_read_back_equal(tmp_path: Path) -> None:
+    """stored hand -> PokerStars text -> read back: the same players and stacks."""
+    db = tmp_path / "hands.db"
+    runner = CliRunner()
+    pluribus = Path(__file__).resolve().parents[1] / "data" / "phh" / "pluribus-100-0.phh"
+    for path in (pluribus, DATA / "gg-cash.txt", DATA / "stars-tournament.txt"):
+        runner.invoke(cli, ["history", "--db", str(db), "import", str(path)])
+    out = tmp_path / "stars.txt"
+    done = runner.invoke(cli, ["history", "--db", str(db), "export", "--pokerstars", str(out)])
+    assert done.exit_code == 0, done.output
+    assert "wrote 3 hands" in done.stdout
+    back = list(sites.iter_entries(out))
+    originals = [phh.load(pluribus), *(e.history for e in sites.iter_entries(DATA / "gg-cash.txt"))]
+    originals += [e.history for e in sites.iter_entries(DATA / "stars-tournament.txt")]
+    expected = [h for h in originals if h is not None]
+    assert [e.site for e in back] == ["pokerstars"] * 3  # type: ignore[attr-defined]
+    for entry, original in zip(back, expected, strict=True):
+        assert entry.history is not None, entry.error
+        r = replay(entry.history)
+        assert sites.mismatches(entry, r) == []
+        want = original.finishing_stacks or replay(original).finishing_stacks
+        assert [Decimal(x) for x in entry.history.finishing_stacks or ()] == [
+            Decimal(x) for x in want
+        ]
+        assert entry.history.players == (original.players or entry.history.players)
+
+
+def test_export_needs_one_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "hands.db"
+    with pytest.raises(SystemExit) as exc:
+        run_main(["history", "--db", str(db), "export"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--phh FILE or --pokerstars FILE" in err and len(err.splitlines()) == 1

@@ -22,7 +22,7 @@ from cardlab.store import HandRecord, Store
 from cardlab.table import phh
 from cardlab.table.history import replay
 from cardlab.table.phh_import import ImportReport, import_files, phh_files
-from cardlab.table.sites import SITES
+from cardlab.table.sites import SITES, stars_text
 
 
 def _history(r: HandRecord, store: Store) -> phh.HandHistory:
@@ -181,18 +181,37 @@ def show(ctx: click.Context, hand_id: int, fmt: str, db: str | None) -> None:
 @click.option(
     "--phh",
     "out",
-    required=True,
+    default=None,
     type=click.Path(dir_okay=False),
     help="The file to write: .phhs for many hands (.phh for one).",
+)
+@click.option(
+    "--pokerstars",
+    "stars",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Write PokerStars-style text to this file instead (Hold'em and Omaha hands).",
 )
 @click.option("--game", "-g", default=None, help="Only hands of this game.")
 @click.option("--source", default=None, help="Only hands from play, arena, web or import.")
 @db_option
 @click.pass_context
 def export(
-    ctx: click.Context, out: str, game: str | None, source: str | None, db: str | None
+    ctx: click.Context,
+    out: str | None,
+    stars: str | None,
+    game: str | None,
+    source: str | None,
+    db: str | None,
 ) -> None:
-    """Write stored hands to a PHH file (one hand to a .phh, any number to a .phhs)."""
+    """Write stored hands to a PHH file (one hand to a .phh, any number to a .phhs), or
+    with --pokerstars as PokerStars-style text for tools that read only that."""
+    if (out is None) == (stars is None):
+        raise CardlabError("name the file to write: --phh FILE or --pokerstars FILE (one)")
+    if stars is not None:
+        _export_pokerstars(ctx, stars, game, source, db)
+        return
+    assert out is not None
     target = output_path(Path(out))  # a FIFO or a device is refused: writing one blocks
     with open_store(ctx, db, read_only=True) as store:
         count = store.count_hands(game=game, source=source)
@@ -209,6 +228,33 @@ def export(
         except OSError as exc:
             raise CardlabError(f"cannot write {out!r}: {exc.strerror}") from None
     emit(f"wrote {'1 hand' if written == 1 else f'{written:,} hands'} to {out}")
+
+
+def _export_pokerstars(
+    ctx: click.Context, out: str, game: str | None, source: str | None, db: str | None
+) -> None:
+    """Every matching stored hand as PokerStars text, oldest first; a hand PokerStars'
+    text cannot say (stud, draw, another deck) is skipped and counted."""
+    target = output_path(Path(out))
+    written = skipped = 0
+    with open_store(ctx, db, read_only=True) as store:
+        if not store.count_hands(game=game, source=source):
+            raise CardlabError("no stored hands match: nothing to export")
+        try:
+            with target.open("w", encoding="utf-8") as handle:
+                for r in _oldest_first(store, game, source):
+                    try:
+                        text = stars_text.dumps(replay(_history(r, store)), hand_id=r.id or 0)
+                    except HistoryError:
+                        skipped += 1
+                        continue
+                    handle.write(("\n\n" if written else "") + text)
+                    written += 1
+        except OSError as exc:
+            raise CardlabError(f"cannot write {out!r}: {exc.strerror}") from None
+    hands = "1 hand" if written == 1 else f"{written:,} hands"
+    more = f" ({skipped:,} not Hold'em or Omaha: not written)" if skipped else ""
+    emit(f"wrote {hands} to {out} as PokerStars text{more}")
 
 
 def _write_hands(

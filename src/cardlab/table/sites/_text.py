@@ -102,15 +102,17 @@ def hand_blocks(
 _MONEY_RE = re.compile(r"[^\d.,\-]")
 
 
-def amount(text: str) -> int | Decimal:
+def amount(text: str, *, dotted_thousands: bool = False) -> int | Decimal:
     """An amount as a site writes it: ``€0.05``, ``$1,289.63``, ``1 500``, ``2,50 €``
-    (a comma with two decimals after it and no point: a decimal comma). An integer
-    when written without decimals."""
+    (a comma with two decimals after it and no point: a decimal comma), and with
+    ``dotted_thousands`` ``3.000`` (three thousand). An integer when written without
+    decimals."""
     thousands = text.rstrip().endswith("k")  # Winamax's tournament chips: 6.02k
     s = _MONEY_RE.sub("", text)
     if "," in s and "." not in s and re.fullmatch(r"-?\d+,\d{1,2}", s):
         s = s.replace(",", ".")
-    elif re.fullmatch(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?", s):  # 3.000 or 1.234,50
+    elif dotted_thousands and re.fullmatch(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?", s):
+        # 888.ro and others: 3.000 chips, 1.234,50
         s = s.replace(".", "").replace(",", ".")
     s = s.replace(",", "")
     try:

@@ -14,14 +14,22 @@ pot: the check is the collected amounts (never more than the replay's) and the s
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from cardlab.errors import HistoryError
-from cardlab.table.sites._text import HandBuilder, Unsupported, amount, cards
+from cardlab.table.sites._text import HandBuilder, Unsupported, cards
+from cardlab.table.sites._text import amount as _amount
 
 __all__ = ["START", "HandBuilder", "Reader"]
 
 START = re.compile(r"#Game No\s*:\s*\d+")
 """The first line of an 888poker (or partypoker) hand."""
+
+
+def amount(text: str) -> int | Decimal:
+    """An amount as 888 writes it (its Romanian site: ``3.000`` chips)."""
+    return _amount(text, dotted_thousands=True)
+
 
 _HAND_ID = re.compile(r"#Game No\s*:\s*(\d+)")
 _SEAT = re.compile(r"[Ss]eat (\d+): (.+?) \(\s*([^()]*?)\s*\)(.*)$")
