@@ -11,8 +11,12 @@ or whose ``error`` says why it is not read (``unsupported``: a game or a rule ca
 does not play, a cancelled or partial hand). :func:`mismatches` replays nothing: it
 compares a replay of the entry with the site's figures (:mod:`.check`).
 
-One module per site reads its grammar (:mod:`.pokerstars`, :mod:`.ggpoker`,
-:mod:`.pokernow`); :mod:`._text` holds what they share.
+One module per site reads its grammar (:mod:`.pokerstars`; :mod:`.ggpoker`,
+:mod:`.winamax` and :mod:`.fulltilt` put their words in PokerStars'; :mod:`.pacific`
+and :mod:`.partypoker` share a bracketed grammar; :mod:`.ipoker` reads XML and
+:mod:`.pokernow` a CSV log); :mod:`._text` holds what they share, :mod:`.check` the
+comparison with a replay, and :mod:`.stars_text` writes any hand as PokerStars text.
+See docs/site-histories.md.
 """
 
 from __future__ import annotations
