@@ -109,7 +109,7 @@ def _reading_marks(monkeypatch: pytest.MonkeyPatch) -> None:
     the reader), so the output says what was printed before the file was read through."""
     from cardlab.table import phh
 
-    def marked(path: str):  # type: ignore[no-untyped-def]
+    def marked(path: str, site: str | None = None):  # type: ignore[no-untyped-def]
         for entry in phh.iter_file(path):
             sys.stdout.write(f"<<read {entry.number}>>")
             yield entry

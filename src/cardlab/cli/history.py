@@ -22,6 +22,7 @@ from cardlab.store import HandRecord, Store
 from cardlab.table import phh
 from cardlab.table.history import replay
 from cardlab.table.phh_import import ImportReport, import_files, phh_files
+from cardlab.table.sites import SITES, stars_text
 
 
 def _history(r: HandRecord, store: Store) -> phh.HandHistory:
@@ -180,18 +181,37 @@ def show(ctx: click.Context, hand_id: int, fmt: str, db: str | None) -> None:
 @click.option(
     "--phh",
     "out",
-    required=True,
+    default=None,
     type=click.Path(dir_okay=False),
     help="The file to write: .phhs for many hands (.phh for one).",
+)
+@click.option(
+    "--pokerstars",
+    "stars",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Write PokerStars-style text to this file instead (Hold'em and Omaha hands).",
 )
 @click.option("--game", "-g", default=None, help="Only hands of this game.")
 @click.option("--source", default=None, help="Only hands from play, arena, web or import.")
 @db_option
 @click.pass_context
 def export(
-    ctx: click.Context, out: str, game: str | None, source: str | None, db: str | None
+    ctx: click.Context,
+    out: str | None,
+    stars: str | None,
+    game: str | None,
+    source: str | None,
+    db: str | None,
 ) -> None:
-    """Write stored hands to a PHH file (one hand to a .phh, any number to a .phhs)."""
+    """Write stored hands to a PHH file (one hand to a .phh, any number to a .phhs), or
+    with --pokerstars as PokerStars-style text for tools that read only that."""
+    if (out is None) == (stars is None):
+        raise CardlabError("name the file to write: --phh FILE or --pokerstars FILE (one)")
+    if stars is not None:
+        _export_pokerstars(ctx, stars, game, source, db)
+        return
+    assert out is not None
     target = output_path(Path(out))  # a FIFO or a device is refused: writing one blocks
     with open_store(ctx, db, read_only=True) as store:
         count = store.count_hands(game=game, source=source)
@@ -208,6 +228,33 @@ def export(
         except OSError as exc:
             raise CardlabError(f"cannot write {out!r}: {exc.strerror}") from None
     emit(f"wrote {'1 hand' if written == 1 else f'{written:,} hands'} to {out}")
+
+
+def _export_pokerstars(
+    ctx: click.Context, out: str, game: str | None, source: str | None, db: str | None
+) -> None:
+    """Every matching stored hand as PokerStars text, oldest first; a hand PokerStars'
+    text cannot say (stud, draw, another deck) is skipped and counted."""
+    target = output_path(Path(out))
+    written = skipped = 0
+    with open_store(ctx, db, read_only=True) as store:
+        if not store.count_hands(game=game, source=source):
+            raise CardlabError("no stored hands match: nothing to export")
+        try:
+            with target.open("w", encoding="utf-8") as handle:
+                for r in _oldest_first(store, game, source):
+                    try:
+                        text = stars_text.dumps(replay(_history(r, store)), hand_id=r.id or 0)
+                    except HistoryError:
+                        skipped += 1
+                        continue
+                    handle.write(("\n\n" if written else "") + text)
+                    written += 1
+        except OSError as exc:
+            raise CardlabError(f"cannot write {out!r}: {exc.strerror}") from None
+    hands = "1 hand" if written == 1 else f"{written:,} hands"
+    more = f" ({skipped:,} not Hold'em or Omaha: not written)" if skipped else ""
+    emit(f"wrote {hands} to {out} as PokerStars text{more}")
 
 
 def _write_hands(
@@ -242,11 +289,22 @@ def _oldest_first(store: Store, game: str | None, source: str | None) -> Any:
     show_default=True,
     help="Hands stored per transaction.",
 )
+@click.option(
+    "--site",
+    type=click.Choice(sorted(SITES)),
+    default=None,
+    help="The site whose hand histories PATH holds (default: recognised from each file).",
+)
 @format_option("text", "json")
 @db_option
 @click.pass_context
-def import_hands(ctx: click.Context, path: str, batch: int, fmt: str, db: str | None) -> None:
-    """Import the hands of a PHH file, or of every .phh/.phhs file under a folder.
+def import_hands(
+    ctx: click.Context, path: str, batch: int, site: str | None, fmt: str, db: str | None
+) -> None:
+    """Import the hands of a hand-history file, or of every one under a folder: PHH
+    (.phh/.phhs) and the sites' own text (PokerStars, GGPoker, PokerNow's CSV log),
+    each site's hand checked against the site's figures and stored once however many
+    exports hold it.
 
     Each hand is replayed on the engine and stored; a hand that cannot be read or
     replayed is skipped and listed, a hand already in the store is recognised and
@@ -255,10 +313,12 @@ def import_hands(ctx: click.Context, path: str, batch: int, fmt: str, db: str | 
     were skipped as bad."""
     files = phh_files(path)
     if not files:
-        raise CardlabError(f"no .phh or .phhs file under {path!r}")
+        raise CardlabError(f"no .phh or .phhs file, nor a site's hand history, under {path!r}")
     with open_store(ctx, db, read_only=False) as store, _import_progress(files) as on_hand:
         folder = Path(path).is_dir()  # a file that cannot be read: skipped in a folder
-        report = import_files(store, files, batch=batch, on_hand=on_hand, skip_bad_files=folder)
+        report = import_files(
+            store, files, batch=batch, on_hand=on_hand, skip_bad_files=folder, site=site
+        )
         where = store.location  # a file, or a PostgreSQL URL without its password
     problems = report.bad
     if fmt == "json":

@@ -31,7 +31,7 @@ from cardlab import render
 from cardlab.cli._common import emit, format_option
 from cardlab.errors import HistoryError
 from cardlab.table import events as ev
-from cardlab.table import phh
+from cardlab.table import phh, sites
 from cardlab.table.history import Replay, replay
 from cardlab.table.narrate import describe
 
@@ -58,11 +58,15 @@ def _number(value: int | Decimal) -> int | float | str:
     return value
 
 
-def replay_summary(r: Replay) -> dict[str, Any]:
+def replay_summary(r: Replay, entry: phh.Entry | None = None) -> dict[str, Any]:
     """The JSON of one replayed hand: stacks in the file's units (an ``inf`` stack as
     the string ``"inf"``), ``net`` (finishing minus starting) and PHH's ``winnings``
-    (what each player collected from the pots)."""
-    out = {
+    (what each player collected from the pots). A site's hand (``entry`` a
+    :class:`~cardlab.table.sites.SiteEntry`) also has its ``id`` (the site's hand
+    number), ``site`` and ``rake``, and its finishing stacks, net and winnings are the
+    site's, after the rake (the replay checked them: ``mismatches`` when it does not
+    agree)."""
+    out: dict[str, Any] = {
         "variant": r.history.variant,
         "game": r.hand.game.game.key,
         "players": list(r.history.players or ()),
@@ -73,7 +77,16 @@ def replay_summary(r: Replay) -> dict[str, Any]:
         "showdown": bool(r.hand.result and r.hand.result.showdown),
         "decided_by": r.hand.result.decided_by if r.hand.result else None,
     }
-    mismatches = r.mismatches()
+    if isinstance(entry, sites.SiteEntry):
+        history = r.history
+        finishing = list(history.finishing_stacks or r.finishing_stacks)
+        out = {"id": str(history.hand), "site": entry.site} | out
+        out["finishing_stacks"] = [_number(v) for v in finishing]
+        out["net"] = [_number(f - s) for f, s in zip(finishing, r.starting_stacks, strict=True)]
+        out["winnings"] = [_number(v) for v in history.winnings or r.winnings]
+        rake = history.user_fields.get("_rake")  # None: the site writes none (888)
+        out["rake"] = None if rake is None else _number(rake)
+    mismatches = sites.mismatches(entry, r) if entry is not None else r.mismatches()
     if mismatches:
         out["mismatches"] = mismatches
     return out
@@ -84,28 +97,37 @@ def replay_entry(entry: phh.Entry) -> tuple[Replay | None, str | None]:
     if entry.history is None:
         return None, entry.error
     try:
-        return replay(entry.history, label=f"hand {entry.number} (line {entry.line})"), None
+        return replay(entry.history, label=sites.label(entry)), None
     except HistoryError as exc:
         return None, str(exc)
 
 
-def hands_of(path: str) -> Iterator[phh.Entry]:
-    """The hands of a file as they are read (:func:`cardlab.table.phh.iter_file`);
+def hands_of(path: str, site: str | None = None) -> Iterator[phh.Entry]:
+    """The hands of a file as they are read: PHH, or a site's hand history (``site``, or
+    recognised from the text; :func:`cardlab.table.sites.iter_entries`);
     :class:`HistoryError` when the file cannot be read at all (at its start, or where it
     stops being readable)."""
-    return phh.iter_file(path)
+    return sites.iter_entries(path, site)
 
 
 @click.command(name="replay")
 @click.argument("file", type=click.Path(dir_okay=False))
+@click.option(
+    "--site",
+    type=click.Choice(sorted(sites.SITES)),
+    default=None,
+    help="The site whose hand history FILE is (default: recognised from the text).",
+)
 @format_option("text", "json")
-def replay_command(file: str, fmt: str) -> None:
-    """Replay every hand of a PHH hand-history FILE (.phh or .phhs), street by street.
+def replay_command(file: str, site: str | None, fmt: str) -> None:
+    """Replay every hand of a hand-history FILE, street by street: PHH (.phh or .phhs)
+    or a site's own text (PokerStars, GGPoker, PokerNow's CSV log), each
+    site's hand checked against the site's figures (collected, rake, pot, stacks).
 
     Each hand is printed as it is replayed (a file of any size; a hand is at most 64 MB).
     Exit code 0 when every hand replays, 1 when some do not (each is listed), 2 when
     the file cannot be read."""
-    entries = hands_of(file)
+    entries = hands_of(file, site)
     if fmt == "json":
         total, failed = _stream_json(file, entries)
     else:
@@ -129,7 +151,7 @@ def _stream_json(file: str, entries: Iterable[phh.Entry]) -> tuple[int, int]:
     for entry in entries:
         r, error = replay_entry(entry)
         where = {"hand": entry.number, "line": entry.line}
-        hand = where | ({"error": error} if r is None else replay_summary(r))
+        hand = where | ({"error": error} if r is None else replay_summary(r, entry))
         text = render.to_json(hand, ascii=ascii).replace("\n", "\n    ")
         out.write(("," if total else "") + "\n    " + text)
         out.flush()
@@ -159,7 +181,10 @@ def _stream_text(entries: Iterator[phh.Entry]) -> tuple[int, int]:
             _failed(str(error))
             continue
         shown = places if known else max(places, file_places([r.history]))
-        print_replay(r, title=f"hand {entry.number}{of}", places=shown)
+        title = f"hand {entry.number}{of}"
+        if isinstance(entry, sites.SiteEntry):
+            title += f" ({entry.site} #{entry.name})"
+        print_replay(r, title=title, places=shown, entry=entry)
         sys.stdout.flush()
     return total, failed
 
@@ -247,7 +272,9 @@ def _stakes(history: phh.HandHistory, places: int) -> str:
     return ", ".join(parts) or "no forced bets"
 
 
-def print_replay(r: Replay, *, title: str, places: int | None = None) -> None:
+def print_replay(
+    r: Replay, *, title: str, places: int | None = None, entry: phh.Entry | None = None
+) -> None:
     """A replayed hand street by street, then each player's stacks, every amount in
     the file's units with ``places`` decimals (default: the hand's own)."""
     if places is None:
@@ -263,11 +290,13 @@ def print_replay(r: Replay, *, title: str, places: int | None = None) -> None:
     for street, text in streets(r, names, places):
         if text:
             console.print(f"  [cyan]{escape(street)}[/cyan]: {escape(text)}", highlight=False)
+    finishing = r.finishing_stacks
+    if isinstance(entry, sites.SiteEntry) and r.history.finishing_stacks:
+        finishing = list(r.history.finishing_stacks)  # the site's: after the rake
+    nets = [f - s for f, s in zip(finishing, r.starting_stacks, strict=True)]
     rows = [
         (name, money(start, places), money(finish, places), _signed(net, places))
-        for name, start, finish, net in zip(
-            names, r.starting_stacks, r.finishing_stacks, r.net, strict=True
-        )
+        for name, start, finish, net in zip(names, r.starting_stacks, finishing, nets, strict=True)
     ]
     console.print(
         render.text_table(
@@ -276,5 +305,5 @@ def print_replay(r: Replay, *, title: str, places: int | None = None) -> None:
             justify=("left", "right", "right", "right"),
         )
     )
-    for line in r.mismatches():
+    for line in sites.mismatches(entry, r) if entry is not None else r.mismatches():
         emit(f"  the record differs: {line}")

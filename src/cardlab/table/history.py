@@ -170,11 +170,19 @@ class Replay:
     def mismatches(self) -> list[str]:
         """How the history's recorded ``finishing_stacks`` differ from the replay's, one
         line per player; empty when they agree or the history records none. (Recorded
-        ``winnings`` are not compared: sites write them after the rake.)"""
+        ``winnings`` are not compared: sites write them after the rake.) A site's hand
+        (a ``_rake`` user field) records its stacks after the rake: they agree when the
+        replay's are as big or bigger by shares that add up to the rake."""
         recorded = self.history.finishing_stacks
         if recorded is None:
             return []
         names = self.history.players or tuple(f"p{i + 1}" for i in range(self.hand.players))
+        rake = self.history.user_fields.get("_rake")  # a site's hand: stacks after the rake
+        if isinstance(rake, int | Decimal) and rake:
+            mine = self.finishing_stacks
+            shares = [Decimal(m) - Decimal(t) for t, m in zip(recorded, mine, strict=True)]
+            if all(s >= 0 for s in shares) and sum(shares) == rake:
+                return []
         return [
             f"finishing_stacks[{i}] ({names[i]}): the file says {pa.format_amount(theirs)}, "
             f"the replay gives {pa.format_amount(mine)}"

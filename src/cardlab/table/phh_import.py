@@ -14,12 +14,20 @@ written otherwise (another table name, key order, quoting, comments) is recognis
 too, and a hand that differs in any field is another hand (docs/phh.md).
 A hand whose recorded ``finishing_stacks`` or ``winnings`` differ from the replay's is
 stored (the replay is the engine's reading of the rules) and reported.
+
+The poker sites' own hand histories (:mod:`cardlab.table.sites`: PokerStars, GGPoker,
+PokerNow, ...) are imported the same way, in the same folders: each hand read as PHH,
+replayed, checked against the site's figures (a hand that disagrees is stored and
+reported with the site's hand number and the first line that disagrees) and
+recognised by its site and hand number, so the same hand from two exports (two
+players' files of one table) is stored once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +35,7 @@ from pathlib import Path
 from cardlab._paths import check_name
 from cardlab.errors import CardlabError, HistoryError
 from cardlab.store import HandRecord, Store
-from cardlab.table import phh
+from cardlab.table import phh, sites
 from cardlab.table.history import imported, replay
 
 SUFFIXES = (".phh", ".phhs")
@@ -64,12 +72,17 @@ class ImportReport:
 
 
 def phh_files(path: str | os.PathLike[str]) -> list[Path]:
-    """The PHH files of ``path``: the file itself, or every ``.phh``/``.phhs`` file
-    under a folder (recursively, in name order)."""
+    """The hand-history files of ``path``: the file itself, or every ``.phh``/``.phhs``
+    file and every site's hand history (recognised by its text) under a folder
+    (recursively, in name order)."""
     p = Path(path)
     check_name(p, "the PHH path", HistoryError)
     if p.is_dir():
-        return sorted(f for f in p.rglob("*") if f.suffix.lower() in SUFFIXES and f.is_file())
+        return sorted(
+            f
+            for f in p.rglob("*")
+            if f.is_file() and (f.suffix.lower() in SUFFIXES or sites.is_site_file(f))
+        )
     if not p.exists():
         raise HistoryError(f"cannot read {str(p)!r}: No such file or directory")
     return [p]
@@ -80,9 +93,29 @@ def digest(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
 
 
+_SITE_RE = re.compile(r"^_site = '([^']*)'$", re.M)
+_HAND_RE = re.compile(r"^hand = '([^']*)'$", re.M)
+
+
+def site_key(text: str) -> bytes | None:
+    """The key of a site's hand (its site and hand number) from its PHH text, or None
+    for a hand of no site."""
+    site = _SITE_RE.search(text)
+    hand = _HAND_RE.search(text) if site is not None else None
+    if site is None or hand is None:
+        return None
+    return digest(f"{site.group(1)}\n{hand.group(1)}")
+
+
 def stored_digests(store: Store) -> set[bytes]:
-    """The digests of every hand in the store."""
-    return {digest(text) for text in store.phh_texts()}
+    """The digests of every hand in the store (and a site's hand's site key)."""
+    out: set[bytes] = set()
+    for text in store.phh_texts():
+        out.add(digest(text))
+        key = site_key(text)
+        if key is not None:
+            out.add(key)
+    return out
 
 
 def import_files(
@@ -93,6 +126,7 @@ def import_files(
     source: str = "import",
     on_hand: Callable[[Path, phh.Entry], None] | None = None,
     skip_bad_files: bool = True,
+    site: str | None = None,
 ) -> ImportReport:
     """Import every hand of ``files`` into ``store`` (see the module documentation);
     ``on_hand(file, entry)`` is called after each hand is read (a progress bar). A file
@@ -114,7 +148,8 @@ def import_files(
         report.files += 1
         if not skip_bad_files:
             flush()  # what was read before a file that may fail is kept
-        for entry in _entries(path, report) if skip_bad_files else phh.iter_file(path):
+        entries = _entries(path, report, site) if skip_bad_files else sites.iter_entries(path, site)
+        for entry in entries:
             report.hands += 1
             record = _record(path, entry, known, report, source)
             if record is not None:
@@ -127,9 +162,9 @@ def import_files(
     return report
 
 
-def _entries(path: Path, report: ImportReport) -> Iterator[phh.Entry]:
+def _entries(path: Path, report: ImportReport, site: str | None) -> Iterator[phh.Entry]:
     try:
-        yield from phh.iter_file(path)
+        yield from sites.iter_entries(path, site)
     except HistoryError as exc:  # the file as a whole: one problem, then the next file
         report.bad.append(Problem(str(path), 0, 0, error=str(exc)))
 
@@ -143,10 +178,11 @@ def _record(
         return None
     text = phh.dumps(history)
     key = digest(text)
-    if key in known:
+    other = site_key(text) if isinstance(entry, sites.SiteEntry) else None
+    if key in known or other in known:
         report.already += 1
         return None
-    label = f"hand {entry.number} (line {entry.line})"
+    label = sites.label(entry)
     try:
         replayed = replay(history, label=label)
         record = imported(replayed, source=source, text=text)
@@ -154,7 +190,9 @@ def _record(
         report.bad.append(Problem(str(path), entry.number, entry.line, error=f"{path}: {exc}"))
         return None
     known.add(key)
-    mismatches = replayed.mismatches()
+    if other is not None:
+        known.add(other)
+    mismatches = sites.mismatches(entry, replayed)
     if mismatches:
         report.mismatched.append(
             Problem(str(path), entry.number, entry.line, mismatches=tuple(mismatches))

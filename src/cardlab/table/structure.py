@@ -236,7 +236,11 @@ VARIANTS: dict[str, Variant] = {
             "omaha",
             Betting.FIXED_LIMIT,
             low=_L.EIGHT_OR_BETTER,
-            phh=((Betting.FIXED_LIMIT, "FO/8"),),
+            phh=(
+                (Betting.FIXED_LIMIT, "FO/8"),
+                (Betting.POT_LIMIT, "PO/8"),
+                (Betting.NO_LIMIT, "NO/8"),
+            ),
         ),
         Variant(
             "stud8",
