@@ -42,6 +42,7 @@ COMPILE_SECONDS = 20  # the hash path's kernels, compiled on a first run (2-core
 if TYPE_CHECKING:
     from cardlab.poker._kernels.hashed import HashLookups
     from cardlab.poker._kernels.omaha_lookup import OmahaLookups
+    from cardlab.poker._kernels.plain_seven import PlainSeven
     from cardlab.poker._kernels.rule_arrays import KernelLookups
     from cardlab.poker.rules import RuleSet
 
@@ -222,6 +223,17 @@ def omaha_lookups(rules: RuleSet) -> OmahaLookups | None:
     return _lookup_cache.cached(build, rules, build=lambda: build(kernel_lookups(rules), h))
 
 
+@lru_cache(maxsize=64)
+def _plain_seven(rules: RuleSet) -> PlainSeven:
+    """The seven-card loop's look-ups where it applies (suits break no ties, no
+    Mixwell: :mod:`cardlab.poker._kernels.plain_seven`), once per process."""
+    from cardlab.poker._kernels.plain_seven import plain_seven
+
+    h = hash_lookups(rules, 7)
+    assert h is not None  # the caller checked that the hash path applies
+    return plain_seven(h, kernel_lookups(rules))
+
+
 # --- internals ---------------------------------------------------------------
 
 
@@ -316,7 +328,7 @@ def _run(
             out,
         )
     elif method == "hashed":
-        from cardlab.poker._kernels import hashed_batch, omaha
+        from cardlab.poker._kernels import hashed_batch, omaha, plain_seven
         from cardlab.poker._kernels.bundle import HASHED, OMAHA, key_lookups
 
         h = hash_lookups(lookups.rules, 5 if game == "omaha" else k)
@@ -332,6 +344,8 @@ def _run(
         )
         if game == "omaha":
             omaha.best_omaha(array, arrays, scalars, out)
+        elif plain_seven.applies(h, lookups):
+            plain_seven.best_plain_seven(array, _plain_seven(lookups.rules), out)
         else:
             hashed_batch.best_hashed(array, arrays, scalars, out)
     else:
