@@ -224,14 +224,16 @@ def omaha_lookups(rules: RuleSet) -> OmahaLookups | None:
 
 
 @lru_cache(maxsize=64)
-def _plain_seven(rules: RuleSet) -> PlainSeven:
+def _plain_seven(rules: RuleSet) -> PlainSeven | None:
     """The seven-card loop's look-ups where it applies (suits break no ties, no
-    Mixwell: :mod:`cardlab.poker._kernels.plain_seven`), once per process."""
-    from cardlab.poker._kernels.plain_seven import plain_seven
+    Mixwell: :mod:`cardlab.poker._kernels.plain_seven`), else None; once per process."""
+    from cardlab.poker._kernels import plain_seven
 
-    h = hash_lookups(rules, 7)
-    assert h is not None  # the caller checked that the hash path applies
-    return plain_seven(h, kernel_lookups(rules))
+    lookups = kernel_lookups(rules)
+    h = hash_lookups(rules, 7) if lookups.direct_ok else None
+    if h is None or not plain_seven.applies(h, lookups):
+        return None
+    return plain_seven.plain_seven(h, lookups)
 
 
 # --- internals ---------------------------------------------------------------
@@ -310,6 +312,16 @@ def _run(
     out = np.empty(n, np.int64) if out is None else out
     if n == 0:
         return out
+    if method == "hashed" and game == "best" and k == 7:
+        plain = _plain_seven(lookups.rules)
+        if plain is not None:  # only ranks and flushes matter (standard52)
+            from cardlab.poker._kernels import plain_seven
+
+            if array.dtype == np.uint8:  # sixteen rows at a time in vector code
+                plain_seven.best_plain_seven_bytes(array, plain, out)
+            else:
+                plain_seven.best_plain_seven(array, plain, out)
+            return out
     choices = subsets(k, omaha=game == "omaha")
     if method == "direct":
         from cardlab.poker._kernels import direct
@@ -328,7 +340,7 @@ def _run(
             out,
         )
     elif method == "hashed":
-        from cardlab.poker._kernels import hashed_batch, omaha, plain_seven
+        from cardlab.poker._kernels import hashed_batch, omaha
         from cardlab.poker._kernels.bundle import HASHED, OMAHA, key_lookups
 
         h = hash_lookups(lookups.rules, 5 if game == "omaha" else k)
@@ -344,8 +356,6 @@ def _run(
         )
         if game == "omaha":
             omaha.best_omaha(array, arrays, scalars, out)
-        elif plain_seven.applies(h, lookups):
-            plain_seven.best_plain_seven(array, _plain_seven(lookups.rules), out)
         else:
             hashed_batch.best_hashed(array, arrays, scalars, out)
     else:
