@@ -60,7 +60,12 @@ def _gather(builder: Any, data: Any, index: Any, bits: int) -> Any:
     every = ir.Constant(ir.VectorType(_I1, WIDTH), [1] * WIDTH)
     got = builder.call(
         gather,
-        [builder.inttoptr(addresses, pointers), ir.Constant(_I32, bits // 8), every, ir.Constant(values, None)],
+        [
+            builder.inttoptr(addresses, pointers),
+            ir.Constant(_I32, bits // 8),
+            every,
+            ir.Constant(values, None),
+        ],
     )
     return got if bits == 64 else builder.sext(got, _ROWS)
 
