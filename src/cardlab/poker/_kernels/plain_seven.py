@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit, prange
 
 from cardlab.poker._kernels.hashed import hash_masks
-from cardlab.poker._kernels.vector_keys import WIDTH, sixteen_keys
+from cardlab.poker._kernels.vector_keys import WIDTH, lowest_bit, sixteen_keys
 
 if TYPE_CHECKING:
     from cardlab.poker._kernels.hashed import HashLookups
@@ -115,7 +115,7 @@ def best_plain_seven_bytes(codes: Array, p: PlainSeven, out: Array) -> None:  # 
     whole = n - n % WIDTH
     for block in prange((whole + _BLOCK - 1) // _BLOCK):
         start = block * _BLOCK
-        noted = np.empty(_BLOCK, np.int64)
+        noted = np.empty(_BLOCK // WIDTH, np.int64)
         _vector_keys(codes, start, min(whole, start + _BLOCK), p, noted, out)
     if whole < n:
         sums = np.empty(WIDTH, np.int64)
@@ -137,29 +137,29 @@ def _vector_keys(
     n_lo_bits = p.n_lo_bits
     suit_shift = p.suit_shift
     flush_test = p.flush_test
-    n_noted = 0  # the rows that may hold a flush: row << 32 | their suits' top bits
+    n_noted = 0  # groups with a row that may hold a flush: first row << 16 | mask
     for i in range(start, stop, WIDTH):
-        n_noted += sixteen_keys(
-            codes,
-            i,
-            pairs,
-            lo_index,
-            hi_index,
-            rank_keys,
-            out,
-            n_lo_bits,
-            suit_shift,
-            flush_test,
-            noted,
-            n_noted,
+        mask = sixteen_keys(
+            codes, i, pairs, lo_index, hi_index, rank_keys, out, n_lo_bits, suit_shift, flush_test
         )
+        noted[n_noted] = i << 16 | mask
+        n_noted += mask != 0
+    digits = p.digits
     suit_ranks = p.suit_ranks
     flush_keys = p.flush_keys
     suit_strength = p.suit_strength
+    flush_bits = (flush_test // 3) << 3
     for q in range(n_noted):
-        i = noted[q] >> 32
-        flushes = noted[q] & 0xFFFFFFFF
-        out[i] = _with_flush(codes, i, flushes, out[i], suit_ranks, flush_keys, suit_strength)
+        first = noted[q] >> 16
+        mask = noted[q] & 0xFFFF
+        while mask:
+            i = first + lowest_bit(mask)
+            mask &= mask - 1
+            total = 0
+            for j in range(7):
+                total += digits[codes[i, j]]
+            flushes = ((total >> suit_shift) + flush_test) & flush_bits
+            out[i] = _with_flush(codes, i, flushes, out[i], suit_ranks, flush_keys, suit_strength)
 
 
 @njit(cache=True)

@@ -13,9 +13,7 @@ and other targets as plain loads; every other operation is generic LLVM):
    one card's): four look-ups a row instead of seven;
 3. gather ``lo_index`` and ``hi_index`` of the sums' two halves, then ``rank_keys`` of
    their sum, and store the sixteen keys;
-4. list the rows whose suit counts allow a flush (3% of random hands) in ``noted`` from
-   ``n_noted`` on, as ``row << 32 | the top bits of their suits' nibbles``, without a
-   branch (``llvm.masked.compressstore``), and return how many.
+4. return the mask of the rows whose suit counts allow a flush (3% of random hands).
 
 Same arithmetic as :func:`.plain_seven._plain_keys`, which tests compare it with.
 Requires ``codes`` uint8 and C-contiguous with seven columns, rows ``i..i+15`` present,
@@ -46,28 +44,40 @@ def _splat(builder: Any, scalar: Any) -> Any:
     return builder.shuffle_vector(one, ir.Constant(_ROWS, None), zeros)
 
 
+class _VectorGep(ir.instructions.Instruction):  # type: ignore[misc]
+    """``getelementptr`` of one pointer and a vector of indexes: a vector of pointers
+    (llvmlite's own ``gep`` takes scalar indexes only). The gathers' addresses as base +
+    index * size let LLVM fold them into the gather instruction."""
+
+    def __init__(self, parent: Any, pointer: Any, index: Any, item: Any) -> None:
+        super().__init__(
+            parent, ir.VectorType(item.as_pointer(), WIDTH), "getelementptr", [pointer, index]
+        )
+        self.item = item
+
+    def descr(self, buf: list[str]) -> None:
+        pointer, index = self.operands
+        buf.append(
+            f"getelementptr {self.item}, {pointer.type} {pointer.get_reference()}, "
+            f"{index.type} {index.get_reference()}\n"
+        )
+
+
 def _gather(builder: Any, data: Any, index: Any, bits: int) -> Any:
-    """``data[index]`` for each of the WIDTH int64 indexes, as int64 (``data``: the
-    array's data pointer, its items ``bits`` wide, sign-extended)."""
+    """``data[index]`` for each of the WIDTH int32 indexes (``data``: the array's data
+    pointer, its items ``bits`` wide)."""
     item = ir.IntType(bits)
     values = ir.VectorType(item, WIDTH)
     pointers = ir.VectorType(item.as_pointer(), WIDTH)
     name = f"llvm.masked.gather.v{WIDTH}i{bits}.v{WIDTH}p0"
     signature = ir.FunctionType(values, [pointers, _I32, ir.VectorType(_I1, WIDTH), values])
     gather = cgutils.get_or_insert_function(builder.module, signature, name)
-    offsets = builder.mul(index, _splat(builder, ir.Constant(_I64, bits // 8)))
-    addresses = builder.add(offsets, _splat(builder, builder.ptrtoint(data, _I64)))
+    addresses = _VectorGep(builder.block, builder.bitcast(data, item.as_pointer()), index, item)
+    builder._insert(addresses)
     every = ir.Constant(ir.VectorType(_I1, WIDTH), [1] * WIDTH)
-    got = builder.call(
-        gather,
-        [
-            builder.inttoptr(addresses, pointers),
-            ir.Constant(_I32, bits // 8),
-            every,
-            ir.Constant(values, None),
-        ],
+    return builder.call(
+        gather, [addresses, ir.Constant(_I32, bits // 8), every, ir.Constant(values, None)]
     )
-    return got if bits == 64 else builder.sext(got, _ROWS)
 
 
 @intrinsic
@@ -83,12 +93,10 @@ def sixteen_keys(
     n_lo_bits: Any,
     suit_shift: Any,
     flush_test: Any,
-    noted: Any,
-    n_noted: Any,
 ) -> Any:
-    """out[i..i+15] = the plain keys of rows i..i+15 of ``codes``; the rows among them
-    whose suit counts allow a flush go to ``noted[n_noted:]``; returns their number."""
-    arrays = (codes, pairs, lo_index, hi_index, rank_keys, out, noted)
+    """out[i..i+15] = the plain keys of rows i..i+15 of ``codes``; returns the mask of
+    the rows among them (bit r: row i + r) whose suit counts allow a flush."""
+    arrays = (codes, pairs, lo_index, hi_index, rank_keys, out)
     if not all(isinstance(a, types.Array) for a in arrays) or codes.dtype != types.uint8:
         return None
     sig = types.int64(
@@ -102,8 +110,6 @@ def sixteen_keys(
         n_lo_bits,
         suit_shift,
         flush_test,
-        noted,
-        n_noted,
     )
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
@@ -115,12 +121,13 @@ def sixteen_keys(
         start = builder.gep(data(0), [builder.mul(row, ir.Constant(_I64, 7))])
         raw = builder.load(builder.bitcast(start, raw_type.as_pointer()))
         raw.align = 1
+        lanes32 = ir.VectorType(_I32, WIDTH)
         columns = []
         for j in range(7):
-            pick = ir.Constant(ir.VectorType(_I32, WIDTH), [7 * r + j for r in range(WIDTH)])
+            pick = ir.Constant(lanes32, [7 * r + j for r in range(WIDTH)])
             column = builder.shuffle_vector(raw, ir.Constant(raw_type, None), pick)
-            columns.append(builder.zext(column, _ROWS))
-        six = _splat(builder, ir.Constant(_I64, 6))
+            columns.append(builder.zext(column, lanes32))
+        six = ir.Constant(lanes32, [6] * WIDTH)
         total = None
         for a, b in ((0, 1), (2, 3), (4, 5), (6, 6)):
             index = builder.or_(builder.shl(columns[a], six), columns[b])
@@ -131,9 +138,10 @@ def sixteen_keys(
         one = _splat(builder, ir.Constant(_I64, 1))
         lo_mask = builder.sub(builder.shl(one, n_lo), one)
         hi_mask = builder.sub(builder.shl(one, builder.sub(shift, n_lo)), one)
-        lo = _gather(builder, data(3), builder.and_(total, lo_mask), 32)
-        hi = _gather(builder, data(4), builder.and_(builder.ashr(total, n_lo), hi_mask), 32)
-        keys = _gather(builder, data(5), builder.add(lo, hi), 64)
+        lo = builder.trunc(builder.and_(total, lo_mask), lanes32)
+        hi = builder.trunc(builder.and_(builder.ashr(total, n_lo), hi_mask), lanes32)
+        place = builder.add(_gather(builder, data(3), lo, 32), _gather(builder, data(4), hi, 32))
+        keys = _gather(builder, data(5), place, 64)
         target = builder.gep(data(6), [row])
         store = builder.store(keys, builder.bitcast(target, _ROWS.as_pointer()))
         store.align = 8
@@ -142,19 +150,22 @@ def sixteen_keys(
         flush_bits = builder.shl(builder.sdiv(test, three), three)  # each nibble's top bit
         flushes = builder.and_(builder.add(builder.ashr(total, shift), test), flush_bits)
         some = builder.icmp_unsigned("!=", flushes, ir.Constant(_ROWS, [0] * WIDTH))
-        lanes = ir.Constant(_ROWS, list(range(WIDTH)))
-        rows = builder.add(_splat(builder, row), lanes)
-        entries = builder.or_(builder.shl(rows, _splat(builder, ir.Constant(_I64, 32))), flushes)
-        compress_type = ir.FunctionType(
-            ir.VoidType(), [_ROWS, _I64.as_pointer(), ir.VectorType(_I1, WIDTH)]
-        )
-        compress = cgutils.get_or_insert_function(
-            builder.module, compress_type, f"llvm.masked.compressstore.v{WIDTH}i64"
-        )
-        builder.call(compress, [entries, builder.gep(data(10), [args[11]]), some])
         bits = ir.IntType(WIDTH)
-        count_type = ir.FunctionType(bits, [bits])
-        count = cgutils.get_or_insert_function(builder.module, count_type, f"llvm.ctpop.i{WIDTH}")
-        return builder.zext(builder.call(count, [builder.bitcast(some, bits)]), _I64)
+        return builder.zext(builder.bitcast(some, bits), _I64)
+
+    return sig, codegen
+
+
+@intrinsic
+def lowest_bit(typingctx: Any, x: Any) -> Any:
+    """The index of the lowest set bit of the int64 ``x`` (``llvm.cttz``; 64 for 0)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        count_type = ir.FunctionType(_I64, [_I64, _I1])
+        count = cgutils.get_or_insert_function(builder.module, count_type, "llvm.cttz.i64")
+        return builder.call(count, [args[0], ir.Constant(_I1, 0)])
 
     return sig, codegen
