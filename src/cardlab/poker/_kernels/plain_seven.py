@@ -235,4 +235,4 @@ def _with_flush(
         | suit_ranks[codes[i, 6]]
     )
     ranks = board >> (16 * suit) & 0xFFFF
-    return max(key, flush_keys[ranks] | suit_strength[suit] * 0x11111)
+    return int(max(key, flush_keys[ranks] | suit_strength[suit] * 0x11111))

@@ -22,6 +22,7 @@ every code below 64, and ``lo_index``/``hi_index`` int32.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from llvmlite import ir
@@ -71,7 +72,9 @@ def _gather(builder: Any, data: Any, index: Any, bits: int) -> Any:
     pointers = ir.VectorType(item.as_pointer(), WIDTH)
     name = f"llvm.masked.gather.v{WIDTH}i{bits}.v{WIDTH}p0"
     signature = ir.FunctionType(values, [pointers, _I32, ir.VectorType(_I1, WIDTH), values])
-    gather = cgutils.get_or_insert_function(builder.module, signature, name)
+    gather = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+        builder.module, signature, name
+    )
     addresses = _VectorGep(builder.block, builder.bitcast(data, item.as_pointer()), index, item)
     builder._insert(addresses)
     every = ir.Constant(ir.VectorType(_I1, WIDTH), [1] * WIDTH)
@@ -80,8 +83,7 @@ def _gather(builder: Any, data: Any, index: Any, bits: int) -> Any:
     )
 
 
-@intrinsic
-def sixteen_keys(
+def _sixteen_keys(
     typingctx: Any,
     codes: Any,
     i: Any,
@@ -156,8 +158,7 @@ def sixteen_keys(
     return sig, codegen
 
 
-@intrinsic
-def lowest_bit(typingctx: Any, x: Any) -> Any:
+def _lowest_bit(typingctx: Any, x: Any) -> Any:
     """The index of the lowest set bit of the int64 ``x`` (``llvm.cttz``; 64 for 0)."""
     if not isinstance(x, types.Integer):
         return None
@@ -165,7 +166,14 @@ def lowest_bit(typingctx: Any, x: Any) -> Any:
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         count_type = ir.FunctionType(_I64, [_I64, _I1])
-        count = cgutils.get_or_insert_function(builder.module, count_type, "llvm.cttz.i64")
+        count = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, count_type, "llvm.cttz.i64"
+        )
         return builder.call(count, [args[0], ir.Constant(_I1, 0)])
 
     return sig, codegen
+
+
+# numba calls these from compiled code; to mypy they are plain functions of numbers
+sixteen_keys: Callable[..., int] = intrinsic(_sixteen_keys)
+lowest_bit: Callable[..., int] = intrinsic(_lowest_bit)
