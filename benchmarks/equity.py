@@ -27,7 +27,7 @@ core, AsAh v KsKh exact, AsAh against a random hand exact; with issue 21's refer
   times, each hand built from its seven cards as OMPEval's own "random order (card
   arrays)" benchmark does, and prints ``evals_per_cpu_s`` (the best of R, CPU time);
   ``PATH equity AsAh KsKh --mc S`` (or ``--exact``) runs its EquityCalculator on one
-  thread and prints ``hands`` and ``cpu_s``. docs/speed.md says how it was built;
+  thread and prints ``hands`` and ``cpu_s`` (docs/speed.md);
 - **pokerfast**, a wheel that bundles OMPEval as a C library (at about half the native
   speed), as a second line.
 
@@ -49,11 +49,9 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -68,7 +66,7 @@ from cardlab.poker.equity import exact_equity, sample_equity
 from cardlab.poker.games import get_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from evaluators import best_rate, pokerfast_runner, pyrust_runner, random_hands
+from evaluators import NativeOmpeval, best_rate, pokerfast_runner, pyrust_runner, random_hands
 
 HOLDEM = get_game("standard52-holdem")
 FESCA = get_game("fesca78-holdem")
@@ -334,52 +332,6 @@ def _best(fn: Callable[[], Any], repeat: int, clock: Callable[[], float]) -> tup
         result = fn()
         best = min(best, clock() - start)
     return best, result
-
-
-class NativeOmpeval:
-    """OMPEval built from source, through its driver program (the module docstring says
-    what the driver answers)."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    @classmethod
-    def find(cls, path: str) -> NativeOmpeval | None:
-        """The driver at ``path``, or None (with a line saying why) when there is none."""
-        if not path:
-            print("OMPEval from source: not measured (no --native PATH or $OMPEVAL_BENCH)")
-            return None
-        if not os.access(path, os.X_OK):
-            print(f"OMPEval from source: not measured ({path} is not an executable)")
-            return None
-        return cls(path)
-
-    def _run(self, *args: str) -> dict[str, Any]:
-        done = subprocess.run(
-            [self.path, *args], capture_output=True, text=True, check=False, timeout=600
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"{self.path} {' '.join(args)}: {done.stderr.strip()}")
-        answer: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-        return answer
-
-    def eval_rate(self, hands: np.ndarray, repeat: int = 3) -> float:
-        """Seven-card evaluations per CPU second of one thread on ``hands`` (standard52
-        codes), the best of ``repeat``."""
-        text = [str(c) for c in RuleSet.for_deck("standard52").deck.cards]
-        index = np.array(
-            [4 * "23456789TJQKA".index(t[0]) + "shcd".index(t[1]) for t in text], np.uint8
-        )
-        with tempfile.NamedTemporaryFile(suffix=".hands") as f:
-            f.write(index[hands].tobytes())
-            f.flush()
-            answer = self._run("eval", str(len(hands)), f.name, str(repeat))
-        return float(answer["evals_per_cpu_s"])
-
-    def equity(self, ranges: list[str], exact: bool, seconds: float = 1.0) -> dict[str, Any]:
-        """Its EquityCalculator on one thread: ``hands`` played and ``cpu_s``."""
-        how = ["--exact"] if exact else ["--mc", str(seconds)]
-        return self._run("equity", *ranges, *how)
 
 
 def native_lines(samples: int, eval_hands: int, native: NativeOmpeval | None) -> None:
@@ -687,7 +639,6 @@ def _two_processes_line(runs: int = 9, rounds: int = 2) -> None:
     two independent cores each copy would keep its speed; what two copies lose is what
     the machine takes from two threads of such work (shared caches, memory, or cores
     that are not whole), whatever the code does."""
-    import subprocess
 
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
     alone: list[float] = []
