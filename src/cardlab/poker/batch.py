@@ -37,6 +37,8 @@ from cardlab.errors import CardError, HandError
 from cardlab.poker.categories import Category
 from cardlab.poker.keys import PRIMARY_SHIFT
 
+_FEW_CHECKED = 32  # rows checked in Python (a parallel kernel's start took milliseconds)
+_FEW = 20_000  # rows the seven-card loop scores on the calling thread alone (about 50 us)
 COMPILE_SECONDS = 20  # the hash path's kernels, compiled on a first run (2-core machine)
 
 if TYPE_CHECKING:
@@ -268,7 +270,10 @@ def _check_codes(array: np.ndarray[Any, Any], lookups: KernelLookups) -> None:
 
     if array.shape[0] == 0:
         return
-    row, col, problem = (int(x) for x in first_bad(array, lookups.n_cards))
+    if array.shape[0] <= _FEW_CHECKED:  # in Python: the kernel's start costs more
+        row, col, problem = _first_bad_few(array, lookups.n_cards)
+    else:
+        row, col, problem = (int(x) for x in first_bad(array, lookups.n_cards))
     if row < 0:
         return
     deck = lookups.rules.deck
@@ -280,6 +285,21 @@ def _check_codes(array: np.ndarray[Any, Any], lookups: KernelLookups) -> None:
         )
     card = deck.cards[given[col]]
     raise CardError(f"card {card} (code {given[col]}) is repeated in row {row} {given}")
+
+
+def _first_bad_few(array: np.ndarray[Any, Any], n_cards: int) -> tuple[int, int, int]:
+    """What ``five.first_bad`` answers, for a few rows: (row, column, problem) of the
+    first code outside the deck (problem 1) or repeating a card of its row (2), or
+    (-1, 0, 0)."""
+    for i, row in enumerate(array.tolist()):
+        seen: set[int] = set()
+        for j, c in enumerate(row):
+            if not 0 <= c < n_cards:
+                return i, j, 1
+            if c in seen:
+                return i, j, 2
+            seen.add(c)
+    return -1, 0, 0
 
 
 def _resolve(method: Method, lookups: KernelLookups, k: int, game: Game) -> str:
@@ -317,7 +337,9 @@ def _run(
         if plain is not None:  # only ranks and flushes matter (standard52)
             from cardlab.poker._kernels import plain_seven
 
-            if array.dtype == np.uint8:  # sixteen rows at a time in vector code
+            if array.dtype == np.uint8 and n <= _FEW:  # not worth waking other threads
+                plain_seven.best_plain_seven_few(array, plain, out)
+            elif array.dtype == np.uint8:  # sixteen rows at a time in vector code
                 plain_seven.best_plain_seven_bytes(array, plain, out)
             else:
                 plain_seven.best_plain_seven(array, plain, out)

@@ -125,6 +125,23 @@ def best_plain_seven_bytes(codes: Array, p: PlainSeven, out: Array) -> None:  # 
 
 
 @njit(cache=True)
+def best_plain_seven_few(codes: Array, p: PlainSeven, out: Array) -> None:  # pragma: no cover
+    """The same for a few rows (uint8 codes), on the calling thread only: a parallel
+    loop's start wakes the other threads, which on a busy machine took milliseconds for
+    one hand."""
+    n = codes.shape[0]
+    whole = n - n % WIDTH
+    noted = np.empty(_BLOCK // WIDTH, np.int64)
+    for start in range(0, whole, _BLOCK):
+        _vector_keys(codes, start, min(whole, start + _BLOCK), p, noted, out)
+    if whole < n:
+        sums = np.empty(WIDTH, np.int64)
+        rows = np.empty(WIDTH, np.int64)
+        _plain_keys(codes, whole, n, p, sums, out)
+        _flushes(codes, whole, n, p, sums, rows, out)
+
+
+@njit(cache=True)
 def _vector_keys(
     codes: Array, start: int, stop: int, p: PlainSeven, noted: Array, out: Array
 ) -> None:  # pragma: no cover - compiled
