@@ -14,8 +14,8 @@ CPU time per part is the figure to project from.
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 import time
 
 from cardlab.analysis.chart import chart
@@ -26,15 +26,18 @@ from cardlab.poker.tables7 import omaha_exact_work
 from cardlab.tasks import dask_client
 
 
-def main(argv: list[str]) -> None:
-    workers = None
-    if "--workers" in argv:
-        workers = int(argv[argv.index("--workers") + 1])
-    which = [a for a in argv if a in ("standard52", "fesca78", "omaha")] or [
-        "standard52",
-        "fesca78",
-        "omaha",
-    ]
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument(
+        "parts",
+        nargs="*",
+        choices=("standard52", "fesca78", "omaha"),
+        help="which figures (default all three)",
+    )
+    parser.add_argument("--workers", type=int, default=None, help="Dask workers (the cores)")
+    args = parser.parse_args(argv)
+    workers = args.workers
+    which = args.parts or ["standard52", "fesca78", "omaha"]
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}")
     if "standard52" in which:
         start = time.perf_counter()
@@ -73,4 +76,4 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

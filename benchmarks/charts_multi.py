@@ -15,8 +15,8 @@ shared: wall times are an upper bound.
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 import time
 
 from cardlab.analysis.chart import chart
@@ -55,11 +55,18 @@ def run(client: object, game_name: str, se: float | None, first: int | None) -> 
     print(f"  best: {best}")
 
 
-def main(argv: list[str]) -> None:
-    workers = None
-    if "--workers" in argv:
-        workers = int(argv[argv.index("--workers") + 1])
-    which = [a for a in argv if a in ("stud", "omaha", "fesca")] or ["stud", "omaha", "fesca"]
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument(
+        "parts",
+        nargs="*",
+        choices=("stud", "omaha", "fesca"),
+        help="which charts (default all three)",
+    )
+    parser.add_argument("--workers", type=int, default=None, help="Dask workers (the cores)")
+    args = parser.parse_args(argv)
+    workers = args.workers
+    which = args.parts or ["stud", "omaha", "fesca"]
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}")
     print(
         "peers, per CPU second: Omaha sample_equity "
@@ -79,4 +86,4 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

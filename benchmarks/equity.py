@@ -14,20 +14,33 @@ hands) and pokerkit's sampled ``calculate_equities``, whichever are installed (t
 ``bench`` extra). cardlab's times are CPU seconds of one thread (``process_time``,
 steadier on a shared machine) and wall seconds on every core.
 
-Then, side by side in the same run, cardlab against OMPEval (C++, bundled by pokerfast,
-called through its C library on one thread unless said) on issue 21's four figures:
+Then, side by side in the same run, cardlab against OMPEval on issue 21's four figures:
 random seven-card evaluations per second per core, Monte Carlo showdowns per second per
 core, AsAh v KsKh exact, AsAh against a random hand exact; with issue 21's reference
-(OMPEval measured elsewhere: 271 M, 39 M, 1.1 ms). pyrust-poker, a Rust port of OMPEval,
-is tried too (its wheels cannot evaluate: docs/speed.md). Last, cardlab's exact walks on
-1 and 2 threads (``numba.set_num_threads``, in this process only) and the speed-up.
+(OMPEval measured elsewhere: 271 M, 39 M, 1.1 ms). Two OMPEvals:
+
+- **native**: OMPEval built from its source on this machine (``-O3 -march=native``, out of
+  this repository: its code is never committed here), through a small driver program
+  named by ``--native PATH`` or ``$OMPEVAL_BENCH``. The driver answers two commands on
+  one thread, each with one JSON line: ``PATH eval N FILE R`` scores the N seven-card
+  hands of FILE (N x 7 bytes, OMPEval's card index 4 * rank + suit, suits s h c d) R
+  times, each hand built from its seven cards as OMPEval's own "random order (card
+  arrays)" benchmark does, and prints ``evals_per_cpu_s`` (the best of R, CPU time);
+  ``PATH equity AsAh KsKh --mc S`` (or ``--exact``) runs its EquityCalculator on one
+  thread and prints ``hands`` and ``cpu_s`` (docs/speed.md);
+- **pokerfast**, a wheel that bundles OMPEval as a C library (at about half the native
+  speed), as a second line.
+
+pyrust-poker, a Rust port of OMPEval, is tried too (its wheels cannot evaluate:
+docs/speed.md). Last, cardlab's exact walks on 1 and 2 threads (``numba.set_num_threads``,
+in this process only) and the speed-up.
 
     python benchmarks/equity.py [--quick] [--monte-carlo] [--only-fesca-exact] [--samples N]
-        [--native] [--threads-only] [--mc-native REPEATS]
+        [--native [PATH]] [--threads-only] [--mc-native REPEATS]
 
 ``--mc-native R``: only the per-core figures against OMPEval, R interleaved rounds of
 Monte Carlo (cardlab standard52 AsAh v KsKh, OMPEval on the same matchup, cardlab
-FESCA78) and of random seven-card evaluations (2,000,000 hands, both), each on one
+FESCA78) and of random seven-card evaluations (2,000,000 hands, all three), each on one
 thread; prints each figure's median and range and the median of the per-round ratios
 cardlab / OMPEval (run it with NUMBA_NUM_THREADS=1 for one thread in numba too).
 """
@@ -37,6 +50,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -52,7 +66,7 @@ from cardlab.poker.equity import exact_equity, sample_equity
 from cardlab.poker.games import get_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from evaluators import best_rate, pokerfast_runner, pyrust_runner, random_hands
+from evaluators import NativeOmpeval, best_rate, pokerfast_runner, pyrust_runner, random_hands
 
 HOLDEM = get_game("standard52-holdem")
 FESCA = get_game("fesca78-holdem")
@@ -96,7 +110,7 @@ def line(label: str, value: str) -> None:
     print(f"{label:<62} {value}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip the slowest cases")
     parser.add_argument("--samples", type=int, default=2_000_000)
@@ -105,7 +119,13 @@ def main() -> None:
         "--only-fesca-exact", action="store_true", help="only the exact FESCA78 case, best of 5"
     )
     parser.add_argument(
-        "--native", action="store_true", help="only cardlab against OMPEval, and the threads"
+        "--native",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="PATH",
+        help="only cardlab against OMPEval, and the threads; PATH: the driver of OMPEval "
+        "built from source (default $OMPEVAL_BENCH)",
     )
     parser.add_argument(
         "--threads-only", action="store_true", help="only the exact walks on 1 and 2 threads"
@@ -118,12 +138,13 @@ def main() -> None:
         metavar="R",
         help="only MC and 7-card evaluation per core against OMPEval, R rounds",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    native = NativeOmpeval.find(args.native or os.environ.get("OMPEVAL_BENCH", ""))
     cores = numba.config.NUMBA_NUM_THREADS
     n = args.samples
     if args.mc_native:  # the sampler's kernel only
         sample_equity(HOLDEM, AA_KK, samples=8_000, rng=0)
-        mc_native_lines(n, args.mc_native)
+        mc_native_lines(n, args.mc_native, native)
         return
     # warm up: load (or compile) the kernels
     exact_equity(HOLDEM, AA_KK, board="2c 3d 4h 5s")
@@ -136,8 +157,8 @@ def main() -> None:
     if args.threads_only:
         thread_lines(args.quick)
         return
-    if args.native:
-        native_lines(n, args.eval_hands)
+    if args.native is not None:
+        native_lines(n, args.eval_hands, native)
         thread_lines(args.quick)
         return
     print(f"cores: {cores}; cardlab: CPU time of one thread, and wall time on {cores} cores\n")
@@ -145,7 +166,7 @@ def main() -> None:
         exact_lines(args.quick)
     monte_carlo_lines(n, cores)
     if not args.monte_carlo:
-        native_lines(n, args.eval_hands)
+        native_lines(n, args.eval_hands, native)
         thread_lines(args.quick)
 
 
@@ -313,15 +334,16 @@ def _best(fn: Callable[[], Any], repeat: int, clock: Callable[[], float]) -> tup
     return best, result
 
 
-def native_lines(samples: int, eval_hands: int) -> None:
-    """cardlab and OMPEval (pokerfast) on issue 21's four figures, in this one run: one
-    thread each (CPU seconds), then every core (wall seconds) where both can."""
+def native_lines(samples: int, eval_hands: int, native: NativeOmpeval | None) -> None:
+    """cardlab and OMPEval (from source, and pokerfast's) on issue 21's four figures, in
+    this one run: one thread each (CPU seconds), then every core (wall seconds) where
+    pokerfast can (the native driver runs one thread)."""
     cores = numba.config.NUMBA_NUM_THREADS
     lib = _ompeval()
-    print("\ncardlab against OMPEval (pokerfast), same run; per core = CPU s of one thread")
+    print("\ncardlab against OMPEval, same run; per core = CPU s of one thread")
     if lib is None:
         print("  pokerfast (with its OMPEval library) not installed: pip install pokerfast")
-    rows: list[tuple[str, str, str, str, str]] = []
+    rows: list[tuple[str, ...]] = []
 
     # 1. random seven-card evaluations per second per core
     hands = random_hands(eval_hands, 52, 7, seed=21)
@@ -334,7 +356,10 @@ def native_lines(samples: int, eval_hands: int) -> None:
     )
     run, _ = pokerfast_runner(hands)
     theirs = best_rate(run, len(hands), 3, time.process_time) if run is not None else None
-    rows.append(_row("7-card evaluations/s per core", ours, theirs, OMPEVAL_REF["eval"], True))
+    from_source = native.eval_rate(hands) if native else None
+    rows.append(
+        _row("7-card evaluations/s per core", ours, from_source, theirs, OMPEVAL_REF["eval"], True)
+    )
     pyrust, why = pyrust_runner(hands)
     if pyrust is None:
         print(f"  pyrust-poker: not measured, {why}")
@@ -354,7 +379,20 @@ def native_lines(samples: int, eval_hands: int) -> None:
         start = time.process_time()
         _, played = _omp_equity(lib, ["AsAh", "KsKh"], False, 1, 2.0)
         theirs = played / (time.process_time() - start)
-    rows.append(_row("MC showdowns/s per core", samples / ours_s, theirs, OMPEVAL_REF["mc"], True))
+    from_source = None
+    if native:
+        answer = native.equity(["AsAh", "KsKh"], False, 2.0)
+        from_source = answer["hands"] / answer["cpu_s"]
+    rows.append(
+        _row(
+            "MC showdowns/s per core",
+            samples / ours_s,
+            from_source,
+            theirs,
+            OMPEVAL_REF["mc"],
+            True,
+        )
+    )
 
     # 3. and 4. exact: AsAh v KsKh, AsAh v a random hand; one thread, then every core
     for label, hands_text, omp_ranges, repeat in (
@@ -374,20 +412,39 @@ def native_lines(samples: int, eval_hands: int) -> None:
                     repeat,
                     clock,
                 )
+            from_source = None
+            if native and threads == 1:
+                from_source = min(native.equity(omp_ranges, True)["cpu_s"] for _ in range(repeat))
             where = "1 thread, CPU s" if threads == 1 else f"{cores} threads, wall s"
             rows.append(
-                _row(f"{label} ({where})", ours_s, theirs, ref if threads == 1 else None, False)
+                _row(
+                    f"{label} ({where})",
+                    ours_s,
+                    from_source,
+                    theirs,
+                    ref if threads == 1 else None,
+                    False,
+                )
             )
     numba.set_num_threads(cores)
-    print(f"  {'figure':<40} {'issue ref':>10} {'OMPEval':>10} {'cardlab':>10}  cardlab speed")
+    print(
+        f"  {'figure':<40} {'issue ref':>10} {'native':>10} {'pokerfast':>10} {'cardlab':>10}"
+        "  cardlab speed"
+    )
     for row in rows:
-        print(f"  {row[0]:<40} {row[1]:>10} {row[2]:>10} {row[3]:>10}  {row[4]}")
+        print(f"  {row[0]:<40} {row[1]:>10} {row[2]:>10} {row[3]:>10} {row[4]:>10}  {row[5]}")
 
 
 def _row(
-    label: str, ours: float, theirs: float | None, ref: float | None, rate: bool
-) -> tuple[str, str, str, str, str]:
-    """One line of the native table: a rate (higher is better) or a time in seconds."""
+    label: str,
+    ours: float,
+    native: float | None,
+    theirs: float | None,
+    ref: float | None,
+    rate: bool,
+) -> tuple[str, ...]:
+    """One line of the native table: a rate (higher is better) or a time in seconds;
+    ``native``: OMPEval from source, ``theirs``: pokerfast's OMPEval, ``ref``: the issue's."""
 
     def text(x: float | None) -> str:
         if x is None:
@@ -399,15 +456,19 @@ def _row(
             return ""
         return f"x{ours / other if rate else other / ours:.2f} {name}"
 
-    ratios = ", ".join(r for r in (speed(theirs, "OMPEval here"), speed(ref, "issue ref")) if r)
-    return label, text(ref), text(theirs), text(ours), ratios
+    ratios = ", ".join(
+        r
+        for r in (speed(native, "native"), speed(theirs, "pokerfast"), speed(ref, "issue ref"))
+        if r
+    )
+    return label, text(ref), text(native), text(theirs), text(ours), ratios
 
 
-def mc_native_lines(samples: int, rounds: int) -> None:
-    """Per-core Monte Carlo and seven-card evaluation, cardlab against OMPEval, ``rounds``
-    interleaved rounds on one thread (CPU seconds): medians, ranges and the median
-    per-round ratio (a shared machine's speed drifts within a minute: the two measured
-    side by side see the same drift)."""
+def mc_native_lines(samples: int, rounds: int, native: NativeOmpeval | None = None) -> None:
+    """Per-core Monte Carlo and seven-card evaluation, cardlab against OMPEval (pokerfast's,
+    and the native build's when given), ``rounds`` interleaved rounds on one thread (CPU
+    seconds): medians, ranges and the median per-round ratio (a shared machine's speed
+    drifts within a minute: the two measured side by side see the same drift)."""
     numba.set_num_threads(1)
     sample_equity(FESCA, FESCA_HANDS, samples=8_000, rng=0)
     lib = _ompeval()
@@ -418,17 +479,20 @@ def mc_native_lines(samples: int, rounds: int) -> None:
     out = np.empty(len(hands), np.int64)
     evaluate_batch(hands[:1000], rules)
     omp_eval, _ = pokerfast_runner(hands)
-    evals: dict[str, list[float]] = {"cardlab": [], "OMPEval": []}
-    rates: dict[str, list[float]] = {"cardlab": [], "OMPEval": [], "FESCA78": []}
+    evals: dict[str, list[float]] = {"cardlab": [], "OMPEval": [], "native": []}
+    rates: dict[str, list[float]] = {"cardlab": [], "OMPEval": [], "native": [], "FESCA78": []}
     ratios: list[float] = []
+    native_ratios: list[float] = []
     for r in range(rounds):
+        start = time.process_time()
+        evaluate_batch(hands, rules, check=False, out=out)
+        evals["cardlab"].append(len(hands) / (time.process_time() - start))
         if omp_eval is not None:
-            start = time.process_time()
-            evaluate_batch(hands, rules, check=False, out=out)
-            evals["cardlab"].append(len(hands) / (time.process_time() - start))
             start = time.process_time()
             omp_eval()
             evals["OMPEval"].append(len(hands) / (time.process_time() - start))
+        if native is not None:
+            evals["native"].append(native.eval_rate(hands, repeat=1))
         start = time.process_time()
         sample_equity(HOLDEM, AA_KK, samples=samples, rng=r)
         rates["cardlab"].append(samples / (time.process_time() - start))
@@ -437,39 +501,48 @@ def mc_native_lines(samples: int, rounds: int) -> None:
             _, played = _omp_equity(lib, ["AsAh", "KsKh"], False, 1, 1.0)
             rates["OMPEval"].append(played / (time.process_time() - start))
             ratios.append(rates["cardlab"][-1] / rates["OMPEval"][-1])
+        if native is not None:
+            answer = native.equity(["AsAh", "KsKh"], False, 1.0)
+            rates["native"].append(answer["hands"] / answer["cpu_s"])
+            native_ratios.append(rates["cardlab"][-1] / rates["native"][-1])
         start = time.process_time()
         sample_equity(FESCA, FESCA_HANDS, samples=samples, rng=r)
         rates["FESCA78"].append(samples / (time.process_time() - start))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     print(f"Monte Carlo per core (1 thread, CPU s), {rounds} interleaved rounds of {samples:,}")
+    labels = {
+        "cardlab": "cardlab standard52 AsAh v KsKh",
+        "OMPEval": "OMPEval (pokerfast) AsAh v KsKh",
+        "native": "OMPEval (from source) AsAh v KsKh",
+        "FESCA78": f"cardlab FESCA78 {' v '.join(FESCA_HANDS)}",
+    }
     for name, values in rates.items():
         if values:
-            label = {
-                "cardlab": "cardlab standard52 AsAh v KsKh",
-                "OMPEval": "OMPEval (pokerfast) AsAh v KsKh",
-                "FESCA78": f"cardlab FESCA78 {' v '.join(FESCA_HANDS)}",
-            }[name]
             print(
-                f"  {label:<40} median {np.median(values) / 1e6:6.2f} M/s"
+                f"  {labels[name]:<40} median {np.median(values) / 1e6:6.2f} M/s"
                 f" (range {min(values) / 1e6:.2f}-{max(values) / 1e6:.2f})"
             )
-    if ratios:
-        print(
-            f"  cardlab / OMPEval per round: median x{np.median(ratios):.2f}"
-            f" (range x{min(ratios):.2f}-x{max(ratios):.2f})"
-        )
-    if evals["cardlab"]:
-        print(f"Random seven-card evaluations per core, the same rounds ({len(hands):,} hands)")
-        for name, values in evals.items():
+    for name, each in (("pokerfast", ratios), ("from source", native_ratios)):
+        if each:
             print(
-                f"  {name:<40} median {np.median(values) / 1e6:6.2f} M/s"
+                f"  cardlab / OMPEval ({name}) per round: median x{np.median(each):.2f}"
+                f" (range x{min(each):.2f}-x{max(each):.2f})"
+            )
+    print(f"Random seven-card evaluations per core, the same rounds ({len(hands):,} hands)")
+    names = {"cardlab": "cardlab", "OMPEval": "OMPEval (pokerfast)", "native": "OMPEval (source)"}
+    for name, values in evals.items():
+        if values:
+            print(
+                f"  {names[name]:<40} median {np.median(values) / 1e6:6.2f} M/s"
                 f" (range {min(values) / 1e6:.2f}-{max(values) / 1e6:.2f})"
             )
-        per_round = np.array(evals["cardlab"]) / np.array(evals["OMPEval"])
-        print(
-            f"  cardlab / OMPEval per round: median x{np.median(per_round):.2f}"
-            f" (range x{per_round.min():.2f}-x{per_round.max():.2f})"
-        )
+    for name in ("OMPEval", "native"):
+        if evals[name]:
+            per_round = np.array(evals["cardlab"]) / np.array(evals[name])
+            print(
+                f"  cardlab / {names[name]} per round: median x{np.median(per_round):.2f}"
+                f" (range x{per_round.min():.2f}-x{per_round.max():.2f})"
+            )
 
 
 def _ceiling_kernel() -> Any:
@@ -566,7 +639,6 @@ def _two_processes_line(runs: int = 9, rounds: int = 2) -> None:
     two independent cores each copy would keep its speed; what two copies lose is what
     the machine takes from two threads of such work (shared caches, memory, or cores
     that are not whole), whatever the code does."""
-    import subprocess
 
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
     alone: list[float] = []

@@ -23,11 +23,15 @@ issue 21's reference: OMPEval at 271 M random seven-card evaluations/s per core.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 import numba
 import numpy as np
@@ -89,6 +93,52 @@ def pokerfast_runner(hands: np.ndarray) -> tuple[Callable[[], object] | None, st
     return run, ""
 
 
+class NativeOmpeval:
+    """OMPEval built from source, through its driver program (the module docstring says
+    what the driver answers)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    @classmethod
+    def find(cls, path: str) -> NativeOmpeval | None:
+        """The driver at ``path``, or None (with a line saying why) when there is none."""
+        if not path:
+            print("OMPEval from source: not measured (no --native PATH or $OMPEVAL_BENCH)")
+            return None
+        if not os.access(path, os.X_OK):
+            print(f"OMPEval from source: not measured ({path} is not an executable)")
+            return None
+        return cls(path)
+
+    def _run(self, *args: str) -> dict[str, Any]:
+        done = subprocess.run(
+            [self.path, *args], capture_output=True, text=True, check=False, timeout=600
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{self.path} {' '.join(args)}: {done.stderr.strip()}")
+        answer: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        return answer
+
+    def eval_rate(self, hands: np.ndarray, repeat: int = 3) -> float:
+        """Seven-card evaluations per CPU second of one thread on ``hands`` (standard52
+        codes), the best of ``repeat``."""
+        text = [str(c) for c in RuleSet.for_deck("standard52").deck.cards]
+        index = np.array(
+            [4 * "23456789TJQKA".index(t[0]) + "shcd".index(t[1]) for t in text], np.uint8
+        )
+        with tempfile.NamedTemporaryFile(suffix=".hands") as f:
+            f.write(index[hands].tobytes())
+            f.flush()
+            answer = self._run("eval", str(len(hands)), f.name, str(repeat))
+        return float(answer["evals_per_cpu_s"])
+
+    def equity(self, ranges: list[str], exact: bool, seconds: float = 1.0) -> dict[str, Any]:
+        """Its EquityCalculator on one thread: ``hands`` played and ``cpu_s``."""
+        how = ["--exact"] if exact else ["--mc", str(seconds)]
+        return self._run("equity", *ranges, *how)
+
+
 def pyrust_runner(hands: np.ndarray) -> tuple[Callable[[], object] | None, str]:
     """(pyrust-poker's ``get_hand_strengths`` on ``hands`` (at most 500,000: its input is
     a 52-wide mask per hand), or None, and why not). Its published wheels read their
@@ -118,6 +168,11 @@ def pyrust_runner(hands: np.ndarray) -> tuple[Callable[[], object] | None, str]:
         )
     some = masks(hands[:500_000])
     return (lambda: pyrust_poker.get_hand_strengths(some)), ""
+
+
+def native_hands_of(hands: np.ndarray, n: int) -> np.ndarray:
+    """The first ``n`` rows of ``hands``, contiguous (what the native driver reads)."""
+    return np.ascontiguousarray(hands[:n])
 
 
 def peer_runners(k: int, rows: list[list[int]]) -> dict[str, Callable[[], object]]:
@@ -234,7 +289,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--part", choices=("all", "seven", "omaha"), default="all", help="which cases to run"
     )
+    parser.add_argument(
+        "--native",
+        default=os.environ.get("OMPEVAL_BENCH", ""),
+        metavar="PATH",
+        help="the driver of OMPEval built from source (default $OMPEVAL_BENCH; see equity.py)",
+    )
     args = parser.parse_args(argv)
+    native = NativeOmpeval.find(args.native)
     cores = numba.config.NUMBA_NUM_THREADS
     print(f"cores: {cores}; load average before: {os.getloadavg()[0]:.1f}")
     print(
@@ -278,6 +340,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(
                     f"{'':28s} {name[:12]:12s} {rate:14,.0f}   x{cpu / rate:,.2f} (per CPU s; "
                     f"{scored:,} hands, one native call)"
+                )
+            if k == 7 and native is not None:
+                rate = native.eval_rate(native_hands_of(hands, args.native_hands), args.repeat)
+                print(
+                    f"{'':28s} {'OMPEval src':12s} {rate:14,.0f}   x{cpu / rate:,.2f} (per CPU s; "
+                    "built from source, its driver)"
                 )
             if k == 7:
                 print(

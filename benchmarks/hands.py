@@ -9,8 +9,8 @@ Run: python benchmarks/hands.py [--no-brute-force]
 
 from __future__ import annotations
 
+import argparse
 import random
-import sys
 import time
 from math import comb
 
@@ -39,7 +39,12 @@ def _rate(label: str, calls: int, work: object) -> float:
     return rate
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument(
+        "--no-brute-force", action="store_true", help="skip the FESCA42 brute-force ratio"
+    )
+    args = parser.parse_args(argv)
     print("Five-card tables (exact, combinatorial), cold")
     print(f"{'deck':<12} {'hands':>12} {'seconds':>9} {'hands/s':>16}")
     for name in BUILTIN_DECKS:
@@ -47,7 +52,7 @@ def main() -> None:
         hands = comb(len(get_deck(name)), 5)
         print(f"{name:<12} {hands:>12,} {seconds:>9.4f} {hands / seconds:>16,.0f}")
 
-    if "--no-brute-force" not in sys.argv:
+    if not args.no_brute_force:
         rules = RuleSet.for_deck("FESCA42")
         begin = time.perf_counter()
         brute = brute_force_shape_counts(rules)

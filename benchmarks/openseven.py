@@ -8,6 +8,7 @@ Run: python benchmarks/openseven.py
 
 from __future__ import annotations
 
+import argparse
 import time
 
 from cardlab.openseven import analysis, graph, models
@@ -31,7 +32,8 @@ def _load_kernel() -> None:
     _kernels.circuit_histogram(np.array([2, 2], dtype=np.int64))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0]).parse_args(argv)
     print("Open Seven benchmark (exact integers and fractions throughout)")
     graph._circuit_distribution.cache_clear()
     warm = _timed("numba import + kernel load/compile", _load_kernel)

@@ -27,6 +27,7 @@ compares cardlab with pokerkit fairly under load) and per wall second.
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import re
@@ -194,14 +195,20 @@ def import_run(path: Path, db: Path) -> tuple[float, float, float, str]:
     return wall, usage.ru_utime + usage.ru_stime, peak, last
 
 
-def main(argv: list[str]) -> None:
-    def option(name: str, default: str) -> str:
-        return argv[argv.index(name) + 1] if name in argv else default
-
-    folder = Path(option("--corpus", str(ROOT / "tests" / "data" / "phh")))
-    sample = int(option("--sample", "3000"))
-    rounds = int(option("--rounds", "3"))
-    hands = int(option("--hands", "100000"))
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=ROOT / "tests" / "data" / "phh",
+        help="the .phh/.phhs files to read (default tests/data/phh)",
+    )
+    parser.add_argument("--sample", type=int, default=3000, help="hands a timed sample")
+    parser.add_argument("--rounds", type=int, default=3, help="timed samples")
+    parser.add_argument("--hands", type=int, default=100_000, help="hands to import")
+    parser.add_argument("--no-import", action="store_true", help="skip the import figures")
+    args = parser.parse_args(argv)
+    folder, sample, rounds, hands = args.corpus, args.sample, args.rounds, args.hands
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}")
     texts = corpus(folder)
     print(f"corpus: {len(texts):,} hands under {folder} that both engines replay")
@@ -220,7 +227,7 @@ def main(argv: list[str]) -> None:
     print(rate_line("parsing", n, *in_turn(samples, cardlab_parse, pokerkit_parse)))
     print(rate_line("load + replay", n, *in_turn(samples, cardlab_replay, pokerkit_replay)))
     print(first_showdown(texts))
-    if "--no-import" in argv:
+    if args.no_import:
         return
     with tempfile.TemporaryDirectory() as tmp:
         path, db = Path(tmp) / "hands.phhs", Path(tmp) / "hands.sqlite3"
@@ -243,4 +250,4 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

@@ -11,8 +11,8 @@ exact equities, cached per situation) and prints the figures.
 
 from __future__ import annotations
 
+import argparse
 import random
-import sys
 import time
 
 from cardlab.table import HandState, TableGame, phh
@@ -37,9 +37,13 @@ def play(game: TableGame, seed: int) -> str:
     return phh.dumps(to_history(hand, players=NAMES))
 
 
-def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    game = TableGame.create(sys.argv[2] if len(sys.argv) > 2 else "standard52-holdem")
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("hands", nargs="?", type=int, default=10_000, help="hands to play")
+    parser.add_argument("game", nargs="?", default="standard52-holdem", help="the game")
+    args = parser.parse_args(argv)
+    count = args.hands
+    game = TableGame.create(args.game)
     texts = [play(game, seed) for seed in range(count)]
     cache = EquityCache()
     summarize(phh.loads(texts[0]), cache=cache)  # loads the compiled kernels once

@@ -37,11 +37,14 @@ from cardlab.errors import CardError, HandError
 from cardlab.poker.categories import Category
 from cardlab.poker.keys import PRIMARY_SHIFT
 
+_FEW_CHECKED = 32  # rows checked in Python (a parallel kernel's start took milliseconds)
+_FEW = 20_000  # rows the seven-card loop scores on the calling thread alone (about 50 us)
 COMPILE_SECONDS = 20  # the hash path's kernels, compiled on a first run (2-core machine)
 
 if TYPE_CHECKING:
     from cardlab.poker._kernels.hashed import HashLookups
     from cardlab.poker._kernels.omaha_lookup import OmahaLookups
+    from cardlab.poker._kernels.plain_seven import PlainSeven
     from cardlab.poker._kernels.rule_arrays import KernelLookups
     from cardlab.poker.rules import RuleSet
 
@@ -222,6 +225,19 @@ def omaha_lookups(rules: RuleSet) -> OmahaLookups | None:
     return _lookup_cache.cached(build, rules, build=lambda: build(kernel_lookups(rules), h))
 
 
+@lru_cache(maxsize=64)
+def _plain_seven(rules: RuleSet) -> PlainSeven | None:
+    """The seven-card loop's look-ups where it applies (suits break no ties, no
+    Mixwell: :mod:`cardlab.poker._kernels.plain_seven`), else None; once per process."""
+    from cardlab.poker._kernels import plain_seven
+
+    lookups = kernel_lookups(rules)
+    h = hash_lookups(rules, 7) if lookups.direct_ok else None
+    if h is None or not plain_seven.applies(h, lookups):
+        return None
+    return plain_seven.plain_seven(h, lookups)
+
+
 # --- internals ---------------------------------------------------------------
 
 
@@ -254,7 +270,10 @@ def _check_codes(array: np.ndarray[Any, Any], lookups: KernelLookups) -> None:
 
     if array.shape[0] == 0:
         return
-    row, col, problem = (int(x) for x in first_bad(array, lookups.n_cards))
+    if array.shape[0] <= _FEW_CHECKED:  # in Python: the kernel's start costs more
+        row, col, problem = _first_bad_few(array, lookups.n_cards)
+    else:
+        row, col, problem = (int(x) for x in first_bad(array, lookups.n_cards))
     if row < 0:
         return
     deck = lookups.rules.deck
@@ -266,6 +285,21 @@ def _check_codes(array: np.ndarray[Any, Any], lookups: KernelLookups) -> None:
         )
     card = deck.cards[given[col]]
     raise CardError(f"card {card} (code {given[col]}) is repeated in row {row} {given}")
+
+
+def _first_bad_few(array: np.ndarray[Any, Any], n_cards: int) -> tuple[int, int, int]:
+    """What ``five.first_bad`` answers, for a few rows: (row, column, problem) of the
+    first code outside the deck (problem 1) or repeating a card of its row (2), or
+    (-1, 0, 0)."""
+    for i, row in enumerate(array.tolist()):
+        seen: set[int] = set()
+        for j, c in enumerate(row):
+            if not 0 <= c < n_cards:
+                return i, j, 1
+            if c in seen:
+                return i, j, 2
+            seen.add(c)
+    return -1, 0, 0
 
 
 def _resolve(method: Method, lookups: KernelLookups, k: int, game: Game) -> str:
@@ -298,6 +332,18 @@ def _run(
     out = np.empty(n, np.int64) if out is None else out
     if n == 0:
         return out
+    if method == "hashed" and game == "best" and k == 7:
+        plain = _plain_seven(lookups.rules)
+        if plain is not None:  # only ranks and flushes matter (standard52)
+            from cardlab.poker._kernels import plain_seven
+
+            if array.dtype == np.uint8 and n <= _FEW:  # not worth waking other threads
+                plain_seven.best_plain_seven_few(array, plain, out)
+            elif array.dtype == np.uint8:  # sixteen rows at a time in vector code
+                plain_seven.best_plain_seven_bytes(array, plain, out)
+            else:
+                plain_seven.best_plain_seven(array, plain, out)
+            return out
     choices = subsets(k, omaha=game == "omaha")
     if method == "direct":
         from cardlab.poker._kernels import direct
