@@ -7,8 +7,8 @@ of ``bet`` more, at most ``cap`` bets and raises). It becomes a postflop spot wi
 empty board:
 
 * the tree is :class:`~cardlab.solve.postflop.tree.ActionTree`'s, with constant sizes:
-  bets ``{bet}c`` and raises ``{bet}c{cap - 1}r`` each round (the ``r`` cap counts the
-  bets already made, so ``cap - 1`` leaves exactly ``cap`` bets and raises), a starting
+  bets ``{bet}c`` and raises ``{bet}c{cap - 1}r`` each round (``Nr`` allows N raises
+  after the first bet: ``cap`` bets and raises in all), a starting
   pot of both antes and a stack no bet reaches before the caps do;
 * a hand is one card (its second card is the deck size, a card no one holds); each card
   of the game is one hand of weight 1 for each player, so a pair of hands is a deal;
