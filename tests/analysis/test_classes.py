@@ -101,3 +101,23 @@ def test_the_class_count_is_the_number_of_classes(deck: str) -> None:
     name = str(decks / f"{deck}.toml") if deck in ("short24", "lone30") else deck
     rules = RuleSet.for_deck(name)
     assert count_hand_classes(rules) == len(hand_classes(rules))
+
+
+def test_the_grid_puts_one_class_in_a_cell_on_every_deck() -> None:
+    """A pair with FESCA's 陰陽 (``Z-Z陰陽``) once took its element pair's cell, so a
+    grid showed one of the two; now each cell holds one class, and the lone suit's
+    classes are left to be listed apart."""
+    from cardlab.decks import BUILTIN_DECKS
+
+    for name in BUILTIN_DECKS:
+        rules = RuleSet.for_deck(name)
+        classes = hand_classes(rules)
+        grid = class_grid(classes, rules.deck)
+        assert len(set(grid.values())) == len(grid), name
+        n = len(rules.deck.ranks)
+        assert all(0 <= r < n and 0 <= c < n for r, c in grid.values()), name
+    rules = RuleSet.for_deck("FESCA78")
+    grid = class_grid(hand_classes(rules), rules.deck)
+    assert grid["Z-Z"] == (0, 0) and grid["Z-12s"] == (0, 1) and grid["Z-12o"] == (1, 0)
+    assert "Z-Z陰陽" not in grid and "Z陰陽-12" not in grid
+    assert len(grid) == 13 * 13  # every cell of the square, each once

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -552,3 +553,23 @@ def test_a_line_the_opponent_stopped_playing_still_converges() -> None:
     rows = facing.hands()
     assert all(r.strategy[1] > 0.99 for i, r in enumerate(rows) if i in nuts)
     assert calls.shape == (len(solution.game.hands[0]),)
+
+
+def test_the_fesca_grid_shows_a_pair_and_its_yin_yang_twin_apart(tmp_path: Path) -> None:
+    """Z-Z (two element Zs) on the diagonal and Z-Z陰陽 listed below the square: they
+    once shared the cell, and the grid showed only one of them."""
+    from rich.console import Console
+
+    from cardlab.solve.postflop.grid import draw_grid, text_grid
+
+    spot = Spot("fesca78-holdem", "M7 K7 G12 Y3 S9", "Z-Z, Z-Z陰陽, 12-11s", "11-11", 100, 100,
+                bets="a", raises="")  # fmt: skip
+    root = solve(spot, 2).root()
+    console = Console(width=400, record=True)
+    console.print(text_grid(root))
+    lines = console.export_text().splitlines()
+    first = next(line for line in lines if "Z-Z" in line)
+    assert first.split()[0] == "Z-Z" and "陰陽" not in first
+    assert sum("Z-Z陰陽" in line for line in lines) == 1
+    draw_grid(root, tmp_path / "grid.png")
+    assert (tmp_path / "grid.png").stat().st_size > 0

@@ -26,12 +26,14 @@ straights, so that it means the same on any deck:
   main suit, the lowest of the second: two-tone, and all three in one straight.
 
 **The ranges** are given in standard52's notation (:data:`IP_RANGE`, :data:`OOP_RANGE`).
-On another deck each is the set of classes that *look the same*: the classes matched,
-by :func:`cardlab.analysis.deck_pushfold.match_classes`, to a standard52 class of the
-range (same kind, the two ranks at the nearest places of the rank ladder; FESCA's 陰陽
-classes match nothing and are left out). The project has no preflop strength order of
-FESCA78's classes that is cheap to compute, so the ranges are matched by shape, not by
-share; each range's share of the deck's starting hands is reported beside it.
+On another deck each is carried *by share* (:mod:`cardlab.analysis.hand_order`): both
+decks' starting hands are ordered by their equity against one random hand (sampled,
+10,000 deals a class, the deck's own rules), and the deck's range takes the hands at the
+same places of its order as the standard52 range's hands in standard52's (a class cut at
+a boundary with the fraction it overlaps as its weight). Each range holds the same share
+of the deck's starting hands as on standard52, and the same part of the order: the
+raiser's range stays the top of it, the caller's the band below the top it calls with.
+Each range's share is reported beside it.
 
 **The figures** per deck and flop, all read from the solution's nodes
 (:meth:`cardlab.solve.postflop.PostflopSolution.node`), each a frequency of the acting
@@ -66,7 +68,7 @@ DECKS = ("standard52", "FESCA78")
 FLOPS = ("dry", "wet")
 REFERENCE = "standard52"
 IP_RANGE = "88+,ATs+,KQs,JTs,AQo+"
-"""The raiser's range (standard52 notation; matched by shape on other decks)."""
+"""The raiser's range (standard52 notation; carried by share to other decks)."""
 OOP_RANGE = "22-99,A9s-AJs,KJs,QJs,T9s,98s,87s,76s,AJo,KQo"
 """The big blind's calling range (standard52 notation)."""
 
@@ -164,22 +166,26 @@ def pick_flops(game: Game) -> dict[str, str]:
 
 def deck_range(text: str, game: Game) -> str:
     """A standard52 range on ``game``'s deck: itself on standard52, else the deck's
-    classes matched to a class of it (see the module text)."""
+    classes that hold the same share of its starting hands, at the same places of its
+    order by equity (:func:`cardlab.analysis.hand_order.range_by_share`)."""
     from cardlab.analysis.classes import hand_classes
-    from cardlab.analysis.deck_pushfold import match_classes
+    from cardlab.analysis.hand_order import hand_order, range_by_share
     from cardlab.poker.games import get_game
     from cardlab.solve.postflop import parse_weighted_range
 
     reference = get_game(f"{REFERENCE}-holdem")
     if game.deck.name.lower() == REFERENCE and game.rules == reference.rules:
         return text
-    held = {frozenset(c) for c in parse_weighted_range(text, reference).combos}
-    wanted = {c.name for c in hand_classes(reference.rules) if frozenset(c.combos[0]) in held}
-    match = match_classes(game.rules, reference.rules)
-    names = [name for name, theirs in match.items() if theirs in wanted]
-    if not names:
+    held = parse_weighted_range(text, reference)
+    weight_of = {frozenset(c): w for c, w in zip(held.combos, held.weights, strict=True)}
+    weights = {
+        c.name: sum(weight_of.get(frozenset(h), 0.0) for h in c.combos) / c.count
+        for c in hand_classes(reference.rules)
+    }
+    chosen = range_by_share(weights, hand_order(reference), hand_order(game))
+    if not chosen:
         raise GameError(f"no class of {game.deck.name} matches the range {text!r}")
-    return ",".join(names)
+    return ",".join(name if w == 1.0 else f"{name}:{w:g}" for name, w in chosen.items())
 
 
 def range_share(text: str, game: Game) -> float:

@@ -47,6 +47,7 @@ class HandClass:
     suited: bool  # both cards of one suit
     high: int  # index of the higher rank in deck.ranks
     low: int
+    lone: bool = False  # a card of a suit that stands alone (FESCA's 陰陽)
 
     @property
     def count(self) -> int:
@@ -142,23 +143,34 @@ def _make_class(rules: RuleSet, combos: tuple[tuple[Card, ...], ...]) -> HandCla
     name = f"{part(x)}{sep}{part(y)}"
     if rx != ry and (classic or (x.suit not in alone and y.suit not in alone)):
         name += "s" if suited else "o"
-    return HandClass(name, combos, rx == ry, suited, rx, ry)
+    lone = x.suit in alone or y.suit in alone
+    return HandClass(name, combos, rx == ry, suited, rx, ry, lone)
 
 
 def class_grid(classes: tuple[HandClass, ...], deck: Deck) -> dict[str, tuple[int, int]]:
     """Where each class sits in the familiar square chart: row and column of its two
     ranks (highest rank first), suited above the diagonal, offsuit below, pairs on it.
-    Classes that do not fit (a lone suit's cards) are left out."""
+    One class a cell: a class with a lone suit's card (FESCA's ``Z-Z陰陽`` beside
+    ``Z-Z``, ``Z陰陽-12``) is left out, to be listed apart, and where other classes would
+    share a cell (decks of several groups of suits) the first in ``classes`` takes it."""
     n = len(deck.ranks)
     out: dict[str, tuple[int, int]] = {}
+    taken: set[tuple[int, int]] = set()
     for c in classes:
         hi, lo = n - 1 - c.high, n - 1 - c.low
+        if c.lone:
+            continue
         if c.pair:
-            out.setdefault(c.name, (hi, hi))
+            cell = (hi, hi)
         elif c.name.endswith("s"):
-            out[c.name] = (hi, lo)
+            cell = (hi, lo)
         elif c.name.endswith("o"):
-            out[c.name] = (lo, hi)
+            cell = (lo, hi)
+        else:
+            continue
+        if cell not in taken:
+            taken.add(cell)
+            out[c.name] = cell
     return out
 
 

@@ -12,13 +12,16 @@ Kuhn's actions are pass (0: check or fold) and bet (1: bet or call); Leduc's are
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from cardlab.errors import GameError
 from cardlab.solve.games import PokerGame, Round
 from cardlab.solve.tree import BET, CALL, CHANCE, CHECK, FOLD, RAISE, Floats, PublicTree
+
+if TYPE_CHECKING:
+    from cardlab.solve.postflop.small import SmallSolution
 
 _KUHN = {FOLD: 0, CHECK: 0, BET: 1, CALL: 1}
 _LEDUC = {FOLD: 0, CHECK: 1, CALL: 1, BET: 2, RAISE: 2}
@@ -96,3 +99,47 @@ def from_policy(tree: PublicTree, os_policy: Any) -> Floats:
         for i, a in enumerate(labels):
             out[d, i, h] = os_policy.action_probability_array[row, ours[a]]
     return out
+
+
+# --- the postflop engine's solutions of the same games (cardlab.solve.postflop.small) ---
+
+
+def _postflop_action(label: str, kuhn: bool) -> int:
+    """OpenSpiel's action for a postflop tree's label (``k``, ``c``, ``f``, ``b2``, ...)."""
+    if label == "f":
+        return 0
+    if label == "k":
+        return 0 if kuhn else 1
+    if label == "c":
+        return 1
+    return 1 if kuhn else 2  # a bet or raise
+
+
+def postflop_policy(solution: SmallSolution, os_game: Any) -> Any:
+    """OpenSpiel's ``TabularPolicy`` playing the average strategy of a small game
+    solved on the postflop engine (:func:`cardlab.solve.postflop.small.solve_small`)."""
+    policy = importlib.import_module("open_spiel.python.policy")
+    game = solution.game.small
+    kuhn = openspiel_name(game) == "kuhn_poker"
+    nodes = solution.game.tree.nodes
+
+    def act(state: Any) -> dict[int, float]:
+        history = state.history()
+        player = state.current_player()
+        line: list[Any] = []
+        a = 0
+        for item in history[2:]:
+            node = nodes[a]
+            if node.kind == CHANCE:
+                line.append(game.cards[item])
+                a = node.children[0]
+                continue
+            labels = [_postflop_action(x, kuhn) for x in node.actions]
+            label = node.actions[labels.index(item)]
+            line.append(label)
+            a = node.children[node.actions.index(label)]
+        a, deal = solution.walk(line)
+        sigma = solution.strategy(a, deal)[:, history[player]]  # the hand is its card
+        return {_postflop_action(x, kuhn): float(sigma[i]) for i, x in enumerate(nodes[a].actions)}
+
+    return policy.tabular_policy_from_callable(os_game, act)

@@ -34,14 +34,7 @@ def _layout(
 ) -> tuple[list[str], dict[str, tuple[int, int]], list[str]]:
     """The rank labels (high first), each class's cell, the classes outside the square."""
     deck = game.deck
-    grid: dict[str, tuple[int, int]] = {}
-    taken: set[tuple[int, int]] = set()
-    # one class a cell: where several share one (a pair with or without a lone suit's
-    # card), the first in the deck's class order takes it and the others are listed
-    for name, cell in class_grid(hand_classes(game.rules), deck).items():
-        if cell not in taken:
-            grid[name] = cell
-            taken.add(cell)
+    grid = class_grid(hand_classes(game.rules), deck)  # one class a cell; the rest listed
     ranks = [r.key for r in reversed(deck.ranks)]
     outside = [n for n in chart.names if n not in grid]
     return ranks, grid, outside

@@ -124,12 +124,10 @@ def node_view(folder: str, line: str) -> dict[str, Any]:
         classes = hand_classes(solution.game.game.rules)
         places = class_grid(classes, deck)
         strategies = class_strategies(node)
-        cells, taken = [], set()
-        for name, place in places.items():
-            if place not in taken:  # a pair with the lone suit shares its pair's place
-                taken.add(place)
-                weight, freq = strategies.get(name, (0.0, None))
-                cells.append(_cell(name, *place, weight, freq))
+        cells = []
+        for name, place in places.items():  # one class a cell
+            weight, freq = strategies.get(name, (0.0, None))
+            cells.append(_cell(name, *place, weight, freq))
         on_grid = {c["name"] for c in cells}
         for name, (weight, freq) in strategies.items():
             if name not in on_grid:  # a lone suit's classes (FESCA's 陰陽): listed apart

@@ -51,7 +51,7 @@ Ints = npt.NDArray[np.int64]
 class Hands:
     """One player's hands (those the board does not block) and their weights."""
 
-    cards: tuple[tuple[Card, Card], ...]
+    cards: tuple[tuple[Card, ...], ...]  # two cards (one in a one-card game, :mod:`.small`)
     codes: npt.NDArray[np.int32]  # [hand, 2]
     weights: npt.NDArray[np.float64]
 
@@ -85,6 +85,8 @@ def _hand_images(hands: Hands, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.i
 
 class PostflopGame:
     """Two ranges on a board with a betting tree: the arrays the solver walks."""
+
+    hole_cards = 2  # a hand's cards (one-card games: :mod:`.small`)
 
     def __init__(
         self,
@@ -126,6 +128,12 @@ class PostflopGame:
         self.levels = config.rounds - 1  # cards chance deals before the river
         K = len(self.avail)
         self.deals = [1, K, K * (K - 1)][: self.levels + 1]  # every deal, kept or mirrored
+        self.deck_size = len(deck)
+        self._prepare(max_memory, isomorphism)
+
+    def _prepare(self, max_memory: int | None, isomorphism: bool) -> None:
+        """The showdown tables, the deals walked, the memory (refused past
+        ``max_memory``) and the arrays, once the hands and the tree are known."""
         self.tables = self.showdown_tables()
         self.swaps = self._swaps(self.tables[4]) if isomorphism else []
         self._isomorphic_deals()
@@ -219,19 +227,7 @@ class PostflopGame:
         ranks by hand [board, OOP's hands then IP's]."""
         boards = self.final_boards()
         n_b = len(boards)
-        keys = []
-        for hands in self.hands:
-            n = len(hands)
-            rows = np.empty((n_b, n, 7), np.uint8)
-            rows[:, :, :2] = hands.codes[None, :, :]
-            rows[:, :, 2:] = boards[:, None, :]
-            blocked = (hands.codes[None, :, :, None] == boards[:, None, None, :]).any(axis=(2, 3))
-            flat = rows.reshape(-1, 7).copy()
-            flat[blocked.reshape(-1)] = np.arange(7, dtype=np.uint8)  # any 7 distinct cards
-            key = evaluate_batch(flat, self.game.rules, check=False).reshape(n_b, n)
-            key[blocked] = -1
-            keys.append(key)
-        both = np.concatenate(keys, axis=1)
+        both = np.concatenate(self.showdown_keys(boards), axis=1)
         ranks = np.empty_like(both, dtype=np.int32)
         for b in range(n_b):
             uniq, inverse = np.unique(both[b], return_inverse=True)
@@ -259,6 +255,24 @@ class PostflopGame:
             out += [below, upto]
         valid = [(r < 0).sum(axis=1).astype(np.int32) for r in (r0, r1)]
         return (*out, *valid)
+
+    def showdown_keys(self, boards: npt.NDArray[np.int32]) -> list[npt.NDArray[np.int64]]:
+        """Per player, each hand's strength on each final board [board, hand] (higher
+        wins; -1: the board holds one of its cards), by cardlab's evaluator."""
+        n_b = len(boards)
+        keys = []
+        for hands in self.hands:
+            n = len(hands)
+            rows = np.empty((n_b, n, 7), np.uint8)
+            rows[:, :, :2] = hands.codes[None, :, :]
+            rows[:, :, 2:] = boards[:, None, :]
+            blocked = (hands.codes[None, :, :, None] == boards[:, None, None, :]).any(axis=(2, 3))
+            flat = rows.reshape(-1, 7).copy()
+            flat[blocked.reshape(-1)] = np.arange(7, dtype=np.uint8)  # any 7 distinct cards
+            key = evaluate_batch(flat, self.game.rules, check=False).reshape(n_b, n)
+            key[blocked] = -1
+            keys.append(key.astype(np.int64))
+        return keys
 
     def _swaps(self, ranks: npt.NDArray[np.int32]) -> list[Swap]:
         """The swaps of two suits under which the spot is the same game (see the
@@ -367,14 +381,15 @@ class PostflopGame:
         for s, i in enumerate(self.slots):
             slot[i] = s
         K = len(self.avail)
-        n_cards = len(self.game.deck)
+        n_cards = self.deck_size
         c0 = self.hands[0].codes.astype(np.int32)
         c1 = self.hands[1].codes.astype(np.int32)
         index1 = {(int(a), int(b)): i for i, (a, b) in enumerate(c1)}
         same0 = np.array([index1.get((int(a), int(b)), -1) for a, b in c0], np.int32)
         index0 = {(int(a), int(b)): i for i, (a, b) in enumerate(c0)}
         same1 = np.array([index0.get((int(a), int(b)), -1) for a, b in c1], np.int32)
-        factor = np.array([1.0 / (K - d - 4) for d in range(max(self.levels, 1))], np.float64)
+        held = 2 * self.hole_cards  # by the two players
+        factor = np.array([1.0 / (K - d - held) for d in range(max(self.levels, 1))], np.float64)
         n_swaps = max(len(self.swaps), 1)
         perms = [np.tile(np.arange(len(h), dtype=np.int64), (n_swaps, 1)) for h in self.hands]
         for t, swap in enumerate(self.swaps):

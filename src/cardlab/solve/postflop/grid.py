@@ -4,7 +4,8 @@ Each class's strategy is the mean of its hands' strategies weighted by each hand
 times the opponent's mass it does not block (the weights of :mod:`.solution`). Classes
 with no hand reaching the node are left blank. The grid is the familiar square chart
 (:func:`cardlab.poker.classes.class_grid`): pairs on the diagonal, suited above,
-offsuit below; on decks with a lone suit (FESCA's 陰陽) its classes are listed apart.
+offsuit below; on decks with a lone suit (FESCA's 陰陽) its classes in the range are
+listed apart, below the square, n to a row.
 """
 
 from __future__ import annotations
@@ -54,6 +55,26 @@ def class_strategies(node: Node) -> dict[str, tuple[float, np.ndarray[Any, Any]]
     return {name: (w, f / w) for name, (w, f) in sums.items()}
 
 
+def outside(
+    node: Node,
+    places: dict[str, tuple[int, int]],
+    strategies: dict[str, tuple[float, np.ndarray[Any, Any]]],
+) -> list[str]:
+    """The classes of the node's range that have no cell of the square (a lone suit's,
+    :func:`~cardlab.poker.classes.class_grid`), in the deck's class order."""
+    order = [c.name for c in hand_classes(node.solution.game.game.rules)]
+    return [name for name in order if name in strategies and name not in places]
+
+
+def _cell(name: str, strategies: dict[str, Any], actions: tuple[str, ...], colours: Any) -> Any:
+    from rich.text import Text
+
+    if name not in strategies:
+        return Text(name, style="dim")
+    action = actions[int(np.argmax(strategies[name][1]))]
+    return Text(name, style=f"bold white on {colours[action]}")
+
+
 def text_grid(node: Node) -> Any:
     """A rich table of the grid, each class on the colour of its most frequent action."""
     from rich.table import Table
@@ -69,17 +90,18 @@ def text_grid(node: Node) -> Any:
     n = len(deck.ranks)
     cells = [[Text("") for _ in range(n)] for _ in range(n)]
     for name, (row, col) in places.items():
-        if name in strategies:
-            freq = strategies[name][1]
-            action = node.actions[int(np.argmax(freq))]
-            cells[row][col] = Text(name, style=f"bold white on {colours[action]}")
-        else:
-            cells[row][col] = Text(name, style="dim")
+        cells[row][col] = _cell(name, strategies, node.actions, colours)
     table = Table(show_header=False, box=None, padding=(0, 1))
     for _ in range(n):
         table.add_column(justify="center", no_wrap=True)
     for cells_of_row in cells:
         table.add_row(*cells_of_row)
+    apart = outside(node, places, strategies)
+    if apart:  # a lone suit's classes in the range (FESCA's 陰陽), n to a row
+        table.add_row(*[Text("") for _ in range(n)])
+        for i in range(0, len(apart), n):
+            line = [_cell(name, strategies, node.actions, colours) for name in apart[i : i + n]]
+            table.add_row(*line, *[Text("") for _ in range(n - len(line))])
     legend = Text("  ".join(f"■ {a}" for a in node.actions))
     for i, a in enumerate(node.actions):
         start = sum(len(f"■ {b}") + 2 for b in node.actions[:i])
@@ -103,9 +125,13 @@ def draw_grid(node: Node, path: str | Path) -> None:
     strategies = class_strategies(node)
     colours = action_colours(node.actions)
     n = len(deck.ranks)
+    apart = outside(node, places, strategies)
+    extra = (len(apart) + n - 1) // n + (1 if apart else 0)  # a blank row, then n a row
+    where = dict(places)
+    where |= {name: (n + 1 + i // n, i % n) for i, name in enumerate(apart)}
     size = max(6.0, 0.5 * n)
-    fig, ax = plt.subplots(figsize=(size, size + 0.6))
-    for name, (row, col) in places.items():
+    fig, ax = plt.subplots(figsize=(size, size * (n + extra) / n + 0.6))
+    for name, (row, col) in where.items():
         y = n - 1 - row
         if name in strategies:
             left = 0.0
@@ -115,7 +141,7 @@ def draw_grid(node: Node, path: str | Path) -> None:
         ax.add_patch(plt.Rectangle((col, y), 1, 1, fill=False, ec="#999999", lw=0.5))
         ax.text(col + 0.5, y + 0.5, name, ha="center", va="center", fontsize=max(4, 9 - n // 4))
     ax.set_xlim(0, n)
-    ax.set_ylim(0, n)
+    ax.set_ylim(-extra, n)
     ax.set_aspect("equal")
     ax.axis("off")
     handles = [plt.Rectangle((0, 0), 1, 1, color=colours[a]) for a in node.actions]

@@ -7,8 +7,8 @@ A list of sizes is written comma-separated; each size ends in one letter:
                pot after calling it, PioSOLVER's convention)
 ``2.5x``       a raise to 2.5 times the previous bet (raises only)
 ``100c``       a constant 100 chips (for a raise: the previous bet plus 100)
-``20c3r``      a constant raise with a cap: no raise once 3 bets were made (raises only;
-               fixed-limit games)
+``20c3r``      a constant raise with a cap: at most 3 raises after the first bet, no
+               raise once 4 bets were made (raises only; fixed-limit games)
 ``e``          the geometric size: the same fraction of the pot on every street left
                ends all in (3 streets on the flop, 2 on the turn, 1 on the river)
 ``2e``         geometric over 2 streets; ``3e200%``: at most 200% of the pot. For a
@@ -50,7 +50,7 @@ class BetSize:
     kind: str
     value: float = 0.0  # percent of the pot, multiple of the bet, or chips
     streets: int = 0  # geometric: streets to be all in after (0: those left)
-    cap: int = 0  # constant raises: the most bets (0: no cap); geometric: unused
+    cap: int = 0  # constant raises: raises allowed after the first bet (0: any); geometric: unused
     max_percent: float = math.inf  # geometric: the largest size, in % of the pot
 
     def __str__(self) -> str:

@@ -54,7 +54,7 @@ KINDS = {DECISION: "decision", CHANCE: "chance", FOLD: "fold", SHOWDOWN: "showdo
 class HandRow:
     """One hand at a node: its reach, the acting player's strategy, EV and equity."""
 
-    cards: tuple[Card, Card]
+    cards: tuple[Card, ...]  # two (one in a one-card game)
     weight: float  # the hand's reach (its range weight times the strategy so far)
     strategy: tuple[float, ...]  # one per action (empty where the hand's player does not act)
     ev: float
