@@ -67,7 +67,9 @@ class SmallGame(PostflopGame):
 
     hole_cards = 1
 
-    def __init__(self, game: PokerGame, *, max_memory: int | None = None) -> None:
+    def __init__(
+        self, game: PokerGame, *, max_memory: int | None = None, compressed: bool = False
+    ) -> None:
         public = [r.public for r in game.rounds]
         if game.private != 1 or public[0] != 0 or any(p != 1 for p in public[1:]):
             raise GameError(
@@ -80,6 +82,7 @@ class SmallGame(PostflopGame):
         if game.ante < 1:
             raise GameError(f"the postflop engine needs an ante of at least 1, {game.name} has 0")
         self.small = game
+        self.compressed = compressed
         self.board: tuple[Card, ...] = ()
         self.config = small_tree_config(game)
         self.tree = ActionTree(self.config)
