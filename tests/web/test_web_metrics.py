@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-parser = pytest.importorskip("prometheus_client.parser")
+pytest.importorskip("prometheus_client")
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx2")
@@ -24,6 +24,8 @@ from cardlab.store import Store
 from cardlab.web import create_app
 from cardlab.web.guard import Limit, RateLimiter
 from cardlab.web.logs import JsonLines, log_config
+
+parser = pytest.importorskip("prometheus_client.parser")
 
 TOKEN = "a-token-of-twenty-characters"
 BEARER = {"authorization": f"Bearer {TOKEN}"}

@@ -298,7 +298,8 @@ class Store(TablesMixin):
             try:
                 connection.execute("SELECT 1").fetchone()
             except DriverError as error:
-                raise StoreError(f"the hand store {self._label()} is not available: {error}") from None
+                label = self._label()
+                raise StoreError(f"the hand store {label} is not available: {error}") from None
 
     def _begin(self, connection: Connection, *, write: bool) -> None:
         try:
