@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from test_web_cluster import Socket, address, create, join, play_hand
 
-from _cluster import WebProcess, start_web
+from _cluster import Nginx, WebProcess, start_web
 from _postgres import PostgresServer, postgres_server
 from _redis import RedisServer, redis_server
 from cardlab.store import Store
@@ -43,7 +43,7 @@ def value(found: Samples, name: str, **labels: str) -> float:
 
 
 def process_of(found: Samples) -> str:
-    return next(dict(ls)["process"] for n, ls in found.items() if n == "cardlab_tables")
+    return next(dict(ls)["process"] for n, ls in found if n == "cardlab_tables")
 
 
 class Counting(Socket):
@@ -81,6 +81,15 @@ def test_health_metrics_and_a_takeover(two: tuple[str, list[WebProcess]]) -> Non
         assert (ready.status_code, ready.text) == (200, "ready")
         proxied = httpx.get(f"{p.base}/metrics", headers={"x-forwarded-for": "203.0.113.9"})
         assert proxied.status_code == 403
+    nginx = Nginx([a.port, b.port])  # the doc's site
+    nginx.start()
+    try:
+        # through nginx /metrics is a stranger's request; a replay of 1.5 MB reaches the app
+        assert httpx.get(f"{nginx.base}/metrics").status_code == 403
+        upload = httpx.post(f"{nginx.base}/api/replay", json={"phh": "x" * 1_500_000})
+        assert upload.status_code == 400 and "error" in upload.json(), upload.text[:200]
+    finally:
+        nginx.stop()
     tid = create(a.base, address(), name="watched", public=True)["id"]
     ann, bob = join(a.base, tid, "ann"), join(a.base, tid, "bob")
     players = [Counting(a.base, tid, ann), Counting(a.base, tid, bob)]
