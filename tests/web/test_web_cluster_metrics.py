@@ -84,9 +84,10 @@ def test_health_metrics_and_a_takeover(two: tuple[str, list[WebProcess]]) -> Non
     nginx = Nginx([a.port, b.port])  # the doc's site
     nginx.start()
     try:
-        # through nginx /metrics is a stranger's request; a replay of 1.5 MB reaches the app
+        # through nginx /metrics is a stranger's request; a replay of the largest PHH the
+        # app reads (1 MiB: the request is over nginx's default limit of 1 MiB) reaches it
         assert httpx.get(f"{nginx.base}/metrics").status_code == 403
-        upload = httpx.post(f"{nginx.base}/api/replay", json={"phh": "x" * 1_500_000})
+        upload = httpx.post(f"{nginx.base}/api/replay", json={"phh": "x" * 1024 * 1024})
         assert upload.status_code == 400 and "error" in upload.json(), upload.text[:200]
     finally:
         nginx.stop()
