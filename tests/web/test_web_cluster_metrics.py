@@ -138,4 +138,4 @@ def test_health_metrics_and_a_takeover(two: tuple[str, list[WebProcess]]) -> Non
     lines = [json.loads(line) for line in b.log.read_text().splitlines() if line.startswith("{")]
     taken = [line for line in lines if "took over" in line["message"]]
     assert [line["message"] for line in taken] == [f"process {b_name} took over table {tid!r}"]
-    assert taken[0]["level"] == "info" and taken[0]["logger"] == "cardlab.web.table_manager"
+    assert taken[0]["level"] == "warning" and taken[0]["logger"] == "cardlab.web.table_manager"

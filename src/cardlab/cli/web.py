@@ -119,7 +119,7 @@ DURABILITY = {"strict": "FULL", "fast": "NORMAL"}  # --durability: the store's s
 @click.option(
     "--log-level",
     type=click.Choice(["debug", "info", "warning", "error"]),
-    default="info",
+    default="warning",
     show_default=True,
     help="The least important messages logged (to stderr).",
 )

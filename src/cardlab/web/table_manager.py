@@ -240,7 +240,7 @@ class TableManager:
             if room is not None and saved.table_id in keeper.held:
                 self.rooms[saved.table_id] = room
                 room.wake()
-                log.info("process %s took over table %r", self.process, saved.table_id)
+                log.warning("process %s took over table %r", self.process, saved.table_id)
                 if self.metrics is not None:
                     self.metrics.takeovers.inc()
             else:
