@@ -174,3 +174,44 @@ def test_json_log_lines() -> None:
     assert line["message"] == '127.0.0.1:5 - "GET /healthz HTTP/1.1" 200'
     with pytest.raises(ValueError, match="log level"):
         log_config("loud", "text")
+
+
+class _Keeper:
+    every = 1.0
+
+
+class _Redis:
+    def __init__(self, error: Exception | None) -> None:
+        self.error = error
+
+    async def ping(self) -> bool:
+        if self.error is not None:
+            raise self.error
+        return True
+
+
+class _Cluster:
+    def __init__(self, error: Exception | None = None) -> None:
+        self.redis = _Redis(error)
+
+
+def test_readiness_with_leases_and_redis() -> None:
+    """/readyz's reasons in cluster mode: leases never taken or renewed too long ago,
+    and Redis refusing its ping (stand-ins for the keeper and Redis; the real processes'
+    ready answer is in test_web_cluster_metrics.py)."""
+    import asyncio
+    import time
+    from types import SimpleNamespace
+
+    from cardlab.web.metrics import not_ready
+
+    manager: Any = SimpleNamespace(
+        store=Store.in_memory(), cluster=_Cluster(), keeper=_Keeper(), kept_at=None
+    )
+    assert asyncio.run(not_ready(manager)) == "the table leases were not taken yet"
+    manager.kept_at = time.monotonic() - 10
+    assert asyncio.run(not_ready(manager)) == "the table leases were last renewed 10 s ago"
+    manager.kept_at = time.monotonic()
+    assert asyncio.run(not_ready(manager)) is None
+    manager.cluster = _Cluster(ConnectionError("Connection refused"))
+    assert asyncio.run(not_ready(manager)) == "Redis is unreachable: Connection refused"
