@@ -33,7 +33,7 @@ import socket
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -45,8 +45,26 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardlab.web.guard import RateLimiter
 
-if TYPE_CHECKING:
-    from cardlab.web.table_manager import TableManager
+
+class TableManager(Protocol):
+    """What the metrics read of :class:`cardlab.web.table_manager.TableManager` (named
+    here, not imported: the manager counts its takeovers in :class:`Metrics`)."""
+
+    @property
+    def rooms(self) -> dict[str, Any]: ...
+
+    @property
+    def store(self) -> Any: ...
+
+    @property
+    def cluster(self) -> Any: ...
+
+    @property
+    def keeper(self) -> Any: ...
+
+    @property
+    def kept_at(self) -> float | None: ...
+
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 READY_TIMEOUT = 2.0  # seconds the store and Redis have to answer /readyz
