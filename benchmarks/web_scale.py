@@ -231,6 +231,7 @@ async def run_once(
     redis.flush()
     db = pg.new_database()
     extra = ["--bot-hands", "1000000", "--max-tables", "10000", "--idle-close", "86400"]
+    extra += ["--durability", args.durability]
     web = launch_web(db, redis.url, count, logs / f"n{count}", extra=extra)
     nginx = Nginx([p.port for p in web], workers=1)
     try:
@@ -326,6 +327,7 @@ def report(rounds: list[list[Figures]], args: argparse.Namespace) -> None:
         f"\n{args.bot_tables} bot tables (6 bots, bot delay {args.bot_delay:g} s) + "
         f"{args.humans} simulated people ({(args.humans + 1) // 2} tables), "
         f"{args.seconds:g} s each, nginx round robin, PostgreSQL with fsync on, "
+        f"--durability {args.durability}, "
         f"{os.cpu_count()} cores"
     )
     head = (
@@ -391,7 +393,7 @@ async def run(args: argparse.Namespace) -> None:
     try:
         pg.start()
         # PostgreSQL as in production: the tests' server runs with fsync off. (`cardlab
-        # web` sets synchronous_commit off for its own sessions, as SQLite's NORMAL)
+        # web --durability fast` sets synchronous_commit off for its own sessions)
         for setting in ("fsync = on", "full_page_writes = on"):
             pg.admin(f"ALTER SYSTEM SET {setting}")
         pg.admin("SELECT pg_reload_conf()")
@@ -425,6 +427,12 @@ def main() -> None:
         type=int,
         default=1,
         help="Rounds of every process count, interleaved (medians reported).",
+    )
+    parser.add_argument(
+        "--durability",
+        choices=["strict", "fast"],
+        default="strict",
+        help="The web processes' --durability (strict: synchronous_commit on).",
     )
     parser.add_argument(
         "--bot-delay",

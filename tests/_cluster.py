@@ -186,7 +186,7 @@ def site_config(upstreams: Sequence[int], listen: int, doc: Path = DOC) -> str:
         raise ValueError(f"{doc} must have one nginx block starting {SITE_MARK!r}")
     site = sites[0]
     servers = re.findall(r"^( *)server 127\.0\.0\.1:\d+( [^;\n]*)?;\n", site, flags=re.MULTILINE)
-    listens = re.findall(r"^ *listen 80;$", site, flags=re.MULTILINE)
+    listens = re.findall(r"^ *listen 80( default_server)?;$", site, flags=re.MULTILINE)
     if not servers or len(listens) != 1:
         raise ValueError(f"{doc}'s nginx site needs 'server 127.0.0.1:PORT' and one 'listen 80;'")
     indent, options = servers[0]
@@ -202,7 +202,12 @@ def site_config(upstreams: Sequence[int], listen: int, doc: Path = DOC) -> str:
         return ""
 
     site = re.sub(r"^ *server 127\.0\.0\.1:\d+(?: [^;\n]*)?;\n", backend, site, flags=re.MULTILINE)
-    return re.sub(r"^( *)listen 80;$", rf"\1listen 127.0.0.1:{listen};", site, flags=re.MULTILINE)
+    return re.sub(
+        r"^( *)listen 80( default_server)?;$",
+        rf"\1listen 127.0.0.1:{listen};",
+        site,
+        flags=re.MULTILINE,
+    )
 
 
 MAIN_CONFIG = """\

@@ -315,7 +315,7 @@ def test_every_lobby_lists_every_public_table(pair: tuple[WebProcess, WebProcess
     assert here == there
     assert set(here) == {
         "id", "name", "game", "game_name", "stakes", "seats", "open_seats", "bots",
-        "hands_played", "status", "public", "practice", "url",
+        "hands_played", "status", "public", "practice", "url", "process",
     }  # fmt: skip
     # a table's page is served by both
     for p in (a, b):

@@ -11,7 +11,8 @@ import click
 from cardlab.cli._common import FiniteFloat
 from cardlab.errors import CardlabError
 
-_NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
+_NEEDED = ("starlette", "uvicorn", "jinja2", "websockets", "prometheus_client")
+DURABILITY = {"strict": "FULL", "fast": "NORMAL"}  # --durability: the store's synchronous
 
 
 @click.command()
@@ -105,6 +106,39 @@ _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets")
     "process serves every table (relaying to its owner), and the lobby and rate limits "
     "are shared.",
 )
+@click.option(
+    "--durability",
+    type=click.Choice(sorted(DURABILITY)),
+    default="strict",
+    show_default=True,
+    help="strict: every action is on the store's disk before anyone sees it (it survives "
+    "a machine crash); fast: it is in the store's memory (it survives a killed cardlab "
+    "process, a machine crash may lose the last second). PostgreSQL synchronous_commit "
+    "on/off, SQLite synchronous FULL/NORMAL.",
+)
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"]),
+    default="warning",
+    show_default=True,
+    help="The least important messages logged (to stderr).",
+)
+@click.option(
+    "--log-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Log lines as text or as one JSON object each.",
+)
+@click.option("--access-log", is_flag=True, help="Log one line per request.")
+@click.option(
+    "--metrics-token",
+    default=None,
+    envvar="CARDLAB_METRICS_TOKEN",
+    metavar="TOKEN",
+    help="Serve /metrics to anyone sending 'Authorization: Bearer TOKEN' "
+    "(default: only to loopback clients not behind a proxy; or set $CARDLAB_METRICS_TOKEN).",
+)
 def web(
     host: str,
     port: int,
@@ -119,6 +153,11 @@ def web(
     bot_hands: int,
     retention_days: float | None,
     redis_url: str | None,
+    durability: str,
+    log_level: str,
+    log_format: str,
+    access_log: bool,
+    metrics_token: str | None,
 ) -> None:
     """Serve Open Seven, Mixwell hands, a showdown, the rules and poker tables at
     http://HOST:PORT/."""
@@ -131,17 +170,22 @@ def web(
 
     from cardlab.store import Store
     from cardlab.web import create_app
+    from cardlab.web.logs import log_config
+    from cardlab.web.metrics import process_name
 
     if memory and db is not None:
         raise CardlabError("--memory and --db exclude each other")
-    # WAL with synchronous=NORMAL: every commit survives a killed process (only a power
-    # loss may lose the last ones), and an action costs no fsync
-    store = Store.in_memory() if memory else Store.open(db, synchronous="NORMAL")
+    if metrics_token is not None and len(metrics_token) < 16:
+        raise CardlabError("--metrics-token must be at least 16 characters")
+    store = Store.in_memory() if memory else open_store(db, durability)
     keeper = cluster = None
     limiter: Any = "default"
+    process = process_name()
     if redis_url is not None:
-        keeper, cluster, limiter = _shared(redis_url, store)
+        keeper, cluster, limiter = _shared(redis_url, store, process)
     app = create_app(
+        process=process,
+        metrics_token=metrics_token,
         table_store=store,
         allowed_origins=origins,
         trust_forwarded=proxies,
@@ -161,7 +205,15 @@ def web(
     # again after its graceful stop on Ctrl-C, and main's exit 130 would become 0
     # proxy_headers off: uvicorn would otherwise believe X-Forwarded-For from 127.0.0.1
     # (or $FORWARDED_ALLOW_IPS) whatever --trust-proxy says; the guard reads it, once
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_config=log_config(log_level, log_format),
+        log_level=log_level,
+        access_log=access_log,
+        proxy_headers=False,
+    )
     uvicorn.Server(config).run()
 
 
@@ -176,7 +228,18 @@ def _proxies(trust: bool, hops: int | None, addresses: tuple[str, ...]) -> Any:
     return Proxies(1 if hops is None else hops, addresses)
 
 
-def _shared(url: str, store: Any) -> tuple[Any, Any, Any]:
+def open_store(db: str | None, durability: str) -> Any:
+    """The store of ``cardlab web --db DB --durability D`` (see the option's help):
+    strict commits wait for the disk (PostgreSQL ``synchronous_commit = on``, SQLite
+    ``synchronous = FULL``), fast ones do not (``off``; WAL with ``NORMAL``)."""
+    from cardlab.store import Store
+
+    if durability not in DURABILITY:
+        raise CardlabError(f"--durability must be strict or fast: {durability!r}")
+    return Store.open(db, synchronous="FULL" if durability == "strict" else "NORMAL")
+
+
+def _shared(url: str, store: Any, process: str) -> tuple[Any, Any, Any]:
     """What a process sharing its tables through the Redis at ``url`` needs: its lease
     keeper, its link to the other processes, and rate limits they share."""
     import redis.asyncio
@@ -184,13 +247,13 @@ def _shared(url: str, store: Any) -> tuple[Any, Any, Any]:
     from cardlab.web.cluster import Cluster
     from cardlab.web.guard import DEFAULT_LIMITS, SharedRateLimiter
 
-    keeper = _keeper(url, store)
+    keeper = _keeper(url, store, process)
     client = redis.asyncio.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
     cluster = Cluster(client, keeper.leases.owner)
     return keeper, cluster, SharedRateLimiter(client, DEFAULT_LIMITS)
 
 
-def _keeper(url: str, store: Any) -> Any:
+def _keeper(url: str, store: Any, process: str) -> Any:
     """The lease keeper of a process sharing its tables through the Redis at ``url``."""
     from cardlab.web.lease import TableKeeper, TableLeases, connect
 
@@ -203,7 +266,8 @@ def _keeper(url: str, store: Any) -> Any:
         client.ping()
     except Exception as exc:  # redis.ConnectionError and kin; redis may not be imported
         raise CardlabError(f"cannot reach the Redis at {url!r}: {exc}") from None
-    return TableKeeper(TableLeases(client), store)
+    # the lease owner is the process's id: the lobby's, the logs' and the metrics'
+    return TableKeeper(TableLeases(client, owner=process), store)
 
 
 def _origins(texts: tuple[str, ...]) -> tuple[str, ...]:

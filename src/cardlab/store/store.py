@@ -290,6 +290,17 @@ class Store(TablesMixin):
             raise StoreError(f"the hand store {self._label()} is closed")
         return self._connection
 
+    def ping(self) -> None:
+        """Ask the database a trivial question (a web process's readiness):
+        :class:`StoreError` if it cannot answer."""
+        with self._lock:
+            connection = self._open_connection()
+            try:
+                connection.execute("SELECT 1").fetchone()
+            except DriverError as error:
+                label = self._label()
+                raise StoreError(f"the hand store {label} is not available: {error}") from None
+
     def _begin(self, connection: Connection, *, write: bool) -> None:
         try:
             connection.begin(write=write)

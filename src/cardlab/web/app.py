@@ -22,6 +22,7 @@ Routes::
     POST /api/showdown/deals/{id}/next        reveal the next street (or the showdown)
     POST /api/showdown/deals/{id}/samples     sample this street's equity again, pooled
     GET  /api/rules?deck=D                    the rules page's hands, examples and steps
+    GET  /healthz, /readyz, /metrics          the operator's (cardlab.web.metrics)
 
 The hand replayer's routes are in :mod:`cardlab.web.replay`, the study page's (a postflop
 solve in a worker process, then its tree) in :mod:`cardlab.web.study`.
@@ -55,11 +56,19 @@ from cardlab.web import hands, openseven, rules, showdown
 from cardlab.web.cluster import Cluster, ClusterForward
 from cardlab.web.guard import DEFAULT_LIMITS, Guard, Proxies, RateLimiter
 from cardlab.web.live_games import LiveGames
+from cardlab.web.metrics import (
+    MeteredStore,
+    Metrics,
+    SocketGauge,
+    count_refusals,
+    health_routes,
+    process_name,
+)
 from cardlab.web.payload import RequestError, field, whole_number
 from cardlab.web.payload import shown as payload_shown
 from cardlab.web.replay import replay_routes
 from cardlab.web.study import Studies, StudyLimits, study_routes
-from cardlab.web.table_store import TableStore
+from cardlab.web.table_store import TableStore, open_table_store
 from cardlab.web.tables import TableManager, table_routes
 
 HERE = Path(__file__).resolve().parent
@@ -77,6 +86,8 @@ def create_app(
     tables: dict[str, Any] | None = None,
     cluster: Cluster | None = None,
     study: StudyLimits | None = None,
+    process: str | None = None,
+    metrics_token: str | None = None,
 ) -> Starlette:
     """The web app. ``max_games``: games (and deals) kept in memory before the oldest
     are forgotten; ``equity_samples``: Monte Carlo showdowns per street; ``table_store``:
@@ -91,9 +102,15 @@ def create_app(
     ``cluster``: the link to the other processes serving the same tables (``cardlab web
     --redis``, :mod:`cardlab.web.cluster`): requests about a table another process runs
     are relayed to it; ``study``: the study page's limits (solves running and waiting,
-    kept, memory, iterations)."""
+    kept, memory, iterations); ``process``: this process's id in the lobby, the logs and
+    the metrics (default: host, pid and random digits); ``metrics_token``: the bearer token
+    ``/metrics`` asks for (None: served to loopback clients only; see
+    :mod:`cardlab.web.metrics`)."""
     if limiter == "default":
         limiter = RateLimiter(DEFAULT_LIMITS)
+    metrics = Metrics(process if process is not None else process_name())
+    if limiter is not None:
+        count_refusals(limiter, metrics)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     games: LiveGames[State] = LiveGames("game", max_games)
     deals: LiveGames[showdown.Deal] = LiveGames("deal", max_games)
@@ -206,7 +223,16 @@ def create_app(
     from cardlab.web.verify_page import verify_routes
 
     routes += verify_routes(templates)
-    manager = TableManager(table_store, limiter=limiter, cluster=cluster, **(tables or {}))
+    manager = TableManager(
+        MeteredStore(table_store if table_store is not None else open_table_store(None), metrics),
+        limiter=limiter,
+        cluster=cluster,
+        process=metrics.process,
+        metrics=metrics,
+        **(tables or {}),
+    )
+    metrics.watch(manager)
+    routes += health_routes(manager, metrics, token=metrics_token)
     routes += table_routes(manager, templates)
     routes += replay_routes(manager, templates)
     studies = Studies(study, limiter=limiter)
@@ -218,7 +244,7 @@ def create_app(
         limiter=limiter,
         trust_forwarded=trust_forwarded,
     )
-    middleware = [guard]
+    middleware = [Middleware(SocketGauge, metrics=metrics), guard]
     if cluster is not None:  # after the guard: a relayed request was checked here
         middleware.append(Middleware(ClusterForward, cluster=cluster))
     app = Starlette(
@@ -228,6 +254,7 @@ def create_app(
         middleware=middleware,
     )
     app.state.tables = manager
+    app.state.metrics = metrics
     app.state.study = studies
     return app
 

@@ -16,7 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardlab.errors import CardlabError, GameError
 from cardlab.web.cluster import Cluster
@@ -26,6 +26,9 @@ from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_relay import RemoteSockets
 from cardlab.web.table_room import BOT_HANDS, Room
 from cardlab.web.table_store import TableStore, open_table_store
+
+if TYPE_CHECKING:
+    from cardlab.web.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +58,8 @@ class TableManager:
         janitor_every: float = JANITOR_EVERY,
         keeper: TableKeeper | None = None,
         cluster: Cluster | None = None,
+        process: str | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store: TableStore = store if store is not None else open_table_store(None)
         self.max_tables = max_tables
@@ -73,6 +78,10 @@ class TableManager:
         # to their clients and theirs to ours
         self.cluster = cluster
         self.remote: RemoteSockets | None = None  # set by table_routes (the messages' side)
+        # this process's id in the lobby, the logs and the metrics (cardlab.web.metrics)
+        self.process = process if process is not None else "local"
+        self.metrics = metrics
+        self.kept_at: float | None = None  # time.monotonic() of the last lease tick that worked
         if cluster is not None:
             cluster.is_local = self.runs
         self._background: set[asyncio.Task[Any]] = set()
@@ -162,7 +171,7 @@ class TableManager:
         room = self._open(table_id, config, host_sha256)
         if self.cluster is not None:
             with contextlib.suppress(Exception):  # the next lease tick writes it anyway
-                await self.cluster.advertise({table_id: summary(room)})
+                await self.cluster.advertise({table_id: self.summary(room)})
         return room
 
     def _open(self, table_id: str, config: TableConfig, host_sha256: str) -> Room:
@@ -220,20 +229,28 @@ class TableManager:
         for table_id in lost:
             room = self.rooms.pop(table_id, None)
             if room is not None:
-                log.warning("lost the lease of table %r: another process runs it", table_id)
+                log.warning(
+                    "process %s lost the lease of table %r: another process runs it",
+                    self.process,
+                    table_id,
+                )
                 room.close()
         for saved in taken:
             room = await asyncio.to_thread(self._load, saved)
             if room is not None and saved.table_id in keeper.held:
                 self.rooms[saved.table_id] = room
                 room.wake()
+                log.warning("process %s took over table %r", self.process, saved.table_id)
+                if self.metrics is not None:
+                    self.metrics.takeovers.inc()
             else:
                 await asyncio.to_thread(keeper.let_go, saved.table_id)
         if self.remote is not None:
             self.remote.sweep()
         if self.cluster is not None:
-            live = {r.id: summary(r) for r in self.rooms.values() if not r.closed}
+            live = {r.id: self.summary(r) for r in self.rooms.values() if not r.closed}
             await self.cluster.advertise(live)
+        self.kept_at = time.monotonic()
 
     async def _keeper_loop(self) -> None:
         while True:
@@ -242,6 +259,10 @@ class TableManager:
             except Exception:  # Redis or the store away for a moment: try again
                 log.exception("renewing or taking table leases failed")
             await asyncio.sleep(self.keeper.every if self.keeper is not None else 1.0)
+
+    def summary(self, room: Room) -> dict[str, Any]:
+        """The lobby's entry of ``room``, with the process that runs it (``process``)."""
+        return summary(room) | {"process": self.process}
 
     def wake_all(self) -> None:
         for room in self.rooms.values():

@@ -89,7 +89,7 @@ from cardlab.web.table_config import (
 )
 from cardlab.web.table_manager import IDLE_CLOSE as IDLE_CLOSE
 from cardlab.web.table_manager import TableManager as TableManager
-from cardlab.web.table_manager import TableNotFound, summary
+from cardlab.web.table_manager import TableNotFound
 from cardlab.web.table_phh import phhs
 from cardlab.web.table_relay import RemoteSockets, relay_socket
 from cardlab.web.table_room import Room, digest
@@ -202,8 +202,10 @@ def _browser(request: Request) -> tuple[str, str | None]:
 
 def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[BaseRoute]:
     """The pages, the JSON API and the WebSocket of the tables."""
+    # the action messages timed (cardlab.web.metrics)
+    handle = handle_message if manager.metrics is None else manager.metrics.timed(handle_message)
     if manager.cluster is not None:  # this process's side of the sockets relayed to it
-        manager.remote = RemoteSockets(manager.cluster, manager.rooms.get, handle_message)
+        manager.remote = RemoteSockets(manager.cluster, manager.rooms.get, handle)
 
     def seat_of(room: Room, connection: HTTPConnection) -> int | None:
         return room.seating.seat_of_hash(browser_hash(connection, room.id))
@@ -242,7 +244,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         return response
 
     async def api_list(request: Request) -> Response:
-        listed = {r.id: summary(r) for r in manager.rooms.values()}
+        listed = {r.id: manager.summary(r) for r in manager.rooms.values()}
         if manager.cluster is not None:  # every process's tables (this one's up to date)
             try:
                 listed = await manager.cluster.tables() | listed
@@ -263,7 +265,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             room.wake()
         except CardlabError as exc:
             return _error(exc)
-        response = JSONResponse(summary(room) | {"host": True}, status_code=201)
+        response = JSONResponse(manager.summary(room) | {"host": True}, status_code=201)
         if new_token is not None:
             _set_browser_cookie(response, new_token)
         return response
@@ -456,9 +458,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
                     await websocket.send_text(json.dumps(refused))
                     continue
                 seat = seat_of(room, websocket) if seat is not None else None
-                reply = handle_message(
-                    room, seat, message.get("text"), message.get("bytes"), author=author
-                )
+                reply = handle(room, seat, message.get("text"), message.get("bytes"), author=author)
                 if reply is not None:
                     await websocket.send_text(json.dumps(reply, ensure_ascii=False))
         except (WebSocketDisconnect, RuntimeError):

@@ -1,0 +1,353 @@
+"""What an operator watches: ``/healthz``, ``/readyz`` and ``/metrics`` (Prometheus).
+
+- ``GET /healthz``: 200 ``ok`` while the process serves; it asks nothing of the store.
+- ``GET /readyz``: 200 ``ready`` when the store answers a trivial query and, with
+  ``--redis``, Redis answers a ping and this process renewed its leases lately; else 503
+  with the reason on one line (a load balancer stops sending it requests).
+- ``GET /metrics``: this process's counters in Prometheus's text format, every series
+  labelled ``process`` (the id this process has in the lobby and the logs). It is served
+  to loopback clients that did not come through a proxy (no ``X-Forwarded-For`` or
+  ``Forwarded`` header), or to anyone sending ``Authorization: Bearer <token>`` when
+  ``cardlab web --metrics-token`` set one; everyone else gets 403.
+
+The counts are taken at the edges of the tables, never inside a room: the store's writes
+through :class:`MeteredStore` (hands dealt, actions stored, write latency), the
+WebSocket messages through :meth:`Metrics.timed` (action latency), the rate limiter's
+refusals through :func:`count_refusals`, the sockets open through :class:`SocketGauge`,
+and the lease takeovers by :class:`~cardlab.web.table_manager.TableManager`. Live tables
+and seats are read from the manager when scraped.
+
+The registry is this app's own (not the library's global one), so two apps in one
+process (tests) count apart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import ipaddress
+import json
+import os
+import secrets
+import socket
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cardlab.web.guard import RateLimiter
+
+
+class TableManager(Protocol):
+    """What the metrics read of :class:`cardlab.web.table_manager.TableManager` (named
+    here, not imported: the manager counts its takeovers in :class:`Metrics`)."""
+
+    @property
+    def rooms(self) -> dict[str, Any]: ...
+
+    @property
+    def store(self) -> Any: ...
+
+    @property
+    def cluster(self) -> Any: ...
+
+    @property
+    def keeper(self) -> Any: ...
+
+    @property
+    def kept_at(self) -> float | None: ...
+
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+READY_TIMEOUT = 2.0  # seconds the store and Redis have to answer /readyz
+LEASE_SLACK = 3  # lease ticks missed before a process is not ready
+# seconds: an action is handled in well under a millisecond; a store write in a few
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+def process_name() -> str:
+    """This process's id, as the logs, the lobby and the metrics show it: host, pid and a
+    few random hex digits (a pid is reused after a restart)."""
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class Metrics:
+    """The counters of one web app, in a registry of their own, each labelled with
+    ``process``."""
+
+    def __init__(self, process: str) -> None:
+        self.process = process
+        self.registry = CollectorRegistry(auto_describe=True)
+        labels = ["process"]
+        reg = self.registry
+        self.hands = Counter(
+            "cardlab_hands_dealt", "Hands dealt (stored as begun).", labels, registry=reg
+        ).labels(process)
+        self.actions = Counter(
+            "cardlab_actions", "Actions stored (people's and bots').", labels, registry=reg
+        ).labels(process)
+        self.action_seconds = Histogram(
+            "cardlab_action_seconds",
+            "Seconds to handle a player's action message (validated, stored, broadcast).",
+            labels,
+            registry=reg,
+            buckets=LATENCY_BUCKETS,
+        ).labels(process)
+        self._store_seconds = Histogram(
+            "cardlab_store_write_seconds",
+            "Seconds a store write took, by kind.",
+            ["process", "write"],
+            registry=reg,
+            buckets=LATENCY_BUCKETS,
+        )
+        self.takeovers = Counter(
+            "cardlab_lease_takeovers",
+            "Tables this process took over from another (their lease was free).",
+            labels,
+            registry=reg,
+        ).labels(process)
+        self._refusals = Counter(
+            "cardlab_rate_limit_refusals",
+            "Requests and messages refused by a rate limit, by bucket.",
+            ["process", "bucket"],
+            registry=reg,
+        )
+        self.sockets = Gauge(
+            "cardlab_websocket_connections", "WebSockets open now.", labels, registry=reg
+        ).labels(process)
+
+    def store_write(self, write: str) -> AbstractContextManager[None]:
+        """Time one store write of kind ``write`` (the store's method name)."""
+        return self._store_seconds.labels(self.process, write).time()
+
+    def refused(self, bucket: str) -> None:
+        self._refusals.labels(self.process, bucket).inc()
+
+    def timed(self, handle: Callable[..., Any]) -> Callable[..., Any]:
+        """``handle`` (:func:`~cardlab.web.tables.handle_message`) timing the action
+        messages."""
+
+        def handle_timed(room: Any, seat: Any, text: Any, *args: Any, **kwargs: Any) -> Any:
+            if _kind(text) != "action":
+                return handle(room, seat, text, *args, **kwargs)
+            with self.action_seconds.time():
+                return handle(room, seat, text, *args, **kwargs)
+
+        return handle_timed
+
+    def watch(self, manager: TableManager) -> None:
+        """Report ``manager``'s live tables, seats and owners when scraped."""
+        self.registry.register(_TablesCollector(manager, self.process))
+
+    def exposition(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+def _kind(text: object) -> object:
+    """A WebSocket message's ``type`` (None if it is not a JSON object)."""
+    try:
+        message = json.loads(text) if isinstance(text, str) and len(text) < 10_000 else None
+    except (ValueError, RecursionError):
+        return None
+    return message.get("type") if isinstance(message, dict) else None
+
+
+class _TablesCollector(Collector):
+    def __init__(self, manager: TableManager, process: str) -> None:
+        self.manager = manager
+        self.process = process
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        rooms = [room for room in list(self.manager.rooms.values()) if not room.closed]
+        tables = GaugeMetricFamily(
+            "cardlab_tables", "Live tables this process runs.", labels=["process"]
+        )
+        tables.add_metric([self.process], len(rooms))
+        seats = GaugeMetricFamily(
+            "cardlab_seats",
+            "Seats of the live tables this process runs, by who sits (human, bot, open).",
+            labels=["process", "kind"],
+        )
+        kinds = {"human": 0, "bot": 0, "open": 0}
+        for room in rooms:
+            for info in room.seats:
+                kind = info.kind if info.kind in kinds else "open"
+                kinds[kind] += 1
+        for kind, n in kinds.items():
+            seats.add_metric([self.process, kind], n)
+        owner = GaugeMetricFamily(
+            "cardlab_table_owner",
+            "1 for each live table, labelled with the process that runs it.",
+            labels=["process", "table"],
+        )
+        for room in rooms:
+            owner.add_metric([self.process, room.id], 1)
+        yield from (tables, seats, owner)
+
+    def describe(self) -> Iterator[GaugeMetricFamily]:
+        return iter(())
+
+
+class MeteredStore:
+    """A table store whose writes are counted and timed in :class:`Metrics`; every other
+    call goes straight to the store it wraps."""
+
+    _WRITES = frozenset(
+        {
+            "save_table",
+            "close_table",
+            "begin_hand",
+            "add_action",
+            "save_clock",
+            "end_hand",
+            "amend_hand",
+            "cancel_hand",
+            "add_seed",
+            "reveal_seed",
+            "add_ledger",
+            "save_results",
+        }
+    )
+
+    def __init__(self, store: Any, metrics: Metrics) -> None:
+        self._store = store
+        self._metrics = metrics
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._store, name)
+        if name not in self._WRITES:
+            return found
+        metrics = self._metrics
+
+        def write(*args: Any, **kwargs: Any) -> Any:
+            with metrics.store_write(name):
+                done = found(*args, **kwargs)
+            if name == "begin_hand":
+                metrics.hands.inc()
+            elif name == "add_action":
+                metrics.actions.inc()
+            return done
+
+        return write
+
+
+def count_refusals(limiter: RateLimiter, metrics: Metrics) -> None:
+    """Count ``limiter``'s refusals by bucket in ``metrics`` (its ``take`` wrapped)."""
+    take = limiter.take
+
+    async def counted(key: str, bucket: str) -> float | None:
+        wait = await take(key, bucket)
+        if wait is not None:
+            metrics.refused(bucket)
+        return wait
+
+    limiter.take = counted  # type: ignore[method-assign]
+
+
+class SocketGauge:
+    """ASGI middleware: the WebSockets open now (counted from their accept to their end)."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        accepted = False
+
+        async def watched(message: Message) -> None:
+            nonlocal accepted
+            if message["type"] == "websocket.accept" and not accepted:
+                accepted = True
+                self.metrics.sockets.inc()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        finally:
+            if accepted:
+                self.metrics.sockets.dec()
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+def metrics_allowed(request: Request, token: str | None) -> bool:
+    """Whether ``request`` may read /metrics: the right bearer token, or (with no token
+    set) a loopback client that did not come through a proxy."""
+    if token is not None:
+        given = request.headers.get("authorization", "")
+        return hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
+    proxied = "x-forwarded-for" in request.headers or "forwarded" in request.headers
+    client = request.client
+    return not proxied and client is not None and _loopback(client.host)
+
+
+def health_routes(
+    manager: TableManager, metrics: Metrics, *, token: str | None = None
+) -> list[BaseRoute]:
+    """``/healthz``, ``/readyz`` and ``/metrics`` (see the module's docstring)."""
+
+    async def healthz(request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    async def readyz(request: Request) -> Response:
+        reason = await not_ready(manager)
+        if reason is None:
+            return PlainTextResponse("ready")
+        return PlainTextResponse(f"not ready: {reason}", status_code=503)
+
+    async def scrape(request: Request) -> Response:
+        if not metrics_allowed(request, token):
+            why = "a bearer token" if token is not None else "a loopback client, not proxied"
+            return PlainTextResponse(f"/metrics is served only to {why}", status_code=403)
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE)
+
+    return [
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/metrics", scrape),
+    ]
+
+
+async def not_ready(manager: TableManager) -> str | None:
+    """Why this process should not be sent requests now (None: it is ready)."""
+    store = manager.store
+    ping = getattr(store, "ping", None)
+    if ping is not None:
+        try:
+            await asyncio.wait_for(asyncio.to_thread(ping), READY_TIMEOUT)
+        except TimeoutError:
+            return f"the store did not answer in {READY_TIMEOUT:g} s"
+        except Exception as exc:  # StoreError, or the driver's own
+            return f"the store is unreachable: {str(exc)[:200]}"
+    if manager.cluster is not None:
+        try:
+            await asyncio.wait_for(manager.cluster.redis.ping(), READY_TIMEOUT)
+        except TimeoutError:
+            return f"Redis did not answer in {READY_TIMEOUT:g} s"
+        except Exception as exc:  # redis.ConnectionError and kin
+            return f"Redis is unreachable: {str(exc)[:200]}"
+    if manager.keeper is not None:
+        bound = LEASE_SLACK * manager.keeper.every
+        kept = manager.kept_at
+        if kept is None:
+            return "the table leases were not taken yet"
+        late = time.monotonic() - kept
+        if late > bound:
+            return f"the table leases were last renewed {late:.0f} s ago"
+    return None
