@@ -39,6 +39,7 @@ net, and :attr:`HandSummary.not_adjusted` says why. Equities are cached per situ
 
 from __future__ import annotations
 
+import datetime
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +54,9 @@ from cardlab.table import phh
 from cardlab.table import phh_actions as pa
 from cardlab.table.history import replay
 from cardlab.table.state import HandState, Phase
+
+STEAL_POSITIONS = frozenset({"CO", "BTN", "SB"})
+"""The positions whose open raise, everyone before them having folded, is a steal."""
 
 EXACT_SECONDS = 10.0
 """The longest (estimated) exact enumeration one all-in may take; a bigger one is not
@@ -115,6 +119,22 @@ class SeatSummary:
     pfr: bool = False
     three_bet_chance: bool = False
     three_bet: bool = False
+    position: str = ""  # SB, BB, UTG, ..., CO, BTN ("" in a game without blinds)
+    four_bet_chance: bool = False
+    four_bet: bool = False
+    fold_3bet_chance: bool = False
+    fold_3bet: bool = False
+    steal_chance: bool = False
+    steal: bool = False
+    fold_steal_chance: bool = False
+    fold_steal: bool = False
+    cbet_chance: tuple[bool, bool] = (False, False)  # the second, third street
+    cbet: tuple[bool, bool] = (False, False)
+    fold_cbet_chance: tuple[bool, bool] = (False, False)
+    fold_cbet: tuple[bool, bool] = (False, False)
+    check_raise_chances: int = 0  # streets where they checked and then faced a bet
+    check_raises: int = 0
+    won: bool = False  # collected chips
     bets_raises: int = 0  # after the first betting round
     calls: int = 0
     folds: int = 0
@@ -142,6 +162,9 @@ class HandSummary:
     showdown: bool
     all_in: AllIn | None = None
     not_adjusted: str | None = None
+    site: str | None = None  # the site a site history came from (its ``_site`` field)
+    day: datetime.date | None = None  # when it was played, if known
+    stakes: tuple[Fraction, ...] = ()  # the blinds (the bet sizes in a game without)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +176,16 @@ class PlayerStats:
     vpip: Rate
     pfr: Rate
     three_bet: Rate
+    four_bet: Rate
+    fold_to_three_bet: Rate
+    steal: Rate
+    fold_to_steal: Rate
+    cbet_flop: Rate
+    cbet_turn: Rate
+    fold_to_cbet_flop: Rate
+    fold_to_cbet_turn: Rate
+    check_raise: Rate
+    won_when_saw_flop: Rate
     bets_raises: int
     calls: int
     folds: int
@@ -163,6 +196,7 @@ class PlayerStats:
     expected_net: Fraction
     expected_bb: Fraction
     all_ins: int  # adjusted all-ins the player was in
+    position: str | None = None  # the rows of one position (player_stats(by_position=True))
 
     @property
     def aggression_factor(self) -> Fraction | None:
@@ -280,6 +314,20 @@ class _Seat:
     pfr: bool = False
     three_bet_chance: bool = False
     three_bet: bool = False
+    four_bet_chance: bool = False
+    four_bet: bool = False
+    fold_3bet_chance: bool = False
+    fold_3bet: bool = False
+    steal_chance: bool = False
+    steal: bool = False
+    fold_steal_chance: bool = False
+    fold_steal: bool = False
+    cbet_chance: list[bool] = field(default_factory=lambda: [False, False])
+    cbet: list[bool] = field(default_factory=lambda: [False, False])
+    fold_cbet_chance: list[bool] = field(default_factory=lambda: [False, False])
+    fold_cbet: list[bool] = field(default_factory=lambda: [False, False])
+    check_raise_chances: int = 0
+    check_raises: int = 0
     bets_raises: int = 0
     calls: int = 0
     folds: int = 0
@@ -300,12 +348,24 @@ class _Snapshot:
 class _Watcher:
     """Follows a replay step by step: the statistics' facts, and the all-in moment."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, positions: Sequence[str] = ()) -> None:
         self.seats = [_Seat() for _ in range(n)]
+        self.positions = tuple(positions) or ("",) * n
         self.seen = 0
         self.level = 0  # bets in the first round: the blind or bring-in is the first
         self.street = -1
-        self.can_raise: dict[int, bool] = {}  # first-round actor at level 2 -> raise legal
+        self.can_raise: dict[int, bool] = {}  # first-round actor at level 2, 3 -> raise legal
+        self.entered = False  # someone called or raised in the first round
+        self.opener: int | None = None  # the first raise (level 1 to 2) of the first round
+        self.stealer: int | None = None  # the opener, when the open was a steal
+        self.aggressor: int | None = None  # the last raiser of the previous street
+        self.acted: set[int] = set()  # decided already at this first-round level
+        # after the first round: bets this street, who checked, and the c-bettor
+        self.bets = 0
+        self.checked: set[int] = set()
+        self.cbettor: int | None = None  # the c-bet of this street (a bet not yet raised)
+        self.cbet_by: list[int | None] = [None, None]  # who c-bet the second, third street
+        self.faced: set[int] = set()  # players who met this street's c-bet already
         self.alive_after_betting: tuple[bool, ...] = (True,) * n
         self.all_in: _Snapshot | None = None
 
@@ -322,7 +382,7 @@ class _Watcher:
         if (
             phase is Phase.BET
             and self.street == 0
-            and self.level == 2
+            and self.level in (2, 3)
             and hand.actor is not None
             and hand.actor not in self.can_raise
         ):
@@ -344,6 +404,8 @@ class _Watcher:
     def _event(self, event: ev.Event) -> bool:
         """Count one event; True for a betting decision."""
         if isinstance(event, ev.NewStreet):
+            if event.index > 0 and self.street >= 0:
+                self._new_street()
             self.street = event.index
             return False
         if isinstance(event, ev.PostBlind):
@@ -356,25 +418,97 @@ class _Watcher:
             return True
         if not isinstance(event, ev.Fold | ev.CheckCall | ev.BetRaise):
             return False
-        seat = self.seats[event.player]
         if self.street == 0:
-            seat.first_decision = True
-            if self.level == 2 and self.can_raise.pop(event.player, True):
-                seat.three_bet_chance = True
-                seat.three_bet = isinstance(event, ev.BetRaise)
-            if isinstance(event, ev.BetRaise):
-                seat.vpip = seat.pfr = True
-                self.level += 1
-                self.can_raise.clear()
-            elif isinstance(event, ev.CheckCall) and event.amount > 0:
-                seat.vpip = True
-        elif isinstance(event, ev.BetRaise):
+            self._first_round(event)
+        else:
+            self._later_round(event)
+        return True
+
+    def _first_round(self, event: ev.Fold | ev.CheckCall | ev.BetRaise) -> None:
+        p = event.player
+        seat = self.seats[p]
+        raised = isinstance(event, ev.BetRaise)
+        first = p not in self.acted
+        self.acted.add(p)
+        seat.first_decision = True
+        if self.level == 1 and not self.entered and self.positions[p] in STEAL_POSITIONS:
+            seat.steal_chance = True
+            seat.steal = raised
+        if self.level == 2 and self.can_raise.pop(p, True):
+            seat.three_bet_chance = True
+            seat.three_bet = raised
+        if self.level == 3:
+            if self.can_raise.pop(p, True):
+                seat.four_bet_chance = True
+                seat.four_bet = raised
+            if p == self.opener and first:
+                seat.fold_3bet_chance = True
+                seat.fold_3bet = isinstance(event, ev.Fold)
+        if (
+            self.level == 2
+            and self.stealer is not None
+            and p != self.stealer
+            and first
+            and self.positions[p] in ("SB", "BB")
+        ):
+            seat.fold_steal_chance = True
+            seat.fold_steal = isinstance(event, ev.Fold)
+        if raised:
+            seat.vpip = seat.pfr = True
+            if self.level == 1:
+                self.opener = p
+                if seat.steal_chance:
+                    self.stealer = p
+            self.level += 1
+            self.aggressor = p
+            self.entered = True
+            self.can_raise.clear()
+            self.acted = {p}
+        elif isinstance(event, ev.CheckCall) and event.amount > 0:
+            seat.vpip = True
+            self.entered = True
+
+    def _new_street(self) -> None:
+        """A street after the first begins: the last raiser of the one before may c-bet
+        (on the third street only if they c-bet the second)."""
+        if self.street >= 1:  # the turn: the flop's c-bettor; the river: nobody
+            self.aggressor = self.cbet_by[0] if self.street == 1 else None
+        self.bets = 0
+        self.checked = set()
+        self.cbettor = None
+        self.faced = set()
+
+    def _later_round(self, event: ev.Fold | ev.CheckCall | ev.BetRaise) -> None:
+        p = event.player
+        seat = self.seats[p]
+        k = self.street - 1  # 0: the second street (the flop), 1: the third (the turn)
+        raised = isinstance(event, ev.BetRaise)
+        if k < 2 and self.bets == 0 and p == self.aggressor:
+            seat.cbet_chance[k] = True
+            seat.cbet[k] = raised
+        if k < 2 and self.cbettor is not None and self.bets == 1 and p not in self.faced:
+            self.faced.add(p)
+            seat.fold_cbet_chance[k] = True
+            seat.fold_cbet[k] = isinstance(event, ev.Fold)
+        if p in self.checked and self.bets > 0:
+            self.checked.discard(p)  # one chance a street
+            seat.check_raise_chances += 1
+            seat.check_raises += raised
+        if raised:
             seat.bets_raises += 1
+            if k < 2 and self.bets == 0 and p == self.aggressor:
+                self.cbettor = p
+                self.cbet_by[k] = p
+            else:
+                self.cbettor = None
+            self.bets += 1
         elif isinstance(event, ev.CheckCall):
-            seat.calls += event.amount > 0
+            if event.amount > 0:
+                seat.calls += 1
+            elif self.bets == 0:
+                self.checked.add(p)
         else:
             seat.folds += 1
-        return True
 
 
 def big_blind(history: phh.HandHistory) -> Fraction:
@@ -390,15 +524,53 @@ def big_blind(history: phh.HandHistory) -> Fraction:
     raise CardlabError("the hand has no blind and no bet size to count big blinds in")
 
 
+def positions(history: phh.HandHistory) -> tuple[str, ...]:
+    """Each seat's position in a game with blinds (PHH order: the blinds first, the
+    button last): SB, BB, then UTG, UTG+1, ..., LJ, HJ, CO, BTN; heads-up the two
+    blinds (the small blind is the button). Empty names in a game without blinds."""
+    n = len(history.starting_stacks)
+    blinds = [Fraction(b) for b in (history.blinds_or_straddles or ())]
+    if n < 2 or len(blinds) < 2 or max(blinds[:2]) <= 0:
+        return ("",) * n
+    small, big = ("SB", "BB") if blinds[1] >= blinds[0] else ("BB", "SB")
+    middle = n - 2
+    tail = min(middle - 1 if middle >= 4 else middle, 4)
+    late = ("LJ", "HJ", "CO", "BTN")[4 - tail :]
+    early = [("UTG" if k == 0 else f"UTG+{k}") for k in range(middle - tail)]
+    return (small, big, *early, *late)
+
+
+def stakes(history: phh.HandHistory) -> tuple[Fraction, ...]:
+    """The hand's stakes: its blinds (the posted ones, in order), or its bet sizes in a
+    game without blinds."""
+    blinds = tuple(abs(Fraction(b)) for b in (history.blinds_or_straddles or ()) if b)
+    if blinds:
+        return blinds
+    sizes = (history.small_bet, history.big_bet, history.min_bet)
+    return tuple(Fraction(a) for a in sizes if a is not None and Fraction(a) > 0)
+
+
+def _day(history: phh.HandHistory) -> datetime.date | None:
+    if history.year is None or history.month is None or history.day is None:
+        return None
+    try:
+        return datetime.date(history.year, history.month, history.day)
+    except ValueError:
+        return None
+
+
 def summarize(
     history: phh.HandHistory,
     *,
     cache: EquityCache | None = None,
     label: str = "hand",
+    day: datetime.date | None = None,
 ) -> HandSummary:
     """Replay one hand and say what each seat did (a refused hand raises
-    :class:`~cardlab.errors.HistoryError`, naming ``label``)."""
-    watcher = _Watcher(len(history.starting_stacks))
+    :class:`~cardlab.errors.HistoryError`, naming ``label``). ``day`` is when it was
+    played if the history does not say (its ``year``, ``month``, ``day``)."""
+    seat_positions = positions(history)
+    watcher = _Watcher(len(history.starting_stacks), seat_positions)
     played = replay(history, label=label, on_step=watcher.step)
     hand = played.hand
     scale = played.scale
@@ -435,6 +607,22 @@ def summarize(
                 pfr=s.pfr,
                 three_bet_chance=s.three_bet_chance,
                 three_bet=s.three_bet,
+                position=seat_positions[i],
+                four_bet_chance=s.four_bet_chance,
+                four_bet=s.four_bet,
+                fold_3bet_chance=s.fold_3bet_chance,
+                fold_3bet=s.fold_3bet,
+                steal_chance=s.steal_chance,
+                steal=s.steal,
+                fold_steal_chance=s.fold_steal_chance,
+                fold_steal=s.fold_steal,
+                cbet_chance=(s.cbet_chance[0], s.cbet_chance[1]),
+                cbet=(s.cbet[0], s.cbet[1]),
+                fold_cbet_chance=(s.fold_cbet_chance[0], s.fold_cbet_chance[1]),
+                fold_cbet=(s.fold_cbet[0], s.fold_cbet[1]),
+                check_raise_chances=s.check_raise_chances,
+                check_raises=s.check_raises,
+                won=collected[i] > 0,
                 bets_raises=s.bets_raises,
                 calls=s.calls,
                 folds=s.folds,
@@ -444,7 +632,17 @@ def summarize(
                 all_in=all_in is not None and any(i in p.players for p in all_in.pots),
             )
         )
-    return HandSummary(hand.game.game.key, tuple(seats), showdown, all_in, why)
+    site = history.user_fields.get("_site")
+    return HandSummary(
+        hand.game.game.key,
+        tuple(seats),
+        showdown,
+        all_in,
+        why,
+        site=site if isinstance(site, str) else None,
+        day=_day(history) or day,
+        stakes=stakes(history),
+    )
 
 
 def _second_street_players(hand: HandState) -> set[int]:
@@ -511,40 +709,85 @@ def _adjust(hand: HandState, snap: _Snapshot, scale: int, cache: EquityCache) ->
 @dataclass
 class _Totals:
     hands: int = 0
-    vpip: Rate = Rate()
-    pfr: Rate = Rate()
-    three_bet: Rate = Rate()
+    rates: dict[str, Rate] = field(default_factory=dict)
     bets_raises: int = 0
     calls: int = 0
     folds: int = 0
-    wtsd: Rate = Rate()
-    wsd: Rate = Rate()
     net: Fraction = Fraction(0)
     net_bb: Fraction = Fraction(0)
     expected_net: Fraction = Fraction(0)
     expected_bb: Fraction = Fraction(0)
     all_ins: int = 0
 
+    def count(self, rate: str, chance: bool, done: bool) -> None:
+        if chance:
+            self.rates[rate] = self.rates.get(rate, Rate()) + Rate(int(done), 1)
 
-def player_stats(summaries: Iterable[HandSummary]) -> list[PlayerStats]:
-    """Each player's totals over the hands (by name), the most hands first."""
-    totals: dict[str, _Totals] = {}
+
+def _rates(s: SeatSummary) -> Iterable[tuple[str, bool, bool]]:
+    """(the rate, had the chance, did it) for one seat's hand."""
+    yield "vpip", s.first_decision, s.vpip
+    yield "pfr", s.first_decision, s.pfr
+    yield "three_bet", s.three_bet_chance, s.three_bet
+    yield "four_bet", s.four_bet_chance, s.four_bet
+    yield "fold_to_three_bet", s.fold_3bet_chance, s.fold_3bet
+    yield "steal", s.steal_chance, s.steal
+    yield "fold_to_steal", s.fold_steal_chance, s.fold_steal
+    yield "cbet_flop", s.cbet_chance[0], s.cbet[0]
+    yield "cbet_turn", s.cbet_chance[1], s.cbet[1]
+    yield "fold_to_cbet_flop", s.fold_cbet_chance[0], s.fold_cbet[0]
+    yield "fold_to_cbet_turn", s.fold_cbet_chance[1], s.fold_cbet[1]
+    yield "went_to_showdown", s.saw_second_street, s.showdown
+    yield "won_at_showdown", s.showdown, s.won_at_showdown
+    yield "won_when_saw_flop", s.saw_second_street, s.won
+
+
+RATES = (
+    "vpip",
+    "pfr",
+    "three_bet",
+    "four_bet",
+    "fold_to_three_bet",
+    "steal",
+    "fold_to_steal",
+    "cbet_flop",
+    "cbet_turn",
+    "fold_to_cbet_flop",
+    "fold_to_cbet_turn",
+    "check_raise",
+    "went_to_showdown",
+    "won_at_showdown",
+    "won_when_saw_flop",
+)
+"""The rates of :class:`PlayerStats`, in the order the tables show them."""
+
+
+def player_stats(
+    summaries: Iterable[HandSummary],
+    *,
+    by_position: bool = False,
+    positions: Iterable[str] | None = None,
+) -> list[PlayerStats]:
+    """Each player's totals over the hands (by name; ``by_position``: by name and
+    position), the most hands first. ``positions`` keeps only the seats at those
+    positions (SB, BB, UTG, ..., BTN)."""
+    wanted = None if positions is None else {p.upper() for p in positions}
+    totals: dict[tuple[str, str | None], _Totals] = {}
     for summary in summaries:
         for s in summary.seats:
-            t = totals.setdefault(s.name, _Totals())
+            if wanted is not None and s.position not in wanted:
+                continue
+            t = totals.setdefault((s.name, s.position if by_position else None), _Totals())
             t.hands += 1
-            if s.first_decision:
-                t.vpip += Rate(s.vpip, 1)
-                t.pfr += Rate(s.pfr, 1)
-            if s.three_bet_chance:
-                t.three_bet += Rate(s.three_bet, 1)
+            for rate, chance, done in _rates(s):
+                t.count(rate, chance, done)
+            if s.check_raise_chances:
+                t.rates["check_raise"] = t.rates.get("check_raise", Rate()) + Rate(
+                    s.check_raises, s.check_raise_chances
+                )
             t.bets_raises += s.bets_raises
             t.calls += s.calls
             t.folds += s.folds
-            if s.saw_second_street:
-                t.wtsd += Rate(s.showdown, 1)
-            if s.showdown:
-                t.wsd += Rate(s.won_at_showdown, 1)
             t.net += s.net
             t.net_bb += s.net_bb
             t.expected_net += s.expected_net
@@ -554,23 +797,28 @@ def player_stats(summaries: Iterable[HandSummary]) -> list[PlayerStats]:
         PlayerStats(
             name=name,
             hands=t.hands,
-            vpip=t.vpip,
-            pfr=t.pfr,
-            three_bet=t.three_bet,
+            **{r: t.rates.get(r, Rate()) for r in RATES},
             bets_raises=t.bets_raises,
             calls=t.calls,
             folds=t.folds,
-            went_to_showdown=t.wtsd,
-            won_at_showdown=t.wsd,
             net=t.net,
             net_bb=t.net_bb,
             expected_net=t.expected_net,
             expected_bb=t.expected_bb,
             all_ins=t.all_ins,
+            position=position,
         )
-        for name, t in totals.items()
+        for (name, position), t in totals.items()
     ]
-    return sorted(out, key=lambda p: (-p.hands, p.name))
+    return sorted(out, key=lambda p: (-p.hands, p.name, _POSITION_ORDER.get(p.position or "", 99)))
+
+
+_POSITION_ORDER = {
+    name: k
+    for k, name in enumerate(
+        ("UTG", *(f"UTG+{k}" for k in range(1, 6)), "LJ", "HJ", "CO", "BTN", "SB", "BB", "")
+    )
+}
 
 
 def running_totals(
