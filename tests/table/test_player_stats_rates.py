@@ -13,6 +13,7 @@ import dataclasses
 import datetime
 import json
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,15 @@ from cardlab.errors import CardlabError
 from cardlab.store import Store
 from cardlab.table import Betting, TableGame, phh
 from cardlab.table.history import imported, replay, to_history
-from cardlab.table.player_stats import RATES, HandSummary, Rate, player_stats, summarize
+from cardlab.table.player_stats import (
+    RATES,
+    HandSummary,
+    Rate,
+    Session,
+    player_stats,
+    sessions,
+    summarize,
+)
 from cardlab.table.stat_counts import positions
 from cardlab.table.stats_filter import HandFilter, parse_day, parse_position, parse_stakes
 
@@ -342,3 +351,35 @@ def test_the_command_filters(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert lines[1].startswith("standard52-holdem,F,BTN,3,0.333333,0.333333,")
     code, out, err = _run(capsys, "history", "stats", "--db", str(db), "--stakes", "1:2")
     assert code == 2 and "SMALL/BIG" in err
+
+
+def test_sessions() -> None:
+    t = datetime.datetime(2024, 3, 1, 20, 0)
+    minutes = [0, 10, 35, 120, 125]  # a pause of 25 minutes, then of 85: two sessions
+    timed = [
+        (t + datetime.timedelta(minutes=m), s) for m, s in zip(minutes, _summaries(), strict=True)
+    ]
+    got = sessions(list(reversed(timed)), "A")  # any order
+    # A: +52, -1, -1 | -1, -1 chips at a 2-chip big blind
+    m = datetime.timedelta(minutes=1)
+    assert got == [
+        Session(t, t + 35 * m, 3, Fraction(52 - 1 - 1, 2), Fraction(52 - 1 - 1, 2)),
+        Session(t + 120 * m, t + 125 * m, 2, Fraction(-2, 2), Fraction(-2, 2)),
+    ]
+    assert sessions(timed, "nobody") == []
+
+
+def test_the_session_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "hands.db"
+    with Store.open(db) as store:
+        store.add_hands([imported(replay(h)) for h in HANDS])
+    png = tmp_path / "sessions.png"
+    code, out, err = _run(
+        capsys, "history", "stats", "--db", str(db), "--plot-sessions", str(png), "--player", "A"
+    )
+    assert code == 0, err
+    assert f"wrote {png}" in out and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, out, err = _run(
+        capsys, "history", "stats", "--db", str(db), "--plot-sessions", str(tmp_path / "x.jpg")
+    )
+    assert code == 2 and "name the file .png" in err

@@ -3,6 +3,7 @@ the hands in the hand store (the definitions: docs/player-stats.md)."""
 
 from __future__ import annotations
 
+import datetime
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from cardlab.table.player_stats import (
     Rate,
     player_stats,
     running_totals,
+    sessions,
     summarize,
 )
 from cardlab.table.stats_filter import HandFilter, parse_day, parse_position, parse_stakes
@@ -45,6 +47,14 @@ PLOTTED = 8  # players drawn when --player does not choose them
     type=click.Path(dir_okay=False),
     metavar="FILE.png",
     help="Draw each player's running result and all-in adjusted result, in big blinds.",
+)
+@click.option(
+    "--plot-sessions",
+    "plot_sessions",
+    default=None,
+    type=click.Path(dir_okay=False),
+    metavar="FILE.png",
+    help="Draw each player's net and all-in adjusted net per session, in big blinds.",
 )
 @click.option("--site", "sites", multiple=True, metavar="SITE", help="Only hands from this site.")
 @click.option(
@@ -71,6 +81,7 @@ def stats(
     game: str | None,
     players: tuple[str, ...],
     plot: str | None,
+    plot_sessions: str | None,
     sites: tuple[str, ...],
     stakes: tuple[str, ...],
     since: str | None,
@@ -88,6 +99,11 @@ def stats(
     target = output_path(Path(plot)) if plot is not None else None
     if target is not None and target.suffix.lower() != ".png":
         raise CardlabError(f"--plot writes a PNG picture: name the file .png, got {plot!r}")
+    session_target = output_path(Path(plot_sessions)) if plot_sessions is not None else None
+    if session_target is not None and session_target.suffix.lower() != ".png":
+        raise CardlabError(
+            f"--plot-sessions writes a PNG picture: name the file .png, got {plot_sessions!r}"
+        )
     bad_size = next((n for n in sizes if n < 2), None)
     if bad_size is not None:
         raise CardlabError(f"--table-size counts the seats of a hand (2 or more), got {bad_size}")
@@ -102,6 +118,7 @@ def stats(
     cache = EquityCache()
     by_game: dict[str, list[HandSummary]] = {}
     skipped: list[str] = []
+    timed: list[tuple[datetime.datetime, HandSummary]] = []
     with open_store(ctx, db, read_only=True) as store:
         records = list(store.iter_hands(game=game))
         label = str(store.path) if store.path is not None else "the hand store"
@@ -115,6 +132,7 @@ def stats(
             continue
         if wanted_hands.matches(summary):
             by_game.setdefault(r.game, []).append(summary)
+            timed.append((r.played_at, summary))
     wanted = set(players)
     report = {
         g: [
@@ -126,6 +144,8 @@ def stats(
     }
     if target is not None:
         _plot(target, by_game, players)
+    if session_target is not None:
+        _plot_sessions(session_target, timed, players)
     for line in skipped:
         click.echo(f"cardlab: skipped {line}", err=True)
     if fmt == "json":
@@ -182,8 +202,9 @@ def stats(
                 justify=("left", *("right",) * (len(header) - 1)),
             )
         )
-    if target is not None:
-        emit(f"wrote {target}")
+    for written in (target, session_target):
+        if written is not None:
+            emit(f"wrote {written}")
 
 
 _SHORT = {
@@ -349,6 +370,51 @@ def _plot(target: Path, by_game: dict[str, list[HandSummary]], players: tuple[st
     ax.set_xlabel("hands played")
     ax.set_ylabel("net (big blinds)")
     ax.set_title("won and all-in adjusted result")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    try:
+        fig.savefig(target, format="png", dpi=110)
+    except OSError as exc:
+        raise CardlabError(f"cannot write {str(target)!r}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
+
+
+def _plot_sessions(
+    target: Path, timed: list[tuple[datetime.datetime, HandSummary]], players: tuple[str, ...]
+) -> None:
+    """Per player, a bar per session: the net (solid) and the all-in adjusted net
+    (hatched), in big blinds."""
+    from cardlab._matplotlib import pyplot
+
+    names = list(players) or [p.name for p in player_stats(s for _, s in timed)[:PLOTTED]]
+    per = {n: sessions(timed, n) for n in names}
+    per = {n: ss for n, ss in per.items() if ss}
+    if not per:
+        raise CardlabError("nothing to plot: no hand of the players asked for")
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(9, 5))
+    width = 0.8 / (2 * len(per))
+    for k, (name, ss) in enumerate(per.items()):
+        color = f"C{k % 10}"
+        xs = [j + (2 * k) * width for j in range(len(ss))]
+        ax.bar(xs, [float(s.net_bb) for s in ss], width, color=color, label=f"{name}: won")
+        ax.bar(
+            [x + width for x in xs],
+            [float(s.expected_bb) for s in ss],
+            width,
+            color=color,
+            alpha=0.45,
+            hatch="//",
+            label=f"{name}: all-in adjusted",
+        )
+    ax.axhline(0, color="0.6", linewidth=0.8)
+    most = max(len(ss) for ss in per.values())
+    ax.set_xticks([j + (len(per) - 0.5) * width for j in range(most)])
+    ax.set_xticklabels([str(j + 1) for j in range(most)])
+    ax.set_xlabel("session (a pause over 30 minutes starts the next)")
+    ax.set_ylabel("net (big blinds)")
+    ax.set_title("won and all-in adjusted result per session")
     ax.legend(fontsize="small")
     fig.tight_layout()
     try:

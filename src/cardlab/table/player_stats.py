@@ -614,3 +614,47 @@ def running_totals(
                 won.append(a)
                 expected.append(b)
     return won, expected
+
+
+SESSION_GAP = datetime.timedelta(minutes=30)
+"""A pause longer than this between a player's hands starts a new session."""
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A player's hands without a pause longer than the gap: when it began and ended,
+    how many hands, the net and the all-in adjusted net in big blinds."""
+
+    start: datetime.datetime
+    end: datetime.datetime
+    hands: int
+    net_bb: Fraction
+    expected_bb: Fraction
+
+
+def sessions(
+    hands: Iterable[tuple[datetime.datetime, HandSummary]],
+    name: str,
+    *,
+    gap: datetime.timedelta = SESSION_GAP,
+) -> list[Session]:
+    """A player's sessions over timed hands (in any order): a new one begins when their
+    next hand comes more than ``gap`` after the one before."""
+    played = sorted(
+        ((when, s) for when, summary in hands for s in summary.seats if s.name == name),
+        key=lambda pair: pair[0],
+    )
+    out: list[Session] = []
+    for when, s in played:
+        last = out[-1] if out else None
+        if last is not None and when - last.end <= gap:
+            out[-1] = Session(
+                last.start,
+                when,
+                last.hands + 1,
+                last.net_bb + s.net_bb,
+                last.expected_bb + s.expected_bb,
+            )
+        else:
+            out.append(Session(when, when, 1, s.net_bb, s.expected_bb))
+    return out
