@@ -39,6 +39,7 @@ net, and :attr:`HandSummary.not_adjusted` says why. Equities are cached per situ
 
 from __future__ import annotations
 
+import datetime
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -50,9 +51,9 @@ from cardlab.errors import CardlabError, GameError
 from cardlab.poker.games import Game
 from cardlab.table import events as ev
 from cardlab.table import phh
-from cardlab.table import phh_actions as pa
 from cardlab.table.history import replay
-from cardlab.table.state import HandState, Phase
+from cardlab.table.stat_counts import Snapshot, Watcher, positions
+from cardlab.table.state import HandState
 
 EXACT_SECONDS = 10.0
 """The longest (estimated) exact enumeration one all-in may take; a bigger one is not
@@ -115,6 +116,22 @@ class SeatSummary:
     pfr: bool = False
     three_bet_chance: bool = False
     three_bet: bool = False
+    position: str = ""  # SB, BB, UTG, ..., CO, BTN ("" in a game without blinds)
+    four_bet_chance: bool = False
+    four_bet: bool = False
+    fold_3bet_chance: bool = False
+    fold_3bet: bool = False
+    steal_chance: bool = False
+    steal: bool = False
+    fold_steal_chance: bool = False
+    fold_steal: bool = False
+    cbet_chance: tuple[bool, bool] = (False, False)  # the second, third street
+    cbet: tuple[bool, bool] = (False, False)
+    fold_cbet_chance: tuple[bool, bool] = (False, False)
+    fold_cbet: tuple[bool, bool] = (False, False)
+    check_raise_chances: int = 0  # streets where they checked and then faced a bet
+    check_raises: int = 0
+    won: bool = False  # collected chips
     bets_raises: int = 0  # after the first betting round
     calls: int = 0
     folds: int = 0
@@ -142,6 +159,9 @@ class HandSummary:
     showdown: bool
     all_in: AllIn | None = None
     not_adjusted: str | None = None
+    site: str | None = None  # the site a site history came from (its ``_site`` field)
+    day: datetime.date | None = None  # when it was played, if known
+    stakes: tuple[Fraction, ...] = ()  # the blinds (the bet sizes in a game without)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +173,16 @@ class PlayerStats:
     vpip: Rate
     pfr: Rate
     three_bet: Rate
+    four_bet: Rate
+    fold_to_three_bet: Rate
+    steal: Rate
+    fold_to_steal: Rate
+    cbet_flop: Rate
+    cbet_turn: Rate
+    fold_to_cbet_flop: Rate
+    fold_to_cbet_turn: Rate
+    check_raise: Rate
+    won_when_saw_flop: Rate
     bets_raises: int
     calls: int
     folds: int
@@ -163,6 +193,7 @@ class PlayerStats:
     expected_net: Fraction
     expected_bb: Fraction
     all_ins: int  # adjusted all-ins the player was in
+    position: str | None = None  # the rows of one position (player_stats(by_position=True))
 
     @property
     def aggression_factor(self) -> Fraction | None:
@@ -273,110 +304,6 @@ def _canonical(
 # --- one hand ---------------------------------------------------------------------------
 
 
-@dataclass
-class _Seat:
-    first_decision: bool = False
-    vpip: bool = False
-    pfr: bool = False
-    three_bet_chance: bool = False
-    three_bet: bool = False
-    bets_raises: int = 0
-    calls: int = 0
-    folds: int = 0
-    saw_second_street: bool = False
-
-
-@dataclass
-class _Snapshot:
-    """The hand when the money went in."""
-
-    street: str
-    board: int
-    alive: tuple[bool, ...]
-    stacks: tuple[int, ...]
-    pots: tuple[tuple[int, tuple[int, ...]], ...]
-
-
-class _Watcher:
-    """Follows a replay step by step: the statistics' facts, and the all-in moment."""
-
-    def __init__(self, n: int) -> None:
-        self.seats = [_Seat() for _ in range(n)]
-        self.seen = 0
-        self.level = 0  # bets in the first round: the blind or bring-in is the first
-        self.street = -1
-        self.can_raise: dict[int, bool] = {}  # first-round actor at level 2 -> raise legal
-        self.alive_after_betting: tuple[bool, ...] = (True,) * n
-        self.all_in: _Snapshot | None = None
-
-    def step(self, k: int, action: pa.Action | None, hand: HandState) -> None:
-        betting = False
-        for event in hand.history[self.seen :]:
-            betting |= self._event(event)
-        self.seen = len(hand.history)
-        if betting or k < 0:
-            self.alive_after_betting = tuple(hand.alive)
-        if hand.is_over:
-            return
-        phase = hand.phase
-        if (
-            phase is Phase.BET
-            and self.street == 0
-            and self.level == 2
-            and hand.actor is not None
-            and hand.actor not in self.can_raise
-        ):
-            self.can_raise[hand.actor] = hand.legal().can_raise
-        if (
-            self.all_in is None
-            and phase is Phase.DEAL
-            and sum(hand.alive) >= 2
-            and sum(1 for i in hand.in_hand() if hand.stacks[i]) <= 1
-        ):
-            self.all_in = _Snapshot(
-                street=hand.streets[max(hand.street_index - 1, 0)].name,  # the next is dealt
-                board=len(hand.board),
-                alive=tuple(hand.alive),
-                stacks=tuple(hand.stacks),
-                pots=tuple((p.amount, p.players) for p in hand.pots()),
-            )
-
-    def _event(self, event: ev.Event) -> bool:
-        """Count one event; True for a betting decision."""
-        if isinstance(event, ev.NewStreet):
-            self.street = event.index
-            return False
-        if isinstance(event, ev.PostBlind):
-            self.level = max(self.level, 1)
-            return False
-        if isinstance(event, ev.BringIn):
-            self.level = max(self.level, 1)
-            if self.street == 0:
-                self.seats[event.player].first_decision = True
-            return True
-        if not isinstance(event, ev.Fold | ev.CheckCall | ev.BetRaise):
-            return False
-        seat = self.seats[event.player]
-        if self.street == 0:
-            seat.first_decision = True
-            if self.level == 2 and self.can_raise.pop(event.player, True):
-                seat.three_bet_chance = True
-                seat.three_bet = isinstance(event, ev.BetRaise)
-            if isinstance(event, ev.BetRaise):
-                seat.vpip = seat.pfr = True
-                self.level += 1
-                self.can_raise.clear()
-            elif isinstance(event, ev.CheckCall) and event.amount > 0:
-                seat.vpip = True
-        elif isinstance(event, ev.BetRaise):
-            seat.bets_raises += 1
-        elif isinstance(event, ev.CheckCall):
-            seat.calls += event.amount > 0
-        else:
-            seat.folds += 1
-        return True
-
-
 def big_blind(history: phh.HandHistory) -> Fraction:
     """The unit of the bb figures, in the history's units: the larger of the first two
     blinds (a straddle is not the big blind); the small bet (or the minimum bet) in a game
@@ -390,15 +317,37 @@ def big_blind(history: phh.HandHistory) -> Fraction:
     raise CardlabError("the hand has no blind and no bet size to count big blinds in")
 
 
+def stakes(history: phh.HandHistory) -> tuple[Fraction, ...]:
+    """The hand's stakes: its blinds (the posted ones, in order), or its bet sizes in a
+    game without blinds."""
+    blinds = tuple(abs(Fraction(b)) for b in (history.blinds_or_straddles or ()) if b)
+    if blinds:
+        return blinds
+    sizes = (history.small_bet, history.big_bet, history.min_bet)
+    return tuple(Fraction(a) for a in sizes if a is not None and Fraction(a) > 0)
+
+
+def _day(history: phh.HandHistory) -> datetime.date | None:
+    if history.year is None or history.month is None or history.day is None:
+        return None
+    try:
+        return datetime.date(history.year, history.month, history.day)
+    except ValueError:
+        return None
+
+
 def summarize(
     history: phh.HandHistory,
     *,
     cache: EquityCache | None = None,
     label: str = "hand",
+    day: datetime.date | None = None,
 ) -> HandSummary:
     """Replay one hand and say what each seat did (a refused hand raises
-    :class:`~cardlab.errors.HistoryError`, naming ``label``)."""
-    watcher = _Watcher(len(history.starting_stacks))
+    :class:`~cardlab.errors.HistoryError`, naming ``label``). ``day`` is when it was
+    played if the history does not say (its ``year``, ``month``, ``day``)."""
+    seat_positions = positions(history)
+    watcher = Watcher(len(history.starting_stacks), seat_positions)
     played = replay(history, label=label, on_step=watcher.step)
     hand = played.hand
     scale = played.scale
@@ -435,6 +384,22 @@ def summarize(
                 pfr=s.pfr,
                 three_bet_chance=s.three_bet_chance,
                 three_bet=s.three_bet,
+                position=seat_positions[i],
+                four_bet_chance=s.four_bet_chance,
+                four_bet=s.four_bet,
+                fold_3bet_chance=s.fold_3bet_chance,
+                fold_3bet=s.fold_3bet,
+                steal_chance=s.steal_chance,
+                steal=s.steal,
+                fold_steal_chance=s.fold_steal_chance,
+                fold_steal=s.fold_steal,
+                cbet_chance=(s.cbet_chance[0], s.cbet_chance[1]),
+                cbet=(s.cbet[0], s.cbet[1]),
+                fold_cbet_chance=(s.fold_cbet_chance[0], s.fold_cbet_chance[1]),
+                fold_cbet=(s.fold_cbet[0], s.fold_cbet[1]),
+                check_raise_chances=s.check_raise_chances,
+                check_raises=s.check_raises,
+                won=collected[i] > 0,
                 bets_raises=s.bets_raises,
                 calls=s.calls,
                 folds=s.folds,
@@ -444,7 +409,17 @@ def summarize(
                 all_in=all_in is not None and any(i in p.players for p in all_in.pots),
             )
         )
-    return HandSummary(hand.game.game.key, tuple(seats), showdown, all_in, why)
+    site = history.user_fields.get("_site")
+    return HandSummary(
+        hand.game.game.key,
+        tuple(seats),
+        showdown,
+        all_in,
+        why,
+        site=site if isinstance(site, str) else None,
+        day=_day(history) or day,
+        stakes=stakes(history),
+    )
 
 
 def _second_street_players(hand: HandState) -> set[int]:
@@ -462,7 +437,7 @@ class _NotAdjusted(Exception):
     pass
 
 
-def _adjust(hand: HandState, snap: _Snapshot, scale: int, cache: EquityCache) -> AllIn:
+def _adjust(hand: HandState, snap: Snapshot, scale: int, cache: EquityCache) -> AllIn:
     """The expected net of every seat from the all-in snapshot (raises _NotAdjusted)."""
     game = hand.game.game
     variant = getattr(hand.game, "variant", None)
@@ -511,40 +486,85 @@ def _adjust(hand: HandState, snap: _Snapshot, scale: int, cache: EquityCache) ->
 @dataclass
 class _Totals:
     hands: int = 0
-    vpip: Rate = Rate()
-    pfr: Rate = Rate()
-    three_bet: Rate = Rate()
+    rates: dict[str, Rate] = field(default_factory=dict)
     bets_raises: int = 0
     calls: int = 0
     folds: int = 0
-    wtsd: Rate = Rate()
-    wsd: Rate = Rate()
     net: Fraction = Fraction(0)
     net_bb: Fraction = Fraction(0)
     expected_net: Fraction = Fraction(0)
     expected_bb: Fraction = Fraction(0)
     all_ins: int = 0
 
+    def count(self, rate: str, chance: bool, done: bool) -> None:
+        if chance:
+            self.rates[rate] = self.rates.get(rate, Rate()) + Rate(int(done), 1)
 
-def player_stats(summaries: Iterable[HandSummary]) -> list[PlayerStats]:
-    """Each player's totals over the hands (by name), the most hands first."""
-    totals: dict[str, _Totals] = {}
+
+def _rates(s: SeatSummary) -> Iterable[tuple[str, bool, bool]]:
+    """(the rate, had the chance, did it) for one seat's hand."""
+    yield "vpip", s.first_decision, s.vpip
+    yield "pfr", s.first_decision, s.pfr
+    yield "three_bet", s.three_bet_chance, s.three_bet
+    yield "four_bet", s.four_bet_chance, s.four_bet
+    yield "fold_to_three_bet", s.fold_3bet_chance, s.fold_3bet
+    yield "steal", s.steal_chance, s.steal
+    yield "fold_to_steal", s.fold_steal_chance, s.fold_steal
+    yield "cbet_flop", s.cbet_chance[0], s.cbet[0]
+    yield "cbet_turn", s.cbet_chance[1], s.cbet[1]
+    yield "fold_to_cbet_flop", s.fold_cbet_chance[0], s.fold_cbet[0]
+    yield "fold_to_cbet_turn", s.fold_cbet_chance[1], s.fold_cbet[1]
+    yield "went_to_showdown", s.saw_second_street, s.showdown
+    yield "won_at_showdown", s.showdown, s.won_at_showdown
+    yield "won_when_saw_flop", s.saw_second_street, s.won
+
+
+RATES = (
+    "vpip",
+    "pfr",
+    "three_bet",
+    "four_bet",
+    "fold_to_three_bet",
+    "steal",
+    "fold_to_steal",
+    "cbet_flop",
+    "cbet_turn",
+    "fold_to_cbet_flop",
+    "fold_to_cbet_turn",
+    "check_raise",
+    "went_to_showdown",
+    "won_at_showdown",
+    "won_when_saw_flop",
+)
+"""The rates of :class:`PlayerStats`, in the order the tables show them."""
+
+
+def player_stats(
+    summaries: Iterable[HandSummary],
+    *,
+    by_position: bool = False,
+    positions: Iterable[str] | None = None,
+) -> list[PlayerStats]:
+    """Each player's totals over the hands (by name; ``by_position``: by name and
+    position), the most hands first. ``positions`` keeps only the seats at those
+    positions (SB, BB, UTG, ..., BTN)."""
+    wanted = None if positions is None else {p.upper() for p in positions}
+    totals: dict[tuple[str, str | None], _Totals] = {}
     for summary in summaries:
         for s in summary.seats:
-            t = totals.setdefault(s.name, _Totals())
+            if wanted is not None and s.position not in wanted:
+                continue
+            t = totals.setdefault((s.name, s.position if by_position else None), _Totals())
             t.hands += 1
-            if s.first_decision:
-                t.vpip += Rate(s.vpip, 1)
-                t.pfr += Rate(s.pfr, 1)
-            if s.three_bet_chance:
-                t.three_bet += Rate(s.three_bet, 1)
+            for rate, chance, done in _rates(s):
+                t.count(rate, chance, done)
+            if s.check_raise_chances:
+                t.rates["check_raise"] = t.rates.get("check_raise", Rate()) + Rate(
+                    s.check_raises, s.check_raise_chances
+                )
             t.bets_raises += s.bets_raises
             t.calls += s.calls
             t.folds += s.folds
-            if s.saw_second_street:
-                t.wtsd += Rate(s.showdown, 1)
-            if s.showdown:
-                t.wsd += Rate(s.won_at_showdown, 1)
             t.net += s.net
             t.net_bb += s.net_bb
             t.expected_net += s.expected_net
@@ -554,23 +574,28 @@ def player_stats(summaries: Iterable[HandSummary]) -> list[PlayerStats]:
         PlayerStats(
             name=name,
             hands=t.hands,
-            vpip=t.vpip,
-            pfr=t.pfr,
-            three_bet=t.three_bet,
+            **{r: t.rates.get(r, Rate()) for r in RATES},
             bets_raises=t.bets_raises,
             calls=t.calls,
             folds=t.folds,
-            went_to_showdown=t.wtsd,
-            won_at_showdown=t.wsd,
             net=t.net,
             net_bb=t.net_bb,
             expected_net=t.expected_net,
             expected_bb=t.expected_bb,
             all_ins=t.all_ins,
+            position=position,
         )
-        for name, t in totals.items()
+        for (name, position), t in totals.items()
     ]
-    return sorted(out, key=lambda p: (-p.hands, p.name))
+    return sorted(out, key=lambda p: (-p.hands, p.name, _POSITION_ORDER.get(p.position or "", 99)))
+
+
+_POSITION_ORDER = {
+    name: k
+    for k, name in enumerate(
+        ("UTG", *(f"UTG+{k}" for k in range(1, 6)), "LJ", "HJ", "CO", "BTN", "SB", "BB", "")
+    )
+}
 
 
 def running_totals(
@@ -589,3 +614,47 @@ def running_totals(
                 won.append(a)
                 expected.append(b)
     return won, expected
+
+
+SESSION_GAP = datetime.timedelta(minutes=30)
+"""A pause longer than this between a player's hands starts a new session."""
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A player's hands without a pause longer than the gap: when it began and ended,
+    how many hands, the net and the all-in adjusted net in big blinds."""
+
+    start: datetime.datetime
+    end: datetime.datetime
+    hands: int
+    net_bb: Fraction
+    expected_bb: Fraction
+
+
+def sessions(
+    hands: Iterable[tuple[datetime.datetime, HandSummary]],
+    name: str,
+    *,
+    gap: datetime.timedelta = SESSION_GAP,
+) -> list[Session]:
+    """A player's sessions over timed hands (in any order): a new one begins when their
+    next hand comes more than ``gap`` after the one before."""
+    played = sorted(
+        ((when, s) for when, summary in hands for s in summary.seats if s.name == name),
+        key=lambda pair: pair[0],
+    )
+    out: list[Session] = []
+    for when, s in played:
+        last = out[-1] if out else None
+        if last is not None and when - last.end <= gap:
+            out[-1] = Session(
+                last.start,
+                when,
+                last.hands + 1,
+                last.net_bb + s.net_bb,
+                last.expected_bb + s.expected_bb,
+            )
+        else:
+            out.append(Session(when, when, 1, s.net_bb, s.expected_bb))
+    return out
