@@ -259,6 +259,23 @@ def test_three_people_and_two_bots_play_a_hand(base_url: str, players: list[WebD
     scroll_width = ann.execute_script("return document.documentElement.scrollWidth")
     assert scroll_width <= PHONE[0], ann.execute_script(WIDE)
     screenshot(ann, "tables-lobby")
+    # the hand's replay, linked from each viewer's page, shows it as that viewer may see it
+    link = cy.execute_script(
+        "const a = document.getElementById('pt-last-replay'); return a ? a.getAttribute('href') : ''"
+    )
+    assert link == created["url"] + "/hands/1/replay"
+    assert "Replay hand 1" in text(cy, "#pt-last-replay")
+    click(cy, "#pt-last-replay")
+    state = "return (document.getElementById('rp-player') || {dataset: {}}).dataset.state"
+    wait(cy, lambda: cy.execute_script(state) == "ready", "cy's replay")
+    assert cy.current_url.split("#")[0] == base_url + link
+    assert text(cy, ".rp-seat.you .rp-name") == "cy"
+    scroll_width = cy.execute_script("return document.documentElement.scrollWidth")
+    assert scroll_width <= PHONE[0], cy.execute_script(WIDE)
+    # ann's link opens the same hand as she may see it: her seat is "you"
+    ann.get(base_url + link)
+    wait(ann, lambda: ann.execute_script(state) == "ready", "ann's replay")
+    assert text(ann, ".rp-seat.you .rp-name") == "ann"
 
 
 def test_the_page_deals_with_its_seeds_reveals_and_verifies(
