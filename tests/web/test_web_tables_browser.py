@@ -261,7 +261,8 @@ def test_three_people_and_two_bots_play_a_hand(base_url: str, players: list[WebD
     screenshot(ann, "tables-lobby")
     # the hand's replay, linked from each viewer's page, shows it as that viewer may see it
     link = cy.execute_script(
-        "const a = document.getElementById('pt-last-replay'); return a ? a.getAttribute('href') : ''"
+        "const a = document.getElementById('pt-last-replay');"
+        " return a ? a.getAttribute('href') : ''"
     )
     assert link == created["url"] + "/hands/1/replay"
     assert "Replay hand 1" in text(cy, "#pt-last-replay")
