@@ -289,7 +289,7 @@ def test_the_page_deals_with_its_seeds_reveals_and_verifies(
 
     from cardlab.cli import main
     from cardlab.table import phh
-    from cardlab.table.dealing import verify
+    from cardlab.table.dealing import verify_deal
 
     config = {
         "game": "fesca78-holdem",
@@ -326,7 +326,7 @@ def test_the_page_deals_with_its_seeds_reveals_and_verifies(
     )
     hands = phh.loads_all(download)
     assert len(hands) >= 3
-    python = [verify(h).status for h in hands]
+    python = [verify_deal(h).status for h in hands]
     assert python.count("verified") >= 3  # the hands dealt before the reveal
     # the page's seeds are in the hands: dana's position holds 32 hex digits
     for h in hands:
