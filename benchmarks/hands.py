@@ -17,8 +17,8 @@ from math import comb
 from cardlab.decks import BUILTIN_DECKS, get_deck
 from cardlab.poker import RuleSet
 from cardlab.poker._counting import brute_force_shape_counts, clear_caches, count_shapes
+from cardlab.poker.frequencies import five_card_table
 from cardlab.poker.hands import best_hand, evaluate
-from cardlab.poker.tables import five_card_table
 
 
 def _cold_table_seconds(name: str) -> float:

@@ -50,5 +50,5 @@ def test_docs_examples(path: Path) -> None:
 def test_the_modules_with_examples_are_collected() -> None:
     """The walk finds the modules that hold examples (a broken walk would pass vacuously)."""
     found = _modules()
-    assert {"cardlab.poker.games", "cardlab.decks", "cardlab.poker.tables"} <= set(found)
+    assert {"cardlab.poker.games", "cardlab.decks", "cardlab.poker.frequencies"} <= set(found)
     assert "cardlab.poker.equity" in found  # its example shows 907/990, what it returns

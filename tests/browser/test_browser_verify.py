@@ -1,5 +1,5 @@
 """The fair-dealing check of the page /verify (static/verify.js) in a real Chromium, hand
-for hand against Python's :func:`cardlab.table.dealing.verify`.
+for hand against Python's :func:`cardlab.table.dealing.verify_deal`.
 
 Hands are dealt in Python from the fair shuffle in four games (a draw game with enough
 seats and discards to reshuffle), written with their revealed seeds, then tampered with
@@ -23,7 +23,7 @@ from _browser import PHONE, Page
 from cardlab.decks import get_deck
 from cardlab.table import Action, Session, TableGame, apply, legal_actions, phh
 from cardlab.table.actions import Kind
-from cardlab.table.dealing import Dealer, FairDeal, commitment, revealed_fields, verify
+from cardlab.table.dealing import Dealer, FairDeal, commitment, revealed_fields, verify_deal
 from cardlab.table.history import to_history
 from cardlab.table.phh_actions import join_cards, split_cards
 from cardlab.table.state import HandState, Phase
@@ -268,7 +268,7 @@ def _hands() -> tuple[str, dict[int, str]]:
 def hands() -> tuple[str, dict[int, str], list[tuple[str, str]]]:
     """The text, the expected statuses, and Python's (status, detail) per hand."""
     text, expected = _hands()
-    python = [(v.status, v.detail) for v in map(verify, phh.loads_all(text))]
+    python = [(v.status, v.detail) for v in map(verify_deal, phh.loads_all(text))]
     return text, expected, python
 
 

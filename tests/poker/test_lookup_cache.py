@@ -153,7 +153,7 @@ class _Edited(dict[Path, bytes]):
         ("cardlab.poker._kernels.omaha_lookup", "poker/_kernels/hashed.py", True),  # its input
         ("cardlab.poker._kernels.rule_arrays", "poker/_kernels/hashed.py", False),
         ("cardlab.poker._kernels.rule_arrays", "table/state.py", False),
-        ("cardlab.poker._kernels.hashed", "web/tables.py", False),
+        ("cardlab.poker._kernels.hashed", "web/table_routes.py", False),
     ],
 )
 def test_the_code_digest_follows_the_builder_and_its_imports(

@@ -18,9 +18,9 @@ from cardlab.poker._counting import (
     straight_set,
     suit_masks,
 )
+from cardlab.poker.frequencies import distinct_values, five_card_table
 from cardlab.poker.hands import evaluate
 from cardlab.poker.order import hand_order
-from cardlab.poker.tables import distinct_values, five_card_table
 
 # Small decks that exercise every feature: a ring with 陰陽, a line, lone voids, a
 # short plain deck with an ace-low wheel.

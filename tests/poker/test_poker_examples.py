@@ -14,8 +14,8 @@ from cardlab.poker.examples import (
     straight_examples,
     tie_break_examples,
 )
+from cardlab.poker.frequencies import five_card_table
 from cardlab.poker.hands import compare, evaluate
-from cardlab.poker.tables import five_card_table
 
 # straights per deck: a ring of ZAT + 1..12 has 13, FESCA60's line 1..12 has 8, the
 # standard deck 10; the small decks' rings: ZAT + 1..8 (9) and ZAT + 1..6 (7)

@@ -147,7 +147,7 @@ def test_the_engine_deals_from_the_top_in_phh_order(game: str, seats: int) -> No
             dealt.extend(c for c in phh_cards(text, deck))
     top = dealer.cards[: min(len(dealt), len(dealer.cards))]
     assert dealt[: len(top)] == top  # no burns: the first cards of the deck, in order
-    assert d.verify(history).status == "verified"
+    assert d.verify_deal(history).status == "verified"
 
 
 def phh_cards(line: str, deck: object) -> list[object]:
@@ -162,11 +162,11 @@ def test_a_draw_that_runs_out_reshuffles_and_verifies() -> None:
         history, dealer = _hand("standard52-draw", 10, number, rng)
         if dealer.piles:
             assert "_reshuffled" in history.user_fields
-            assert d.verify(history).status == "verified"
+            assert d.verify_deal(history).status == "verified"
             without = dict(history.user_fields)
             del without["_reshuffled"]
             bad = dataclasses.replace(history, user_fields=without)
-            assert "no reshuffle" in d.verify(bad).detail
+            assert "no reshuffle" in d.verify_deal(bad).detail
             return
     pytest.fail("no deal of 40 at ten seats ran the deck out")
 
@@ -224,29 +224,29 @@ def test_a_shown_card_is_checked_against_the_cards_dealt_to_the_player() -> None
     "sm -" verify."""
     history, _ = _hand("fesca78-holdem", 3, 9, random.Random(5))
     assert any(" sm " in str(a) for a in history.actions)
-    assert d.verify(history).status == "verified"
+    assert d.verify_deal(history).status == "verified"
     for what, bad in _shown_swapped(history).items():
-        verdict = d.verify(bad)
+        verdict = d.verify_deal(bad)
         assert verdict.status == "failed", what
         assert "which the deck did not deal to p" in verdict.detail, verdict.detail
     dashed = [f"{str(a).split()[0]} sm -" if " sm " in str(a) else str(a) for a in history.actions]
     dash = dataclasses.replace(history, actions=tuple(dashed))  # type: ignore[arg-type]
-    assert d.verify(dash).status == "verified"
+    assert d.verify_deal(dash).status == "verified"
 
 
 def test_verify_rejects_each_tampering_and_says_unrevealed() -> None:
     history, _ = _hand("fesca78-holdem", 3, 9, random.Random(5))
-    assert d.verify(history).status == "verified"
+    assert d.verify_deal(history).status == "verified"
     for what, bad in _tampered(history).items():
-        verdict = d.verify(bad)
+        verdict = d.verify_deal(bad)
         assert verdict.status == "failed", what
     hidden = {
         k: v for k, v in history.user_fields.items() if k not in ("_server_seed", "_shuffled_deck")
     }
-    assert d.verify(dataclasses.replace(history, user_fields=hidden)).status == "unrevealed"
+    assert d.verify_deal(dataclasses.replace(history, user_fields=hidden)).status == "unrevealed"
     fair = {"_fair", "_commitment", "_client_seeds", "_deal_number", "_server_seed"}
     plain = {k: v for k, v in history.user_fields.items() if k not in fair | {"_shuffled_deck"}}
-    assert d.verify(dataclasses.replace(history, user_fields=plain)).status == "not fair-dealt"
+    assert d.verify_deal(dataclasses.replace(history, user_fields=plain)).status == "not fair-dealt"
 
 
 def _run(argv: list[str]) -> int:
@@ -302,4 +302,4 @@ def test_a_real_tables_download_verifies() -> None:
             list(h.deck.cards), key, user["_client_seeds"], user["_deal_number"]
         )
         assert " ".join(c.ascii for c in deck) == user["_shuffled_deck"]  # type: ignore[attr-defined]
-        assert d.verify(h).status == "verified"
+        assert d.verify_deal(h).status == "verified"

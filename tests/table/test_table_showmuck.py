@@ -18,7 +18,7 @@ from cardlab.cards import Card
 from cardlab.errors import ActionError, HistoryError
 from cardlab.table import Action, HandState, Phase, TableGame, apply, phh, seat_view
 from cardlab.table import events as ev
-from cardlab.table.actions import legal_actions, verify
+from cardlab.table.actions import check_action, legal_actions
 from cardlab.table.history import replay, to_history
 
 # (game, betting): the first four are PHH variants pokerkit plays (NT, FT, PO, F7S)
@@ -195,7 +195,7 @@ def test_a_loser_cannot_show_after_the_end() -> None:
         with pytest.raises(ActionError, match=rf"p{loser + 1} cannot show.*only its winner \(p2\)"):
             h.show_or_muck(True, player=loser)
     with pytest.raises(ActionError, match="nobody mucks now"):
-        verify(h, Action.muck())
+        check_action(h, Action.muck())
     with pytest.raises(ActionError, match="nobody mucks now"):
         apply(h, Action.muck())
     assert snapshot(h) == before
@@ -203,7 +203,7 @@ def test_a_loser_cannot_show_after_the_end() -> None:
 
 def test_nobody_shows_twice() -> None:
     h = folded_to_p2()
-    verify(h, Action.show())  # the Action API takes the show after the hand
+    check_action(h, Action.show())  # the Action API takes the show after the hand
     shown = apply(h, Action.show())
     assert shown == ev.ShowMuck(1, hole(h, 1))
     before = snapshot(h)
@@ -232,7 +232,7 @@ def test_before_the_end_the_showdown_rules_hold() -> None:
     h = HandState(g, [200, 200, 200], seed=3, showdown="manual")
     # during the betting nobody shows
     with pytest.raises(ActionError, match="nobody shows down now"):
-        verify(h, Action.show())
+        check_action(h, Action.show())
     h.fold()  # p3 (the button) folds; p1 and p2 see it to the river, p2 bets, p1 calls
     while h.street_name != "river" or h.actor != 1:
         h.check_or_call()

@@ -7,9 +7,9 @@ from starlette.testclient import TestClient
 
 from cardlab import render
 from cardlab.decks import BUILTIN_DECKS, get_deck
+from cardlab.poker.frequencies import five_card_table
 from cardlab.poker.hands import compare, evaluate
 from cardlab.poker.rules import RuleSet
-from cardlab.poker.tables import five_card_table
 
 HANDS = [
     ("FESCA78", "木7 火7 土7 金2 水9"),

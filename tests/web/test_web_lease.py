@@ -289,7 +289,7 @@ def test_a_manager_runs_only_the_tables_it_holds(tmp_path: Path, redis_url: str)
     """Two managers on one store: the creator runs the table; the other takes it only
     once the creator's lease is gone, and the creator then stops running it."""
     from cardlab.web.lease import TableKeeper
-    from cardlab.web.tables import TableManager
+    from cardlab.web.table_routes import TableManager
 
     path = tmp_path / "hands.sqlite3"
     client = redis.Redis.from_url(redis_url)

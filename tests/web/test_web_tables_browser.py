@@ -259,6 +259,24 @@ def test_three_people_and_two_bots_play_a_hand(base_url: str, players: list[WebD
     scroll_width = ann.execute_script("return document.documentElement.scrollWidth")
     assert scroll_width <= PHONE[0], ann.execute_script(WIDE)
     screenshot(ann, "tables-lobby")
+    # the hand's replay, linked from each viewer's page, shows it as that viewer may see it
+    link = cy.execute_script(
+        "const a = document.getElementById('pt-last-replay');"
+        " return a ? a.getAttribute('href') : ''"
+    )
+    assert link == created["url"] + "/hands/1/replay"
+    assert "Replay hand 1" in text(cy, "#pt-last-replay")
+    click(cy, "#pt-last-replay")
+    state = "return (document.getElementById('rp-player') || {dataset: {}}).dataset.state"
+    wait(cy, lambda: cy.execute_script(state) == "ready", "cy's replay")
+    assert cy.current_url.split("#")[0] == base_url + link
+    assert text(cy, ".rp-seat.you .rp-name") == "cy"
+    scroll_width = cy.execute_script("return document.documentElement.scrollWidth")
+    assert scroll_width <= PHONE[0], cy.execute_script(WIDE)
+    # ann's link opens the same hand as she may see it: her seat is "you"
+    ann.get(base_url + link)
+    wait(ann, lambda: ann.execute_script(state) == "ready", "ann's replay")
+    assert text(ann, ".rp-seat.you .rp-name") == "ann"
 
 
 def test_the_page_deals_with_its_seeds_reveals_and_verifies(
@@ -271,7 +289,7 @@ def test_the_page_deals_with_its_seeds_reveals_and_verifies(
 
     from cardlab.cli import main
     from cardlab.table import phh
-    from cardlab.table.dealing import verify
+    from cardlab.table.dealing import verify_deal
 
     config = {
         "game": "fesca78-holdem",
@@ -308,7 +326,7 @@ def test_the_page_deals_with_its_seeds_reveals_and_verifies(
     )
     hands = phh.loads_all(download)
     assert len(hands) >= 3
-    python = [verify(h).status for h in hands]
+    python = [verify_deal(h).status for h in hands]
     assert python.count("verified") >= 3  # the hands dealt before the reveal
     # the page's seeds are in the hands: dana's position holds 32 hex digits
     for h in hands:
@@ -440,3 +458,100 @@ def test_the_host_panel_seats_and_ledger(base_url: str, players: list[WebDriver]
         and driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
     ), wide
     screenshot(driver, "table-host")
+
+
+def _serve_in_thread(store: Any, port: int) -> tuple[Any, threading.Thread]:
+    import uvicorn
+
+    from cardlab.web import create_app
+
+    app = create_app(table_store=store, limiter=None)
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=2,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("uvicorn did not start")
+        time.sleep(0.05)
+    return server, thread
+
+
+def test_after_a_restart_the_page_sends_its_seed_again(
+    players: list[WebDriver], tmp_path: Path
+) -> None:
+    """The page sends each deal's client seed once per connection: a server restarted
+    between the seed and the deal has forgotten it, so the reconnected page sends it again
+    and the next hand is dealt with it (not with an empty seed after the wait)."""
+    import httpx
+
+    from cardlab.store import Store
+    from cardlab.table import phh
+
+    path = tmp_path / "tables.sqlite3"
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    store = Store.open(path)
+    server, thread = _serve_in_thread(store, port)
+    config = {
+        "game": "fesca78-holdem",
+        "seats": 3,
+        "bots": {"2": "station", "3": "station"},
+        "clock": 0,
+        "bot_delay": 0,
+        "pause": 0.3,
+    }
+    try:
+        created = httpx.post(base + "/api/tables", json=config).json()
+        driver = players[2]
+        size(driver, DESKTOP)
+        driver.get(base + created["url"])
+        wait(driver, lambda: visible(driver, "pt-join"), "the join form")
+        driver.find_element(By.ID, "pt-name").send_keys("eve")
+        driver.find_element(By.ID, "pt-join-btn").click()
+        # eve's turn in the first hand: the page has sent the seed of the next deal
+        wait(driver, lambda: visible(driver, "pt-act-call"), "eve's first decision")
+        kept = f"JSON.parse(localStorage.getItem('cardlab-seeds-{created['id']}') || '{{}}')"
+        wait(
+            driver,
+            lambda: driver.execute_script(f"return Object.keys({kept}).length") >= 2,
+            "the next deal's seed",
+        )
+        time.sleep(0.3)  # the message is on its way to the server
+    finally:
+        server.should_exit = True
+        thread.join(20)
+        store.close()
+    assert not thread.is_alive()
+    wait(driver, lambda: "Reconnecting" in text(driver, "#pt-status"), "the page offline")
+    store = Store.open(path)
+    server, thread = _serve_in_thread(store, port)
+    try:
+        wait(driver, lambda: "you are eve" in text(driver, "#pt-status"), "eve reconnected")
+        played = "return document.getElementById('pt-stakes').innerText"
+        for _ in range(3000):  # eve calls or checks until the next hand is dealt
+            if "hand 3" in str(driver.execute_script(played)):
+                break
+            driver.execute_script(CALL_OR_SHOW)
+            time.sleep(0.02)
+        assert "hand 3" in str(driver.execute_script(played))
+        download = httpx.get(f"{base}/api/tables/{created['id']}/hands.phhs").text
+    finally:
+        server.should_exit = True
+        thread.join(20)
+        store.close()
+    mine = set(driver.execute_script(f"return Object.values({kept})"))
+    hands = phh.loads_all(download)
+    assert [h.hand for h in hands][:2] == [1, 2]
+    for h in hands[:2]:  # the hand in play at the restart, and the one dealt after it
+        seeds = h.user_fields["_client_seeds"]
+        eve = list(h.players or ()).index("eve")
+        assert seeds[eve] in mine, (h.hand, seeds)

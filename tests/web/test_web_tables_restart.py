@@ -29,7 +29,7 @@ with warnings.catch_warnings():
 
 from cardlab.store import Store
 from cardlab.table import phh
-from cardlab.table.dealing import verify
+from cardlab.table.dealing import verify_deal
 from cardlab.web import create_app, table_clock
 
 Message = dict[str, Any]
@@ -200,7 +200,7 @@ def test_the_resumed_hand_is_the_dealt_one_and_verifies(tmp_path: Path) -> None:
             if phh.loads(h.phh).user_fields["_deal_number"] == 0
         )
         history = phh.loads(first.phh)
-        assert verify(history).status == "verified"
+        assert verify_deal(history).status == "verified"
         deck = history.deck
         shown = [str(a) for a in history.actions]
         for hole in seen["hole"]:

@@ -35,7 +35,7 @@ with warnings.catch_warnings():  # starlette >= 1 would rather have httpx2
 from cardlab.cli import main as cardlab_main
 from cardlab.store import Store
 from cardlab.table import phh
-from cardlab.table.dealing import verify
+from cardlab.table.dealing import verify_deal
 from cardlab.table.phh_actions import join_cards, split_cards
 from cardlab.web import create_app
 from cardlab.web.guard import Limit, RateLimiter
@@ -334,7 +334,7 @@ def test_practice_table_seats_only_its_creator(client: TestClient, store: Store)
     text = get(client, f"/api/tables/{tid}/hands.phhs", creator).text
     assert "_practice = true" in text
     (hand,) = phh.loads_all(text)
-    assert hand.user_fields["_practice"] is True and verify(hand).practice
+    assert hand.user_fields["_practice"] is True and verify_deal(hand).practice
     # still nobody else, now that the table is playing
     r = post(client, f"/api/tables/{tid}/join", {"name": "bob"}, other)
     assert r.status_code == 400
@@ -601,7 +601,7 @@ def test_only_the_host_closes(client: TestClient, store: Store) -> None:
         history = phh.loads(record.phh)
         seed = history.user_fields["_server_seed"]
         assert sha256_hex(bytes.fromhex(seed)) == history.user_fields["_commitment"]
-        assert verify(history).status == "verified", verify(history)
+        assert verify_deal(history).status == "verified", verify_deal(history)
     assert sorted(ledger(store, tid)[2:]) == sorted(
         (name, "cash-out", stack) for name, stack in stacks.items()
     )
@@ -679,7 +679,7 @@ def test_close_now_returns_every_chip(client: TestClient, store: Store) -> None:
     assert len(store.hands(table_id=tid)) == 1  # the cancelled hand is not a hand
     cash_out = {p: amount for p, kind, amount in ledger(store, tid) if kind == "cash-out"}
     assert cash_out == before
-    assert verify(phh.loads(store.hands(table_id=tid)[0].phh)).status == "verified"
+    assert verify_deal(phh.loads(store.hands(table_id=tid)[0].phh)).status == "verified"
 
 
 # --- 7. limits ----------------------------------------------------------------------------
@@ -960,7 +960,7 @@ def test_fair_dealing_end_to_end(
             assert user["_client_seeds"] == seat_seeds(history, players)
             assert sorted(map(bool, user["_client_seeds"])) == [False, True, True]  # bot: ""
             assert "_server_seed" not in user
-            assert verify(history).status == "unrevealed"
+            assert verify_deal(history).status == "unrevealed"
         unrevealed = tmp_path / "early.phhs"
         unrevealed.write_text(get(client, f"/api/tables/{tid}/hands.phhs", ann_who).text)
         code, out = cli_verify(unrevealed, capsys)
@@ -995,7 +995,7 @@ def test_fair_dealing_end_to_end(
         assert user["_commitment"] == first["commitment"]
         assert user["_server_seed"] == revealed["server_seed"]
         assert user["_client_seeds"] == seat_seeds(history, players)
-        assert verify(history).status == "verified", verify(history)
+        assert verify_deal(history).status == "verified", verify_deal(history)
     downloads = {}
     for name, who in (("ann", ann_who), ("bob", bob_who), ("spectator", None)):
         text = get(client, f"/api/tables/{tid}/hands.phhs", who).text
@@ -1006,7 +1006,7 @@ def test_fair_dealing_end_to_end(
         ]
         for history in hands:
             assert history.user_fields["_client_seeds"] == seat_seeds(history, players)
-            assert verify(history).status == "verified", (name, verify(history))
+            assert verify_deal(history).status == "verified", (name, verify_deal(history))
 
     path = tmp_path / "ann.phhs"
     path.write_text(downloads["ann"])

@@ -96,8 +96,8 @@ class TablesTask:
         return f"report-tables|{_text(self.rules)}"
 
     def run(self) -> dict[str, Any]:
+        from cardlab.poker.frequencies import five_card_table
         from cardlab.poker.order import hand_order
-        from cardlab.poker.tables import five_card_table
         from cardlab.poker.tables7 import best_of_table
 
         return {

@@ -26,10 +26,10 @@ from cardlab.cli._common import (
     rules_from,
 )
 from cardlab.errors import CardError, GameError, HandError, RuleError
+from cardlab.poker.frequencies import HandTable, five_card_table
 from cardlab.poker.hands import HandValue, best_hand, compare, evaluate
 from cardlab.poker.order import hand_order
 from cardlab.poker.rules import RuleSet
-from cardlab.poker.tables import HandTable, five_card_table
 from cardlab.table.structure import STUD_OPTIONS
 
 DEFAULT_DECK = "FESCA78"

@@ -9,7 +9,7 @@ import click
 from cardlab import render
 from cardlab.cli._common import emit, emit_json, format_option
 from cardlab.cli.replay import load_histories
-from cardlab.table.dealing import Verdict, verify
+from cardlab.table.dealing import Verdict, verify_deal
 
 
 @click.command(name="verify")
@@ -27,7 +27,7 @@ def verify_command(file: str, fmt: str) -> None:
     verdicts = []
     rows = []
     for k, history in enumerate(load_histories(file), 1):  # hand by hand: any size
-        verdicts.append(verify(history))
+        verdicts.append(verify_deal(history))
         rows.append(_row(k, history, verdicts[-1]))
     if fmt == "json":
         emit_json({"file": file, "hands": rows, "failed": sum(not v.ok for v in verdicts)})

@@ -44,7 +44,7 @@ from cardlab.store.records import (
     utc_text,
 )
 from cardlab.store.schema import SCHEMA_VERSION
-from cardlab.store.tables import TablesMixin
+from cardlab.store.web_tables import TablesMixin
 
 ENV_VAR = "CARDLAB_DB"
 """The environment variable naming the store (a file or a PostgreSQL URL) used when no

@@ -182,7 +182,7 @@ def apply(hand: HandState, action: Action) -> ev.Event:
     return hand.show_or_muck(kind is Kind.SHOW)
 
 
-def verify(hand: HandState, action: Action) -> None:
+def check_action(hand: HandState, action: Action) -> None:
     """Raise :class:`~cardlab.errors.ActionError` (and change nothing) unless ``action``
     is legal for the player in turn, as :func:`apply` would; a web table checks an action
     this way before it writes it to the store and applies it."""

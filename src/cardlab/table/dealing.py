@@ -15,7 +15,7 @@ re-implemented elsewhere) in four steps:
    order the hand's PHH lists them, with no burns.
 4. Any seated player may ask to reveal the server seed; it is revealed at the end of the
    hand in play, a new commitment is shown, and every hand played under the old seed can
-   be checked: :func:`verify` re-derives each deck, checks the commitment and that every
+   be checked: :func:`verify_deal` re-derives each deck, checks the commitment and that every
    card dealt came from the deck in order.
 
 The server cannot choose the cards (it committed to its seed before it saw the client
@@ -241,7 +241,7 @@ def revealed_fields(
 
 @dataclass(frozen=True)
 class Verdict:
-    """What :func:`verify` found for one hand: ``status`` is ``verified``,
+    """What :func:`verify_deal` found for one hand: ``status`` is ``verified``,
     ``unrevealed`` (the server seed is not known yet), ``failed`` or ``not fair-dealt``
     (the hand carries no fair-dealing fields); ``detail`` says why."""
 
@@ -254,7 +254,7 @@ class Verdict:
         return self.status != "failed"
 
 
-def verify(history: Any) -> Verdict:
+def verify_deal(history: Any) -> Verdict:
     """Check one PHH hand (a :class:`~cardlab.table.phh.HandHistory`) against its
     fair-dealing fields; never raises on a bad hand, says why instead."""
     from cardlab.table import phh_actions as pa

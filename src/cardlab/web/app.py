@@ -68,8 +68,8 @@ from cardlab.web.payload import RequestError, field, whole_number
 from cardlab.web.payload import shown as payload_shown
 from cardlab.web.replay import replay_routes
 from cardlab.web.study import Studies, StudyLimits, study_routes
+from cardlab.web.table_routes import TableManager, table_routes
 from cardlab.web.table_store import TableStore, open_table_store
-from cardlab.web.tables import TableManager, table_routes
 
 HERE = Path(__file__).resolve().parent
 Handler = Callable[[Request], Awaitable[Response]]
@@ -97,7 +97,7 @@ def create_app(
     :data:`~cardlab.web.guard.DEFAULT_LIMITS`); ``trust_forwarded``: take the client's
     address from ``X-Forwarded-For`` as the :class:`~cardlab.web.guard.Proxies` in front
     report it (True: one proxy at any address; only behind proxies); ``tables``: the
-    :class:`~cardlab.web.tables.TableManager`'s settings (``max_tables``,
+    :class:`~cardlab.web.table_routes.TableManager`'s settings (``max_tables``,
     ``idle_close``, ``bot_hands``, ``retention_days``, ``janitor_every``, ``keeper``);
     ``cluster``: the link to the other processes serving the same tables (``cardlab web
     --redis``, :mod:`cardlab.web.cluster`): requests about a table another process runs

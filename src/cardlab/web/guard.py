@@ -107,7 +107,7 @@ _EPSILON = 1e-9  # seconds: clock arithmetic slack, so waiting the retry-after i
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 _WS_SCHEMES = {"ws": "http", "wss": "https", "http": "http", "https": "https"}
 _SCOPE_KEY = "cardlab.client_key"  # where Guard leaves the key it used, for the routes
-BROWSER_COOKIE = "cardlab_id"  # the browser's secret (see cardlab.web.tables)
+BROWSER_COOKIE = "cardlab_id"  # the browser's secret (see cardlab.web.table_routes)
 MAX_HOPS = 10  # proxies in a row a server may be told it stands behind
 ADDRESS = "/address"  # the suffix of a bucket every browser at one address shares
 # "https://" + a DNS name of at most 253 characters + ":65535", with room to spare

@@ -9,9 +9,9 @@ from typing import Any
 from cardlab.cards import Card
 from cardlab.decks import BUILTIN_DECKS, Deck, get_deck
 from cardlab.errors import DeckError, HandError
+from cardlab.poker.frequencies import five_card_table
 from cardlab.poker.hands import HandValue, compare, evaluate
 from cardlab.poker.rules import RuleSet
-from cardlab.poker.tables import five_card_table
 from cardlab.web.payload import chance
 
 MAX_COMPARED = 10

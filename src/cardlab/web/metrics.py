@@ -132,7 +132,7 @@ class Metrics:
         self._refusals.labels(self.process, bucket).inc()
 
     def timed(self, handle: Callable[..., Any]) -> Callable[..., Any]:
-        """``handle`` (:func:`~cardlab.web.tables.handle_message`) timing the action
+        """``handle`` (:func:`~cardlab.web.table_routes.handle_message`) timing the action
         messages."""
 
         def handle_timed(room: Any, seat: Any, text: Any, *args: Any, **kwargs: Any) -> Any:

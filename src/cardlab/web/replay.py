@@ -59,10 +59,10 @@ from cardlab.web.hands import card_name
 from cardlab.web.payload import RequestError
 from cardlab.web.table_manager import TableNotFound
 from cardlab.web.table_phh import FinishedHand, showdown_summary, viewer_of
-from cardlab.web.tables import browser_hash
+from cardlab.web.table_routes import browser_hash
 
 if TYPE_CHECKING:
-    from cardlab.web.tables import TableManager
+    from cardlab.web.table_routes import TableManager
 
 log = logging.getLogger(__name__)
 

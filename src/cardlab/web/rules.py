@@ -3,7 +3,7 @@ straights (the ZAT ring), the hands in their derived order with an example of ea
 the partial compounds go, and the tie-break steps with a pair of hands for each.
 
 Every example is found and judged by the library (:mod:`cardlab.poker.examples`), every
-count comes from :func:`~cardlab.poker.tables.five_card_table`.
+count comes from :func:`~cardlab.poker.frequencies.five_card_table`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from cardlab.poker.examples import (
     straight_examples,
     tie_break_examples,
 )
-from cardlab.poker.tables import five_card_table
+from cardlab.poker.frequencies import five_card_table
 from cardlab.web.hands import STEP_NAMES, card_payload, rules_for, value_payload
 from cardlab.web.payload import chance
 

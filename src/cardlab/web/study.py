@@ -49,8 +49,8 @@ from cardlab.web import study_worker as worker
 from cardlab.web.guard import RateLimiter, client_key, too_many
 from cardlab.web.payload import RequestError, shown
 from cardlab.web.payload import field as payload_field
+from cardlab.web.table_routes import COOKIE, COOKIE_AGE, browser_hash
 from cardlab.web.table_seats import digest
-from cardlab.web.tables import COOKIE, COOKIE_AGE, browser_hash
 from cardlab.web.verify_page import script_json
 
 MAX_MEMORY = 256 * 2**20  # bytes a web solve may use (the CLI's default is the machine's)

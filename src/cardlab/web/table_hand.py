@@ -23,7 +23,7 @@ from typing import Any
 
 from cardlab.errors import ActionError, CardlabError
 from cardlab.table import Action, HandState, Session, TableGame, apply
-from cardlab.table.actions import verify
+from cardlab.table.actions import check_action
 from cardlab.table.dealing import Dealer, FairDeal, parse_server_seed
 from cardlab.table.history import record
 from cardlab.table.phh import dumps as phh_text
@@ -146,7 +146,7 @@ class HandRunner:
             raise ActionError("no hand is being played")
         if self.storing:
             raise ActionError("the last action is still being stored: try again")
-        verify(hand, action)
+        check_action(hand, action)
         self.storing = True
         number = self.deal.hand_number
         return [
@@ -327,7 +327,7 @@ class HandRunner:
             )
             for text in live.actions:
                 action = Action.parse(text, deck)
-                verify(hand, action)
+                check_action(hand, action)
                 apply(hand, action)
         except (CardlabError, KeyError, TypeError, ValueError) as error:
             self.session.hand = None

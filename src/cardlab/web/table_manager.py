@@ -2,7 +2,7 @@
 with ``--redis`` leased, taken over and shown in the shared lobby.
 
 :class:`TableManager` holds every live :class:`~cardlab.web.table_room.Room` by id;
-:mod:`cardlab.web.tables` serves them. Without a lease keeper a process runs every open
+:mod:`cardlab.web.table_routes` serves them. Without a lease keeper a process runs every open
 table of its store; with one (``cardlab web --redis``, :mod:`cardlab.web.lease`) only the
 tables whose lease it holds, and the others reach it through :mod:`cardlab.web.cluster`.
 """

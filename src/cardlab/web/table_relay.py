@@ -57,7 +57,7 @@ class _Remote:
 class RemoteSockets:
     """At the owner: the sockets other processes relay to this process's rooms.
     ``room_of``: the room this process runs by id (None: not here); ``handle``: what a
-    WebSocket message does (:func:`cardlab.web.tables.handle_message`)."""
+    WebSocket message does (:func:`cardlab.web.table_routes.handle_message`)."""
 
     def __init__(self, cluster: Cluster, room_of: RoomOf, handle: Handle) -> None:
         self.cluster = cluster

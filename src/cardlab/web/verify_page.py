@@ -1,7 +1,7 @@
 """The page ``/verify``: check the fair dealing of PHH hands in the browser.
 
 The check itself runs in the browser (``static/verify.js``, the same steps as
-:func:`cardlab.table.dealing.verify`; docs/fair-dealing.md has the bytes), without asking
+:func:`cardlab.table.dealing.verify_deal`; docs/fair-dealing.md has the bytes), without asking
 the server anything about the hands. The server only hands the page what the browser
 cannot know by itself: each built-in deck's cards in the deck's listed order (the order
 a shuffle starts from), as ASCII codes, in a ``<script type="application/json">`` tag.

@@ -780,6 +780,8 @@
         box.append(el("table", { id: "pt-last-hands" }, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Cards" }), el("th", { text: "Best five" }))), el("tbody", {}, ...handRows)));
       }
       box.append(el("p", { class: "note", text: last.results.map((r) => `${r.name} ${r.won > 0 ? "+" : ""}${r.won}`).join(" · ") }));
+      // the replayer shows the hand as this browser may see it (web/replay.py)
+      if (last.replay) box.append(el("p", {}, el("a", { id: "pt-last-replay", href: last.replay, text: `Replay hand ${last.hand}` })));
     }
 
     // a sit-and-go: the level, the stakes and the next ones, who is left, the standings

@@ -1,5 +1,5 @@
 // Provably fair dealing, checked in the browser: the scheme cardlab-shuffle-v1
-// (docs/fair-dealing.md) and the same checks as cardlab.table.dealing.verify.
+// (docs/fair-dealing.md) and the same checks as cardlab.table.dealing.verify_deal.
 // Plain ES2020, no dependencies, no build step. WebCrypto (crypto.subtle) when the page
 // has it; a page over plain http on a LAN address is not a secure context and has no
 // crypto.subtle, so a small SHA-256 and HMAC in plain JavaScript stand in (also forced by
