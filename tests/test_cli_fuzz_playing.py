@@ -204,6 +204,24 @@ def hands_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+def test_every_stored_hand_shows_with_its_net(hands_db: Path) -> None:
+    """Each stored hand of the sample files shows as text and JSON, inf stacks too (the
+    net of an ``inf`` stack is the hand's own: ``inf - inf`` once ended in a traceback)."""
+    with Store.open(hands_db) as store:
+        ids = [r.id for r in store.hands()]
+    assert len(ids) >= 5
+    texts = []
+    for hand_id in ids:
+        for fmt in ("text", "json"):
+            code, out, err = run_cli(
+                ["history", "show", str(hand_id), "--format", fmt, "--db", str(hands_db)]
+            )
+            assert code == 0 and not err, (hand_id, fmt, err[-500:])
+            texts += [out] if fmt == "text" else []
+    unbounded = [t for t in texts if re.search(r"│ +inf │ +inf │", t)]
+    assert unbounded and any(re.search(r"│ +[+-]\d+\.\d\d │", t) for t in unbounded)
+
+
 HISTORY_OPTIONS = {
     "list": ["--limit", "--game", "-g", "--source", "--player", "--format", "--db"],
     "show": ["--format", "--db"],

@@ -378,7 +378,6 @@ def huge_deck(tmp_path_factory: pytest.TempPathFactory) -> str:
         ["openseven", "simulate", "--games", "99999999999999"],
         ["chart", "--se", "1e-12"],
         ["chart", "--se", "1e-12", "--workers", "0"],
-        ["report", "--exact-omaha", "--decks", "{huge}", "--out", "{tmp}/r.html"],
         ["report", "--tie-samples", "99999999999999", "--out", "{tmp}/r.html"],
     ],
     ids=[
@@ -388,7 +387,6 @@ def huge_deck(tmp_path_factory: pytest.TempPathFactory) -> str:
         "simulate",
         "chart",
         "chart here",
-        "exact omaha",
         "ties",
     ],
 )
@@ -398,6 +396,17 @@ def test_runs_past_a_day_are_refused_with_the_estimate(
     err = refused(*[a.format(huge=huge_deck, tmp=tmp_path) for a in args])
     assert "would take about" in err and "(the limit is 24 h)" in err
     assert " days " in err or " days on" in err
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_exact_omaha_past_the_memory_is_refused_with_the_estimate(
+    huge_deck: str, tmp_path: Path
+) -> None:
+    """The huge deck's exact Omaha listing would hold about 32 GB (it would also take
+    days): refused before any work, with the memory estimate and the way out."""
+    err = refused("report", "--exact-omaha", "--decks", huge_deck, "--out", f"{tmp_path}/r.html")
+    assert "would hold about" in err and "(the limit is 4.0 GB)" in err
+    assert "drop --exact-omaha" in err
     assert not (tmp_path / "r.html").exists()
 
 

@@ -312,14 +312,14 @@ def test_the_docs_nginx_passes_the_origin_check_and_refuses_other_sites(cluster:
     seats = set()
     for k in range(4):  # round robin: the joins and sockets go to every process
         joined = httpx.post(
-            f"{base}/api/tables/{tid}/join", json={"name": f"p{k}"}, headers={"origin": base}
+            f"{base}/api/tables/{tid}/join", json={"name": f"guest{k}"}, headers={"origin": base}
         )
         assert joined.status_code == 200, joined.text
         seats.add(joined.json()["seat"])
         cookie = joined.headers["set-cookie"].split(";")[0]
         with connect(ws_url, origin=Origin(base), additional_headers={"cookie": cookie}) as ws:
             state = json.loads(ws.recv(timeout=10))
-            assert state["type"] == "state" and state["you"]["name"] == f"p{k}"
+            assert state["type"] == "state" and state["you"]["name"] == f"guest{k}"
     assert len(seats) == 4
     evil = "http://evil.example"
     refused = httpx.post(

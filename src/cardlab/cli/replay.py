@@ -290,10 +290,10 @@ def print_replay(
     for street, text in streets(r, names, places):
         if text:
             console.print(f"  [cyan]{escape(street)}[/cyan]: {escape(text)}", highlight=False)
-    finishing = r.finishing_stacks
+    finishing, nets = r.finishing_stacks, r.net  # the net finite with ``inf`` stacks too
     if isinstance(entry, sites.SiteEntry) and r.history.finishing_stacks:
         finishing = list(r.history.finishing_stacks)  # the site's: after the rake
-    nets = [f - s for f, s in zip(finishing, r.starting_stacks, strict=True)]
+        nets = [f - s for f, s in zip(finishing, r.starting_stacks, strict=True)]
     rows = [
         (name, money(start, places), money(finish, places), _signed(net, places))
         for name, start, finish, net in zip(names, r.starting_stacks, finishing, nets, strict=True)
