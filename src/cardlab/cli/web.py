@@ -139,6 +139,23 @@ DURABILITY = {"strict": "FULL", "fast": "NORMAL"}  # --durability: the store's s
     help="Serve /metrics to anyone sending 'Authorization: Bearer TOKEN' "
     "(default: only to loopback clients not behind a proxy; or set $CARDLAB_METRICS_TOKEN).",
 )
+@click.option(
+    "--max-sockets",
+    type=click.IntRange(1, 10**6),
+    default=None,
+    help="WebSockets this process holds open at most; past it a page is told to try "
+    "again (it reconnects, perhaps to another process), counted in /metrics and logged "
+    "(default: no limit).",
+)
+@click.option(
+    "--drain-timeout",
+    type=FiniteFloat(0, 3600),
+    default=60,
+    show_default=True,
+    help="With --redis: seconds a drain (SIGTERM, or POST /drain) waits for each table's "
+    "hand to end before handing the table over mid-hand; the process then stops. Give "
+    "systemd's TimeoutStopSec more than this.",
+)
 def web(
     host: str,
     port: int,
@@ -158,6 +175,8 @@ def web(
     log_format: str,
     access_log: bool,
     metrics_token: str | None,
+    max_sockets: int | None,
+    drain_timeout: float,
 ) -> None:
     """Serve Open Seven, Mixwell hands, a showdown, the rules and poker tables at
     http://HOST:PORT/."""
@@ -191,12 +210,14 @@ def web(
         trust_forwarded=proxies,
         limiter=limiter,
         cluster=cluster,
+        max_sockets=max_sockets,
         tables={
             "max_tables": max_tables,
             "idle_close": idle_close,
             "bot_hands": bot_hands,
             "retention_days": retention_days,
             "keeper": keeper,
+            "drain_timeout": drain_timeout,
         },
     )
     _warm_bots()
@@ -214,7 +235,40 @@ def web(
         access_log=access_log,
         proxy_headers=False,
     )
-    uvicorn.Server(config).run()
+    _server(config, app.state.tables).run()
+
+
+def _server(config: Any, manager: Any) -> Any:
+    """The uvicorn server of ``cardlab web``: Ctrl+C (SIGINT) stops it at once, as
+    uvicorn does; SIGTERM, with ``--redis``, drains it first (its tables handed over at
+    their hands' ends, :mod:`cardlab.web.balance`), and so does ``POST /drain``; then it
+    stops with exit status 0. A second SIGTERM stops it at once."""
+    import signal
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        drain_asked = False
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            balancer = manager.balancer
+            if sig != signal.SIGTERM:
+                super().handle_exit(sig, frame)
+            elif balancer is not None and not self.drain_asked:
+                self.drain_asked = True  # started on the loop, at the next tick
+            else:
+                self.should_exit = True  # not re-raised after the stop: exit status 0
+
+        async def on_tick(self, counter: int) -> bool:
+            balancer = manager.balancer
+            if balancer is not None:
+                if self.drain_asked:
+                    balancer.request_drain()
+                if balancer.drained is not None and balancer.drained.is_set():
+                    return True
+            return bool(await super().on_tick(counter))
+
+    return Server(config)
 
 
 def _proxies(trust: bool, hops: int | None, addresses: tuple[str, ...]) -> Any:

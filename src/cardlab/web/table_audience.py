@@ -10,7 +10,8 @@ reconnects and gets the state).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 __all__ = ["Audience", "Connection"]
@@ -30,6 +31,7 @@ class Audience:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.closed = False  # the table is closed: the last state sent, the task ends
+        self._closing: set[asyncio.Task[None]] = set()
 
     def connect(self, conn: Connection, seat: int | None, host: bool = False) -> int:
         self._next += 1
@@ -61,6 +63,19 @@ class Audience:
         for conn_id, (conn, at, _host) in list(self._conns.items()):
             self._conns[conn_id] = (conn, at, is_host(at))
 
+    def hang_up(self, code: int) -> None:
+        """Close every connection with ``code`` and forget them (the table stops running
+        here: 1012 tells the pages to reconnect, to its new owner)."""
+        conns = [conn for conn, _, _ in self._conns.values()]
+        self._conns.clear()
+        loop = asyncio.get_running_loop()
+        for conn in conns:
+            close = getattr(conn, "close", None)
+            if close is not None:
+                task = loop.create_task(_quietly(close(code=code)))
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
+
     def notify(self) -> None:
         self._wake.set()
 
@@ -91,3 +106,8 @@ class Audience:
                     self._conns.pop(conn_id, None)
             if self.closed:
                 return
+
+
+async def _quietly(closing: Awaitable[None]) -> None:
+    with contextlib.suppress(Exception):  # gone already
+        await closing

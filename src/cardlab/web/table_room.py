@@ -90,6 +90,7 @@ class Room:
             session.button = button % config.seats
         session.hands_played = hands_played
         self.closed = self.closing = False
+        self.leaving = False  # handed to another process at this hand's end (web.balance)
         self.notices: deque[str] = deque(maxlen=KEEP_NOTICES)
         self.last_activity = time.monotonic()
         self.writes_off_loop = getattr(store, "dialect", "sqlite") == "postgresql"
@@ -134,7 +135,7 @@ class Room:
             out, self.tasks, self.runner, self.clock, self.seating, self.controls,
             self.director, self.fair, self.audience, accepting=self.accepting,
             closing=lambda: self.closing, close=self.close_table, reveal=self._reveal,
-            bot_hands=bot_hands,
+            bot_hands=bot_hands, held=lambda: self.leaving,
         )  # fmt: skip
 
     # --- the parts' shared values -----------------------------------------------------------
