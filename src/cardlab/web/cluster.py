@@ -52,7 +52,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardlab.errors import CardlabError
-from cardlab.web.lease import PREFIX, TableLeases
+from cardlab.web.lease import HANDED, PREFIX, TableLeases
 
 log = logging.getLogger(__name__)
 
@@ -257,11 +257,13 @@ class Cluster:
             await coro
 
     async def owner(self, table_id: str) -> str | None:
-        """The process holding ``table_id``'s lease (None: nobody now)."""
+        """The process holding ``table_id``'s lease (None: nobody now, or it is being
+        handed over)."""
         value = await self.redis.get(TableLeases.lease_key(table_id))
         if value is None:
             return None
-        return value.decode() if isinstance(value, bytes) else str(value)
+        text = value.decode() if isinstance(value, bytes) else str(value)
+        return None if text.startswith(HANDED) else text
 
     # --- the shared lobby -------------------------------------------------------------
 

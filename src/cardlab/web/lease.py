@@ -17,8 +17,9 @@ counters back at 1) can make a table wait for a new lease, never let two holders
 a token.
 
 A lease may also be **handed over** (:mod:`cardlab.web.balance`): at a hand's end the owner
-sets the lease's value to the receiving process's id (a compare-and-set, so only while it
-still holds it), and the receiver takes a lease that names it as it takes a free one:
+sets the lease's value to ``handed:<receiver's id>`` (a compare-and-set, so only while it
+still holds it; meanwhile the table has no owner), and the receiver takes a lease handed
+to it as it takes a free one:
 with a new token, claimed in the store. If the receiver never takes it, the lease runs
 out and any process takes the table, as after a crash.
 """
@@ -33,13 +34,14 @@ from typing import Any
 from cardlab.errors import StoreError
 
 PREFIX = "cardlab:"
+HANDED = "handed:"  # a lease's value while it goes to the owner named after this
 
 _ACQUIRE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
     return {redis.call('INCR', KEYS[2]), 0}
 end
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if redis.call('GET', KEYS[1]) == ARGV[3] then
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
     return {redis.call('INCR', KEYS[2]), 1}
 end
 return {0, 0}
@@ -115,7 +117,7 @@ class TableLeases:
         started = time.monotonic()
         token, handed = self._acquire(
             keys=[self.lease_key(table_id), self.fence_key(table_id)],
-            args=[self.owner, self._ms],
+            args=[self.owner, self._ms, HANDED + self.owner],
         )
         if int(token) == 0:
             return None
@@ -125,7 +127,7 @@ class TableLeases:
         """Give ``lease`` to the owner ``to`` (it lasts ``ttl`` for them to take it);
         False if it was no longer held."""
         key = self.lease_key(lease.table_id)
-        done = self._hand_over(keys=[key], args=[lease.owner, to, self._ms])
+        done = self._hand_over(keys=[key], args=[lease.owner, HANDED + to, self._ms])
         return bool(int(done))
 
     def renew(self, lease: Lease) -> Lease | None:
@@ -143,11 +145,12 @@ class TableLeases:
         return bool(int(done))
 
     def holder(self, table_id: str) -> str | None:
-        """The owner id holding ``table_id``'s lease (None: free)."""
+        """The owner id holding ``table_id``'s lease (None: free, or being handed over)."""
         value = self.client.get(self.lease_key(table_id))
         if value is None:
             return None
-        return value.decode() if isinstance(value, bytes) else str(value)
+        text = value.decode() if isinstance(value, bytes) else str(value)
+        return None if text.startswith(HANDED) else text
 
 
 def connect(url: str) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Protocol
 
 __all__ = ["Audience", "Connection"]
@@ -64,17 +64,19 @@ class Audience:
             self._conns[conn_id] = (conn, at, is_host(at))
 
     def hang_up(self, code: int) -> None:
-        """Close every connection with ``code`` and forget them (the table stops running
-        here: 1012 tells the pages to reconnect, to its new owner)."""
-        conns = [conn for conn, _, _ in self._conns.values()]
+        """Send every connection the state as it is now, then close it with ``code`` and
+        forget it (the table stops running here: 1012 tells the pages to reconnect, to
+        its new owner)."""
+        conns = list(self._conns.values())
         self._conns.clear()
         loop = asyncio.get_running_loop()
-        for conn in conns:
-            close = getattr(conn, "close", None)
-            if close is not None:
-                task = loop.create_task(_quietly(close(code=code)))
-                self._closing.add(task)
-                task.add_done_callback(self._closing.discard)
+        texts: dict[tuple[int | None, bool], str] = {}
+        for conn, seat, host in conns:
+            if (seat, host) not in texts:
+                texts[seat, host] = self.render(seat, host)
+            task = loop.create_task(_last_word(conn, texts[seat, host], code))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
 
     def notify(self) -> None:
         self._wake.set()
@@ -108,6 +110,12 @@ class Audience:
                 return
 
 
-async def _quietly(closing: Awaitable[None]) -> None:
-    with contextlib.suppress(Exception):  # gone already
-        await closing
+async def _last_word(conn: Connection, text: str, code: int) -> None:
+    """Send ``text``, then close ``conn`` with ``code`` (if it can be closed)."""
+    with contextlib.suppress(Exception):  # gone already, or too slow
+        async with asyncio.timeout(10):
+            await conn.send_text(text)
+    close = getattr(conn, "close", None)
+    if close is not None:
+        with contextlib.suppress(Exception):
+            await close(code=code)

@@ -183,6 +183,8 @@ class TableManager:
         if self.cluster is not None:
             with contextlib.suppress(Exception):  # the next lease tick writes it anyway
                 await self.cluster.advertise({table_id: self.summary(room)})
+                if self.balancer is not None:  # the next placement counts this table
+                    await self.balancer.publish()
         return room
 
     def _open(self, table_id: str, config: TableConfig, host_sha256: str) -> Room:
@@ -283,6 +285,8 @@ class TableManager:
         if self.cluster is not None:
             with contextlib.suppress(Exception):  # the next lease tick writes it anyway
                 await self.cluster.advertise({room.id: self.summary(room)})
+                if self.balancer is not None:
+                    await self.balancer.publish()
 
     async def receive(self, table_id: str, giver: str) -> None:
         """Another process handed ``table_id`` over to this one: run it now."""
