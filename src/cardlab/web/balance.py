@@ -39,7 +39,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cardlab.web.cluster import Cluster, Moved
+from cardlab.web.cluster import Cluster, Moved, channel
 from cardlab.web.lease import PREFIX
 
 log = logging.getLogger(__name__)
@@ -250,7 +250,12 @@ class Balancer:
                 between = not room.live() and not room.runner.waiting_to_end()
                 late = force_after is not None and time.monotonic() - started >= force_after
                 if not storing and (between or late):
-                    break
+                    if await self._listening(to):
+                        break
+                    log.info(
+                        "process %s: not handing %r to %s, gone", self.cluster.node, table_id, to
+                    )
+                    return  # the receiver stopped meanwhile: the next tick plans again
                 await asyncio.sleep(POLL)
             # from here to the lease's handover nothing of this table runs here
             hand = room.session.hands_played
@@ -277,6 +282,14 @@ class Balancer:
             "process %s handed table %r over to process %s (%s, %s)",
             self.tables.process, table_id, to, reason, where,
         )  # fmt: skip
+
+    async def _listening(self, node: str) -> bool:
+        """Process ``node`` is alive (it listens on its channel)."""
+        try:
+            answer = await self.cluster.redis.pubsub_numsub(channel(node))
+        except Exception:  # Redis away: no handover now
+            return False
+        return bool(answer) and int(answer[0][1]) > 0
 
     def _runs(self, table_id: str, room: object) -> bool:
         """``room`` is still the table ``table_id`` this process runs."""
