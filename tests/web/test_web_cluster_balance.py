@@ -36,7 +36,7 @@ wsc = pytest.importorskip("websockets.sync.client")
 ConnectionClosed = pytest.importorskip("websockets.exceptions").ConnectionClosed
 
 Message = dict[str, Any]
-BOTS = {"bots": {"1": "random", "2": "random"}, "bot_delay": 0, "pause": 0.3}
+BOTS = {"bots": {"1": "station", "2": "station"}, "stack": 1000, "bot_delay": 0, "pause": 0.3}
 EXTRA = ["--log-format", "json", "--bot-hands", "25", "--drain-timeout", "30"]
 
 
@@ -150,11 +150,12 @@ def check_hands(db: str, tables: list[str], stack: int) -> int:
             hands = sorted(store.hands(table_id=tid), key=lambda h: h.id or 0)
             assert store.live_hand(tid) is None, tid
             assert len(hands) == store.table(tid).state["hands_played"], tid
-            stacks = (stack, stack)
+            stacks: dict[str, int] = {}  # by player (a hand lists them by position)
             for hand in hands:
-                assert hand.starting_stacks == stacks, tid
-                stacks = hand.finishing_stacks
-                assert sum(stacks) == 2 * stack, tid
+                start = dict(zip(hand.players, hand.starting_stacks, strict=True))
+                assert start == (stacks or dict.fromkeys(start, stack)), tid
+                stacks = dict(zip(hand.players, hand.finishing_stacks, strict=True))
+                assert sum(stacks.values()) == 2 * stack, tid
             total += len(hands)
     return total
 
@@ -242,7 +243,7 @@ def test_a_process_that_joins_takes_half_the_tables_at_hand_boundaries(
     for page in watchers.values():
         page.close()
     settled(db, tables)  # each table stops after 25 hands nobody watched
-    stored = check_hands(db, tables, 100)
+    stored = check_hands(db, tables, 1000)
     found = {p: scrape(p) for p in (a, b)}
     assert sum(value(f, "cardlab_hands_dealt_total") for f in found.values()) == stored
     with Store.open(db, read_only=True) as store:
