@@ -25,6 +25,10 @@ answers back, through Redis pub/sub:
   only socket they are delivered to; other sockets of the same process get their own
   views. Messages from the socket go to the owner as requests (``ws_msg``) and the
   answer meant for that client alone (an error, a chat status) comes back as the reply;
+- a request to **create** a table (``POST /api/tables``) is relayed whole, the same way,
+  to the least loaded process (:mod:`cardlab.web.balance` chooses it, ``"place": true``
+  in the message), which creates the table; and a process that hands a table over tells
+  the receiver to take it at once (``{"kind": "adopt", "table", "from"}``, a notice);
 - the non-owner watches the lease of each table it relays (every :data:`WATCH`
   seconds): when the owner changes (a failover, or this process took the table over) it
   closes those sockets with 1012 and the pages reconnect, to the new owner.
@@ -361,7 +365,8 @@ class Cluster:
 class ClusterForward:
     """A pure ASGI middleware (inside the :class:`~cardlab.web.guard.Guard`): an HTTP
     request about a table another process runs is relayed to that process and its
-    answer given back; everything else goes on to the routes. While a table has no owner
+    answer given back, and so is a request to create a table that belongs on a less
+    loaded process (:meth:`Cluster.place`); everything else goes on to the routes. While a table has no owner
     (a failover) its requests get 503 with ``Retry-After: 1``; a request the owner does
     not answer in time gets 504 (see :class:`Cluster`)."""
 
