@@ -49,6 +49,7 @@ FRESH = 6.0  # seconds: a load entry older than this is a process that stopped
 DRAIN_TIMEOUT = 60.0  # seconds a drain waits for hands to end before moving them mid-hand
 DRAIN_GRACE = 10.0  # seconds past the bound a drain waits for handovers under way
 POLL = 0.1  # seconds between looks at a table waiting for its hand to end
+LOOK_EVERY = 10  # polls between looks at whether the receiver still runs
 RESTART = 1012  # the close code telling a page to reconnect (the table changed hands)
 
 
@@ -168,22 +169,26 @@ class Balancer:
             await self.cluster.redis.hdel(LOADS, self.cluster.node)
 
     async def loads(self) -> dict[str, int]:
-        """The tables of every live process that is not draining (this one's counted
-        now, if it is not draining)."""
+        """The tables of every process that is not draining and still listens on its
+        channel (a process killed a moment ago is left out at once); this one's counted
+        now, if it is not draining."""
         raw = await self.cluster.redis.hgetall(LOADS)
         now = time.time()
         found: dict[str, int] = {}
         for key, value in raw.items():
-            node = key.decode() if isinstance(key, bytes) else str(key)
+            node = _text(key)
             try:
                 entry = json.loads(value)
                 fresh = now - float(entry["at"]) <= FRESH
                 tables, draining = int(entry["tables"]), bool(entry["draining"])
             except (ValueError, KeyError, TypeError):
                 continue
-            if fresh and not draining and tables >= 0:
+            if fresh and not draining and tables >= 0 and node != self.cluster.node:
                 found[node] = tables
-        found.pop(self.cluster.node, None)
+        if found:
+            listening = await self.cluster.redis.pubsub_numsub(*map(channel, found))
+            alive = {_text(name) for name, count in listening if int(count) > 0}
+            found = {node: n for node, n in found.items() if channel(node) in alive}
         if not self.draining:
             found[self.cluster.node] = self.load()
         return found
@@ -240,6 +245,7 @@ class Balancer:
         room: Any = self.tables.rooms[table_id]
         room.leaving = True  # no new hand (table_pace)
         started = time.monotonic()
+        looks = 0
         try:
             while True:
                 if room.closed or not self._runs(table_id, room):
@@ -249,13 +255,15 @@ class Balancer:
                 )
                 between = not room.live() and not room.runner.waiting_to_end()
                 late = force_after is not None and time.monotonic() - started >= force_after
-                if not storing and (between or late):
-                    if await self._listening(to):
-                        break
+                ready = not storing and (between or late)
+                looks += 1
+                if (ready or looks % LOOK_EVERY == 0) and not await self._listening(to):
                     log.info(
-                        "process %s: not handing %r to %s, gone", self.cluster.node, table_id, to
+                        "process %s: %r not handed to %s (gone)", self.tables.process, table_id, to
                     )
                     return  # the receiver stopped meanwhile: the next tick plans again
+                if ready:
+                    break
                 await asyncio.sleep(POLL)
             # from here to the lease's handover nothing of this table runs here
             hand = room.session.hands_played
@@ -337,7 +345,7 @@ class Balancer:
                     loads = {}
                 if waiting and loads:
                     self._spread(waiting, loads, max(0.0, deadline - now))
-                elif now > deadline and not self.leaving:
+                elif not loads and not self.leaving:
                     break  # nobody to hand them to: their leases go when this process stops
                 if now > deadline + DRAIN_GRACE:
                     break  # a handover stuck (a store write that does not return)
@@ -347,8 +355,9 @@ class Balancer:
             took = time.monotonic() - start
             if left:
                 log.warning(
-                    "process %s stops with %d tables not handed over (no other process "
-                    "took them in %.0f s): another takes them when their leases run out",
+                    "process %s stops with %d tables not handed over after %.1f s (no "
+                    "other process runs to take them): the next process to start takes "
+                    "them from the store",
                     self.tables.process, left, took,
                 )  # fmt: skip
             else:
@@ -364,3 +373,7 @@ class Balancer:
             to = least_loaded(counts, "")
             counts[to] += 1
             self.give(table_id, to, "drain", force_after=force_after)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

@@ -366,9 +366,9 @@ class ClusterForward:
     """A pure ASGI middleware (inside the :class:`~cardlab.web.guard.Guard`): an HTTP
     request about a table another process runs is relayed to that process and its
     answer given back, and so is a request to create a table that belongs on a less
-    loaded process (:meth:`Cluster.place`); everything else goes on to the routes. While a table has no owner
-    (a failover) its requests get 503 with ``Retry-After: 1``; a request the owner does
-    not answer in time gets 504 (see :class:`Cluster`)."""
+    loaded process (:meth:`Cluster.place`); everything else goes on to the routes. While
+    a table has no owner (a failover) its requests get 503 with ``Retry-After: 1``; a
+    request the owner does not answer in time gets 504 (see :class:`Cluster`)."""
 
     def __init__(self, app: ASGIApp, *, cluster: Cluster) -> None:
         self.app = app
