@@ -137,19 +137,23 @@ def main() -> None:
         pokerkit_figures(files, args.reasons)
 
 
-def _nets_by_cardlab(path: Path) -> dict[str, dict[str, Decimal] | None]:
-    """Each hand's net per player by cardlab's reader and engine (None: not replayed)."""
+def _nets_by_cardlab(path: Path) -> tuple[dict[str, dict[str, Decimal] | None], set[str]]:
+    """Each hand's net per player by cardlab's reader and engine (None: not replayed),
+    and the hands whose replay matches the site's own figures."""
     out: dict[str, dict[str, Decimal] | None] = {}
+    matching: set[str] = set()
     for entry in sites.iter_entries(path):
         if entry.history is None or entry.name is None:
             continue
         try:
-            net = replay(entry.history).net
+            replayed = replay(entry.history)
         except CardlabError:
             out[entry.name] = None
             continue
-        out[entry.name] = dict(zip(entry.history.players, map(_decimal, net), strict=True))
-    return out
+        out[entry.name] = dict(zip(entry.history.players, map(_decimal, replayed.net), strict=True))
+        if not sites.mismatches(entry, replayed):
+            matching.add(entry.name)
+    return out, matching
 
 
 def _nets_by_pokerkit(site: str, text: str) -> dict[str, dict[str, Decimal] | None]:
@@ -206,9 +210,9 @@ def pokerkit_figures(files: list[Path], reasons: int) -> None:
         with text:
             whole = text.read()
         try:
-            ours = _nets_by_cardlab(path)
+            ours, matching = _nets_by_cardlab(path)
         except HistoryError:
-            ours = {}
+            ours, matching = {}, set()
         theirs = _nets_by_pokerkit(site, whole)
         c = counts[site]
         for hand in ours.keys() | theirs.keys():
@@ -224,13 +228,15 @@ def pokerkit_figures(files: list[Path], reasons: int) -> None:
                 ] += 1
             elif a == b:
                 c["both: the same net"] += 1
+            elif hand in matching:
+                c["both: another net, cardlab's as the site's figures"] += 1
             else:
-                c["both: another net"] += 1
+                c["both: another net, neither as the site's figures"] += 1
                 gap = {
                     p: f"cardlab {a.get(p)}, pokerkit {b.get(p)}" for p in a if a.get(p) != b.get(p)
                 }
                 differ[site].append(f"{path.name} hand {hand}: {gap}")
-    print("\nthe same files by pokerkit's converters:")
+    print("\nthe same files by pokerkit's converters (which take no rake):")
     for site, c in sorted(counts.items()):
         print(f"{site}: " + ", ".join(f"{n:,} {what}" for what, n in sorted(c.items())))
         for line in differ[site][:reasons]:

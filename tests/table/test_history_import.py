@@ -277,3 +277,16 @@ def test_workers_import_what_one_process_imports(
     assert two == one
     assert two_texts == one_texts
     assert one.already and one.bad and one.mismatched and one.stored > 10
+
+
+def test_a_site_files_hands_say_how_far_the_file_is_read(tmp_path: Path) -> None:
+    """The progress bar's bytes for a site's file: growing hand by hand, and the whole
+    file by the last hand (a file bigger than the reading buffer)."""
+    from cardlab.table import sites
+
+    one = (SITES_DATA / "stars-cash.txt").read_text(encoding="utf-8")
+    path = tmp_path / "big.txt"
+    path.write_text(one * 40, encoding="utf-8")  # about 100 KB, hand numbers repeated
+    ends = [e.end for e in sites.iter_entries(path)]
+    assert len(ends) == 40 * len(list(sites.iter_entries(SITES_DATA / "stars-cash.txt")))
+    assert ends == sorted(ends) and ends[0] < ends[-1] == path.stat().st_size

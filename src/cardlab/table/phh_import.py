@@ -245,8 +245,8 @@ def _in_workers(
         yield from flight.popleft().result()
 
 
-def _chunks(blocks: Iterator[tuple[int, Any]]) -> Iterator[list[tuple[int, Any]]]:
-    chunk: list[tuple[int, Any]] = []
+def _chunks(blocks: Iterator[tuple[int, Any, int]]) -> Iterator[list[tuple[int, Any, int]]]:
+    chunk: list[tuple[int, Any, int]] = []
     for item in blocks:
         chunk.append(item)
         if len(chunk) == CHUNK:
@@ -257,14 +257,14 @@ def _chunks(blocks: Iterator[tuple[int, Any]]) -> Iterator[list[tuple[int, Any]]
 
 
 def _prepare_chunk(
-    site: str, where: str, source: str, chunk: list[tuple[int, Any]]
+    site: str, where: str, source: str, chunk: list[tuple[int, Any, int]]
 ) -> list[tuple[phh.Entry, Prepared | None]]:
     """In a worker: each hand of ``chunk`` read by the site's reader and prepared (the
     entry is sent back without its history, which the store does not need)."""
     reader = sites.READERS[site]()
     out: list[tuple[phh.Entry, Prepared | None]] = []
-    for number, block in chunk:
-        entry = sites.entry(reader, block, number, where)
+    for number, block, end in chunk:
+        entry = sites.entry(reader, block, number, where, end)
         if entry.history is None:
             out.append((entry, None))
         else:
