@@ -339,3 +339,24 @@ def test_the_same_nets_as_pokerkits_converter(name: str) -> None:
         if ours != nets:  # only where its converter drops the antes
             assert name == "stars-tournament.txt", hand
             assert sites.mismatches(entry, replayed) == [], hand
+
+
+@pytest.mark.parametrize(
+    ("header", "big"),
+    [
+        ("8-Game (Hold'em No Limit, $0.25/$0.50 USD)", Decimal("0.50")),
+        ("Hold'em No Limit ($1,000/$2,000 USD)", 2000),
+    ],
+)
+def test_pokerstars_mixed_game_and_thousands_headers(
+    tmp_path: Path, header: str, big: object
+) -> None:
+    """A mixed game names the game inside the stakes' brackets ("8-Game (7 Card Stud
+    Hi/Lo Limit, $400/$800 USD)"), and big stakes have thousands commas."""
+    text = (DATA / "stars-cash.txt").read_text(encoding="utf-8")
+    first = text.split("\n\n\n")[0]
+    path = tmp_path / "mixed.txt"
+    path.write_text(first.replace("Hold'em No Limit ($0.25/$0.50 USD)", header, 1))
+    (entry,) = sites.iter_entries(path)
+    assert entry.history is not None, entry.error
+    assert entry.history.min_bet == big  # the big blind, from the header

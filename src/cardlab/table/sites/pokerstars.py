@@ -26,7 +26,9 @@ START = re.compile(r"PokerStars (?:Zoom |Home Game |Rush )?(?:Hand|Game) #")
 _HAND_ID = re.compile(r"(?:Hand|Game) #([\w-]+):")
 _SEAT = re.compile(r"Seat (\d+): (.+?) \(([^()]*?) in chips(?:[^()]*(?:\([^()]*\))?)*\)(.*)$")
 _BUTTON = re.compile(r"Seat #(\d+) is the button")
-_STAKES = re.compile(r"\(([^()/]*\d)/([^()/ ]*\d)[^()]*\)")
+_STAKES = re.compile(  # "(a/b)" and "(Game, a/b)", the amounts with thousands commas
+    r"[(,]\s*((?:[^()/,]|,(?=\d))*\d)/((?:[^()/ ,]|,(?=\d))*\d)[^()]*\)"
+)
 _AMOUNT = r"(\S*\d\S*)"
 _ALL_IN = r"(?: and is all-in)?(?: and has reached the [^ ]+ cap)?"
 _VERBS: list[tuple[str, re.Pattern[str]]] = [
