@@ -245,6 +245,17 @@ def test_full_tilt_as_pokerstars_words() -> None:
     assert "mismatches" not in hand
 
 
+def test_full_tilt_blind_posted_all_in() -> None:
+    """A big blind short of the stakes posts all of it ("posts the big blind of 20, and
+    is all in", as much as the small blind): in the main pot of 3 x 20, the side pot of
+    2 x 180 to the best of the other two."""
+    (entry,) = sites.iter_entries(DATA / "fulltilt-short-blind.txt")
+    assert entry.history is not None, entry.error
+    replayed = replay(entry.history)
+    assert replayed.finishing_stacks == [460, 60, 300]  # quinn, rhea, soren
+    assert sites.mismatches(entry, replayed) == []
+
+
 def test_ipoker_xml_actions_in_their_numbered_order() -> None:
     (hand,) = _replayed(DATA / "ipoker-cash.xml")
     # the blinds are listed big first, numbered small first; vik's sevens (shown in a
