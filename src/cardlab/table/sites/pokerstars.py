@@ -117,9 +117,10 @@ class Reader:
 
     site = "pokerstars"
     start = START
+    hand_number = _HAND_ID  # the hand number in a hand's first line (a site's own)
 
     def hand_id(self, header: str, line: int) -> str:
-        m = _HAND_ID.search(header)
+        m = self.hand_number.search(header)
         if m is None:
             raise HistoryError(f"line {line}: no hand number in {header[:80]!r}")
         return m.group(1)
