@@ -29,7 +29,9 @@ def test_page_renders(client: TestClient, path: str, words: list[str]) -> None:
     # the page's scripts are ES modules: the request counter (api.js) on every page
     scripts = re.findall(r"<script[^>]*>", response.text)
     assert any("/static/api.js" in tag for tag in scripts), scripts
-    assert all('type="module"' in tag or 'type="application/json"' in tag for tag in scripts), scripts
+    assert all('type="module"' in tag or 'type="application/json"' in tag for tag in scripts), (
+        scripts
+    )
 
 
 @pytest.mark.parametrize("name", ["cardlab.css", "openseven.js", "table.js", "fair.js"])
@@ -50,7 +52,10 @@ def test_every_module_is_served_as_javascript(client: TestClient, name: str) -> 
     that would block their own scripts."""
     response = client.get(f"/static/{name}")
     assert response.status_code == 200
-    assert response.headers["content-type"].split(";")[0] in ("text/javascript", "application/javascript")
+    assert response.headers["content-type"].split(";")[0] in (
+        "text/javascript",
+        "application/javascript",
+    )
     assert "content-security-policy" not in {k.lower() for k in client.get("/").headers}
 
 
