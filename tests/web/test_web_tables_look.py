@@ -473,8 +473,7 @@ def test_stud_own_down_cards_differ_and_no_dealer_button(
     # the others: two backs and one face-up card each
     for seat in (2, 3, 4):
         backs = driver.execute_script(
-            f"return document.querySelectorAll('.pt-seat[data-seat=\"{seat}\"] .card.back')"
-            ".length"
+            f"return document.querySelectorAll('.pt-seat[data-seat=\"{seat}\"] .card.back').length"
         )
         ups = driver.execute_script(
             f"return document.querySelectorAll('.pt-seat[data-seat=\"{seat}\"] .card.up').length"
