@@ -251,7 +251,7 @@ class Balancer:
                 if room.closed or not self._runs(table_id, room):
                     return  # closed, or its lease lost meanwhile
                 storing = room.runner.storing or (
-                    room.storing_task is not None and not room.storing_task.done()
+                    room.shell.storing_task is not None and not room.shell.storing_task.done()
                 )
                 between = not room.live() and not room.runner.waiting_to_end()
                 late = force_after is not None and time.monotonic() - started >= force_after
