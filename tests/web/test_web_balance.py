@@ -103,9 +103,11 @@ def test_a_lease_handed_over_goes_to_its_receiver_only(redis_url: str) -> None:
         assert b.holder("t1") == "B" and b.acquire("t1") is None  # not re-entrant
         assert b.renew(got) is not None
         # a handover nobody takes runs out, and the table is anyone's again
-        short = TableLeases(client, ttl=0.3, owner="B")
-        assert short.hand_over(got, "D")
-        time.sleep(0.5)
+        short = TableLeases(client, ttl=0.2, owner="B")
+        assert short.hand_over(got, "D")  # D has twice the lease's time to take it
+        time.sleep(0.3)
+        assert c.acquire("t1") is None
+        time.sleep(0.3)
         late = c.acquire("t1")
         assert late is not None and not late.handed
     finally:

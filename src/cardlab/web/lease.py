@@ -21,7 +21,7 @@ sets the lease's value to ``handed:<receiver's id>`` (a compare-and-set, so only
 still holds it; meanwhile the table has no owner), and the receiver takes a lease handed
 to it as it takes a free one:
 with a new token, claimed in the store. If the receiver never takes it, the lease runs
-out and any process takes the table, as after a crash.
+out (after twice ``ttl``) and any process takes the table, as after a crash.
 """
 
 from __future__ import annotations
@@ -124,10 +124,10 @@ class TableLeases:
         return Lease(table_id, self.owner, int(token), started + self.ttl, bool(int(handed)))
 
     def hand_over(self, lease: Lease, to: str) -> bool:
-        """Give ``lease`` to the owner ``to`` (it lasts ``ttl`` for them to take it);
-        False if it was no longer held."""
+        """Give ``lease`` to the owner ``to`` (it lasts twice ``ttl`` for them to take it,
+        a busy receiver included); False if it was no longer held."""
         key = self.lease_key(lease.table_id)
-        done = self._hand_over(keys=[key], args=[lease.owner, HANDED + to, self._ms])
+        done = self._hand_over(keys=[key], args=[lease.owner, HANDED + to, 2 * self._ms])
         return bool(int(done))
 
     def renew(self, lease: Lease) -> Lease | None:
