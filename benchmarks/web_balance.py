@@ -14,7 +14,7 @@ prints:
 - whether every hand was stored once with every chip (each hand starts with the stacks
   the last one ended with) and the drained process's exit status.
 
-    python benchmarks/web_balance.py [--tables 12] [--join 2] [--drain-timeout 30]
+    python benchmarks/web_balance.py [--tables 12] [--join 2] [--drain-timeout 30] [--pause 1]
 """
 
 from __future__ import annotations
@@ -107,6 +107,7 @@ def hand_gaps(db: str, tables: list[str]) -> tuple[list[float], list[float], boo
 
 
 def run(args: argparse.Namespace) -> None:
+    BOTS["pause"] = args.pause
     pg, redis = PostgresServer(), RedisServer()
     pg.start()
     redis.start()
@@ -158,6 +159,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=12, help="tables of bots (default 12)")
     parser.add_argument("--join", type=int, default=2, help="processes that join (default 2)")
     parser.add_argument("--drain-timeout", type=float, default=30.0, help="seconds (default 30)")
+    parser.add_argument(
+        "--pause", type=float, default=1.0, help="seconds between a table's hands (default 1)"
+    )
     parser.add_argument(
         "--settle", type=float, default=5.0, help="seconds of play between steps (default 5)"
     )
