@@ -44,6 +44,7 @@ from cardlab.store.records import (
     utc_text,
 )
 from cardlab.store.schema import SCHEMA_VERSION
+from cardlab.store.notes import NotesMixin
 from cardlab.store.web_tables import TablesMixin
 
 ENV_VAR = "CARDLAB_DB"
@@ -73,7 +74,7 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("cardlab", appauthor=False)) / FILE_NAME
 
 
-class Store(TablesMixin):
+class Store(TablesMixin, NotesMixin):
     """An open hand store. Make one with :meth:`Store.open` (or :meth:`Store.in_memory`)."""
 
     def __init__(
