@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from cardlab.bots import pushfold as bot
+from cardlab.poker.classes import hand_classes
 from cardlab.poker.games import get_game
 from cardlab.solve.pushfold import solve_pushfold
-from cardlab.poker.classes import hand_classes
 from cardlab.solve.pushfold_matrix import ClassMatrix, class_deals, standard52_matrix
 from cardlab.solve.pushfold_review import class_index, move_values, pushfold_spots, review
 from cardlab.table import phh
