@@ -33,6 +33,7 @@ from cardlab.errors import StoreError
 from cardlab.store import postgres, sqlite
 from cardlab.store._checks import _check_count, _check_text, _json
 from cardlab.store._connection import Connection, DriverError
+from cardlab.store.notes import NotesMixin
 from cardlab.store.postgres import is_url
 from cardlab.store.records import (
     ArenaRun,
@@ -44,7 +45,6 @@ from cardlab.store.records import (
     utc_text,
 )
 from cardlab.store.schema import SCHEMA_VERSION
-from cardlab.store.notes import NotesMixin
 from cardlab.store.web_tables import TablesMixin
 
 ENV_VAR = "CARDLAB_DB"

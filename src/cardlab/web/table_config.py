@@ -376,9 +376,7 @@ def _extras(data: dict[str, Any], fmt: str) -> dict[str, Any]:
     }
 
 
-def check_stakes(
-    config: TableConfig, table_game: TableGame, field_name: str | None = None
-) -> None:
+def check_stakes(config: TableConfig, table_game: TableGame, field_name: str | None = None) -> None:
     """The bounds of a new or changed set-up's stakes (``table_game``: the game as it
     deals the first hand), beyond what the engine refuses:
 

@@ -8,7 +8,12 @@ action's write-ahead steps, the turn, a hand's end), :class:`~cardlab.web.table_
 :class:`~cardlab.web.table_tournament.Director` (a sit-and-go),
 :class:`~cardlab.web.table_fair.TableSeeds`, :class:`~cardlab.web.table_chat.Chat`,
 :class:`~cardlab.web.table_audience.Audience` (the connections) and
-:class:`~cardlab.web.table_pace.Pace` (what comes next). The room saves and restores
+:class:`~cardlab.web.table_pace.Pace` (what comes next); and what a night at the table
+has besides (``extras``, saved together): :class:`~cardlab.web.table_timebank.TimeBank`,
+:class:`~cardlab.web.table_blinds.CashBlinds` (a cash table's timed blinds),
+:class:`~cardlab.web.table_faces.Faces` (avatars, reactions),
+:class:`~cardlab.web.table_hud.Hud` and :class:`~cardlab.web.table_coach.Coach`. The
+room saves and restores
 their state and does what spans them: closing, a seed reveal, handing the table over.
 An action's steps are carried out at once on SQLite, with the write in a worker thread
 on PostgreSQL (:mod:`cardlab.web.table_steps`); write-ahead and restarts are described
@@ -31,18 +36,23 @@ from cardlab.table import Action, Session, TableGame
 from cardlab.table.tournament import Tournament
 from cardlab.web.table_arrivals import SeatRequests
 from cardlab.web.table_audience import Audience, Connection
+from cardlab.web.table_blinds import CashBlinds
 from cardlab.web.table_chat import Chat
 from cardlab.web.table_clock import DecisionClock
+from cardlab.web.table_coach import Coach, Matrices
 from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_errors import TableFull
+from cardlab.web.table_faces import Faces
 from cardlab.web.table_fair import TableSeeds
 from cardlab.web.table_hand import KEEP_HANDS, HandRunner
 from cardlab.web.table_host import HostControls
+from cardlab.web.table_hud import Hud
 from cardlab.web.table_outlets import Outlets, Tasks
 from cardlab.web.table_pace import Pace
 from cardlab.web.table_payload import payload, status
 from cardlab.web.table_seats import SeatInfo, Seating, digest, opening_seats
 from cardlab.web.table_steps import carry_out, carry_out_off_loop
+from cardlab.web.table_timebank import TimeBank
 from cardlab.web.table_tournament import Director
 
 __all__ = ["BOT_HANDS", "KEEP_HANDS", "Connection", "Room", "SeatInfo", "TableFull", "digest"]
@@ -56,7 +66,7 @@ BOT_HANDS = 200  # hands a table of bots plays while nobody watches
 class Room:
     """One table; see the module documentation. Its parts are public attributes:
     ``seating``, ``runner``, ``clock``, ``controls``, ``director``, ``fair``, ``chat``,
-    ``audience``."""
+    ``audience``, ``bank``, ``blinds``, ``faces``, ``hud``, ``coach``."""
 
     def __init__(
         self,
@@ -78,6 +88,8 @@ class Room:
         requests: list[dict[str, Any]] | None = None,
         sat: dict[str, list[str]] | None = None,
         tournament: Tournament | None = None,
+        extras: dict[str, Any] | None = None,
+        matrices: Matrices | None = None,
     ) -> None:
         self.id, self.store, self.bot_hands, self.on_close = table_id, store, bot_hands, on_close
         seats, stacks = opening_seats(config, seats, stacks)
@@ -101,9 +113,12 @@ class Room:
             check=lambda data: self.director.check_settings(data), on_pause=self._on_pause,
         )  # fmt: skip
         settings, game = (lambda: self.controls.config), (lambda: self.controls.game)
+        extras = extras or {}
+        self.blinds = CashBlinds(out, session, settings, game, saved=extras.get("blinds"))
         self.director = Director(
-            out, session, settings, game, lambda: self.seating.seats, tournament
-        )
+            out, session, settings, game, lambda: self.seating.seats, tournament,
+            cash=self.blinds,
+        )  # fmt: skip
         self.seating = Seating(
             out, session, settings, seats, self.director, host_sha256=host_sha256,
             started=started, requests=SeatRequests(requests or ()), sat=sat,
@@ -120,7 +135,7 @@ class Room:
         self.fair.next_deal = deals
         self.runner = HandRunner(
             out, session, self.seating, self.fair, self.director, settings, game,
-            state=self.state, on_change=lambda: self.pace.changed(), deals=deals,
+            state=self.state, on_change=self._changed, deals=deals,
         )  # fmt: skip
         self.clock = DecisionClock(
             out, session, lambda: self.seating.seats, settings, self.tasks,
@@ -129,6 +144,19 @@ class Room:
             rng=random.Random(config.seed) if config.practice else random.Random(),
         )  # fmt: skip
         self.chat = Chat(is_host=self.seating.is_host, on_change=self.notify)  # memory only
+
+        def seats_now() -> list[SeatInfo]:
+            return self.seating.seats
+
+        self.bank = TimeBank(
+            settings, seats_now, lambda: session.hands_played, saved=extras.get("time_bank")
+        )
+        self.faces = Faces(
+            seats_now, muted=self.chat.muted, on_change=self.notify, saved=extras.get("faces")
+        )
+        self.hud = Hud(out, settings, lambda: session.hands_played)
+        self.coach = Coach(settings, seats_now, matrices=matrices)
+        self._reviewed: int | None = None  # the last hand the coach and the HUD saw
         self.audience = Audience(self._render)
         self.pace = Pace(
             out, self.tasks, self.runner, self.clock, self.seating, self.controls,
@@ -178,6 +206,11 @@ class Room:
             "sat": self.seating.sat,
             "fair": self.fair.state(),
             "tournament": self.director.state(),
+            "extras": {
+                "time_bank": self.bank.state(),
+                "blinds": self.blinds.state(),
+                "faces": self.faces.state(),
+            },
         }
 
     def save(self) -> None:
@@ -207,7 +240,8 @@ class Room:
             host_sha256=str(state.get("host_sha256", "")), fair=state.get("fair"),
             paused=bool(state.get("paused", False)), requests=state.get("requests", []),
             sat=state.get("sat"),
-            tournament=Tournament.from_dict(saved) if saved else None, **options,
+            tournament=Tournament.from_dict(saved) if saved else None,
+            extras=state.get("extras"), **options,
         )  # fmt: skip
         room.runner.load_finished()
         live = store.live_hand(table_id)
@@ -220,6 +254,34 @@ class Room:
     def act(self, seat: int | None, text: str, *, turn: int | None = None) -> None:
         """Play ``text`` for ``seat`` (see :meth:`HandRunner.act`)."""
         self._carry_out(self.runner.act(seat, text, turn=turn))
+
+    def _changed(self) -> None:
+        """After a deal or an action (the runner's ``on_change``): what comes next, and
+        after a hand the coach's review and the HUD's new figures."""
+        self.pace.changed()
+        number, hand = self.runner.last_number, self.session.hand
+        if number is None or number == self._reviewed or hand is None or not hand.is_over:
+            return
+        self._reviewed = number
+        order, sittings = list(self.session.order), list(self.runner.hand_sittings)
+        self.coach.after_hand(number, hand, order, sittings)
+        self.hud.update()
+
+    def use_time_bank(self, seat: int | None) -> float:
+        """The player to act adds seconds from their time bank to their clock; the
+        seconds added."""
+        hand = self.session.hand
+        acting = None if hand is None or hand.actor is None else self.session.seat_of(hand.actor)
+        if seat is None or acting != seat or not self.live():
+            raise ActionError("the time bank is for the player to act, while their clock runs")
+        if self.clock.deadline is None:
+            raise ActionError("no clock runs for your decision: take your time")
+        added = self.bank.take(seat)
+        self.clock.extend(added)
+        self.save()
+        self.notices.append(f"{self.seats[seat].name} takes {added:g} s from the time bank")
+        self.notify()
+        return added
 
     def _play(self, action: Action) -> None:
         self._carry_out(self.runner.plan(action))
@@ -271,6 +333,8 @@ class Room:
     def _on_pause(self, paused: bool) -> None:
         if self.director.tournament is not None:
             self.director.tick(stop=paused)
+        if self.blinds.counting is not None:
+            self.blinds.tick(stop=paused)
         if not paused:
             self.pace.maybe_deal()
 
@@ -360,13 +424,21 @@ class Room:
         return json.dumps(self.payload(seat, host=host), ensure_ascii=False)
 
     def payload(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:
-        return payload(
+        out = payload(
             seat, host=host, table_id=self.id, controls=self.controls, seating=self.seating,
             runner=self.runner, director=self.director, fair=self.fair, chat=self.chat,
             notices=list(self.notices), connected=self.audience.seats(),
             clock=self.clock.remaining(), status=self.status(), closed=self.closed,
             closing=self.closing,
         )  # fmt: skip
+        for row, info in zip(out["seats"], self.seats, strict=True):
+            row["avatar"] = self.faces.avatar_of(info)
+        names = [s.name if s.kind != "open" else "" for s in self.seats]
+        out["time_bank"] = self.bank.shown()
+        out["blind_clock"] = self.blinds.shown()
+        out["hud"] = self.hud.shown(names)
+        out["reactions"] = self.faces.recent()
+        return out
 
     def connect(self, conn: Connection, seat: int | None, host: bool = False) -> int:
         conn_id = self.audience.connect(conn, seat, host)
