@@ -95,7 +95,7 @@ def test_notes_are_kept_per_browser_and_private(client: TestClient, store: Store
         ({"name": "ann", "note": "a\x00b"}, "control or format characters (U+0000)"),
         ({"name": "ann", "colour": "pink"}, "field 'colour' is one of red, orange"),
         ({"name": "ann", "colour": ["red"]}, "field 'colour' is one of"),
-        ({"name": "ann", "extra": 1}, "a note has 'name', 'note' and 'colour', not extra"),
+        ({"name": "ann", "extra": 1}, "a note has 'name', 'note' and 'colour', not 'extra'"),
         ([1, 2], "the request body must be a JSON object"),
     ],
 )

@@ -64,7 +64,7 @@ def parse_note(data: dict[str, Any]) -> NoteRequest:
     """A checked note from JSON: ``name`` the player (1 to 24 characters), ``note`` up to
     :data:`MAX_NOTE` characters (line breaks kept, other control and format characters
     refused), ``colour`` one of :data:`COLOURS`. :class:`RequestError` naming the field."""
-    unknown = sorted(str(k)[:30] for k in data if k not in ("name", "note", "colour"))
+    unknown = sorted(repr(str(k)[:30]) for k in data if k not in ("name", "note", "colour"))
     if unknown:
         raise RequestError(f"a note has 'name', 'note' and 'colour', not {', '.join(unknown)}")
     name = data.get("name")

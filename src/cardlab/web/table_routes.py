@@ -451,13 +451,13 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         author = browser_hash(websocket, room.id)  # who chats (see table_chat)
         conn_id = room.connect(websocket, seat, host)
         room.chat.listen(conn_id, websocket, author)
-        room.coach.listen(conn_id, websocket, author)
+        room.extras.coach.listen(conn_id, websocket, author)
         try:
             await websocket.send_text(json.dumps(room.payload(seat, host=host), ensure_ascii=False))
             greeting = room.chat.greeting(author)
             if greeting is not None:
                 await websocket.send_text(json.dumps(greeting, ensure_ascii=False))
-            coach = room.coach.status(author)
+            coach = room.extras.coach.status(author)
             if coach["on"]:  # off is what the page assumes
                 await websocket.send_text(json.dumps(coach, ensure_ascii=False))
             while True:
@@ -476,7 +476,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             pass
         finally:
             room.chat.unlisten(conn_id)
-            room.coach.unlisten(conn_id)
+            room.extras.coach.unlisten(conn_id)
             room.disconnect(conn_id)
 
     async def relayed_ws(websocket: WebSocket, cluster: Cluster, table_id: str) -> None:
@@ -622,16 +622,16 @@ def handle_message(
         if kind == "chat":
             return chat_message(room.chat, room.seats, seat, author, message)
         if kind == "time_bank":
-            added = room.use_time_bank(seat)
+            added = room.extras.use_time_bank(seat)
             return {"type": "time_bank", "added": added}
         if kind == "react":
-            reaction = room.faces.react(author, seat, message.get("emoji"))
+            reaction = room.extras.faces.react(author, seat, message.get("emoji"))
             return {"type": "reacted", "id": reaction.id}
         if kind == "avatar":
-            room.faces.choose(seat, message.get("avatar"))
+            room.extras.faces.choose(seat, message.get("avatar"))
             return None
         if kind == "coach":
-            return room.coach.switch(author, message.get("on"))
+            return room.extras.coach.switch(author, message.get("on"))
         if kind == "action":
             action = message.get("action")
             if not isinstance(action, str):
