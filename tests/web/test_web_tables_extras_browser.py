@@ -11,7 +11,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-
 from test_web_tables_browser import (  # the shared headless-Chromium helpers
     DESKTOP,
     PHONE,
