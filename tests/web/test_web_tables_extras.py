@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
@@ -539,3 +541,89 @@ def test_the_coach_is_only_for_practice_and_bot_tables(client: TestClient) -> No
 def test_request_errors_are_request_errors() -> None:
     assert issubclass(FaceError, RequestError)
     assert issubclass(ActionError, CardlabError)
+
+
+# --- any message of the new kinds, and the host's settings --------------------------------
+
+ANY = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                               max_size=3),
+    max_leaves=5,
+)  # fmt: skip
+MESSAGES = st.one_of(
+    st.fixed_dictionaries({"type": st.just("react"), "emoji": st.one_of(st.sampled_from(REACTIONS), ANY)}),
+    st.fixed_dictionaries({"type": st.just("avatar"), "avatar": st.one_of(st.sampled_from(list(AVATARS)), ANY)}),
+    st.fixed_dictionaries({"type": st.just("coach"), "on": ANY}),
+    st.fixed_dictionaries({"type": st.just("time_bank")}, optional={"x": ANY}),
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def fuzz_client() -> Iterator[TestClient]:
+    app = create_app(table_store=Store.in_memory(), limiter=None, tables={"max_tables": 100_000})
+    with TestClient(app) as c:
+        yield c
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(messages=st.lists(MESSAGES, min_size=1, max_size=6), seated=st.booleans())
+def test_any_new_message_gets_one_answer_and_never_breaks_the_socket(
+    fuzz_client: TestClient, messages: list[Message], seated: bool
+) -> None:
+    ann = browser()
+    body = {"game": "standard52-holdem", "seats": 2, "stack": 100, "clock": 0, "time_bank": 20,
+            "bots": {"2": "station"}, "bot_delay": 5}  # fmt: skip
+    tid = post(fuzz_client, "/api/tables", body, ann).json()["id"]
+    if seated:
+        post(fuzz_client, f"/api/tables/{tid}/join", {"name": "ann"}, ann)
+    with connect(fuzz_client, tid, ann if seated else browser()) as ws:
+        for message in messages:
+            ws.send_text(json.dumps(message))
+        ws.send_json({"type": "ping"})
+        answers = []
+        for _ in range(500):
+            m = ws.receive_json()
+            if m["type"] == "pong":
+                break
+            if m["type"] != "state":
+                answers.append(m)
+    kinds = {"error", "coach", "reacted", "time_bank"}
+    assert all(a["type"] in kinds for a in answers), answers
+    avatars = [m for m in messages if m["type"] == "avatar"]
+    # an avatar changes the state and has no answer of its own when it is taken
+    names = {*AVATARS, "initials"}
+    taken = sum(1 for m in avatars if seated and isinstance(m["avatar"], str) and m["avatar"] in names)
+    assert len(answers) == len(messages) - taken
+    for a in answers:
+        if a["type"] == "error":
+            assert a["message"] and "\n" not in a["message"]
+
+
+@pytest.mark.parametrize(
+    ("settings_", "error"),
+    [
+        ({"time_bank": 601}, "field 'time_bank' must be seconds from 0 to 600"),
+        ({"hud": 1}, "field 'hud' must be true or false"),
+        ({"blind_levels": "2/1"}, "the small blind must be positive and not above"),
+    ],
+)
+def test_the_host_changes_the_home_game_settings(
+    client: TestClient, settings_: dict[str, Any], error: str
+) -> None:
+    host = browser()
+    body = {"game": "standard52-holdem", "seats": 3, "stack": 100, "clock": 0}
+    tid = post(client, "/api/tables", body, host).json()["id"]
+    r = post(client, f"/api/tables/{tid}/host", {"op": "settings", "settings": settings_}, host)
+    assert r.status_code == 400 and error in r.json()["error"], r.text
+    good = {"time_bank": 30, "time_bank_refill": 10, "hud": True, "blind_levels": "1/2, 2/4",
+            "blind_minutes": 5}  # fmt: skip
+    r = post(client, f"/api/tables/{tid}/host", {"op": "settings", "settings": good}, host)
+    assert r.status_code == 200, r.text
+    client.cookies.clear()
+    state = client.get(f"/api/tables/{tid}").json()
+    assert state["table"]["config"]["hud"] is True and state["hud"] == {"seats": [None] * 3}
+    assert state["time_bank"]["full"] == 30 and state["blind_clock"]["stakes"] == "blinds 1/2"
+    r = post(client, f"/api/tables/{tid}/host", {"op": "settings", "settings": {"hud": True}},
+             browser())  # fmt: skip
+    assert r.status_code == 403

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardlab.web.payload import RequestError, shown
-from cardlab.web.table_chat import LIMITS, MAX_AUTHORS, _wait
+from cardlab.web.table_chat import LIMITS, MAX_AUTHORS, rate_wait
 from cardlab.web.table_seats import SeatInfo
 
 __all__ = ["AVATARS", "REACTIONS", "FaceError", "Faces"]
@@ -138,7 +138,7 @@ class Faces:
             raise FaceError("the host has muted you")
         now = self.clock()
         sent = self._sent.get(author)
-        wait = 0.0 if sent is None else _wait(sent, now)
+        wait = 0.0 if sent is None else rate_wait(sent, now)
         if wait > 0:
             raise FaceError(f"you are sending reactions too fast: wait {wait:.1f} s")
         if sent is None:
