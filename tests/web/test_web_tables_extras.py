@@ -286,6 +286,7 @@ def test_timed_blinds_are_dealt_and_resumed_at_their_level(tmp_path: Path) -> No
                 and state["blind_clock"]["stakes"] == "blinds 5/10"
             )
             assert max(p["bet"] for p in state["seats"]) == 10
+            assert state["table"]["stakes"] == "no-limit, blinds 5/10"
     with TestClient(create_app(table_store=Store.open(path), limiter=None)) as client:
         room = client.app.state.tables.rooms[tid]  # type: ignore[attr-defined]
         assert room.session.hand is not None and room.session.game.stakes.blinds[:2] == (5, 10)

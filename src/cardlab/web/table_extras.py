@@ -112,6 +112,9 @@ class Extras:
             row["avatar"] = self.faces.avatar_of(info)
         out["time_bank"] = self.bank.shown()
         out["blind_clock"] = self.blinds.shown()
+        if out["blind_clock"] is not None:  # the level's stakes, not the table's first ones
+            betting = self.session.game.stakes.betting.value
+            out["table"]["stakes"] = f"{betting}, {out['blind_clock']['stakes']}"
         out["hud"] = self.hud.shown([s.name if s.kind != "open" else "" for s in seats])
         out["reactions"] = self.faces.recent()
         return out
