@@ -594,7 +594,9 @@ def test_any_new_message_gets_one_answer_and_never_breaks_the_socket(
     avatars = [m for m in messages if m["type"] == "avatar"]
     # an avatar changes the state and has no answer of its own when it is taken
     names = {*AVATARS, "initials"}
-    taken = sum(1 for m in avatars if seated and isinstance(m["avatar"], str) and m["avatar"] in names)
+    taken = sum(
+        1 for m in avatars if seated and isinstance(m["avatar"], str) and m["avatar"] in names
+    )
     assert len(answers) == len(messages) - taken
     for a in answers:
         if a["type"] == "error":
@@ -628,3 +630,70 @@ def test_the_host_changes_the_home_game_settings(
     r = post(client, f"/api/tables/{tid}/host", {"op": "settings", "settings": {"hud": True}},
              browser())  # fmt: skip
     assert r.status_code == 403
+
+
+def test_the_coach_on_another_deck_waits_for_its_matrix() -> None:
+    """On a FESCA deck the class matrix is built first (in a worker thread; here a coin-flip
+    matrix of the deck's own classes, so the test does not sample): the viewer is told it
+    is being worked out, then gets the review in the deck's class names."""
+    import numpy as np
+
+    from cardlab.poker.classes import hand_classes
+    from cardlab.solve.pushfold_matrix import ClassMatrix, class_deals
+    from cardlab.web.table_coach import Matrices
+
+    class CoinFlips(Matrices):
+        def build(self, game):  # type: ignore[no-untyped-def]
+            classes = hand_classes(game.rules)
+            k = len(classes)
+            self._known[game] = ClassMatrix(
+                game.key, tuple(c.name for c in classes), tuple(c.count for c in classes),
+                class_deals(game, classes), np.full((k, k), 0.5), exact=False,
+            )  # fmt: skip
+            return self._known[game]
+
+    config = parse_config({"game": "fesca42-holdem", "seats": 2, "stack": 20, "clock": 0,
+                           "pause": 0, "bot_delay": 0, "blinds": [1, 2], "seed": 5,
+                           "bots": {"2": "station"}})  # fmt: skip
+    room = Room("coach42", config, Store.in_memory(), saved=SavedTable(host_sha256="A"),
+                matrices=CoinFlips())  # fmt: skip
+    told: list[Message] = []
+
+    class Socket:
+        async def send_text(self, text: str) -> None:
+            told.append(json.loads(text))
+
+    async def session() -> None:
+        room.wake()
+        room.seating.join("ann", None, "A", sends_seeds=False)
+        room.extras.coach.listen(1, Socket(), "A")
+        room.extras.coach.switch("A", True)
+        while not any(r["decisions"] for m in told if m.get("on") for r in m["reviews"]):
+            await _until(lambda: (room.live() and _my_turn(room, 0)) or _over(room))
+            if _over(room):
+                break
+            hand = room.session.hand
+            assert hand is not None
+            legal = hand.legal()
+            if legal.phase is Phase.SHOWDOWN:
+                room.act(0, str(default_action(legal, hand)))
+            elif legal.call and legal.raise_max is not None:
+                room.act(0, f"r {legal.raise_max}")
+            else:
+                room.act(0, "c")
+            await asyncio.sleep(0)
+            if not room.live():
+                await _until(lambda: _reviewed(told) >= _played(room))
+        await _until(lambda: _reviewed(told) >= _played(room))
+        room.close()
+
+    asyncio.run(session())
+    notes = [m["note"] for m in told if m.get("note")]
+    assert any("working out the push/fold equilibrium of the FESCA42 deck" in n for n in notes)
+    decisions = [d for r in told[-1]["reviews"] for d in r["decisions"]]
+    assert decisions and all(d["role"] == "small blind" for d in decisions)
+    classes = {c.name for c in hand_classes(config.table_game().game.rules)}
+    assert {d["class"] for d in decisions} <= classes
+    # every all-in a coin flip: pushing wins the blinds when called as often as not
+    for d in decisions:
+        assert d["ev"]["fold"] == -0.5 and d["ev"]["push"] >= 0

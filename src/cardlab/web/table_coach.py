@@ -64,9 +64,9 @@ class Matrices:
         self.cache = cache
         self.se = se
         self._known: dict[Game, ClassMatrix] = {}
-        self._working: set[Game] = set()
         self._solutions: OrderedDict[tuple[Game, float, float], PushFoldSolution] = OrderedDict()
         self._lock = threading.Lock()
+        self._building = threading.Lock()
 
     def get(self, game: Game) -> ClassMatrix | None:
         """The matrix of ``game`` if known (None: not yet, see :meth:`build`)."""
@@ -80,12 +80,13 @@ class Matrices:
     def build(self, game: Game) -> ClassMatrix:
         """Work out (or read from the cache) the matrix of ``game``: slow, call it from a
         worker thread."""
-        known = self.get(game)
-        if known is not None:
-            return known
-        matrix = class_matrix(game, se=self.se, cache=self.cache)
-        self._known[game] = matrix
-        return matrix
+        with self._building:  # one build at a time: a second caller waits, then reads it
+            known = self.get(game)
+            if known is not None:
+                return known
+            matrix = class_matrix(game, se=self.se, cache=self.cache)
+            self._known[game] = matrix
+            return matrix
 
     def solution(self, game: Game, stack: float, ante: float) -> PushFoldSolution:
         """The equilibrium of ``game`` at ``stack`` and ``ante`` big blinds (its matrix
