@@ -552,12 +552,14 @@ ANY = st.recursive(
                                                                max_size=3),
     max_leaves=5,
 )  # fmt: skip
+EMOJI = st.one_of(st.sampled_from(REACTIONS), ANY)
+PICTURE = st.one_of(st.sampled_from(list(AVATARS)), ANY)
 MESSAGES = st.one_of(
-    st.fixed_dictionaries({"type": st.just("react"), "emoji": st.one_of(st.sampled_from(REACTIONS), ANY)}),
-    st.fixed_dictionaries({"type": st.just("avatar"), "avatar": st.one_of(st.sampled_from(list(AVATARS)), ANY)}),
+    st.fixed_dictionaries({"type": st.just("react"), "emoji": EMOJI}),
+    st.fixed_dictionaries({"type": st.just("avatar"), "avatar": PICTURE}),
     st.fixed_dictionaries({"type": st.just("coach"), "on": ANY}),
     st.fixed_dictionaries({"type": st.just("time_bank")}, optional={"x": ANY}),
-)  # fmt: skip
+)
 
 
 @pytest.fixture(scope="module")
