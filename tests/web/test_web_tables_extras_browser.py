@@ -124,7 +124,7 @@ def test_hud_note_and_time_bank_in_two_browsers(base_url: str, pair: list) -> No
         "s.dispatchEvent(new Event('change'));"
     )
     click(bob, "#px-note-save")
-    tag = "return document.querySelector('.pt-seat[data-seat=\"1\"]').dataset.tag"
+    tag = "const e = document.querySelector('.pt-seat[data-seat=\"1\"]'); return e && e.dataset.tag"
     wait(bob, lambda: bob.execute_script(tag) == "red", "the red tag on ann's seat")
     bob.refresh()
     wait(bob, lambda: bob.execute_script(tag) == "red", "the tag kept after a reload")
