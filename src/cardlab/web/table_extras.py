@@ -72,9 +72,11 @@ class Extras:
             "faces": self.faces.state(),
         }
 
-    def after_change(self) -> None:
-        """After a deal or an action: once per finished hand, the coach's review and the
-        HUD's new figures."""
+    def after_change(self, pace: Callable[[], None]) -> None:
+        """After a deal or an action (the runner's ``on_change``): what comes next
+        (``pace``), then once per finished hand the coach's review and the HUD's new
+        figures."""
+        pace()
         runner, hand = self.runner(), self.session.hand
         number = runner.last_number
         if number is None or number == self.reviewed or hand is None or not hand.is_over:

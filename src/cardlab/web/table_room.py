@@ -101,7 +101,8 @@ class Room:
         self.fair = was.seeds(table_id, store, config)
         self.runner = HandRunner(
             out, session, self.seating, self.fair, self.director, settings, game,
-            state=self.state, on_change=self._changed, deals=was.deals,
+            state=self.state, deals=was.deals,
+            on_change=lambda: self.extras.after_change(self.pace.changed),
         )  # fmt: skip
         self.shell = Shell(self.runner, off_loop=off_loop)  # the steps of each action
         self.clock = DecisionClock(
@@ -183,10 +184,6 @@ class Room:
     def act(self, seat: int | None, text: str, *, turn: int | None = None) -> None:
         """Play ``text`` for ``seat`` (see :meth:`HandRunner.act`)."""
         self.shell(self.runner.act(seat, text, turn=turn))
-
-    def _changed(self) -> None:
-        self.pace.changed()
-        self.extras.after_change()
 
     def _play(self, action: Action) -> None:
         self.shell(self.runner.plan(action))
