@@ -169,7 +169,7 @@ export function extras(root, hooks) {
       seat.dataset.tag = known && known.colour ? known.colour : "";
       seat.title = known && known.note ? `Your note: ${known.note}` : "";
       if (p.kind === "human" && !p.you) {
-        plate.append(h("button", { type: "button", class: "px-note-btn", "data-note": p.seat, "aria-label": `note on ${p.name}`, onclick: () => openNote(p.name) }, known && known.note ? "📝" : "✎"));
+        plate.append(h("button", { type: "button", class: "px-note-btn", "data-note": p.seat, "aria-label": `note on ${p.name}`, onclick: () => openNote(p.name) }, known && known.note ? "✎•" : "✎"));
       }
       const hud = s.hud && s.hud.seats[p.seat - 1];
       if (hud && $("px-hud-show").checked) {
