@@ -58,6 +58,10 @@ class KernelSet:
 
 _K = "cardlab.poker._kernels."
 SETS: dict[str, KernelSet] = {
+    # an exact equity of fixed hands on the hash path (counted by rank class)
+    "exact": KernelSet(
+        (f"{_K}hashed.fill_rank_keys", f"{_K}by_rank.exact_by_rank"), "cardlab.poker.warm_up:exact"
+    ),
     # an exact equity of fixed hands (by rank class), a hand against a random hand, the
     # walk over every board, and sampling: what `cardlab equity` runs
     "equity": KernelSet(
@@ -224,9 +228,10 @@ def start_in_background(name: str) -> bool:
     return True
 
 
-def answer_interpreted(name: str) -> bool:
-    """Before numba is imported: when set ``name`` is not in the cache, start its
-    preparation in the background and run this process's kernels as plain Python
+def answer_interpreted(name: str, background: str | None = None) -> bool:
+    """Before numba is imported: when set ``name`` (what the question runs) is not in
+    the cache, start the preparation of set ``background`` (default ``name``: what the
+    command may run next time) in the background and run this process's kernels as plain Python
     (numba's compiler off). True when so; False when the kernels will run compiled
     (in the cache already, numba imported already, the user chose numba's switch,
     or ``CARDLAB_PREPARE=off``; ``CARDLAB_PREPARE=no-background`` answers without
@@ -237,7 +242,7 @@ def answer_interpreted(name: str) -> bool:
     if "numba" in sys.modules or in_cache(name):
         return False
     if switch != "no-background":
-        start_in_background(name)
+        start_in_background(background or name)
     os.environ["NUMBA_DISABLE_JIT"] = "1"
     return True
 

@@ -113,7 +113,7 @@ def equity(
     if not rule and quick_uncompiled(game, hands, board, dead, exact, samples, target_se):
         from cardlab import _prepare
 
-        if _prepare.answer_interpreted("equity"):
+        if _prepare.answer_interpreted("exact", "equity"):
             click.echo(
                 "cardlab: preparing the equity kernels in the background (first run after "
                 "install, this answer without them)...",

@@ -20,6 +20,12 @@ def bots() -> None:
         sample_equity(get_game(name), [RANDOM, RANDOM], samples=1000, rng=0)
 
 
+def exact() -> None:
+    """An exact equity of fixed hands, counted by rank class (both sizes of hash index)."""
+    for name, hands in _FIXED.items():
+        exact_equity(get_game(name), hands)
+
+
 def equity() -> None:
     """What ``cardlab equity`` runs: exact fixed hands (counted by rank class), a hand
     against a random hand, the walk over every board (Omaha), and sampling."""
