@@ -90,7 +90,8 @@ def test_with_the_kernels_in_the_cache_the_answer_is_compiled(tmp_path: Path) ->
         ("standard52-holdem", ["As Ac", "7d 8d"], {"samples": 1000}, False),
         ("standard52-holdem", ["As Ac", "7d 8d"], {"exact": False}, False),
         ("standard52-holdem", ["As Ac", "As 8d"], {}, False),  # bad input: reported later
-        ("fesca78-holdem", ["木1 火1", "水12 金11"], {}, False),
+        ("fesca78-holdem", ["木1 火1", "水12 金11"], {}, True),
+        ("fesca78-holdem", ["木1 火1", "水12 金11", "木2 火2"], {}, False),
         ("standard52-omaha", ["As Ac Kd Kh", "7d 8d 9c Tc"], {}, False),
     ],
 )

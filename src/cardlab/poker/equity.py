@@ -171,11 +171,10 @@ def kernels_compiled(exact: bool) -> bool:
 
 # Questions the kernels answer in seconds as plain Python (numba's compiler off, a first
 # run that does not wait for the compile: cardlab._prepare): exact Hold'em equities of a
-# few fixed hands on a deck of at most this many cards, counted by rank class (standard52
-# preflop heads-up 3 s, three-way 8 s; FESCA78's 78 cards take 21 s, a hand against a
-# random hand 60 s: those wait for the compiled kernels)
-_QUICK_DECK = 52
-_QUICK_PLAYERS = 3
+# few fixed hands, counted by rank class. Preflop, from empty caches (look-ups built too),
+# 2 cores: standard52 heads-up 3 s, three-way 8 s, FESCA78 heads-up 21 s (compiling takes
+# 55-80 s); a hand against a random hand took 60 s: it waits for the compiled kernels.
+_QUICK_PLAYERS = {52: 3, 78: 2}  # the most players, by the most cards in the deck
 
 
 def quick_uncompiled(
@@ -196,7 +195,9 @@ def quick_uncompiled(
         return False
     if (base.hole_cards, base.board_cards, base.hole_used) != (2, 5, None):
         return False
-    if len(game.deck) > _QUICK_DECK or not 2 <= len(hands) <= _QUICK_PLAYERS:
+    fits = [n for cards, n in sorted(_QUICK_PLAYERS.items()) if len(game.deck) <= cards]
+    most = fits[0] if fits else 0
+    if not 2 <= len(hands) <= most:
         return False
     try:
         deal = _parse_deal(game, hands, board, dead)
