@@ -78,6 +78,26 @@ def test_with_the_kernels_in_the_cache_the_answer_is_compiled(tmp_path: Path) ->
     assert done.stdout.split() == ["True", "False", "False"]
 
 
+def test_a_program_calling_the_command_line_keeps_its_compiler(tmp_path: Path) -> None:
+    # a program of its own asking on an empty cache (as the tests run commands through
+    # click's runner): nothing switched, nothing started
+    code = (
+        "import os\nfrom cardlab import _prepare\n"
+        "print(_prepare.command_process(), _prepare.answer_interpreted('exact'),"
+        " 'NUMBA_DISABLE_JIT' in os.environ)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=_fresh_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.split() == ["False", "False", "False"]
+    assert not (tmp_path / "numba" / _prepare.LOG).exists()  # no preparation started
+
+
 @pytest.mark.parametrize(
     ("game", "hands", "options", "quick"),
     [
@@ -90,6 +110,7 @@ def test_with_the_kernels_in_the_cache_the_answer_is_compiled(tmp_path: Path) ->
         ("standard52-holdem", ["As Ac", "7d 8d"], {"samples": 1000}, False),
         ("standard52-holdem", ["As Ac", "7d 8d"], {"exact": False}, False),
         ("standard52-holdem", ["As Ac", "As 8d"], {}, False),  # bad input: reported later
+        ("standard52-holdem", ["As Ac", "7d 8d"], {"board": "2c 3c 4d"}, False),  # plain code
         ("fesca78-holdem", ["木1 火1", "水12 金11"], {}, True),
         ("fesca78-holdem", ["木1 火1", "水12 金11", "木2 火2"], {}, False),
         ("standard52-omaha", ["As Ac Kd Kh", "7d 8d 9c Tc"], {}, False),

@@ -228,16 +228,27 @@ def start_in_background(name: str) -> bool:
     return True
 
 
+def command_process() -> bool:
+    """Whether this process is the ``cardlab`` command itself (its script, or ``python -m
+    cardlab``): only there may numba's compiler be turned off, never in a program that
+    calls the command line (a test's runner, a notebook), whose later kernels would all
+    run interpreted."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is not None:
+        return bool(spec.name in ("cardlab", "cardlab.__main__"))
+    return Path(sys.argv[0]).name == "cardlab"
+
+
 def answer_interpreted(name: str, background: str | None = None) -> bool:
     """Before numba is imported: when set ``name`` (what the question runs) is not in
     the cache, start the preparation of set ``background`` (default ``name``: what the
-    command may run next time) in the background and run this process's kernels as plain Python
-    (numba's compiler off). True when so; False when the kernels will run compiled
-    (in the cache already, numba imported already, the user chose numba's switch,
-    or ``CARDLAB_PREPARE=off``; ``CARDLAB_PREPARE=no-background`` answers without
-    starting the preparation)."""
+    command may run next time) in the background, and run this process's kernels as
+    plain Python (numba's compiler off). True when so. False, the kernels compiled as
+    usual: in the cache already, numba imported already, the user set numba's switch,
+    a process other than the command's own, or ``CARDLAB_PREPARE=off``.
+    ``CARDLAB_PREPARE=no-background`` answers interpreted without a preparation."""
     switch = os.environ.get(SWITCH, "").lower()
-    if switch == "off" or "NUMBA_DISABLE_JIT" in os.environ:
+    if switch == "off" or "NUMBA_DISABLE_JIT" in os.environ or not command_process():
         return False
     if "numba" in sys.modules or in_cache(name):
         return False

@@ -186,10 +186,10 @@ def quick_uncompiled(
     samples: int | None = None,
     target_se: float | None = None,
 ) -> bool:
-    """Whether :func:`equity` with these arguments is answered within seconds by the
-    kernels run as plain Python, on the game's built-in rules (decided without numba:
-    exact fixed hands of Hold'em's shape, a small deck, few players). Bad input is
-    False here (the question itself reports it)."""
+    """Whether :func:`equity` with these arguments runs kernels that answer it within
+    seconds as plain Python, on the game's built-in rules (decided without numba: exact
+    fixed hands of Hold'em's shape, a small deck, few players, more boards than the plain
+    evaluator takes). Bad input is False here (the question itself reports it)."""
     base = game.base
     if exact is False or samples is not None or target_se is not None:
         return False
@@ -203,7 +203,9 @@ def quick_uncompiled(
         deal = _parse_deal(game, hands, board, dead)
     except (CardError, GameError):
         return False
-    return not any(deal.random) and all(len(c) == 1 for c in deal.combos)
+    if any(deal.random) or any(len(c) != 1 for c in deal.combos):
+        return False
+    return not _plain_is_quicker(_fixed_showdowns(game, deal))  # else no kernel runs
 
 
 # --- the deal: players' hands (cards or ranges), board, dead cards ---------------------
