@@ -149,7 +149,8 @@ def web(processes: int, limit: float) -> None:
         answered = ", ".join(f"{ready[p]:.1f}" for p in ports if p in ready) or "none"
         print(f"\n{processes} web processes started at once on an empty cache:")
         print(f"  first page answered after (s): {answered}")
-        print(f"  bots' kernels prepared in every process after: {prepared or 'not yet'} s")
+        done = f"{prepared:.1f} s" if prepared is not None else "not yet"
+        print(f"  bots' kernels prepared in every process after: {done}")
         print(f"  compiles (prepare.log): {made} compiled, {found} found")
         shutil.rmtree(scratch, ignore_errors=True)
 
