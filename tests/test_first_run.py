@@ -220,6 +220,29 @@ def test_a_preparation_in_a_thread_holds_the_other_threads() -> None:
     assert order == ["prepared", "asked"]
 
 
+def test_a_background_preparation_runs_detached_and_logs_beside_the_cache(tmp_path: Path) -> None:
+    # a set the child does not know: it says so in one line, which goes to the log (its
+    # standard error) while the starter has long returned
+    code = "from cardlab import _prepare; print(_prepare.start_in_background('nothing'))"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=_fresh_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.strip() == "True"
+    log = tmp_path / "numba" / _prepare.LOG
+    deadline = time.monotonic() + 120
+    while "no kernel set" not in (log.read_text() if log.exists() else ""):
+        assert time.monotonic() < deadline, "the background process never ran"
+        time.sleep(0.1)
+    assert (
+        log.read_text().strip() == "cardlab: no kernel set 'nothing' (known: exact, equity, bots)"
+    )
+
+
 def test_an_unknown_set_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert _prepare.main(["nothing"]) == 2
     assert capsys.readouterr().err.strip().startswith("cardlab: no kernel set 'nothing'")
