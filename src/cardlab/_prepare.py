@@ -58,10 +58,9 @@ class KernelSet:
 
 _K = "cardlab.poker._kernels."
 SETS: dict[str, KernelSet] = {
-    # an exact equity of fixed hands on the hash path (counted by rank class)
-    "exact": KernelSet(
-        (f"{_K}hashed.fill_rank_keys", f"{_K}by_rank.exact_by_rank"), "cardlab.poker.warm_up:exact"
-    ),
+    # an exact equity of fixed hands on the hash path (counted by rank class; the look-ups
+    # it reads are mostly on disk already, their builders not needed)
+    "exact": KernelSet((f"{_K}by_rank.exact_by_rank",), "cardlab.poker.warm_up:exact"),
     # an exact equity of fixed hands (by rank class), a hand against a random hand, the
     # walk over every board, and sampling: what `cardlab equity` runs
     "equity": KernelSet(

@@ -26,7 +26,7 @@ SERVER = (sys.executable, "-m", "cardlab.cli._daemon.server")
 AUTO_IDLE_MINUTES = 15.0  # a daemon CARDLAB_DAEMON=auto started ends sooner
 # commands whose runs load compiled kernels (numba's start, most of a second): typed at a
 # terminal with CARDLAB_DAEMON unset, one starts a daemon for the next ones
-KERNEL_COMMANDS = frozenset({"equity", "ties", "draw", "chart", "showdown"})
+KERNEL_COMMANDS = frozenset({"equity", "ties", "draw"})
 FORWARDED = (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP, signal.SIGWINCH)
 
 
