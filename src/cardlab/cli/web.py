@@ -220,7 +220,9 @@ def web(
             "drain_timeout": drain_timeout,
         },
     )
-    _warm_bots()
+    from cardlab import _prepare
+
+    _prepare.in_thread(_warm_bots)  # while the server starts: tables deal meanwhile
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
     # the server, not uvicorn.run: run() swallows the KeyboardInterrupt the server raises
     # again after its graceful stop on Ctrl-C, and main's exit 130 would become 0
@@ -353,8 +355,11 @@ WARM_QUIET = 2.0  # seconds a warm-up may take before it says what it is doing
 
 
 def _warm_bots() -> None:
-    """Before serving, compile the bots' equity kernels if numba's disk cache lacks them
-    (rather than stall the first table's first bot decision). Only a warm-up that takes
+    """Compile the bots' equity kernels if numba's disk cache lacks them (rather than
+    stall the first table's first bot decision): in a thread beside the server, one
+    process of the machine at a time (:func:`cardlab._prepare.machine_lock`: of several
+    processes started at once, one compiles and the others then load), the bots of this
+    process waiting for it (:func:`cardlab._prepare.wait_in_process`). Only a warm-up that takes
     more than :data:`WARM_QUIET` seconds says so, with how long the last compile took
     here if that was measured (never a guess); and only a warm-up that really compiled
     (numba missed its cache) is kept as the time a compile takes. A cache that only
@@ -369,6 +374,7 @@ def _warm_bots() -> None:
     import threading
     import time
 
+    from cardlab import _prepare
     from cardlab._compile_times import compile_seconds, record_compile_seconds
 
     measured = compile_seconds("web bots")
@@ -386,15 +392,19 @@ def _warm_bots() -> None:
     notice.daemon = True
     kernels = sampling_kernels()
     before = compiled_here(kernels)
+    root = _prepare.cache_dir()
     start = time.monotonic()
     notice.start()
     try:
-        for name in ("fesca78-holdem", "standard52-holdem"):  # both sizes of hash index
-            sample_equity(get_game(name), [RANDOM, RANDOM], samples=1000, rng=0)
+        with _prepare.machine_lock(root):
+            for name in ("fesca78-holdem", "standard52-holdem"):  # both sizes of hash index
+                sample_equity(get_game(name), [RANDOM, RANDOM], samples=1000, rng=0)
     finally:
         notice.cancel()
     took = time.monotonic() - start
-    if compiled_here(kernels) > before:
+    compiled = compiled_here(kernels) > before
+    _prepare.note(root, compiled, "bots", took)
+    if compiled:
         record_compile_seconds("web bots", took)
     if said.is_set():
         click.echo(f"cardlab web: the kernels are ready ({took:.0f} s)", err=True)
