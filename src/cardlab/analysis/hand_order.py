@@ -27,9 +27,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from cardlab.poker.classes import hand_classes
 from cardlab.errors import GameError
 from cardlab.poker.batch import evaluate_batch
+from cardlab.poker.classes import hand_classes
 from cardlab.poker.games import Game
 
 DEALS = 10_000
