@@ -3,7 +3,8 @@ and read back (checked) into the values a room is built from.
 
 The state is one JSON object (``tables.state``): the seats and their stacks, the
 button, the hands played and deals dealt, the host's pause, the seat requests, the fair
-dealing's seeds and a sit-and-go's standings. A hand in play is not in it (the store's
+dealing's seeds, a sit-and-go's standings and the home game's extras (time banks,
+timed blinds, avatars: :mod:`~cardlab.web.table_extras`). A hand in play is not in it (the store's
 ``live_hands`` has it, and :meth:`~cardlab.web.table_hand.HandRunner.resume` replays
 it); the stacks are those the hand started with. docs/web-tables.md, "Restarts".
 """
@@ -48,6 +49,7 @@ class SavedTable:
     requests: list[dict[str, Any]] = field(default_factory=list)
     sat: dict[str, list[str]] | None = None
     tournament: Tournament | None = None
+    extras: dict[str, Any] = field(default_factory=dict)  # table_extras
 
     @classmethod
     def from_state(cls, table_id: str, state: dict[str, Any]) -> SavedTable:
@@ -74,6 +76,7 @@ class SavedTable:
             requests=list(state.get("requests") or []),
             sat=state.get("sat"),
             tournament=Tournament.from_dict(saved) if saved else None,
+            extras=dict(state.get("extras") or {}),
         )
 
     def session(self, config: TableConfig) -> tuple[list[SeatInfo], Session]:
@@ -108,6 +111,7 @@ def table_state(
     paused: bool,
     fair: _Saves,
     director: _Saves,
+    extras: _Saves,
 ) -> dict[str, Any]:
     """The state to save (see the module documentation) of a table's parts."""
     return {
@@ -123,4 +127,5 @@ def table_state(
         "sat": seating.sat,
         "fair": fair.state(),
         "tournament": director.state(),
+        "extras": extras.state(),
     }
