@@ -1,11 +1,12 @@
 // The page of one poker table (/tables/ID): the live table over a WebSocket. An ES
 // module: the DOM helper, the card renderer and the API client are shared (dom.js,
 // cards.js, api.js); the chat panel is chat.js, the fair-dealing check fair.js.
-import { $, h, showError } from "./dom.js";
+import { $, h, put, showError } from "./dom.js";
 import { api, text as fetchText, socket } from "./api.js";
 import { card as drawCard } from "./cards.js";
 import { verifyText, parsePhhs } from "./fair.js";
 import { chat } from "./chat.js";
+import { lastHand, ledger, standings } from "./table_draw.js";
 import { extras } from "./extras.js";
 
 // a card on the felt: a big one shows its suit's pip as well
@@ -161,19 +162,10 @@ function table(root) {
   async function loadLedger() {
     try {
       const l = await api("GET", `/api/tables/${id}/ledger`);
-      const rows = $("pt-ledger-rows");
-      rows.textContent = "";
-      const signed = (n) => (n > 0 ? "+" : "") + n;
-      const t = l.tournament;
-      const head = t ? ["Player", "Place", "Buy-in", "Prize", "Net"] : ["Player", "In", "Out", "Table", "Net"];
-      $("pt-ledger").querySelectorAll("thead th").forEach((th, k) => { th.textContent = head[k]; });
-      if (t) {  // a sit-and-go settles by its prizes, not by its chips
-        for (const p of t.players) rows.append(h("tr", {}, h("td", {}, p.player), h("td", {}, p.place == null ? "playing" : String(p.place)), h("td", {}, String(p.buy_in)), h("td", {}, String(p.prize)), h("td", {}, signed(p.net))));
-        $("pt-ledger-check").textContent = t.started ? `Prizes: ${t.prizes.join(" · ") || "none"} (buy-in ${t.buy_in} each).` : `Buy-in ${t.buy_in} each; the prizes are set when the first hand is dealt.`;
-        return;
-      }
-      for (const p of l.players) rows.append(h("tr", {}, h("td", {}, p.player), h("td", {}, String(p.bought)), h("td", {}, String(p.cashed)), h("td", {}, String(p.on_table)), h("td", {}, signed(p.net))));
-      $("pt-ledger-check").textContent = `${l.chips_brought} chips brought, ${l.chips_taken} taken away, ${l.chips_on_table} on the table` + (l.balanced ? ": it balances." : ": it does not balance!");
+      const drawn = ledger(l);
+      $("pt-ledger").querySelectorAll("thead th").forEach((th, k) => { th.textContent = drawn.head[k]; });
+      put($("pt-ledger-rows"), drawn.rows);
+      $("pt-ledger-check").textContent = drawn.check;
     } catch (e) { $("pt-ledger-check").textContent = e.message; }
   }
   $("pt-verify").addEventListener("click", verifyHands);
@@ -639,21 +631,9 @@ function table(root) {
   }
 
   function renderLast() {
-    const last = state.last;
     const box = $("pt-last");
-    box.hidden = !last;
-    if (!last) return;
-    box.textContent = "";
-    box.append(h("h2", {}, `Hand ${last.hand}` + (last.board ? `: board ${last.board}` : "")));
-    const potRows = last.pots.map((p) => h("tr", {}, h("td", {}, `${p.name} ${p.amount}`), h("td", {}, p.winners.join(", ")), h("td", { title: `decided by: ${p.decided_by}`, "data-decided-by": p.decided_by }, p.why || p.decided_by, p.decided_by === "suits" ? h("a", { href: "/rules" }, " (rules)") : null)));
-    box.append(h("table", { id: "pt-last-pots" }, h("thead", {}, h("tr", {}, h("th", {}, "Pot"), h("th", {}, "Won by"), h("th", {}, "Why"))), h("tbody", {}, ...potRows)));
-    if (last.hands.length) {
-      const handRows = last.hands.map((x) => h("tr", {}, h("td", {}, x.name), h("td", {}, x.cards), h("td", {}, x.description)));
-      box.append(h("table", { id: "pt-last-hands" }, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards"), h("th", {}, "Best five"))), h("tbody", {}, ...handRows)));
-    }
-    box.append(h("p", { class: "note" }, last.results.map((r) => `${r.name} ${r.won > 0 ? "+" : ""}${r.won}`).join(" · ")));
-    // the replayer shows the hand as this browser may see it (web/replay.py)
-    if (last.replay) box.append(h("p", {}, h("a", { id: "pt-last-replay", href: last.replay }, `Replay hand ${last.hand}`)));
+    box.hidden = !state.last;
+    put(box, state.last ? lastHand(state.last) : []);
   }
 
   // a sit-and-go: the level, the stakes and the next ones, who is left, the standings
@@ -690,15 +670,7 @@ function table(root) {
     if (t.prizes && t.prizes.some((x) => x > 0)) fact("Prizes", t.prizes.join(" · "));
     if (t.started === false) body.append(h("p", { class: "note" }, "Not started yet: the levels count from the first hand."));
     body.append(facts);
-    const rows = (t.standings || []).map((r) => h("tr", { class: r.out_hand == null ? "in" : "out" },
-      h("td", {}, r.place == null ? "" : String(r.place)),
-      h("td", {}, r.name),
-      h("td", {}, r.chips == null ? "" : String(r.chips)),
-      h("td", {}, r.prize ? String(r.prize) : ""),
-      h("td", {}, r.out_hand == null ? "" : `hand ${r.out_hand}`)));
-    body.append(h("table", { id: "pt-standings", class: "pt-standings" },
-      h("thead", {}, h("tr", {}, ...["Place", "Player", "Chips", "Prize", "Out"].map((x) => h("th", {}, x)))),
-      h("tbody", {}, ...rows)));
+    body.append(standings(t.standings || []));
   }
 
   // this browser's preferences
