@@ -232,8 +232,12 @@ def wins_a_share(state: HandState, player: int, rivals: Sequence[int]) -> bool:
     (complete, known hands): the high hand, or a qualifying low no rival's beats."""
     if not rivals:
         return True
-    keys = hand_keys(state, [player, *rivals])
-    for kind in keys:
+    if len(state.boards) > 1:  # a double board: a share on either board
+        views = [_Cards(state.game, state.rules, state.hole, b) for b in state.boards]
+        every = [k for v in views for k in hand_keys(v, [player, *rivals])]
+    else:
+        every = hand_keys(state, [player, *rivals])
+    for kind in every:
         mine = kind[player]
         theirs = [kind[p] for p in rivals if kind[p] is not None]
         if mine is not None and (not theirs or mine >= max(theirs)):
@@ -426,6 +430,7 @@ def _settle_boards(state: HandState, alive: list[int]) -> tuple[list[Award], lis
                 step = _decided(rules[h], rivals, len(winners), keys[h][winners[0]], others)
                 decided = f"board {b + 1}: {step}"
                 awards.append(Award(k, winners, tuple(split(part, winners)), decided))
-                name = "high" if rules[h] is None else rules[h].value  # type: ignore[union-attr]
+                rule = rules[h]
+                name = "high" if rule is None else rule.value
                 layers.append(PotResult(part, pot.players, winners, decided, name))
     return awards, layers

@@ -38,6 +38,7 @@ from cardlab.web.table_errors import TableFull
 from cardlab.web.table_fair import TableSeeds
 from cardlab.web.table_hand import KEEP_HANDS, HandRunner
 from cardlab.web.table_host import HostControls
+from cardlab.web.table_house import HouseRules
 from cardlab.web.table_outlets import Outlets, Tasks
 from cardlab.web.table_pace import Pace
 from cardlab.web.table_payload import payload, status
@@ -78,6 +79,7 @@ class Room:
         requests: list[dict[str, Any]] | None = None,
         sat: dict[str, list[str]] | None = None,
         tournament: Tournament | None = None,
+        house: dict[str, Any] | None = None,
     ) -> None:
         self.id, self.store, self.bot_hands, self.on_close = table_id, store, bot_hands, on_close
         seats, stacks = opening_seats(config, seats, stacks)
@@ -118,9 +120,11 @@ class Room:
             rotations=int(fair.get("rotations", 0)), seeders=fair.get("seeders"),
         )  # fmt: skip
         self.fair.next_deal = deals
+        self.house = HouseRules(out, session, settings, game, lambda: self.seating.seats, house)
         self.runner = HandRunner(
             out, session, self.seating, self.fair, self.director, settings, game,
             state=self.state, on_change=lambda: self.pace.changed(), deals=deals,
+            house=self.house,
         )  # fmt: skip
         self.clock = DecisionClock(
             out, session, lambda: self.seating.seats, settings, self.tasks,
@@ -178,6 +182,7 @@ class Room:
             "sat": self.seating.sat,
             "fair": self.fair.state(),
             "tournament": self.director.state(),
+            "house": self.house.state(),
         }
 
     def save(self) -> None:
@@ -207,7 +212,8 @@ class Room:
             host_sha256=str(state.get("host_sha256", "")), fair=state.get("fair"),
             paused=bool(state.get("paused", False)), requests=state.get("requests", []),
             sat=state.get("sat"),
-            tournament=Tournament.from_dict(saved) if saved else None, **options,
+            tournament=Tournament.from_dict(saved) if saved else None,
+            house=state.get("house"), **options,
         )  # fmt: skip
         room.runner.load_finished()
         live = store.live_hand(table_id)

@@ -1,0 +1,242 @@
+"""A web table's home-game rules (docs/home-games.md): straddles, bomb pots (one or two
+boards), the seven-deuce bounty, missed blinds and the dead button. The hands a night
+of bots plays are replayed in pokerkit to the same stacks; the rules' choices are
+checked against the rules as the docs write them."""
+
+from __future__ import annotations
+
+import asyncio
+import warnings
+from typing import Any
+
+import pokerkit as pk
+import pytest
+
+pytest.importorskip("starlette")
+
+from cardlab.store import Store
+from cardlab.table import HandState, Session, TableGame
+from cardlab.table.house import Blinds, next_blinds
+from cardlab.table.phh import loads
+from cardlab.web.payload import RequestError
+from cardlab.web.table_config import parse_config
+from cardlab.web.table_house import HouseRules
+from cardlab.web.table_outlets import Outlets
+from cardlab.web.table_room import Room
+from cardlab.web.table_seats import SeatInfo
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> None:
+    warnings.simplefilter("ignore")  # pokerkit warns about burn cards it did not deal
+
+
+NIGHT = {
+    "game": "standard52-holdem",
+    "seats": 4,
+    "stack": 5000,
+    "pause": 0,
+    "bot_delay": 0,
+    "clock": 0,
+    "bots": {"1": "station", "2": "station", "3": "station", "4": "station"},
+    "straddle": "utg",
+    "bomb_pot_every": 3,
+    "bomb_pot_ante": 10,
+    "seven_deuce": 5,
+    "dead_button": True,
+}
+
+
+def _night(hands: int, **fields: Any) -> tuple[Store, Room]:
+    async def play() -> tuple[Store, Room]:
+        store = Store.in_memory()
+        room = Room("t1", parse_config(NIGHT | fields), store)
+        room.save()
+        room.house.straddlers.update({"seat 0", "seat 2"})  # these bots straddle
+        room.wake()
+        for _ in range(3000):
+            await asyncio.sleep(0.01)
+            if room.session.hands_played >= hands:
+                break
+        room.close()
+        return store, room
+
+    return asyncio.run(play())
+
+
+def _pokerkit_stacks(text: str) -> list[int]:
+    history = loads(text)
+    boards = int(history.user_fields.get("_boards", 1))
+    n = len(history.starting_stacks)
+    state = pk.NoLimitTexasHoldem.create_state(
+        (
+            pk.Automation.ANTE_POSTING,
+            pk.Automation.BET_COLLECTION,
+            pk.Automation.BLIND_OR_STRADDLE_POSTING,
+            pk.Automation.CARD_BURNING,
+            pk.Automation.HAND_KILLING,
+            pk.Automation.CHIPS_PUSHING,
+            pk.Automation.CHIPS_PULLING,
+        ),
+        False,
+        tuple(history.antes),
+        tuple(history.blinds_or_straddles or ()),
+        int(history.min_bet or 2),
+        tuple(history.starting_stacks),
+        n,
+        starting_board_count=boards,
+    )
+    for action in history.actions:
+        words = str(action).split()
+        if words[0] == "d":
+            if words[1] == "dh":
+                state.deal_hole(words[3])
+            else:
+                state.deal_board(words[2])
+        elif words[1] == "cc":
+            state.check_or_call()
+        elif words[1] == "f":
+            state.fold()
+        elif words[1] == "cbr":
+            state.complete_bet_or_raise_to(int(words[2]))
+        elif words[1] == "sm" and state.can_show_or_muck_hole_cards():  # shows and mucks
+            player = int(words[0][1:]) - 1
+            state.show_or_muck_hole_cards(len(words) > 2, player_index=player)
+    assert not state.status
+    return list(state.stacks)
+
+
+@pytest.mark.parametrize("boards", [1, 2])
+def test_a_night_of_straddles_and_bomb_pots_replays_in_pokerkit(boards: int) -> None:
+    store, room = _night(6, bomb_pot_boards=boards)
+    records = list(reversed(store.hands(table_id="t1", limit=20)))
+    assert len(records) >= 6
+    straddled = bombs = 0
+    for number, rec in enumerate(records[:6], start=1):
+        history = loads(rec.phh)
+        fields = history.user_fields
+        if number % 3 == 0:  # every third hand is a bomb pot: antes, no blinds
+            bombs += 1
+            assert fields["_bomb_pot"] == 10
+            assert list(history.antes) == [10] * 4
+            assert not any(history.blinds_or_straddles or ())
+            preflop = [str(a) for a in history.actions[4:8]]
+            assert preflop == ["p1 cc", "p2 cc", "p3 cc", "p4 cc"]  # no betting
+            assert fields.get("_boards", 1) == boards
+        else:
+            assert "_bomb_pot" not in fields
+            blinds = list(history.blinds_or_straddles or ())
+            # the UTG straddle: position 2 (left of the big blind) posts twice the big
+            # blind when that seat's player straddles
+            utg_seat = fields["_seats"][2] - 1
+            if utg_seat in (0, 2):
+                straddled += 1
+                assert blinds == [1, 2, 4, 0] and fields["_straddle"] == "p3"
+            else:
+                assert blinds == [1, 2, 0, 0] and "_straddle" not in fields
+        assert _pokerkit_stacks(rec.phh) == list(history.finishing_stacks or ())
+    assert bombs == 2 and straddled >= 1
+    assert sum(s.stack for s in room.session.seats) == 4 * 5000 or room.live()
+
+
+def test_the_host_calls_a_bomb_pot_and_the_settings_are_checked() -> None:
+    config = parse_config(NIGHT | {"bomb_pot_every": 0})
+    room = Room("t2", config, Store.in_memory())
+    assert not room.house.bomb_due()
+    room.house.call_bomb_pot()
+    assert room.house.bomb_due()
+    refused = {
+        "straddle": ({"game": "standard52-stud", "straddle": "utg"}, "stud has no blinds"),
+        "fixed": ({"betting": "fixed-limit", "straddle": "button"}, "fixed-limit"),
+        "bomb": ({"game": "standard52-draw", "bomb_pot_every": 2}, "a flop"),
+        "seven": ({"game": "standard52-omaha", "seven_deuce": 5}, "Hold'em"),
+        "kind": ({"straddle": "double"}, "unknown straddle"),
+        "boards": ({"bomb_pot_boards": 3}, "bomb_pot_boards"),
+    }
+    for fields, words in refused.values():
+        with pytest.raises(RequestError, match=words):
+            parse_config({"game": "standard52-holdem", "seats": 4, "stack": 100} | fields)
+
+
+def _rules(fields: dict[str, Any], seats: list[SeatInfo], stacks: list[int]) -> HouseRules:
+    config = parse_config(NIGHT | {"bots": {}, "seats": len(seats)} | fields)
+    session = Session(config.table_game(), [s.name for s in seats], [max(1, v) for v in stacks])
+    for seat, value in zip(session.seats, stacks, strict=True):
+        seat.stack = value
+    return HouseRules(
+        Outlets("t", Store.in_memory()),
+        session,
+        lambda: config,
+        config.table_game,
+        lambda: seats,
+    )
+
+
+def _seat(name: str) -> SeatInfo:
+    return SeatInfo("human", name, sitting=f"sit-{name}")
+
+
+def test_seven_deuce_pays_the_winner_who_shows_the_two_lowest_ranks() -> None:
+    for game, seven, deuce in (("standard52-holdem", "7c", "2d"), ("fesca78-holdem", "木2", "火1")):
+        seats = [_seat(n) for n in ("ann", "bob", "cy")]
+        rules = _rules({"game": game}, seats, [100, 100, 3])
+        table_game = TableGame.create(game, blinds=(1, 2))
+        deck = table_game.game.deck
+        hand = HandState(table_game, [100, 100, 3], deal="manual")
+        others = [c for c in deck.cards if str(c) not in (seven, deuce)]
+        by_name = {str(c): c for c in deck.cards}
+        hole = [[by_name[seven], by_name[deuce]], others[:2], others[2:4]]
+        for p, cards in enumerate(hole):
+            hand.deal_hole(p, list(cards))
+        # everyone calls down; the board gives the winner sevens full of deuces
+        held = {c.rank for h in hole for c in h}
+        sevens = [c for c in others[4:] if c.rank == hole[0][0].rank][:2]
+        deuces = [c for c in others[4:] if c.rank == hole[0][1].rank][:1]
+        blanks: list[Any] = []
+        for c in others[4:]:
+            if c.rank not in held and c.rank not in {x.rank for x in blanks}:
+                blanks.append(c)
+        board = [*sevens, *deuces, *blanks[:2]]
+        while not hand.is_over:
+            if hand.phase.value == "deal":
+                hand.deal_board([board.pop(0) for _ in range(3 if len(hand.board) == 0 else 1)])
+            elif hand.phase.value == "showdown":
+                hand.show_or_muck(True)
+            else:
+                hand.check_or_call()
+        assert hand.result is not None and hand.result.awards[0].players == (0,)
+        # docs/home-games.md: 5 from each other player dealt in, at most what is left
+        left = hand.result.finishing_stacks
+        assert rules.seven_deuce(hand) == [5 + min(5, left[2]), -5, -min(5, left[2])]
+
+
+def test_the_dead_button_follows_roberts_rules() -> None:
+    # seats 0..5; last hand: button 0, small blind 1, big blind 2
+    last = Blinds(0, 1, 2)
+    # everyone stays: everything moves one seat
+    assert next_blinds(last, 0, 6, {0, 1, 2, 3, 4, 5}, dead_button=True) == Blinds(1, 2, 3)
+    # the small blind (seat 1) left: the button is dead on seat 1, seat 0 acts last
+    assert next_blinds(last, 0, 6, {0, 2, 3, 4, 5}, dead_button=True) == Blinds(1, 2, 3)
+    # the big blind (seat 2) busted: nobody posts the small blind (seat 2 is empty),
+    # seat 3 posts the big blind, the button is on seat 1
+    assert next_blinds(last, 0, 6, {0, 1, 3, 4, 5}, dead_button=True) == Blinds(1, 2, 3)
+    # the moving button skips the empty seats instead
+    assert next_blinds(last, 0, 6, {0, 1, 3, 4, 5}, dead_button=False) == Blinds(1, 3, 4)
+
+
+def test_a_dead_small_blind_and_missed_blinds_in_a_plan() -> None:
+    seats = [_seat(n) for n in ("ann", "bob", "cy", "dee", "eve")]
+    rules = _rules({"new_players": "post"}, seats, [100] * 5)
+    rules.last = Blinds(0, 1, 2)
+    # the big blind's seat (2) is out: no small blind, seat 3 the big blind at position 0
+    plan = rules.plan([3, 4, 0, 1], [], {0, 1, 3, 4}, set())
+    assert plan.blinds == Blinds(1, 2, 3)
+    assert plan.order == [3, 4, 0, 1]
+    assert plan.stakes is not None and plan.stakes.blinds == (2, 0, 0, 0)
+    # cy missed the blinds while out: back with "post", a live big blind and a dead small
+    rules = _rules({"new_players": "post", "dead_button": False}, seats, [100] * 5)
+    rules.missed["sit-cy"] = {"small", "big"}
+    rules.session.button = 3
+    plan = rules.plan([4, 0, 1, 2, 3], [3], {0, 1, 2, 3, 4}, {2})
+    owed = plan.stakes
+    assert owed is not None and owed.blinds[3] == -2 and owed.antes[3] == 1, plan
