@@ -15,6 +15,7 @@ seeds and the tournament director in its constructor; what happens next after a 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import re
 from collections import deque
@@ -468,6 +469,12 @@ class HandRunner:
             raise ActionError("there is no finished hand to show your cards from")
         hand.verify_show_or_muck(True, position)
         done = self.finished[k].shown_after(hand, position)
+        bounty = [] if self.house is None else self.house.seven_deuce(hand, showing=position)
+        if any(bounty):  # the shown cards win the seven-deuce bounty
+            fields = done.history.user_fields | {"_seven_deuce": bounty}
+            done = dataclasses.replace(
+                done, history=dataclasses.replace(done.history, user_fields=fields)
+            )
         try:
             self.out.store.amend_hand(
                 self.out.table_id, hand_id, phh_text(done.history), done.decisions
@@ -478,6 +485,14 @@ class HandRunner:
             )
             raise ActionError("the server could not store your show: try again") from None
         hand.show_or_muck(True, player=position)
+        if any(bounty):
+            order = self.session.order
+            for p, amount in enumerate(bounty):
+                self.session.seats[order[p]].stack += amount
+            with contextlib.suppress(CardlabError):
+                with self.out.store.transaction():
+                    self.out.save()
+                    self._ledger_bounty(bounty, order, self.hand_names)
         self.finished[k] = done
         self._last_summary = None
         self.out.touch()

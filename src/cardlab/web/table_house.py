@@ -302,12 +302,13 @@ class HouseRules:
 
     # --- after a hand ---------------------------------------------------------------------
 
-    def seven_deuce(self, hand: HandState) -> list[int]:
+    def seven_deuce(self, hand: HandState, showing: int | None = None) -> list[int]:
         """The seven-deuce bounty of a finished hand, by position: what each player
         pays (negative) or collects (all zero: no bounty). The winner of (a share of)
         the main pot who showed the deck's two lowest ranks (docs/home-games.md)
         collects the table's bounty from every other player dealt in, each paying at
-        most the chips left after the hand."""
+        most the chips left after the hand. ``showing``: the winner of an uncontested
+        pot who is showing their cards after the hand."""
         config = self.config()
         result = hand.result
         out = [0] * hand.players
@@ -315,7 +316,7 @@ class HouseRules:
             return out
         main = [a for a in result.awards if a.pot == 0]
         winners = {p for a in main for p in a.players}
-        shown = set(hand.shown_hands())
+        shown = set(hand.shown_hands()) | ({showing} if showing is not None else set())
         winner = seven_deuce_winner(hand.hole, winners, shown, hand.game.game.deck)
         if winner is None:
             return out
