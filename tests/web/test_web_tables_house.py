@@ -240,3 +240,42 @@ def test_a_dead_small_blind_and_missed_blinds_in_a_plan() -> None:
     plan = rules.plan([4, 0, 1, 2, 3], [3], {0, 1, 2, 3, 4}, {2})
     owed = plan.stakes
     assert owed is not None and owed.blinds[3] == -2 and owed.antes[3] == 1, plan
+
+
+def test_a_double_board_bomb_pot_resumes_after_a_restart(tmp_path: Any) -> None:
+    path = tmp_path / "hands.sqlite3"
+    fields = {
+        "game": "standard52-holdem",
+        "seats": 3,
+        "stack": 100,
+        "pause": 0,
+        "bot_delay": 0,
+        "clock": 30,
+        "bots": {"2": "station", "3": "station"},
+        "bomb_pot_every": 1,
+        "bomb_pot_boards": 2,
+    }
+
+    async def play() -> list[Any]:
+        store = Store.open(path)
+        room = Room("t1", parse_config(fields), store)
+        room.save()
+        room.seating.join("ann", 0, "a" * 64)
+        room.wake()
+        while room.clock.deadline is None:  # ann's decision on the flop
+            await asyncio.sleep(0.01)
+        hand = room.session.hand
+        assert hand is not None and hand.street_name == "flop" and len(hand.boards) == 2
+        boards = [list(b) for b in hand.boards]
+        room.close()
+        store.close()
+        return boards
+
+    boards = asyncio.run(play())
+    store = Store.open(path)
+    saved = store.tables()[0]
+    restored = Room.restore("t1", saved.config, saved.state, store)
+    hand = restored.session.hand
+    assert hand is not None and hand.bomb_pot and [list(b) for b in hand.boards] == boards
+    assert hand.stakes.ante == 4 and not any(hand.stakes.blinds)  # twice the big blind
+    assert restored.runner.plan_in_play is not None and restored.runner.plan_in_play.bomb_pot

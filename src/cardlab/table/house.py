@@ -18,8 +18,9 @@ already carry, so every hand dealt with them is an ordinary hand history:
 
 >>> straddle_blinds(Stakes(Betting.NO_LIMIT, (1, 2), small_bet=2), 6, Straddle.UTG, 2)
 (1, 2, 4, 0, 0, 0)
->>> seven_deuce_ranks(get_deck("standard52"))
-('7', '2')
+>>> from cardlab.decks import get_deck
+>>> seven_deuce_ranks(get_deck("standard52")), seven_deuce_ranks(get_deck("FESCA78"))
+(('7', '2'), ('2', '1'))
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from cardlab.cards import Card
-from cardlab.decks import Deck, get_deck
+from cardlab.decks import Deck
 from cardlab.errors import GameError
 from cardlab.table.structure import Betting, Stakes, TableGame
 
@@ -142,7 +143,7 @@ def hand_stakes(
     ante of that player)."""
     if players < 3:
         raise GameError("the dead button and straddles are for three or more players")
-    sb, bb = (stakes.blinds + (0, 0))[:2]
+    sb, bb = (*stakes.blinds, 0, 0)[:2]
     values = [0] * players
     if small and big >= 1:
         values[big - 1] = sb
@@ -240,10 +241,7 @@ def next_blinds(
     if len(playing) < 2:
         raise GameError("a hand needs two players")
     if len(playing) == 2:
-        if last is None:
-            big = _after(button, seats, playing)
-        else:
-            big = _after(last.big, seats, playing)
+        big = _after(button if last is None else last.big, seats, playing)
         other = next(s for s in playing if s != big)
         return Blinds(other, other, big)
     if last is None or not dead_button:

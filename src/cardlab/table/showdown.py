@@ -405,9 +405,7 @@ def _settle_boards(state: HandState, alive: list[int]) -> tuple[list[Award], lis
         for _, _, (winners, _) in shares(keys, pot.players)
         for p in winners
     }
-    contending = [
-        state.alive[i] and (i in can_win or not readable) for i in range(state.players)
-    ]
+    contending = [state.alive[i] and (i in can_win or not readable) for i in range(state.players)]
     merged = layer_pots(
         state.paid, state.bets, state.antes, contending, ante_trimming=state.stakes.ante_trimming
     )

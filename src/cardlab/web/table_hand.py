@@ -248,7 +248,9 @@ class HandRunner:
         if self.house is not None:
             self.house.dealt(plan)
             if plan.bomb_pot:
-                self.out.notice(f"bomb pot: everyone antes {plan.stakes.ante if plan.stakes else 0}")
+                self.out.notice(
+                    f"bomb pot: everyone antes {plan.stakes.ante if plan.stakes else 0}"
+                )
         self.plan_in_play = plan
         self.deal, self.dealer = deal, dealer
         self.hand_names, self.hand_sittings = start["names"], start["sittings"]
@@ -489,10 +491,9 @@ class HandRunner:
             order = self.session.order
             for p, amount in enumerate(bounty):
                 self.session.seats[order[p]].stack += amount
-            with contextlib.suppress(CardlabError):
-                with self.out.store.transaction():
-                    self.out.save()
-                    self._ledger_bounty(bounty, order, self.hand_names)
+            with contextlib.suppress(CardlabError), self.out.store.transaction():
+                self.out.save()
+                self._ledger_bounty(bounty, order, self.hand_names)
         self.finished[k] = done
         self._last_summary = None
         self.out.touch()

@@ -200,9 +200,7 @@ class HouseRules:
         nseats = len(self.session.seats)
         blinds: Blinds | None = None
         if config.dead_button and len(playing) >= 3 and len(order) >= 2:
-            blinds = next_blinds(
-                self.last, self.session.button, nseats, playing, dead_button=True
-            )
+            blinds = next_blinds(self.last, self.session.button, nseats, playing, dead_button=True)
             every = order_of(blinds, nseats, playing)
             # a waiting seat comes in at the big blind, not before (docs/home-games.md)
             order = [s for s in every if s not in waiting or s == blinds.big]
