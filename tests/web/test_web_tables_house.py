@@ -279,3 +279,18 @@ def test_a_double_board_bomb_pot_resumes_after_a_restart(tmp_path: Any) -> None:
     assert hand is not None and hand.bomb_pot and [list(b) for b in hand.boards] == boards
     assert hand.stakes.ante == 4 and not any(hand.stakes.blinds)  # twice the big blind
     assert restored.runner.plan_in_play is not None and restored.runner.plan_in_play.bomb_pot
+
+
+def test_the_seven_deuce_bounty_is_in_the_ledger() -> None:
+    room = Room("t3", parse_config(NIGHT | {"bots": {}, "seats": 3}), Store.in_memory())
+    names = ["ann", "bob", "cy"]
+    for seat, name in enumerate(names):
+        room.seating.join(name, seat, chr(ord("a") + seat) * 64)
+    room.runner._ledger_bounty([10, -5, -5], [0, 1, 2], names)
+    ledger = room.seating.ledger()
+    kinds = [(e["player"], e["kind"], e["amount"]) for e in ledger["entries"][3:]]
+    assert kinds == [("ann", "bounty-won", 10), ("bob", "bounty-paid", 5), ("cy", "bounty-paid", 5)]
+    rows = {r["player"]: r for r in ledger["players"]}
+    assert rows["ann"]["bounties"] == 10 and rows["bob"]["bounties"] == -5
+    # the bounty moved no chip in or out of the table: the buy-ins still balance
+    assert ledger["chips_brought"] == 3 * 5000 and ledger["balanced"]
