@@ -279,6 +279,7 @@ def test_a_double_board_bomb_pot_resumes_after_a_restart(tmp_path: Any) -> None:
     assert hand is not None and hand.bomb_pot and [list(b) for b in hand.boards] == boards
     assert hand.stakes.ante == 4 and not any(hand.stakes.blinds)  # twice the big blind
     assert restored.runner.plan_in_play is not None and restored.runner.plan_in_play.bomb_pot
+    assert restored.house.since_bomb == 0 and not restored.house.bomb_next
 
 
 def test_the_seven_deuce_bounty_is_in_the_ledger() -> None:

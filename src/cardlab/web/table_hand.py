@@ -380,6 +380,8 @@ class HandRunner:
                 showdown="manual",
             )
             self.plan_in_play = plan
+            if self.house is not None:  # the table was saved before this deal counted
+                self.house.dealt(plan)
             for text in live.actions:
                 action = Action.parse(text, deck)
                 check_action(hand, action)
