@@ -25,6 +25,7 @@ from cardlab.web.lease import TableKeeper
 from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_relay import RemoteSockets
 from cardlab.web.table_room import BOT_HANDS, Room
+from cardlab.web.table_saved import SavedTable
 from cardlab.web.table_store import TableStore, open_table_store
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ class TableManager:
                 continue
             room = self._load(saved)
             if room is not None:
-                room.closed = room.audience.closed = True
+                room.mark_closed()
                 self.closed[saved.table_id] = (room, closed_at.timestamp())
 
     def find(self, table_id: str, browser: str | None, *, wake: bool = True) -> Room:
@@ -179,7 +180,7 @@ class TableManager:
             table_id,
             config,
             self.store,
-            host_sha256=host_sha256,
+            saved=SavedTable(host_sha256=host_sha256),
             bot_hands=self.bot_hands,
             on_close=self._closed,
         )
