@@ -4,8 +4,9 @@ and read back (checked) into the values a room is built from.
 The state is one JSON object (``tables.state``): the seats and their stacks, the
 button, the hands played and deals dealt, the host's pause, the seat requests, the fair
 dealing's seeds, a sit-and-go's standings and the home-game rules' memory. A hand in
-play is not in it (the store's ``live_hands`` has it, and :meth:`~cardlab.web.table_hand.HandRunner.resume` replays
-it); the stacks are those the hand started with. docs/web-tables.md, "Restarts".
+play is not in it (the store's ``live_hands`` has it, and
+:meth:`~cardlab.web.table_hand.HandRunner.resume` replays it); the stacks are those the
+hand started with. docs/web-tables.md, "Restarts".
 """
 
 from __future__ import annotations
