@@ -126,7 +126,10 @@ def test_a_night_with_a_straddle_and_a_bomb_pot(base_url: str, people: list[WebD
         time.sleep(0.05)
     assert called and saw_bomb and saw_straddle
     # play on until the straddled hand is over (the download has finished hands only)
-    number = "return Number((document.getElementById('pt-stakes').innerText.match(/hand (\\d+)/) || [0, 0])[1])"
+    number = (
+        "return Number((document.getElementById('pt-stakes').innerText"
+        ".match(/hand (\\d+)/) || [0, 0])[1])"
+    )
     straddled_in = int(bob.execute_script(number))
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and int(bob.execute_script(number)) <= straddled_in:
@@ -152,7 +155,10 @@ def test_a_night_with_a_straddle_and_a_bomb_pot(base_url: str, people: list[WebD
     hands = phh.loads_all(download)
     straddles = [h for h in hands if "_straddle" in h.user_fields]
     bombs = [h for h in hands if "_bomb_pot" in h.user_fields]
-    buttons = "return [...document.querySelectorAll('#pt-buttons button')].map(b => b.id + ':' + b.innerText)"
+    buttons = (
+        "return [...document.querySelectorAll('#pt-buttons button')]"
+        ".map(b => b.id + ':' + b.innerText)"
+    )
     assert bombs and straddles, (
         text(ann, "#pt-status"),
         text(ann, "#pt-error"),
