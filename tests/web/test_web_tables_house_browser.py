@@ -7,10 +7,8 @@ to out/screenshots/ (gitignored)."""
 
 from __future__ import annotations
 
-import shutil
 import time
 import warnings
-from collections.abc import Iterator
 
 import pytest
 
@@ -24,9 +22,9 @@ from test_web_tables_browser import (  # the shared browser helpers and the serv
     DESKTOP,
     PHONE,
     WIDE,
-    _browser,
     base_url,
     click,
+    players,
     screenshot,
     size,
     text,
@@ -35,18 +33,7 @@ from test_web_tables_browser import (  # the shared browser helpers and the serv
 )
 
 pytestmark = pytest.mark.slow
-__all__ = ["base_url"]  # the server fixture, shared
-
-
-@pytest.fixture(scope="module")
-def people() -> Iterator[list[WebDriver]]:
-    made = [_browser() for _ in range(2)]
-    try:
-        yield [d for d, _ in made]
-    finally:
-        for driver, profile in made:
-            driver.quit()
-            shutil.rmtree(profile, ignore_errors=True)
+__all__ = ["base_url", "players"]  # the server and the browsers (three profiles), shared
 
 
 def _join(driver: WebDriver, name: str) -> None:
@@ -56,12 +43,12 @@ def _join(driver: WebDriver, name: str) -> None:
     wait(driver, lambda: f"you are {name}" in text(driver, "#pt-status"), f"{name} seated")
 
 
-def test_a_night_with_a_straddle_and_a_bomb_pot(base_url: str, people: list[WebDriver]) -> None:
+def test_a_night_with_a_straddle_and_a_bomb_pot(base_url: str, players: list[WebDriver]) -> None:
     import pokerkit as pk
 
     from cardlab.table import phh
 
-    ann, bob = people
+    ann, bob = people = players[:2]
     size(ann, DESKTOP)
     ann.get(base_url + "/tables")
     wait(ann, lambda: visible(ann, "t-bot-2"), "the lobby's form with its seats")
