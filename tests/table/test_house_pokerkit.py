@@ -222,3 +222,28 @@ def test_a_double_board_bomb_pot_pays_as_pokerkit_pays_two_boards() -> None:
             hand.result.finishing_stacks
         )
     assert split_boards > 3  # the boards were won by different players
+
+
+def test_the_replayer_shows_both_boards() -> None:
+    pytest.importorskip("starlette")
+    from cardlab.web.replay import hand_frames
+
+    setup = HouseSetup("NT", bomb_pot_stakes(BASE, 5), (100, 100, 100))
+    hand = HandState(setup.cardlab_game(), [100] * 3, seed=4, bomb_pot=True, boards=2)
+    while not hand.is_over:
+        if hand.phase.value == "bet":
+            hand.check_or_call()
+        else:
+            hand.show_or_muck(True)
+    frames = hand_frames(to_history(hand))["frames"]
+    last = frames[-1]
+    assert last["board"] == [str(c) for c in hand.boards[0]]
+    assert last["second_board"] == [str(c) for c in hand.boards[1]]
+    # a hand on one board has no second board in its frames
+    one = HandState(setup.cardlab_game(), [100] * 3, seed=4, bomb_pot=True)
+    while not one.is_over:
+        if one.phase.value == "bet":
+            one.check_or_call()
+        else:
+            one.show_or_muck(True)
+    assert all("second_board" not in f for f in hand_frames(to_history(one))["frames"])
