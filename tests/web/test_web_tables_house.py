@@ -295,3 +295,28 @@ def test_the_seven_deuce_bounty_is_in_the_ledger() -> None:
     assert rows["ann"]["bounties"] == 10 and rows["bob"]["bounties"] == -5
     # the bounty moved no chip in or out of the table: the buy-ins still balance
     assert ledger["chips_brought"] == 3 * 5000 and ledger["balanced"]
+
+
+def test_a_seat_sitting_out_misses_the_blinds_a_new_player_does_not() -> None:
+    seats = [_seat(n) for n in ("ann", "bob", "cy", "dee", "eve")]
+    seats[2].sitting_out = True  # cy is away
+    seats[3].waiting = True  # dee is new here
+    rules = _rules({"dead_button": False}, seats, [100] * 5)
+    rules.session.button = 0  # the blinds would be bob (1) and cy (2)
+    rules.plan([1, 4, 0], [], {0, 1, 3, 4}, {3})
+    assert rules.owes(2) == ["big"] and rules.owes(3) == []
+    rules.session.button = 1  # the small blind would be cy's now, the big blind dee's
+    rules.plan([4, 0, 1], [], {0, 1, 3, 4}, {3})
+    assert rules.owes(2) == ["big", "small"] and rules.owes(3) == []
+    # back and dealt in (at the big blind, or posting): nothing is owed any more
+    seats[2].sitting_out = False
+    rules.plan([3, 4, 0, 1, 2], [], {0, 1, 2, 3, 4}, set())
+    assert rules.owes(2) == []
+
+
+def test_a_straddle_the_game_has_stays_with_a_dead_small_blind() -> None:
+    from cardlab.table.house import hand_stakes
+
+    game = TableGame.create("standard52-holdem", blinds=(1, 2, 4))
+    assert hand_stakes(game.stakes, 5, big=0, small=False).blinds == (2, 4, 0, 0, 0)
+    assert hand_stakes(game.stakes, 5).blinds == (1, 2, 4, 0, 0)

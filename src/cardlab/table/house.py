@@ -148,6 +148,9 @@ def hand_stakes(
     if small and big >= 1:
         values[big - 1] = sb
     values[big] = bb
+    for k, extra in enumerate(stakes.blinds[2:]):  # a straddle the game itself has
+        if big + 1 + k < players:
+            values[big + 1 + k] = extra
     base = dataclasses.replace(stakes, blinds=tuple(values))
     if straddle is not None:
         values = list(straddle_blinds(base, players, straddle[0], straddle[1], big=big))

@@ -251,12 +251,13 @@ class HouseRules:
     def _count_missed(
         self, order: Sequence[int], playing: Collection[int], blinds: Blinds | None
     ) -> None:
-        """The seats with chips that sit this deal out (or wait) and would have posted a
-        blind missed it; a seat dealt in owes nothing more after this hand (it comes in
-        at the big blind or posts)."""
+        """The seats with chips that sit this deal out and would have posted a blind
+        missed it (a new player waiting to come in owes none); a seat dealt in owes
+        nothing more after this hand (it comes in at the big blind or posts)."""
         dealt = set(order)
         for s in dealt:
             self.missed.pop(self._sitting(s), None)
+        info = self.seats()
         seats = self.session.seats
         everyone = [i for i, seat in enumerate(seats) if seat.stack > 0]
         if len(everyone) < 3:
@@ -270,11 +271,11 @@ class HouseRules:
             if self.last is not None:
                 k = (self.last.big + 1) % len(seats)
                 while k != big:
-                    if k not in dealt and seats[k].stack > 0:
+                    if k not in dealt and seats[k].stack > 0 and info[k].sitting_out:
                         self.missed.setdefault(self._sitting(k), set()).update(("small", "big"))
                     k = (k + 1) % len(seats)
         for s, which in ((small, "small"), (big, "big")):
-            if s not in dealt and seats[s].stack > 0:
+            if s not in dealt and seats[s].stack > 0 and info[s].sitting_out:
                 self.missed.setdefault(self._sitting(s), set()).add(which)
 
     def _sitting(self, seat: int) -> str:
