@@ -11,9 +11,12 @@ from typing import Any
 
 import pokerkit as pk
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 
+from cardlab.errors import GameError
 from cardlab.store import Store
 from cardlab.table import HandState, Session, TableGame
 from cardlab.table.house import Blinds, next_blinds
@@ -320,3 +323,47 @@ def test_a_straddle_the_game_has_stays_with_a_dead_small_blind() -> None:
     game = TableGame.create("standard52-holdem", blinds=(1, 2, 4))
     assert hand_stakes(game.stakes, 5, big=0, small=False).blinds == (2, 4, 0, 0, 0)
     assert hand_stakes(game.stakes, 5).blinds == (1, 2, 4, 0, 0)
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 2000),
+    st.text(max_size=12),
+    st.sampled_from(["utg", "button", "mississippi", "off", "UTG", "2", "1"]),
+    st.lists(st.integers(0, 3), max_size=3),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "straddle",
+                "bomb_pot_every",
+                "bomb_pot_ante",
+                "bomb_pot_boards",
+                "seven_deuce",
+                "dead_button",
+            ]
+        ),
+        _VALUES,
+    ),
+    st.sampled_from(["standard52-holdem", "fesca78-omaha", "standard52-stud", "short36-holdem"]),
+)
+def test_any_home_game_settings_are_taken_or_refused_in_one_line(
+    fields: dict[str, Any], game: str
+) -> None:
+    try:
+        config = parse_config({"game": game, "seats": 4, "stack": 100} | fields)
+    except (RequestError, GameError) as error:
+        assert "\n" not in str(error) and str(error)
+        return
+    # a set-up taken is one the rules allow
+    assert config.straddle in ("off", "utg", "button", "mississippi")
+    assert config.bomb_pot_boards in (1, 2) and config.bomb_pot_every >= 0
+    if config.bomb_pot_every or config.bomb_pot_boards == 2:
+        assert config.bomb_pot_refusal() is None
+    if config.seven_deuce:
+        assert config.seven_deuce_refusal() is None
