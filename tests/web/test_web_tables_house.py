@@ -367,3 +367,36 @@ def test_any_home_game_settings_are_taken_or_refused_in_one_line(
         assert config.bomb_pot_refusal() is None
     if config.seven_deuce:
         assert config.seven_deuce_refusal() is None
+
+
+def test_a_bounty_goes_to_the_history_the_stacks_and_the_ledger() -> None:
+    """The room's side of the bounty (who wins it is the rule's, tested above): the
+    bounty of a hand is in its PHH, moved between the stacks after the pots and in the
+    ledger."""
+
+    async def play() -> tuple[Store, Room]:
+        store = Store.in_memory()
+        room = Room("t4", parse_config(NIGHT | {"bomb_pot_every": 0}), store)
+        room.save()
+        room.house.seven_deuce = lambda hand, showing=None: [15, -5, -5, -5]  # type: ignore[method-assign]
+        room.wake()
+        for _ in range(2000):
+            await asyncio.sleep(0.01)
+            if room.live() and not room.controls.paused:
+                room.controls.pause(True)  # one hand only
+            if room.session.hands_played >= 1 and not room.live():
+                break
+        room.close()
+        return store, room
+
+    store, room = asyncio.run(play())
+    record = store.hands(table_id="t4", limit=5)[0]
+    history = loads(record.phh)
+    assert history.user_fields["_seven_deuce"] == [15, -5, -5, -5]
+    seats = [s - 1 for s in history.user_fields["_seats"]]
+    finishing = list(history.finishing_stacks or ())
+    for position, seat in enumerate(seats):
+        bounty = [15, -5, -5, -5][position]
+        assert room.session.seats[seat].stack == finishing[position] + bounty
+    kinds = [(e.kind, e.amount) for e in store.ledger("t4")]
+    assert kinds.count(("bounty-paid", 5)) == 3 and ("bounty-won", 15) in kinds
