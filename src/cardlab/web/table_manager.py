@@ -22,6 +22,7 @@ from cardlab.errors import CardlabError, GameError
 from cardlab.web.cluster import Cluster
 from cardlab.web.guard import RateLimiter
 from cardlab.web.lease import TableKeeper
+from cardlab.web.table_coach import Matrices, default_matrices
 from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_relay import RemoteSockets
 from cardlab.web.table_room import BOT_HANDS, Room
@@ -61,8 +62,11 @@ class TableManager:
         cluster: Cluster | None = None,
         process: str | None = None,
         metrics: Metrics | None = None,
+        matrices: Matrices | None = None,
     ) -> None:
         self.store: TableStore = store if store is not None else open_table_store(None)
+        # the coach's push/fold class matrices, shared by every table (table_coach)
+        self.matrices = matrices if matrices is not None else default_matrices()
         self.max_tables = max_tables
         self.idle_close = idle_close
         self.bot_hands = bot_hands
@@ -138,6 +142,7 @@ class TableManager:
                 self.store,
                 bot_hands=self.bot_hands,
                 on_close=self._closed,
+                matrices=self.matrices,
             )
         except (CardlabError, KeyError, TypeError, ValueError):
             log.exception("table %r could not be restored", saved.table_id)
@@ -183,6 +188,7 @@ class TableManager:
             saved=SavedTable(host_sha256=host_sha256),
             bot_hands=self.bot_hands,
             on_close=self._closed,
+            matrices=self.matrices,
         )
         with self.store.transaction():
             room.save()

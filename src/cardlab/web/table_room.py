@@ -9,8 +9,10 @@ action's write-ahead steps, the turn, a hand's end), :class:`~cardlab.web.table_
 :class:`~cardlab.web.table_tournament.Director` (a sit-and-go),
 :class:`~cardlab.web.table_fair.TableSeeds`, :class:`~cardlab.web.table_chat.Chat`,
 :class:`~cardlab.web.table_audience.Audience` (the connections),
-:class:`~cardlab.web.table_closing.Closing` (the end, seed reveals) and
-:class:`~cardlab.web.table_pace.Pace` (what comes next). The saved state is
+:class:`~cardlab.web.table_closing.Closing` (the end, seed reveals),
+:class:`~cardlab.web.table_pace.Pace` (what comes next) and
+:class:`~cardlab.web.table_extras.Extras` (time banks, timed cash blinds, avatars,
+reactions, the HUD, the coach). The saved state is
 :mod:`~cardlab.web.table_saved`'s. The room only wires them and passes each request on.
 """
 
@@ -30,8 +32,10 @@ from cardlab.web.table_audience import Audience, Connection
 from cardlab.web.table_chat import Chat
 from cardlab.web.table_clock import DecisionClock
 from cardlab.web.table_closing import Closing
+from cardlab.web.table_coach import Matrices
 from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_errors import TableFull
+from cardlab.web.table_extras import Extras
 from cardlab.web.table_hand import KEEP_HANDS, HandRunner
 from cardlab.web.table_host import HostControls
 from cardlab.web.table_house import HouseRules
@@ -52,7 +56,7 @@ BOT_HANDS = 200  # hands a table of bots plays while nobody watches
 class Room:
     """One table; see the module documentation. Its parts are public attributes:
     ``seating``, ``runner``, ``clock``, ``controls``, ``director``, ``fair``, ``chat``,
-    ``audience``."""
+    ``audience``, ``extras``."""
 
     def __init__(
         self,
@@ -63,6 +67,7 @@ class Room:
         saved: SavedTable | None = None,
         bot_hands: int = BOT_HANDS,
         on_close: Callable[[Room], None] | None = None,
+        matrices: Matrices | None = None,
     ) -> None:
         was = saved or SavedTable()
         self.id, self.store, self.bot_hands, self.on_close = table_id, store, bot_hands, on_close
@@ -78,9 +83,15 @@ class Room:
             check=lambda data: self.director.check_settings(data), on_pause=self._on_pause,
         )  # fmt: skip
         settings, game = (lambda: self.controls.config), (lambda: self.controls.game)
+        self.extras = Extras(
+            out, session, settings, game, lambda: self.seating.seats,
+            runner=lambda: self.runner, clock=lambda: self.clock,
+            muted=lambda author: self.chat.muted(author), saved=was.extras, matrices=matrices,
+        )  # fmt: skip
         self.director = Director(
-            out, session, settings, game, lambda: self.seating.seats, was.tournament
-        )
+            out, session, settings, game, lambda: self.seating.seats, was.tournament,
+            cash=self.extras.blinds,
+        )  # fmt: skip
         self.seating = Seating(
             out, session, settings, seats, self.director, host_sha256=was.host_sha256,
             started=was.started, requests=SeatRequests(was.requests), sat=was.sat,
@@ -92,7 +103,8 @@ class Room:
         self.house = HouseRules(out, session, settings, game, lambda: self.seating.seats, was.house)
         self.runner = HandRunner(
             out, session, self.seating, self.fair, self.director, settings, game,
-            state=self.state, on_change=lambda: self.pace.changed(), deals=was.deals,
+            state=self.state, deals=was.deals,
+            on_change=lambda: self.extras.after_change(self.pace.changed),
             house=self.house,
         )  # fmt: skip
         self.shell = Shell(self.runner, off_loop=off_loop)  # the steps of each action
@@ -148,7 +160,7 @@ class Room:
         """The table's state between hands (:func:`~cardlab.web.table_saved.table_state`)."""
         return table_state(
             self.session, self.seating, deals=self.runner.deals, paused=self.controls.paused,
-            fair=self.fair, director=self.director, house=self.house,
+            fair=self.fair, director=self.director, extras=self.extras, house=self.house,
         )  # fmt: skip
 
     def save(self) -> None:
@@ -197,6 +209,7 @@ class Room:
     def _on_pause(self, paused: bool) -> None:
         if self.director.tournament is not None:
             self.director.tick(stop=paused)
+        self.extras.on_pause(paused)
         if not paused:
             self.pace.maybe_deal()
 
@@ -256,13 +269,13 @@ class Room:
         return json.dumps(self.payload(seat, host=host), ensure_ascii=False)
 
     def payload(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:
-        return payload(
+        return self.extras.annotate(payload(
             seat, host=host, table_id=self.id, controls=self.controls, seating=self.seating,
             runner=self.runner, director=self.director, fair=self.fair, chat=self.chat,
             notices=list(self.notices), connected=self.audience.seats(),
             clock=self.clock.remaining(), status=self.status(), closed=self.closed,
             closing=self.closing,
-        )  # fmt: skip
+        ))  # fmt: skip
 
     def connect(self, conn: Connection, seat: int | None, host: bool = False) -> int:
         conn_id = self.audience.connect(conn, seat, host)

@@ -3,10 +3,11 @@ and read back (checked) into the values a room is built from.
 
 The state is one JSON object (``tables.state``): the seats and their stacks, the
 button, the hands played and deals dealt, the host's pause, the seat requests, the fair
-dealing's seeds, a sit-and-go's standings and the home-game rules' memory. A hand in
-play is not in it (the store's ``live_hands`` has it, and
-:meth:`~cardlab.web.table_hand.HandRunner.resume` replays it); the stacks are those the
-hand started with. docs/web-tables.md, "Restarts".
+dealing's seeds, a sit-and-go's standings, the home game's extras (time banks, timed
+blinds, avatars: :mod:`~cardlab.web.table_extras`) and its rules' memory
+(:mod:`~cardlab.web.table_house`). A hand in play is not in it (the store's
+``live_hands`` has it, and :meth:`~cardlab.web.table_hand.HandRunner.resume` replays
+it); the stacks are those the hand started with. docs/web-tables.md, "Restarts".
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class SavedTable:
     requests: list[dict[str, Any]] = field(default_factory=list)
     sat: dict[str, list[str]] | None = None
     tournament: Tournament | None = None
+    extras: dict[str, Any] = field(default_factory=dict)  # table_extras
     house: dict[str, Any] | None = None  # the home-game rules' memory (table_house.py)
 
     @classmethod
@@ -76,6 +78,7 @@ class SavedTable:
             requests=list(state.get("requests") or []),
             sat=state.get("sat"),
             tournament=Tournament.from_dict(saved) if saved else None,
+            extras=dict(state.get("extras") or {}),
             house=state.get("house"),
         )
 
@@ -111,6 +114,7 @@ def table_state(
     paused: bool,
     fair: _Saves,
     director: _Saves,
+    extras: _Saves,
     house: _Saves | None = None,
 ) -> dict[str, Any]:
     """The state to save (see the module documentation) of a table's parts."""
@@ -127,5 +131,6 @@ def table_state(
         "sat": seating.sat,
         "fair": fair.state(),
         "tournament": director.state(),
+        "extras": extras.state(),
         **({} if house is None else {"house": house.state()}),
     }

@@ -6,6 +6,7 @@ import { api, text as fetchText, socket } from "./api.js";
 import { card as drawCard } from "./cards.js";
 import { verifyText, parsePhhs } from "./fair.js";
 import { chat } from "./chat.js";
+import { extras } from "./extras.js";
 
 // a card on the felt: a big one shows its suit's pip as well
 const card = (c, opts) => drawCard(c, { pip: true, ...opts });
@@ -59,8 +60,9 @@ function table(root) {
   function send(message) {
     if (ws) ws.send(message);
   }
-  // the one hook for other panels (chat.js): each message first, true = handled there
-  const hooks = { send, listeners: [] };
+  // the one hook for other panels (chat.js, extras.js): each message first, true =
+  // handled there; decorate: each draws on the seats before they are laid out
+  const hooks = { send, listeners: [], decorate: [] };
   function act(action) {
     showError("pt-error", "");
     send({ type: "action", action, turn: state ? state.turn : undefined });
@@ -469,6 +471,7 @@ function table(root) {
       }
     }
     if (s.tournament && s.tournament.over && s.tournament.winner) result.append(h("div", { class: "pt-champion" }, `${s.tournament.winner} wins the tournament`));
+    hooks.decorate.forEach((f) => f(s));
     layout();
     animate();
     tickClock();
@@ -771,6 +774,7 @@ function table(root) {
   loud.addEventListener("change", () => { sound.on = pref("cardlab-sound", loud.checked); if (sound.on) sound.click(); });
   connect();
   if ($("chat")) chat(root, hooks);
+  if ($("px-bar")) extras(root, hooks);
 }
 
 const root = $("pt");
