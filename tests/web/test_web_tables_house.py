@@ -402,4 +402,3 @@ def test_a_bounty_goes_to_the_history_the_stacks_and_the_ledger() -> None:
     kinds = [(e.kind, e.amount) for e in store.ledger("t4")]
     assert kinds.count(("bounty-paid", 5)) == 3 * len(records)
     assert kinds.count(("bounty-won", 15)) == len(records)
-
