@@ -19,7 +19,7 @@ from cardlab.bots import BOTS, get_bot
 from cardlab.errors import GameError
 from cardlab.table import TableGame
 from cardlab.table.house import Straddle, seven_deuce_allowed, straddles_allowed
-from cardlab.table.structure import table_game_names
+from cardlab.table.structure import split_game_key, table_game_names
 from cardlab.table.tournament import MAX_LEVELS, Schedule, check_payouts
 from cardlab.web.payload import RequestError
 
@@ -106,7 +106,7 @@ class TableConfig:
         """Why this table deals no bomb pot (None: it may)."""
         if self.tournament:
             return "a tournament has no bomb pots"
-        if self.table_game().game.base.key not in ("holdem", "omaha"):
+        if split_game_key(self.game)[1].base not in ("holdem", "omaha"):
             return "a bomb pot is for games with a flop (Hold'em and Omaha)"
         return None
 
@@ -114,7 +114,9 @@ class TableConfig:
         """Why this table has no seven-deuce bounty (None: it may)."""
         if self.tournament:
             return "a tournament has no seven-deuce bounty"
-        return seven_deuce_allowed(self.table_game())
+        if split_game_key(self.game)[1].key != "holdem":
+            return seven_deuce_allowed(self.table_game())  # says why
+        return None
 
     @property
     def tournament(self) -> bool:

@@ -182,11 +182,11 @@ class HouseRules:
     # --- the next deal --------------------------------------------------------------------
 
     def bomb_due(self) -> bool:
+        """The next hand is a bomb pot (the host called one, or its turn has come)."""
         config = self.config()
-        if config.bomb_pot_refusal() is not None:
-            return False
         every = config.bomb_pot_every
-        return self.bomb_next or (every > 0 and self.since_bomb + 1 >= every)
+        due = self.bomb_next or (every > 0 and self.since_bomb + 1 >= every)
+        return due and config.bomb_pot_refusal() is None
 
     def plan(
         self, order: list[int], posts: list[int], playing: Collection[int], waiting: Collection[int]
