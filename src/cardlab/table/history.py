@@ -65,6 +65,8 @@ def to_history(
     changed = _changed_options(game)
     if changed:
         user["_rules"] = changed
+    if len(hand.boards) > 1:  # a double board: PHH has no field for it (docs/home-games.md)
+        user["_boards"] = len(hand.boards)
     values: dict[str, Any] = {
         "variant": variant_code(game),
         "ante_trimming_status": stakes.ante_trimming,
@@ -407,7 +409,10 @@ def _replay(
                 for s, inf in zip(history.starting_stacks, infinite, strict=True)
             ]
         )
-        hand = HandState(game, stacks, deal="manual", showdown="manual")
+        boards = history.user_fields.get("_boards", 1)
+        if boards not in (1, 2):
+            raise HistoryError(f"_boards is 1 or 2 (a double board), got {boards!r}")
+        hand = HandState(game, stacks, deal="manual", showdown="manual", boards=boards)
     except HistoryError as exc:
         raise HistoryError(f"{label}: {exc}") from None
     except CardlabError as exc:
