@@ -461,6 +461,11 @@ class RemoteConn:
         if listened == 0:  # that process is gone: the room drops this connection
             raise ConnectionError(f"process {self.node[:8]} is gone")
 
+    async def close(self, code: int) -> None:
+        """Have the process holding the socket close it with ``code``."""
+        message = {"kind": "deliver", "conn": self.key, "close": code}
+        await self.cluster.publish(self.node, message | {"table": self.table_id})
+
 
 def new_socket_key(cluster: Cluster) -> str:
     """A key naming one relayed socket of this process, unique across processes."""

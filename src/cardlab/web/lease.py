@@ -178,8 +178,12 @@ class TableKeeper:
                 lost.append(table_id)
             else:
                 self.held[table_id] = renewed
-        taken = []
-        for saved in self.store.tables():
+        taken: list[Any] = []
+        try:
+            saved_tables = self.store.tables()
+        except StoreError:  # the store is away: the leases held are renewed all the same
+            return lost, taken
+        for saved in saved_tables:
             if saved.table_id in self.held:
                 continue
             got = self.leases.acquire(saved.table_id)

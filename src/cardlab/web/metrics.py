@@ -1,9 +1,12 @@
 """What an operator watches: ``/healthz``, ``/readyz`` and ``/metrics`` (Prometheus).
 
-- ``GET /healthz``: 200 ``ok`` while the process serves; it asks nothing of the store.
-- ``GET /readyz``: 200 ``ready`` when the store answers a trivial query and, with
-  ``--redis``, Redis answers a ping and this process renewed its leases lately; else 503
-  with the reason on one line (a load balancer stops sending it requests).
+- ``GET /healthz``: 200 ``ok`` while the process serves; it asks nothing of the store,
+  but answers 503 once an outage of the store has lasted past ``--outage-limit`` (see
+  :mod:`cardlab.web.store_watch`): the process is then of no use until restarted.
+- ``GET /readyz``: 200 ``ready`` when the store is not in an outage and answers a
+  trivial query and, with ``--redis``, Redis answers a ping and this process renewed its
+  leases lately; else 503 with the reason on one line (a load balancer stops sending it
+  requests).
 - ``GET /metrics``: this process's counters in Prometheus's text format, every series
   labelled ``process`` (the id this process has in the lobby and the logs). It is served
   to loopback clients that did not come through a proxy (no ``X-Forwarded-For`` or
@@ -36,7 +39,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -64,6 +67,9 @@ class TableManager(Protocol):
 
     @property
     def kept_at(self) -> float | None: ...
+
+    @property
+    def watch(self) -> Any: ...
 
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -165,7 +171,7 @@ class _TablesCollector(Collector):
         self.manager = manager
         self.process = process
 
-    def collect(self) -> Iterator[GaugeMetricFamily]:
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
         rooms = [room for room in list(self.manager.rooms.values()) if not room.closed]
         tables = GaugeMetricFamily(
             "cardlab_tables", "Live tables this process runs.", labels=["process"]
@@ -191,6 +197,21 @@ class _TablesCollector(Collector):
         for room in rooms:
             owner.add_metric([self.process, room.id], 1)
         yield from (tables, seats, owner)
+        watch = self.manager.watch
+        if watch is not None:
+            outages = CounterMetricFamily(
+                "cardlab_store_outages",
+                "Times the store became unreachable (the tables paused until it returned).",
+                labels=["process"],
+            )
+            outages.add_metric([self.process], watch.outages)
+            down = GaugeMetricFamily(
+                "cardlab_store_unreachable_seconds",
+                "Seconds the store has been unreachable (0: it answers).",
+                labels=["process"],
+            )
+            down.add_metric([self.process], watch.down_for())
+            yield from (outages, down)
 
     def describe(self) -> Iterator[GaugeMetricFamily]:
         return iter(())
@@ -303,6 +324,12 @@ def health_routes(
     """``/healthz``, ``/readyz`` and ``/metrics`` (see the module's docstring)."""
 
     async def healthz(request: Request) -> Response:
+        watch = manager.watch
+        if watch is not None and watch.expired:
+            lasted = watch.down_for()
+            return PlainTextResponse(
+                f"unhealthy: the store has been unreachable for {lasted:.0f} s", 503
+            )
         return PlainTextResponse("ok")
 
     async def readyz(request: Request) -> Response:
@@ -326,6 +353,10 @@ def health_routes(
 
 async def not_ready(manager: TableManager) -> str | None:
     """Why this process should not be sent requests now (None: it is ready)."""
+    watch = manager.watch
+    if watch is not None and watch.down:
+        lasted = watch.down_for()
+        return f"the store is unreachable ({lasted:.0f} s, the tables paused): {watch.reason}"
     store = manager.store
     ping = getattr(store, "ping", None)
     if ping is not None:

@@ -34,7 +34,7 @@ from cardlab.web.table_audience import Audience, Connection
 from cardlab.web.table_chat import Chat
 from cardlab.web.table_clock import DecisionClock
 from cardlab.web.table_config import TableConfig, parse_config
-from cardlab.web.table_errors import TableFull
+from cardlab.web.table_errors import AWAY, StoreAway, TableFull
 from cardlab.web.table_fair import TableSeeds
 from cardlab.web.table_hand import KEEP_HANDS, HandRunner
 from cardlab.web.table_host import HostControls
@@ -90,6 +90,7 @@ class Room:
             session.button = button % config.seats
         session.hands_played = hands_played
         self.closed = self.closing = False
+        self.away = False  # the store is unreachable: the table waits (see suspend)
         self.notices: deque[str] = deque(maxlen=KEEP_NOTICES)
         self.last_activity = time.monotonic()
         self.writes_off_loop = getattr(store, "dialect", "sqlite") == "postgresql"
@@ -132,7 +133,7 @@ class Room:
         self.audience = Audience(self._render)
         self.pace = Pace(
             out, self.tasks, self.runner, self.clock, self.seating, self.controls,
-            self.director, self.fair, self.audience, accepting=self.accepting,
+            self.director, self.fair, self.audience, accepting=self.dealing,
             closing=lambda: self.closing, close=self.close_table, reveal=self._reveal,
             bot_hands=bot_hands,
         )  # fmt: skip
@@ -156,6 +157,10 @@ class Room:
 
     def accepting(self) -> bool:
         return not (self.closed or self.closing)
+
+    def dealing(self) -> bool:
+        """A next hand may be dealt: the table accepts and its store is reachable."""
+        return self.accepting() and not self.away
 
     def watched(self) -> bool:
         return self.pace.watched()
@@ -219,6 +224,7 @@ class Room:
 
     def act(self, seat: int | None, text: str, *, turn: int | None = None) -> None:
         """Play ``text`` for ``seat`` (see :meth:`HandRunner.act`)."""
+        self.check_store()
         self._carry_out(self.runner.act(seat, text, turn=turn))
 
     def _play(self, action: Action) -> None:
@@ -336,11 +342,38 @@ class Room:
 
     # --- tasks and connections --------------------------------------------------------------
 
+    def check_store(self) -> None:
+        """:class:`StoreAway` while the store is unreachable (nothing could be stored)."""
+        if self.away:
+            raise StoreAway(f"{AWAY}: nothing was done, try again then")
+
+    def suspend(self) -> None:
+        """The store is unreachable: nothing moves (no deal, bot or clock) and every page
+        says why. The table is not resumed in place: the manager restores it from what
+        was stored once the store is back (a write in flight may or may not have been
+        kept), and the pages reconnect to it."""
+        self.away = True
+        self.clock.stop()
+        self.tasks.cancel()
+        self.notify()
+
     def wake(self) -> None:
         """Start the room's tasks on the running loop (idempotent)."""
-        if not self.closed:
+        if self.away:
+            self.audience.start()  # the pages hear that the table waits, and why
+        elif not self.closed:
             self.audience.start()
             self.pace.wake()
+
+    async def retire(self, code: int) -> None:
+        """This room no longer runs the table (its lease was lost, or the table is
+        restored anew from the store): it does and stores nothing more, and every page
+        connected is closed with ``code`` (1012: it reconnects, to whoever runs the
+        table now)."""
+        self.away = True
+        self.clock.stop()
+        self.tasks.cancel()
+        await self.audience.close_all(code)
 
     def close(self) -> None:
         """Stop the room's tasks (the server stops; the table stays open in the store):
@@ -350,6 +383,8 @@ class Room:
         self.audience.stop()
 
     def status(self) -> str:
+        if self.away and not self.closed:
+            return AWAY
         return status(
             runner=self.runner, seating=self.seating, director=self.director,
             closed=self.closed, closing=self.closing, paused=self.controls.paused,
