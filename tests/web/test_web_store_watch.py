@@ -149,4 +149,5 @@ def test_a_paused_table_refuses_what_must_be_stored_and_comes_back_from_the_stor
         with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
             state = _state(ws)
             assert state["table"]["status"] != AWAY
+            assert [m["text"] for m in state["chat"]] == ["still here?"]
             assert "the table's store is back: play resumes" in state["notices"]

@@ -153,6 +153,18 @@ class Chat:
         self._listeners: dict[int, tuple[str | None, _Sender]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
+    def take_over(self, old: Chat) -> None:
+        """Go on from ``old``, the chat of the same table in a room this process ran
+        before (the table was restored from the store after an outage): its messages,
+        speakers, spectators' names and mutes. Its listeners stay behind (their
+        sockets reconnect)."""
+        self.messages = deque(old.messages, maxlen=KEEP)
+        self._next_id = old._next_id
+        self._authors = OrderedDict(old._authors)
+        self._spectators = old._spectators
+        self._muted = dict(old._muted)
+        self._next_key = old._next_key
+
     # --- speaking ----------------------------------------------------------------------
 
     def post(
