@@ -4,6 +4,7 @@ and what was committed before the stop is all there after it."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterator
 
@@ -46,7 +47,7 @@ def test_a_lost_connection_is_made_again_when_the_server_returns(
         monkeypatch.setattr(store, "_reconnect", counted)
         own_server.pause()
         try:
-            with pytest.raises(StoreError, match="unreachable|not available"):
+            with pytest.raises(StoreError, match=r"unreachable|not available"):
                 store.ping()  # the server closed the connection: noticed here
             started = time.monotonic()
             messages = []
@@ -57,8 +58,8 @@ def test_a_lost_connection_is_made_again_when_the_server_returns(
                 time.sleep(0.01)
             # the tries wait 0.25, 0.5, 1, 2 s after each failure: 3 or 4 in 3 s, not 300
             assert 2 <= len(tries) <= 5, tries
-            gaps = [b - a for a, b in zip(tries, tries[1:], strict=False)]
-            assert all(later > earlier for earlier, later in zip(gaps, gaps[1:], strict=False))
+            gaps = [b - a for a, b in itertools.pairwise(tries)]
+            assert all(later > earlier for earlier, later in itertools.pairwise(gaps))
             assert gaps[0] >= store_module.RETRY_FIRST
             assert all("unreachable" in m for m in messages), messages[:3]
             assert any("next try to connect in" in m for m in messages)
