@@ -197,7 +197,7 @@ class _TablesCollector(Collector):
         for room in rooms:
             owner.add_metric([self.process, room.id], 1)
         yield from (tables, seats, owner)
-        watch = self.manager.watch
+        watch = getattr(self.manager, "watch", None)
         if watch is not None:
             outages = CounterMetricFamily(
                 "cardlab_store_outages",
@@ -324,7 +324,7 @@ def health_routes(
     """``/healthz``, ``/readyz`` and ``/metrics`` (see the module's docstring)."""
 
     async def healthz(request: Request) -> Response:
-        watch = manager.watch
+        watch = getattr(manager, "watch", None)
         if watch is not None and watch.expired:
             lasted = watch.down_for()
             return PlainTextResponse(
@@ -353,7 +353,7 @@ def health_routes(
 
 async def not_ready(manager: TableManager) -> str | None:
     """Why this process should not be sent requests now (None: it is ready)."""
-    watch = manager.watch
+    watch = getattr(manager, "watch", None)
     if watch is not None and watch.down:
         lasted = watch.down_for()
         return f"the store is unreachable ({lasted:.0f} s, the tables paused): {watch.reason}"
