@@ -11,8 +11,9 @@ wait for each other up to ``timeout`` seconds.
 Every write is one transaction, committed before the call returns: a process killed at any
 moment leaves each hand either whole or absent. A PostgreSQL connection the server closed
 (it stopped or restarted) is made again at the next call outside a transaction, the tries
-spaced by a wait that doubles from :data:`RETRY_FIRST` to :data:`RETRY_MOST` seconds. :meth:`Store.transaction` groups several
-writes into one, e.g. a hand and the table's new stacks.
+spaced by a wait that doubles from :data:`RETRY_FIRST` to :data:`RETRY_MOST` seconds.
+:meth:`Store.transaction` groups several writes into one, e.g. a hand and the table's new
+stacks.
 """
 
 from __future__ import annotations
