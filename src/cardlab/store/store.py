@@ -338,7 +338,8 @@ class Store(TablesMixin):
             except StoreError as error:
                 self._retry_at = now + self._retry_wait
                 self._retry_wait = min(RETRY_MOST, 2 * self._retry_wait)
-                raise StoreError(f"the hand store {label} is unreachable: {error}") from None
+                why = str(error).removeprefix(f"cannot connect to the hand store {label}: ")
+                raise StoreError(f"the hand store {label} is unreachable: {why}") from None
             with contextlib.suppress(Exception):  # the driver's own errors too
                 lost.close()
             self._connection = fresh
