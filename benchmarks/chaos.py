@@ -100,6 +100,9 @@ async def join(base: str, person: Person, stop: asyncio.Event) -> bool:
                 person.cookie = r.headers["set-cookie"].split(";")[0]
                 return True
             person.closes[f"join {r.status_code if r is not None else 'failed'}"] += 1
+            if r is not None and r.status_code < 500 and r.status_code != 429:
+                print(f"{person.name} cannot join: {r.status_code} {r.text[:200]}")
+                return False  # refused for good: the check at the end counts it
             await asyncio.sleep(1)
     return False
 
@@ -273,7 +276,7 @@ async def run(args: argparse.Namespace) -> int:
         start = time.monotonic()
         stop = asyncio.Event()
         people = [
-            Person(f"p{k}", ids[k // args.people], address(k))
+            Person(f"guest{k}", ids[k // args.people], address(k))
             for k in range(args.tables * args.people)
         ]
         clients = [

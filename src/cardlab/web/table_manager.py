@@ -284,16 +284,12 @@ class TableManager:
         if keeper is None:
             return
         lost, taken = await asyncio.to_thread(keeper.tick)
-        for table_id in lost:
-            room = self.rooms.get(table_id)
-            if room is not None:
-                log.warning(
-                    "process %s lost the lease of table %r: another process runs it",
-                    self.process,
-                    table_id,
-                )
-                self._drop(room)
+        renewed = time.monotonic()
+        self._lost(lost)
         for saved in taken:
+            if time.monotonic() - renewed > keeper.every:  # restoring many tables takes
+                self._lost(await asyncio.to_thread(keeper.renew))  # long: keep the leases
+                renewed = time.monotonic()
             room = await asyncio.to_thread(self._load, saved)
             if room is not None and saved.table_id in keeper.held:
                 self.rooms[saved.table_id] = room
@@ -311,6 +307,18 @@ class TableManager:
             live = {r.id: self.summary(r) for r in self.rooms.values() if not r.closed}
             await self.cluster.advertise(live)
         self.kept_at = time.monotonic()
+
+    def _lost(self, lost: list[str]) -> None:
+        """The leases of ``lost`` were lost: another process runs those tables."""
+        for table_id in lost:
+            room = self.rooms.get(table_id)
+            if room is not None:
+                log.warning(
+                    "process %s lost the lease of table %r: another process runs it",
+                    self.process,
+                    table_id,
+                )
+                self._drop(room)
 
     async def _keeper_loop(self) -> None:
         while True:
