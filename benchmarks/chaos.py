@@ -153,8 +153,8 @@ async def _converse(ws: Any, person: Person, stop: asyncio.Event, rng: random.Ra
             continue
         person.hands_seen.append((time.monotonic(), int(message["table"]["hand_number"])))
         legal = message["legal"]
-        if legal is None or message["turn"] == answered or AWAY in message["table"]["status"]:
-            continue
+        if legal is None or message["turn"] == answered:
+            continue  # (while the store is away it acts too: the refusal is counted)
         answered = message["turn"]
         action = random_action(legal, rng)
         await ws.send(json.dumps({"type": "action", "action": action, "turn": message["turn"]}))
