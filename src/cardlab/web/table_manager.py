@@ -25,10 +25,12 @@ from cardlab.web.guard import RateLimiter
 from cardlab.web.lease import TableKeeper
 from cardlab.web.store_watch import LIMIT as OUTAGE_LIMIT
 from cardlab.web.store_watch import StoreWatch
+from cardlab.web.table_coach import Matrices, default_matrices
 from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_relay import RESTART as RECONNECT
 from cardlab.web.table_relay import RemoteSockets
 from cardlab.web.table_room import BOT_HANDS, Room
+from cardlab.web.table_saved import SavedTable
 from cardlab.web.table_store import TableStore, open_table_store
 
 if TYPE_CHECKING:
@@ -64,9 +66,12 @@ class TableManager:
         cluster: Cluster | None = None,
         process: str | None = None,
         metrics: Metrics | None = None,
+        matrices: Matrices | None = None,
         outage_limit: float = OUTAGE_LIMIT,
     ) -> None:
         self.store: TableStore = store if store is not None else open_table_store(None)
+        # the coach's push/fold class matrices, shared by every table (table_coach)
+        self.matrices = matrices if matrices is not None else default_matrices()
         self.max_tables = max_tables
         self.idle_close = idle_close
         self.bot_hands = bot_hands
@@ -117,7 +122,7 @@ class TableManager:
                 continue
             room = self._load(saved)
             if room is not None:
-                room.closed = room.audience.closed = True
+                room.mark_closed()
                 self.closed[saved.table_id] = (room, closed_at.timestamp())
 
     def find(self, table_id: str, browser: str | None, *, wake: bool = True) -> Room:
@@ -149,6 +154,7 @@ class TableManager:
                 self.store,
                 bot_hands=self.bot_hands,
                 on_close=self._closed,
+                matrices=self.matrices,
             )
         except StoreError:
             if store_errors:
@@ -196,9 +202,10 @@ class TableManager:
             table_id,
             config,
             self.store,
-            host_sha256=host_sha256,
+            saved=SavedTable(host_sha256=host_sha256),
             bot_hands=self.bot_hands,
             on_close=self._closed,
+            matrices=self.matrices,
         )
         with self.store.transaction():
             room.save()

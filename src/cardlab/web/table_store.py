@@ -6,7 +6,8 @@ A live table needs of its store: its set-up and state (``save_table``, ``tables`
 ``amend_hand`` for a show after the hand), the server seeds of the fair deal
 (``add_seed``, ``seed``, ``reveal_seed``, ``hand_ids_dealt_under``, ``hand``), the
 ledger (``add_ledger``), a tournament's standings (``save_results``, ``results``),
-closing (``close_table``) and the hands to download (``hands``).
+closing (``close_table``), the hands to download and count for the HUD (``hands``), and
+the players' notes (``save_note``, ``delete_note``, ``notes``: :mod:`cardlab.web.notes`).
 :class:`cardlab.store.Store` has exactly these: :func:`open_table_store` opens the
 SQLite file or the PostgreSQL database, or a store in memory whose tables end with the
 process.
@@ -71,6 +72,12 @@ class TableStore(Protocol):
     def results(self, table_id: str) -> list[Any]: ...
 
     def prune(self, before: datetime.datetime) -> tuple[int, int]: ...
+
+    def save_note(self, writer: str, subject: str, name: str, note: str, colour: str) -> None: ...
+
+    def delete_note(self, writer: str, subject: str) -> bool: ...
+
+    def notes(self, writer: str) -> list[Any]: ...
 
 
 def open_table_store(path: str | None) -> Store:
