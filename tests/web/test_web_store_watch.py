@@ -142,7 +142,7 @@ def test_a_paused_table_refuses_what_must_be_stored_and_comes_back_from_the_stor
                     ws.receive_text()
             assert closed.value.code == 1012
         fresh = manager.rooms[tid]
-        assert fresh is not old and not fresh.away
+        assert fresh is not old and not fresh.gate.away
         assert fresh.seats[0].name == "ann"
         joined = client.post(f"/api/tables/{tid}/join", json={"name": "ann"})
         assert joined.status_code == 200, joined.text  # (the seat ann has)

@@ -223,7 +223,7 @@ class TableManager:
         room = self.rooms.get(table_id)
         if room is None:
             raise TableNotFound(f"no table {table_id[:40]!r} (the link may be wrong or closed)")
-        room.check_store()
+        room.gate.check()
         room.wake()
         return room
 
@@ -231,13 +231,13 @@ class TableManager:
 
     def _pause_all(self) -> None:
         for room in list(self.rooms.values()):
-            room.suspend()
+            room.gate.suspend()
 
     async def _resume_all(self) -> None:
         """Restore every paused table from the store; a table that cannot be read now
         stays paused (the watch sees the store away again and resumes it later)."""
         for table_id, room in list(self.rooms.items()):
-            if room.away:
+            if room.gate.away:
                 await self._reload(table_id, room)
 
     async def _reload(self, table_id: str, old: Room) -> None:
@@ -258,12 +258,12 @@ class TableManager:
             fresh.chat.take_over(old.chat.kept())  # the chat lives in memory only
             fresh.notices.append("the table's store is back: play resumes")
             fresh.wake()
-        self._spawn(old.retire(RECONNECT))
+        self._spawn(old.gate.retire(RECONNECT))
 
     def _drop(self, room: Room) -> None:
         """This process no longer runs ``room``: its pages reconnect to the new owner."""
         self.rooms.pop(room.id, None)
-        self._spawn(room.retire(RECONNECT))
+        self._spawn(room.gate.retire(RECONNECT))
 
     def _closed(self, room: Room) -> None:
         self.rooms.pop(room.id, None)
@@ -301,7 +301,7 @@ class TableManager:
             if room is not None and saved.table_id in keeper.held:
                 self.rooms[saved.table_id] = room
                 if self.watch is not None and self.watch.down:
-                    room.suspend()
+                    room.gate.suspend()
                 room.wake()
                 log.warning("process %s took over table %r", self.process, saved.table_id)
                 if self.metrics is not None:

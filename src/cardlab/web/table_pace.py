@@ -35,7 +35,8 @@ class Pace:
     """What comes next at one table; see the module documentation. ``accepting()``:
     the table is neither closed nor closing; ``closing()``: it closes after this hand;
     ``close()`` and ``reveal()``: the room's; ``bot_hands``: the hands dealt in a row
-    with nobody watching before the table waits."""
+    with nobody watching before the table waits; ``shut()``: nothing may move (the
+    store is away, :mod:`cardlab.web.table_gate`)."""
 
     def __init__(
         self,
@@ -54,6 +55,7 @@ class Pace:
         close: Callable[[], None],
         reveal: Callable[[], None],
         bot_hands: int,
+        shut: Callable[[], bool] = lambda: False,
     ) -> None:
         self.out = outlets
         self.tasks = tasks
@@ -68,6 +70,7 @@ class Pace:
         self.closing = closing
         self.close = close
         self.reveal = reveal
+        self.shut = shut
         self.bot_hands = bot_hands
 
     def watched(self) -> bool:
@@ -101,7 +104,7 @@ class Pace:
         seating = self.seating
         if seating.open_seats == 0:
             seating.started = True
-        if not self.accepting() or not seating.started or self.controls.paused:
+        if not self.accepting() or self.shut() or not seating.started or self.controls.paused:
             return False
         if self.director.over:
             return False
@@ -132,6 +135,8 @@ class Pace:
 
     def wake(self) -> None:
         """Start whatever the table waits for (idempotent)."""
+        if self.shut():
+            return
         if self.runner.live():
             if not self.tasks.busy() and not self.runner.storing:
                 self.clock.schedule_decision()

@@ -34,8 +34,9 @@ from cardlab.web.table_clock import DecisionClock
 from cardlab.web.table_closing import Closing
 from cardlab.web.table_coach import Matrices
 from cardlab.web.table_config import TableConfig, parse_config
-from cardlab.web.table_errors import AWAY, StoreAway, TableFull
+from cardlab.web.table_errors import TableFull
 from cardlab.web.table_extras import Extras
+from cardlab.web.table_gate import StoreGate
 from cardlab.web.table_hand import KEEP_HANDS, HandRunner
 from cardlab.web.table_host import HostControls
 from cardlab.web.table_outlets import Outlets, Tasks
@@ -72,7 +73,6 @@ class Room:
         self.id, self.store, self.bot_hands, self.on_close = table_id, store, bot_hands, on_close
         seats, session = was.session(config)
         self.session = session
-        self.away = False  # the store is unreachable: the table waits (see suspend)
         self.notices: deque[str] = deque(maxlen=KEEP_NOTICES)
         self.last_activity = time.monotonic()
         off_loop = getattr(store, "dialect", "sqlite") == "postgresql"
@@ -114,13 +114,15 @@ class Room:
         )  # fmt: skip
         self.chat = Chat(is_host=self.seating.is_host, on_change=self.notify)  # memory only
         self.audience = Audience(self._render)
+        self.gate = StoreGate(self.clock, self.tasks, self.audience, self.notify)  # the store
         self.ending = Closing(
             out, self.fair, self.runner, self.seating, self.clock, self.audience, self.tasks,
             state=self.state, on_closed=lambda: on_close(self) if on_close else None,
         )  # fmt: skip
         self.pace = Pace(
             out, self.tasks, self.runner, self.clock, self.seating, self.controls,
-            self.director, self.fair, self.audience, accepting=self.dealing,
+            self.director, self.fair, self.audience, accepting=self.accepting,
+            shut=lambda: self.gate.away,
             closing=lambda: self.closing, close=self.close_table, reveal=self.ending.reveal,
             bot_hands=bot_hands,
         )  # fmt: skip
@@ -142,10 +144,6 @@ class Room:
 
     def accepting(self) -> bool:
         return self.ending.accepting()
-
-    def dealing(self) -> bool:
-        """A next hand may be dealt: the table accepts and its store is reachable."""
-        return self.accepting() and not self.away
 
     @property
     def closed(self) -> bool:
@@ -188,7 +186,6 @@ class Room:
 
     def act(self, seat: int | None, text: str, *, turn: int | None = None) -> None:
         """Play ``text`` for ``seat`` (see :meth:`HandRunner.act`)."""
-        self.check_store()
         self.shell(self.runner.act(seat, text, turn=turn))
 
     def _play(self, action: Action) -> None:
@@ -248,36 +245,9 @@ class Room:
         if hand is not None and position is not None and hand.actor == position and self.live():
             self.clock.answer_now()
 
-    def check_store(self) -> None:
-        """:class:`StoreAway` while the store is unreachable (nothing could be stored)."""
-        if self.away:
-            raise StoreAway(f"{AWAY}: nothing was done, try again then")
-
-    def suspend(self) -> None:
-        """The store is unreachable: nothing moves (no deal, bot or clock) and every page
-        says why. The table is not resumed in place: the manager restores it from what
-        was stored once the store is back (a write in flight may or may not have been
-        kept), and the pages reconnect to it."""
-        self.away = True
-        self.clock.stop()
-        self.tasks.cancel()
-        self.notify()
-
-    async def retire(self, code: int) -> None:
-        """This room no longer runs the table (its lease was lost, or the table is
-        restored anew from the store): it does and stores nothing more, and every page
-        connected is closed with ``code`` (1012: it reconnects, to whoever runs the
-        table now)."""
-        self.away = True
-        self.clock.stop()
-        self.tasks.cancel()
-        await self.audience.close_all(code)
-
     def wake(self) -> None:
         """Start the room's tasks on the running loop (idempotent)."""
-        if self.away:
-            self.audience.start()  # the pages hear that the table waits, and why
-        elif not self.closed:
+        if not self.closed:
             self.audience.start()
             self.pace.wake()
 
@@ -289,12 +259,10 @@ class Room:
         self.audience.stop()
 
     def status(self) -> str:
-        if self.away and not self.closed:
-            return AWAY
         return status(
             runner=self.runner, seating=self.seating, director=self.director,
             closed=self.closed, closing=self.closing, paused=self.controls.paused,
-            can_deal=self.pace.can_deal,
+            can_deal=self.pace.can_deal, away=self.gate.away,
         )  # fmt: skip
 
     def _render(self, seat: int | None, host: bool) -> str:

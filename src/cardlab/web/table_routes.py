@@ -605,7 +605,7 @@ def handle_message(
         if room.closed:
             raise RequestError("the table is closed")
         if kind != "chat":  # the chat is kept in memory only
-            room.check_store()
+            room.gate.check()
         if kind == "start":
             room.seating.start_now(seat)
             return None
