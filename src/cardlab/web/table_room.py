@@ -36,6 +36,7 @@ from cardlab.web.table_coach import Matrices
 from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_errors import TableFull
 from cardlab.web.table_extras import Extras
+from cardlab.web.table_gate import StoreGate
 from cardlab.web.table_hand import KEEP_HANDS, HandRunner
 from cardlab.web.table_host import HostControls
 from cardlab.web.table_house import HouseRules
@@ -117,6 +118,7 @@ class Room:
         )  # fmt: skip
         self.chat = Chat(is_host=self.seating.is_host, on_change=self.notify)  # memory only
         self.audience = Audience(lambda seat, host: self.view.render(seat, host))
+        self.gate = StoreGate(self.clock, self.tasks, self.audience, self.notify)  # the store
         self.ending = Closing(
             out, self.fair, self.runner, self.seating, self.clock, self.audience, self.tasks,
             state=self.state, on_closed=lambda: on_close(self) if on_close else None,
@@ -124,6 +126,7 @@ class Room:
         self.pace = Pace(
             out, self.tasks, self.runner, self.clock, self.seating, self.controls,
             self.director, self.fair, self.audience, accepting=self.accepting,
+            shut=lambda: self.gate.away,
             closing=lambda: self.closing, close=self.close_table, reveal=self.ending.reveal,
             bot_hands=bot_hands, held=lambda: self.leaving,
         )  # fmt: skip
@@ -131,7 +134,7 @@ class Room:
             table_id, lambda: list(self.notices), controls=self.controls, seating=self.seating,
             runner=self.runner, director=self.director, fair=self.fair, chat=self.chat,
             audience=self.audience, clock=self.clock, ending=self.ending, pace=self.pace,
-            extras=self.extras,
+            extras=self.extras, away=lambda: self.gate.away,
         )  # fmt: skip
 
     @property

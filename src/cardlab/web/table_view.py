@@ -42,18 +42,20 @@ class View:
         ending: Closing,
         pace: Pace,
         extras: Extras,
+        away: Callable[[], bool] = lambda: False,
     ) -> None:
         self.table_id, self.notices = table_id, notices
         self.controls, self.seating, self.runner = controls, seating, runner
         self.director, self.fair, self.chat = director, fair, chat
         self.audience, self.clock = audience, clock
         self.ending, self.pace, self.extras = ending, pace, extras
+        self.away = away  # the table's store is unreachable (table_gate)
 
     def status(self) -> str:
         return status(
             runner=self.runner, seating=self.seating, director=self.director,
             closed=self.ending.closed, closing=self.ending.closing,
-            paused=self.controls.paused, can_deal=self.pace.can_deal,
+            paused=self.controls.paused, can_deal=self.pace.can_deal, away=self.away(),
         )  # fmt: skip
 
     def payload(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:
