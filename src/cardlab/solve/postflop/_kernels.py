@@ -60,18 +60,18 @@ class Arrays(NamedTuple):
     starting_pot: float
     rake_rate: float
     rake_cap: float
-    cards0: Any  # int32 [hand, 2] of OOP (a missing second card is the deck size)
-    cards1: Any  # int32 [hand, 2] of IP (a missing second card is the deck size + 1)
+    cards0: Any  # uint32 [hand, 2] of OOP (a missing second card is the deck size)
+    cards1: Any  # uint32 [hand, 2] of IP (a missing second card is the deck size + 1)
     same0: Any  # int32 [hand]: IP's index of the same hand, or -1
     same1: Any  # int32 [hand]: OOP's index of the same hand, or -1
     avail: Any  # int32 [K]: the cards not on the board, in code order
     chance_factor: Any  # float64 [level]: the chance of one card dealt at that level
     board_of_deal: Any  # int32 [deal]: the final board's row in the showdown tables
-    order0: Any  # int32 [board, hand]: OOP's hands by strength, weakest first
+    order0: Any  # uint32 [board, hand]: OOP's hands by strength, weakest first
     rank0: Any  # int32 [board, hand]: their strengths (-1: blocked by the board)
     order1: Any
     rank1: Any
-    sorted0: Any  # int16 [board, hand, 2]: OOP's cards in the order of order0
+    sorted0: Any  # uint16 [board, hand, 2]: OOP's cards in the order of order0
     sorted1: Any
     below0: Any  # int32 [board, hand]: per hand of order0, IP's hands (in order1) weaker
     upto0: Any  # int32 [board, hand]: ... and those no stronger
@@ -86,7 +86,7 @@ class Arrays(NamedTuple):
     iso_rep: Any  # int64: per chance node (by deal) and card: -1 (walked) or the
     # card whose subtree mirrors this one's (suit isomorphism)
     iso_swap: Any  # int64: the swap between them
-    perm0: Any  # int64 [swap, hand]: OOP's hands under each swap
+    perm0: Any  # uint32 [swap, hand]: OOP's hands under each swap
     perm1: Any
     regrets: Any  # float32 storage (compressed: int16, times the block's scale / 32767)
     strategy: Any  # float32 storage: the average strategy's sums (compressed: uint16,

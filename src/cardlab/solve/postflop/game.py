@@ -382,8 +382,11 @@ class PostflopGame:
             slot[i] = s
         K = len(self.avail)
         n_cards = self.deck_size
-        c0 = self.hands[0].codes.astype(np.int32)
-        c1 = self.hands[1].codes.astype(np.int32)
+        # the tables a walk indexes with numbers it loads are unsigned: numba adds a
+        # negative index's wrap-around to every load through a signed one (a third of
+        # a showdown's time)
+        c0 = self.hands[0].codes.astype(np.uint32)
+        c1 = self.hands[1].codes.astype(np.uint32)
         index1 = {(int(a), int(b)): i for i, (a, b) in enumerate(c1)}
         same0 = np.array([index1.get((int(a), int(b)), -1) for a, b in c0], np.int32)
         index0 = {(int(a), int(b)): i for i, (a, b) in enumerate(c0)}
@@ -391,12 +394,12 @@ class PostflopGame:
         held = 2 * self.hole_cards  # by the two players
         factor = np.array([1.0 / (K - d - held) for d in range(max(self.levels, 1))], np.float64)
         n_swaps = max(len(self.swaps), 1)
-        perms = [np.tile(np.arange(len(h), dtype=np.int64), (n_swaps, 1)) for h in self.hands]
+        perms = [np.tile(np.arange(len(h), dtype=np.uint32), (n_swaps, 1)) for h in self.hands]
         for t, swap in enumerate(self.swaps):
             perms[0][t], perms[1][t] = swap.hands
         o0, r0, o1, r1, _ = self.tables
-        s0 = c0[o0].astype(np.int16)
-        s1 = c1[o1].astype(np.int16)
+        s0 = c0[o0].astype(np.uint16)
+        s1 = c1[o1].astype(np.uint16)
         below0, upto0, below1, upto1, valid0, valid1 = self.showdown_bounds()
         c = self.config
         return k.Arrays(
@@ -420,9 +423,9 @@ class PostflopGame:
             self.avail,
             factor,
             self.board_of_deal(),
-            o0,
+            o0.astype(np.uint32),
             r0,
-            o1,
+            o1.astype(np.uint32),
             r1,
             s0,
             s1,
