@@ -124,16 +124,42 @@ def node_strategy(
     (regret matching) in CFR mode, else the average. Returns the lock index or -1.
     ``work``: scratch of at least ``n_h``."""
     li = locked(g, base)
+    shape = (np.int64(n_act), np.int64(n_h))
     if li >= 0:
         start = g.lock_start[li]
         for a in range(n_act):
             for h in range(n_h):
                 sigma[a, h] = g.lock_values[start + a * n_h + h]
     elif mode == CFR:
-        regret_matching(g.regrets, base, n_act, n_h, sigma, work)
+        normalised(g.regrets[base : base + n_act * n_h].reshape(shape), sigma, work)
     else:
-        average_strategy(g.strategy, base, n_act, n_h, sigma, work)
+        normalised(g.strategy[base : base + n_act * n_h].reshape(shape), sigma, work)
     return li
+
+
+@_jit
+def normalised(stored: Any, sigma: Any, work: Any) -> None:
+    """``stored`` ([action, hand]) as a strategy, into ``sigma``: each action in
+    proportion to its positive part, uniform where none is positive. On the regrets it
+    is regret matching, on the strategy sums (never negative) the average strategy; a
+    compressed block's scale is the same for all its numbers, so it needs none. Loops
+    over hands innermost, on 2-d views (indices a loop counts from 0 need no check for
+    a negative index: the loops vectorise)."""
+    n_act, n_h = stored.shape
+    total = work[:n_h]
+    total[:] = 0.0
+    for a in range(n_act):
+        for h in range(n_h):
+            r = max(np.float64(stored[a, h]), 0.0)
+            sigma[a, h] = r
+            total[h] += r
+    uniform = 1.0 / n_act
+    for h in range(n_h):
+        total[h] = 1.0 / total[h] if total[h] > 0 else 0.0
+    for a in range(n_act):
+        for h in range(n_h):
+            t = total[h]
+            sigma[a, h] = sigma[a, h] * t if t > 0 else uniform
 
 
 @_jit
@@ -314,47 +340,6 @@ def showdown_zero_sum(
                 passed_by_card[cards_o[o, 1]] += r
         c1, c2 = cards_p[i, 0], cards_p[i, 1]
         out[order_p[i]] -= half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
-
-
-@_jit
-def regret_matching(regrets: Any, base: int, n_act: int, n_h: int, sigma: Any, work: Any) -> None:
-    """The current strategy: each action in proportion to its positive regret (loops
-    over hands innermost, so that they vectorise)."""
-    total = work[:n_h]
-    total[:] = 0.0
-    for a in range(n_act):
-        row = base + a * n_h
-        for h in range(n_h):
-            r = max(regrets[row + h], np.float32(0.0))
-            sigma[a, h] = r
-            total[h] += r
-    uniform = 1.0 / n_act
-    for h in range(n_h):
-        total[h] = 1.0 / total[h] if total[h] > 0 else 0.0
-    for a in range(n_act):
-        for h in range(n_h):
-            t = total[h]
-            sigma[a, h] = sigma[a, h] * t if t > 0 else uniform
-
-
-@_jit
-def average_strategy(sums: Any, base: int, n_act: int, n_h: int, sigma: Any, work: Any) -> None:
-    """The average strategy: the strategy sums normalised (uniform where all are 0)."""
-    total = work[:n_h]
-    total[:] = 0.0
-    for a in range(n_act):
-        row = base + a * n_h
-        for h in range(n_h):
-            x = sums[row + h]
-            sigma[a, h] = x
-            total[h] += x
-    uniform = 1.0 / n_act
-    for h in range(n_h):
-        total[h] = 1.0 / total[h] if total[h] > 0 else 0.0
-    for a in range(n_act):
-        for h in range(n_h):
-            t = total[h]
-            sigma[a, h] = sigma[a, h] * t if t > 0 else uniform
 
 
 def zero_sum_offset(g: Arrays, mode: int) -> float:
@@ -612,58 +597,54 @@ def _walk(
             v += sigma[i, h] * values[i, h]
         out[h] = v
     if mode == CFR and li < 0:
-        if g.regret_scale.shape[0] > 0:
-            update_compressed(g, base, g.block0[a] + deal, disc, reach_p, sigma, values, out)
-            return 0
-        positive, negative, keep = disc[0], disc[1], disc[2]
-        regrets, sums = g.regrets, g.strategy
-        for i in range(n_act):
-            row = base + i * n_p
-            for h in range(n_p):
-                r = regrets[row + h]
-                r *= positive if r > 0 else negative
-                regrets[row + h] = r + (values[i, h] - out[h])
-                sums[row + h] = sums[row + h] * keep + reach_p[h] * sigma[i, h]
+        update(g, base, g.block0[a] + deal, disc, reach_p, sigma, values, out)
     return 0
 
 
 @_jit
-def update_compressed(
+def update(
     g: Arrays, base: Any, block: Any, disc: Any, reach_p: Any, sigma: Any, values: Any, out: Any
 ) -> None:
-    """The DCFR update of one node and deal in compressed storage: regrets (int16) and
-    strategy sums (uint16) decoded with their block's scale, updated as in float32, and
-    encoded again, rounded to the nearest step, on the new largest magnitude as the
-    block's scale (regret matching and the average strategy need no scale: it is the
-    same for every action and hand of the block). ``values`` and ``sigma``
-    ([action, hand]) are overwritten with the new regrets and sums."""
+    """The DCFR update of one node and deal (its storage from ``base``, its ``block``):
+    regrets discounted, plus each action's value less the node's; strategy sums
+    discounted, plus the strategy weighted by the player's reach. Compressed, ``values``
+    and ``sigma`` ([action, hand]) are overwritten with the new regrets and sums."""
     positive, negative, keep = disc[0], disc[1], disc[2]
     n_act, n_p = values.shape
-    regrets, sums = g.regrets, g.strategy
+    regrets = g.regrets[base : base + n_act * n_p].reshape((n_act, n_p))
+    sums = g.strategy[base : base + n_act * n_p].reshape((n_act, n_p))
+    if g.regret_scale.shape[0] == 0:  # float32
+        for i in range(n_act):
+            for h in range(n_p):
+                r = regrets[i, h]
+                regrets[i, h] = r * (positive if r > 0 else negative) + (values[i, h] - out[h])
+                sums[i, h] = sums[i, h] * keep + reach_p[h] * sigma[i, h]
+        return
+    # compressed: the numbers are steps of the block's scale, decoded, updated as in
+    # float32, then encoded again
     r_step = g.regret_scale[block] / 32767.0
     s_step = g.strategy_scale[block] / 65535.0
     r_top = 0.0
     s_top = 0.0
     for i in range(n_act):
-        row = base + i * n_p
         for h in range(n_p):
-            r = regrets[row + h] * r_step
-            r *= positive if r > 0 else negative
-            r += values[i, h] - out[h]
+            r = regrets[i, h] * r_step
+            r = r * (positive if r > 0 else negative) + (values[i, h] - out[h])
             values[i, h] = r
             r_top = max(r_top, abs(r))
-            x = sums[row + h] * s_step * keep + reach_p[h] * sigma[i, h]
+            x = sums[i, h] * s_step * keep + reach_p[h] * sigma[i, h]
             sigma[i, h] = x
             s_top = max(s_top, x)
+    # encoded again, rounded to the nearest step, on the new largest magnitude as the
+    # block's scale (regret matching and the average strategy need no scale)
     g.regret_scale[block] = r_top
     g.strategy_scale[block] = s_top
     r_to = 32767.0 / r_top if r_top > 0 else 0.0
     s_to = 65535.0 / s_top if s_top > 0 else 0.0
     for i in range(n_act):
-        row = base + i * n_p
         for h in range(n_p):
-            regrets[row + h] = np.int16(round(values[i, h] * r_to))
-            sums[row + h] = np.uint16(round(sigma[i, h] * s_to))
+            regrets[i, h] = np.int16(round(values[i, h] * r_to))
+            sums[i, h] = np.uint16(round(sigma[i, h] * s_to))
 
 
 @_jit
