@@ -67,17 +67,16 @@ class Arrays(NamedTuple):
     avail: Any  # int32 [K]: the cards not on the board, in code order
     chance_factor: Any  # float64 [level]: the chance of one card dealt at that level
     board_of_deal: Any  # int32 [deal]: the final board's row in the showdown tables
-    order0: Any  # uint32 [board, hand]: OOP's hands by strength, weakest first
-    rank0: Any  # int32 [board, hand]: their strengths (-1: blocked by the board)
-    order1: Any
+    rank0: Any  # int32 [board, hand]: OOP's hands' strengths (-1: blocked by the board)
     rank1: Any
-    sorted0: Any  # uint16 [board, hand, 2]: OOP's cards in the order of order0
+    sorted0: Any  # uint16 or uint32 [board, hand, 3]: OOP's hands by strength, weakest
+    # first: (hand, its first card, its second card), side by side for the sweeps
     sorted1: Any
-    below0: Any  # int32 [board, hand]: per hand of order0, IP's hands (in order1) weaker
+    below0: Any  # int32 [board, hand]: per hand of sorted0, IP's hands (in sorted1) weaker
     upto0: Any  # int32 [board, hand]: ... and those no stronger
     below1: Any  # the same for IP's hands against OOP's
     upto1: Any
-    valid0: Any  # int32 [board]: where OOP's hands the board leaves start in order0
+    valid0: Any  # int32 [board]: where OOP's hands the board leaves start in sorted0
     valid1: Any
     n_cards: int  # the deck size
     deal_base: Any  # int64 [level]: where a level's deals start in deal_slot
@@ -230,16 +229,16 @@ def showdown_values(
     the hands holding card c and ``r(h)`` is the opponent's own h, if in S (it holds both
     cards, so it was taken off twice)."""
     if p == 0:
-        same, order_p, cards_p = g.same0, g.order0[board], g.sorted0[board]
-        order_o, cards_o = g.order1[board], g.sorted1[board]
+        same, hands_p = g.same0, g.sorted0[board]
+        hands_o = g.sorted1[board]
         weaker, no_stronger = g.below0[board], g.upto0[board]
         first, first_o = g.valid0[board], g.valid1[board]
     else:
-        same, order_p, cards_p = g.same1, g.order1[board], g.sorted1[board]
-        order_o, cards_o = g.order0[board], g.sorted0[board]
+        same, hands_p = g.same1, g.sorted1[board]
+        hands_o = g.sorted0[board]
         weaker, no_stronger = g.below1[board], g.upto1[board]
         first, first_o = g.valid1[board], g.valid0[board]
-    n_p, n_o = order_p.shape[0], order_o.shape[0]
+    n_p, n_o = hands_p.shape[0], hands_o.shape[0]
     m = g.n_cards + 2  # ``work``: scratch of at least twice that
     below = work[:m]  # per card: the reach of the weaker hands
     upto = work[m : 2 * m]  # per card: the reach of the hands no stronger
@@ -250,26 +249,26 @@ def showdown_values(
     lt = first_o
     le = first_o
     for i in range(first):
-        out[order_p[i]] = 0.0
+        out[hands_p[i, 0]] = 0.0
     gain_win = win - lose
     gain_tie = tie - lose
     for i in range(first, n_p):
         end = weaker[i]
         while lt < end:
-            r = reach_o[order_o[lt]]
+            r = reach_o[hands_o[lt, 0]]
             sum_below += r
-            below[cards_o[lt, 0]] += r
-            below[cards_o[lt, 1]] += r
+            below[hands_o[lt, 1]] += r
+            below[hands_o[lt, 2]] += r
             lt += 1
         end = no_stronger[i]
         while le < end:
-            r = reach_o[order_o[le]]
+            r = reach_o[hands_o[le, 0]]
             sum_upto += r
-            upto[cards_o[le, 0]] += r
-            upto[cards_o[le, 1]] += r
+            upto[hands_o[le, 1]] += r
+            upto[hands_o[le, 2]] += r
             le += 1
-        c1, c2 = cards_p[i, 0], cards_p[i, 1]
-        h = order_p[i]
+        c1, c2 = hands_p[i, 1], hands_p[i, 2]
+        h = hands_p[i, 0]
         twin = reach_o[same[h]] if same[h] >= 0 else 0.0
         wins = sum_below - below[c1] - below[c2]
         ties = sum_upto - upto[c1] - upto[c2] + twin - wins
@@ -277,15 +276,15 @@ def showdown_values(
     if lose == 0.0:
         return
     while le < n_o:  # every valid hand: the totals
-        r = reach_o[order_o[le]]
+        r = reach_o[hands_o[le, 0]]
         sum_upto += r
-        upto[cards_o[le, 0]] += r
-        upto[cards_o[le, 1]] += r
+        upto[hands_o[le, 1]] += r
+        upto[hands_o[le, 2]] += r
         le += 1
     for i in range(first, n_p):
-        h = order_p[i]
+        h = hands_p[i, 0]
         twin = reach_o[same[h]] if same[h] >= 0 else 0.0
-        out[h] += lose * (sum_upto - upto[cards_p[i, 0]] - upto[cards_p[i, 1]] + twin)
+        out[h] += lose * (sum_upto - upto[hands_p[i, 1]] - upto[hands_p[i, 2]] + twin)
 
 
 @_jit
@@ -299,33 +298,33 @@ def showdown_zero_sum(
     deep in the tree). The starting pot's half is a constant of every hand pair, the same
     at every action (:func:`_walk` uses these where only differences of values count)."""
     if p == 0:
-        order_p, cards_p = g.order0[board], g.sorted0[board]
-        order_o, cards_o = g.order1[board], g.sorted1[board]
+        hands_p = g.sorted0[board]
+        hands_o = g.sorted1[board]
         weaker, no_stronger = g.below0[board], g.upto0[board]
         first, first_o = g.valid0[board], g.valid1[board]
     else:
-        order_p, cards_p = g.order1[board], g.sorted1[board]
-        order_o, cards_o = g.order0[board], g.sorted0[board]
+        hands_p = g.sorted1[board]
+        hands_o = g.sorted0[board]
         weaker, no_stronger = g.below1[board], g.upto1[board]
         first, first_o = g.valid1[board], g.valid0[board]
-    n_p, n_o = order_p.shape[0], order_o.shape[0]
+    n_p, n_o = hands_p.shape[0], hands_o.shape[0]
     passed_by_card = work[: g.n_cards + 2]  # the reach of the opponent's hands passed
     passed_by_card[:] = 0.0
     for i in range(first):
-        out[order_p[i]] = 0.0
+        out[hands_p[i, 0]] = 0.0
     passed = 0.0
     o = first_o
     for i in range(first, n_p):  # wins: the weaker hands
         end = weaker[i]
         while o < end:
-            r = reach_o[order_o[o]]
+            r = reach_o[hands_o[o, 0]]
             if r != 0.0:
                 passed += r
-                passed_by_card[cards_o[o, 0]] += r
-                passed_by_card[cards_o[o, 1]] += r
+                passed_by_card[hands_o[o, 1]] += r
+                passed_by_card[hands_o[o, 2]] += r
             o += 1
-        c1, c2 = cards_p[i, 0], cards_p[i, 1]
-        out[order_p[i]] = half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
+        c1, c2 = hands_p[i, 1], hands_p[i, 2]
+        out[hands_p[i, 0]] = half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
     passed_by_card[:] = 0.0
     passed = 0.0
     o = n_o
@@ -333,13 +332,13 @@ def showdown_zero_sum(
         end = no_stronger[i]
         while o > end:
             o -= 1
-            r = reach_o[order_o[o]]
+            r = reach_o[hands_o[o, 0]]
             if r != 0.0:
                 passed += r
-                passed_by_card[cards_o[o, 0]] += r
-                passed_by_card[cards_o[o, 1]] += r
-        c1, c2 = cards_p[i, 0], cards_p[i, 1]
-        out[order_p[i]] -= half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
+                passed_by_card[hands_o[o, 1]] += r
+                passed_by_card[hands_o[o, 2]] += r
+        c1, c2 = hands_p[i, 1], hands_p[i, 2]
+        out[hands_p[i, 0]] -= half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
 
 
 def zero_sum_offset(g: Arrays, mode: int) -> float:

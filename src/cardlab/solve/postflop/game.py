@@ -177,10 +177,12 @@ class PostflopGame:
         return 2 * 4 * total + tables
 
     def table_bytes(self) -> int:
-        """Bytes of the showdown tables: per player its hands in strength order, their
-        ranks, their cards (int16 pairs) and the two bounds per hand; the ranks by hand."""
+        """Bytes of the showdown tables: per player its hands in strength order with their
+        cards (three 16-bit numbers a hand, or 32-bit), their ranks and the two bounds per
+        hand; the ranks by hand."""
         o0, r0, o1, r1, ranks = self.tables
-        return ranks.nbytes + sum(o.nbytes * 2 + r.nbytes * 3 for o, r in ((o0, r0), (o1, r1)))
+        width = 2 if _narrow(max(o0.shape[1], o1.shape[1]), self.deck_size + 2) else 4
+        return ranks.nbytes + sum(o.size * 3 * width + r.nbytes * 3 for o, r in ((o0, r0), (o1, r1)))
 
     # --- building --------------------------------------------------------------------
 
@@ -398,8 +400,7 @@ class PostflopGame:
         for t, swap in enumerate(self.swaps):
             perms[0][t], perms[1][t] = swap.hands
         o0, r0, o1, r1, _ = self.tables
-        s0 = c0[o0].astype(np.uint16)
-        s1 = c1[o1].astype(np.uint16)
+        s0, s1 = (_by_strength(o, c) for o, c in ((o0, c0), (o1, c1)))
         below0, upto0, below1, upto1, valid0, valid1 = self.showdown_bounds()
         c = self.config
         return k.Arrays(
@@ -423,9 +424,7 @@ class PostflopGame:
             self.avail,
             factor,
             self.board_of_deal(),
-            o0.astype(np.uint32),
             r0,
-            o1.astype(np.uint32),
             r1,
             s0,
             s1,
@@ -461,6 +460,22 @@ class PostflopGame:
         values = np.empty(len(self.hands[0]))
         k.fold_values(self.arrays, 0, self.hands[1].weights, 1.0, values, k.scratch(self.arrays))
         return float(values @ self.hands[0].weights)
+
+
+def _by_strength(
+    order: npt.NDArray[np.int32], codes: npt.NDArray[np.uint32]
+) -> npt.NDArray[np.uint16] | npt.NDArray[np.uint32]:
+    """Per board, a player's hands by strength: (hand, first card, second card) side by
+    side, as the showdown sweeps read them; uint16 where every number fits."""
+    out = np.empty((*order.shape, 3), np.uint32)
+    out[:, :, 0] = order
+    out[:, :, 1:] = codes[order]
+    return out.astype(np.uint16) if _narrow(order.shape[1], int(codes.max(initial=0)) + 1) else out
+
+
+def _narrow(n_hands: int, n_cards: int) -> bool:
+    """Whether the showdown tables' hands and cards fit 16-bit numbers."""
+    return max(n_hands, n_cards) <= 2**16
 
 
 def _size(n: int) -> str:
