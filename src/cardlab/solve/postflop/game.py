@@ -182,7 +182,8 @@ class PostflopGame:
         hand; the ranks by hand."""
         o0, r0, o1, r1, ranks = self.tables
         width = 2 if _narrow(max(o0.shape[1], o1.shape[1]), self.deck_size + 2) else 4
-        return ranks.nbytes + sum(o.size * 3 * width + r.nbytes * 3 for o, r in ((o0, r0), (o1, r1)))
+        per_player = (o.size * 3 * width + r.nbytes * 3 for o, r in ((o0, r0), (o1, r1)))
+        return ranks.nbytes + sum(per_player)
 
     # --- building --------------------------------------------------------------------
 
