@@ -193,7 +193,14 @@ class Replay:
 
 _INFINITY = Decimal("Infinity")
 # the events that are a player's action (the rest: forced bets, deals, returns, awards)
-_PLAYER_ACTIONS = (ev.Fold, ev.CheckCall, ev.BetRaise, ev.BringIn, ev.Discard, ev.ShowMuck)
+_PLAYER_ACTIONS = (
+    ev.Fold,
+    ev.CheckCall,
+    ev.CompleteBetRaiseTo,
+    ev.PostBringIn,
+    ev.Discard,
+    ev.ShowMuck,
+)
 
 
 def collected(hand: HandState) -> list[int]:
@@ -211,10 +218,10 @@ def collected(hand: HandState) -> list[int]:
         if isinstance(event, ev.NewStreet):
             if event.index > 0:
                 bets, returned = [0] * n, None
-        elif isinstance(event, ev.PostBlind | ev.CheckCall | ev.BringIn):
+        elif isinstance(event, ev.PostBlind | ev.CheckCall | ev.PostBringIn):
             bets[event.player] += event.amount
-        elif isinstance(event, ev.BetRaise):
-            bets[event.player] = event.amount
+        elif isinstance(event, ev.CompleteBetRaiseTo):
+            bets[event.player] = event.chips
         elif isinstance(event, ev.ReturnBet):
             returned = (event.player, event.amount)
         elif isinstance(event, ev.Award):
@@ -477,7 +484,7 @@ def _apply(
         kind = next(k for k in pa.ACTION_TYPES if isinstance(action, k))
     if kind is pa.DealHole:  # the most common action first
         cards, mask = _dealt(tokens, action.cards, deck)  # type: ignore[union-attr,arg-type]
-        hand._deal_hole_masked(action.player - 1, cards, mask)  # type: ignore[union-attr]
+        hand._deal_hole_masked(action.player, cards, mask)  # type: ignore[union-attr]
         return
     if kind is pa.NoOp:
         return
@@ -487,7 +494,7 @@ def _apply(
             raise HistoryError("board cards cannot be unknown")
         hand._deal_board_masked(cards, mask)  # type: ignore[arg-type]
         return
-    player = action.player - 1  # type: ignore[union-attr]
+    player = action.player  # type: ignore[union-attr]
     if kind is pa.ShowMuck:
         _show_or_muck(hand, player, action.cards, deck)  # type: ignore[union-attr]
         return

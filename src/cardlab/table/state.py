@@ -432,7 +432,7 @@ class HandState:
         amount = min(self.stacks[i], max(self.bets) - self.bets[i])
         self._pop_actor()
         self._put(i, amount)
-        return self._record_and_continue(ev.CheckCall(i, amount))
+        return self._record_and_continue(ev.CheckCall(i, amount=amount))
 
     def verify_bring_in(self) -> None:
         i = self._turn()
@@ -442,13 +442,13 @@ class HandState:
     def can_bring_in(self) -> bool:
         return self._can(self.verify_bring_in)
 
-    def bring_in(self) -> ev.BringIn:
+    def bring_in(self) -> ev.PostBringIn:
         self.verify_bring_in()
         i = self._pop_actor()
         amount = min(self.stacks[i], self.stakes.bring_in)
         self._put(i, amount)
         self._bring_in_status = False
-        return self._record_and_continue(ev.BringIn(i, amount))
+        return self._record_and_continue(ev.PostBringIn(i, amount=amount))
 
     def verify_bet_or_raise_to(self, amount: int) -> None:
         """Check a completion, bet or raise *to* ``amount`` chips this round."""
@@ -472,7 +472,7 @@ class HandState:
     def can_bet_or_raise_to(self, amount: int) -> bool:
         return self._can(lambda: self.verify_bet_or_raise_to(amount))
 
-    def bet_or_raise_to(self, amount: int) -> ev.BetRaise:
+    def bet_or_raise_to(self, amount: int) -> ev.CompleteBetRaiseTo:
         self.verify_bet_or_raise_to(amount)
         i = self._pop_actor()
         increment = amount - max(self.bets)
@@ -493,7 +493,7 @@ class HandState:
             self._short_all_ins.append(increment)
         if sum(self._short_all_ins) >= self._raise_size:
             self._short_all_ins.clear()
-        return self._record_and_continue(ev.BetRaise(i, amount))
+        return self._record_and_continue(ev.CompleteBetRaiseTo(i, amount))
 
     # --- draw -----------------------------------------------------------------------
 

@@ -123,7 +123,7 @@ def _step(
         street=street,
         events=tuple(events),
         index=index,
-        actor=player - 1 if acted and isinstance(player, int) else None,
+        actor=player if acted and isinstance(player, int) else None,
         hole_deal=isinstance(action, pa.DealHole),
         board=_texts(hand.board),
         stacks=tuple(hand.stacks),
