@@ -115,6 +115,56 @@ def all_in_odds(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) ->
     )
 
 
+def all_in_streets(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) -> list[AllInOdds]:
+    """The odds of an all-in hand on every street of every run, as the board came (the
+    board when the betting ended, then each street of the first run, then each street
+    of the later runs from the cards they share): what a viewer sees street by street,
+    once every hand left is face up (empty otherwise)."""
+    players = hand.in_hand()
+    start = hand.all_in_board
+    if start is None or len(players) < 2 or not _counts_exactly(hand):
+        return []
+    if not hand.is_over and not all(hand.has_shown(p) for p in players):
+        return []  # the hands are not face up yet
+    holes = [tuple(c for c in hand.hole[p] if c is not None) for p in players]
+    if any(len(h) != hand.game.game.base.hole_cards for h in holes):
+        return []
+    ends = []
+    total = 0
+    for street in hand.streets:
+        total += street.board
+        if start <= total < sum(s.board for s in hand.streets):
+            ends.append(total)
+    out: list[AllInOdds] = []
+    seen: set[tuple[Card, ...]] = set()
+    for run, board in enumerate(hand.boards()):
+        for length in sorted(set(ends)):
+            if length > len(board) or tuple(board[:length]) in seen:
+                continue
+            seen.add(tuple(board[:length]))
+            try:
+                result = exact_equity(
+                    hand.game.game,
+                    [format_cards(h) for h in holes],
+                    board=format_cards(board[:length]),
+                    max_seconds=max_seconds,
+                )
+            except GameError:
+                return out
+            out.append(
+                AllInOdds(
+                    tuple(board[:length]),
+                    run,
+                    result.deals,
+                    tuple(
+                        HandOdds(p, h, Fraction(e.win), Fraction(e.tie), Fraction(e.equity))
+                        for p, h, e in zip(players, holes, result.players, strict=True)
+                    ),
+                )
+            )
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class StrengthHint:
     """A learner's hint: ``hand`` their best hand so far in words (None before five

@@ -20,6 +20,7 @@ import dataclasses
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cardlab.errors import GameError
 from cardlab.table.dealing import Dealer
@@ -85,7 +86,7 @@ class Session:
         dealer: Dealer | None = None,
         order: Sequence[int] | None = None,
         posts: Collection[int] = (),
-        **state_options: str,
+        **state_options: Any,
     ) -> HandState:
         """Deal the next hand (the previous one must be over). ``dealer``: the hand's
         fairly shuffled cards (else the table's seed shuffles); ``order``: the seats by

@@ -100,6 +100,7 @@ class HandState:
         "__weakref__",
         "_acted",
         "_actors",
+        "_all_in_at",
         "_all_in",
         "_blinds",
         "_bring_in_status",
@@ -233,6 +234,7 @@ class HandState:
         self._acted: set[int] = set()
         self._short_all_ins: list[int] = []
         self._all_in = False
+        self._all_in_at: int | None = None  # board cards dealt when the betting ended all in
         # showdown
         self._show_queue: deque[int] = deque()
         self._shown = [False] * n
@@ -792,6 +794,12 @@ class HandState:
         return [*self.run_boards, tuple(self.board)]
 
     @property
+    def all_in_board(self) -> int | None:
+        """How many board cards were dealt when the betting ended with everyone left all
+        in (None: it did not)."""
+        return self._all_in_at
+
+    @property
     def rabbit(self) -> tuple[Card, ...] | None:
         """The cards a rabbit hunt showed (None: nobody asked)."""
         return self._rabbit
@@ -1180,6 +1188,8 @@ class HandState:
             self._all_in = True
         if last and not all(stacks):
             self._all_in = True
+        if self._all_in and in_hand > 1 and self._all_in_at is None:
+            self._all_in_at = len(self.board)
         self._return_uncalled(include_antes=False)
         self.bets = [0] * self.players
         if in_hand > 1 and (self._all_in or last):

@@ -18,6 +18,7 @@ from typing import Any
 from cardlab.bots import BOTS, get_bot
 from cardlab.errors import GameError
 from cardlab.table import TableGame
+from cardlab.table.state import MAX_RUNS
 from cardlab.table.structure import table_game_names
 from cardlab.table.tournament import MAX_LEVELS, Schedule, check_payouts
 from cardlab.web.payload import RequestError
@@ -78,6 +79,7 @@ class TableConfig:
     level_minutes: int | None = None
     tournament_buy_in: int = 0
     payouts: tuple[int, ...] | None = None
+    run_it: int = 1
 
     @property
     def tournament(self) -> bool:
@@ -234,6 +236,7 @@ def parse_config(
         raise RequestError(
             f"field 'new_players' is {' or '.join(map(repr, NEW_PLAYERS))}: {_shown(new_players)}"
         )
+    run_it = _whole(data, "run_it", 1, 1, MAX_RUNS)
     fmt = _text(data, "format", "cash").strip().lower()
     if fmt not in FORMATS:
         raise RequestError(f"field 'format' is 'cash' or 'tournament': {_shown(fmt)}")
@@ -297,6 +300,7 @@ def parse_config(
         max_missed=max_missed,
         approve_seats=approve_seats,
         new_players=new_players,
+        run_it=run_it,
         ante=optional["ante"],
         bring_in=optional["bring_in"],
         small_bet=optional["small_bet"],

@@ -211,6 +211,7 @@ class HandRunner:
             "sittings": [seating.seats[s].sitting for s in order],
             "posts": posts,
             "turn": self.turn + 1,  # so a restarted server counts on from here
+            "runs": self.config().run_it,  # the most runs this hand's players may agree to
         }
         if level is not None:
             start["level"] = level
@@ -226,7 +227,9 @@ class HandRunner:
             self.out.notice("the server could not store the next deal; it was not dealt")
             self.out.notify()
             return False
-        self.session.new_hand(dealer=dealer, order=order, posts=posts, showdown="manual")
+        self.session.new_hand(
+            dealer=dealer, order=order, posts=posts, showdown="manual", runs=start["runs"]
+        )
         self.deal, self.dealer = deal, dealer
         self.hand_names, self.hand_sittings = start["names"], start["sittings"]
         self.action_seq = 0
@@ -324,6 +327,7 @@ class HandRunner:
                 order=[int(s) for s in start["order"]],
                 posts=posts,
                 showdown="manual",
+                runs=int(start.get("runs", 1)),
             )
             for text in live.actions:
                 action = Action.parse(text, deck)
@@ -381,6 +385,36 @@ class HandRunner:
             (h.revealed(seed) if h.commitment == commitment else h for h in self.finished),
             maxlen=KEEP_HANDS,
         )
+
+    def rabbit_hunt(self) -> None:
+        """Anyone at the table asks to see the board cards the last hand, won before
+        its last street, would have dealt: from the same deck, shown to all, written in
+        the stored hand's ``_rabbit`` field (no part of the hand) before anyone sees them."""
+        window = self._last
+        if window is None or self.live():
+            raise ActionError("there is no finished hand to hunt the rabbit of")
+        number, hand, _names = window
+        if hand.rabbit is not None:
+            return  # already shown
+        hand.verify_rabbit_hunt()
+        k = next((k for k, h in enumerate(self.finished) if h.number == number), None)
+        if k is None:
+            raise ActionError("there is no finished hand to hunt the rabbit of")
+        cards = hand.rabbit_hunt()
+        done = self.finished[k].with_rabbit(cards)
+        hand_id = self._show_window[0] if self._show_window is not None else None
+        if hand_id is not None and self._show_window is not None and self._show_window[1] is hand:
+            try:
+                self.out.store.amend_hand(
+                    self.out.table_id, hand_id, phh_text(done.history), done.decisions
+                )
+            except CardlabError:
+                log.exception("table %s: the rabbit of hand %d not stored", self.out.table_id, number)
+        self.finished[k] = done
+        self._last_summary = None
+        self.out.notice(f"the rabbit of hand {number}: {' '.join(str(c) for c in cards)}")
+        self.out.touch()
+        self.out.notify()
 
     def show_refusal(self, seat: int | None, closed: bool = False) -> str | None:
         """Why the person in ``seat`` may not show their cards now (None: they may)."""

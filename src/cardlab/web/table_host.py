@@ -37,6 +37,7 @@ SETTINGS = (
     "name",
     "approve_seats",
     "new_players",
+    "run_it",
 )
 
 

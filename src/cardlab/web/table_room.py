@@ -38,6 +38,7 @@ from cardlab.web.table_errors import TableFull
 from cardlab.web.table_fair import TableSeeds
 from cardlab.web.table_hand import KEEP_HANDS, HandRunner
 from cardlab.web.table_host import HostControls
+from cardlab.web.table_odds import TableOdds
 from cardlab.web.table_outlets import Outlets, Tasks
 from cardlab.web.table_pace import Pace
 from cardlab.web.table_payload import payload, status
@@ -129,6 +130,7 @@ class Room:
             rng=random.Random(config.seed) if config.practice else random.Random(),
         )  # fmt: skip
         self.chat = Chat(is_host=self.seating.is_host, on_change=self.notify)  # memory only
+        self.odds = TableOdds(self.notify)  # exact odds, hints: memory only
         self.audience = Audience(self._render)
         self.pace = Pace(
             out, self.tasks, self.runner, self.clock, self.seating, self.controls,
@@ -266,6 +268,15 @@ class Room:
     def show_hand(self, seat: int | None) -> None:
         self.runner.show_hand(seat, self.closed)
 
+    def rabbit_hunt(self) -> None:
+        self.runner.rabbit_hunt()
+
+    def set_hints(self, seat: int | None, on: object) -> None:
+        try:
+            self.odds.set_hints(seat, on)
+        except ValueError as error:
+            raise ActionError(str(error)) from None
+
     # --- the host ---------------------------------------------------------------------------
 
     def _on_pause(self, paused: bool) -> None:
@@ -365,7 +376,7 @@ class Room:
             runner=self.runner, director=self.director, fair=self.fair, chat=self.chat,
             notices=list(self.notices), connected=self.audience.seats(),
             clock=self.clock.remaining(), status=self.status(), closed=self.closed,
-            closing=self.closing,
+            closing=self.closing, odds=self.odds,
         )  # fmt: skip
 
     def connect(self, conn: Connection, seat: int | None, host: bool = False) -> int:

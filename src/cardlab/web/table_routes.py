@@ -33,6 +33,13 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
                                               {"type": "sit_out"}, {"type": "sit_in"},
                                               {"type": "show"} (the winner of a hand
                                               everyone folded to, before the next deal),
+                                              {"type": "rabbit"} (anyone: the cards the
+                                              last hand, won early, would have dealt),
+                                              {"type": "hints", "on": bool} (a player's
+                                              own hints: best hand, exact equity),
+                                              {"type": "action", "action": "runs 2"}
+                                              (all in: run the board twice; "runs": no
+                                              preference),
                                               {"type": "chat", "text": t, "name"?: n}
                                               (see table_chat: its answer, and what only
                                               this browser may know, is a "chat_status")
@@ -603,6 +610,12 @@ def handle_message(
         if kind == "show":  # the winner of a hand everyone else folded to shows after it
             room.show_hand(seat)
             return None
+        if kind == "rabbit":  # anyone: the cards a hand won early would have dealt
+            room.rabbit_hunt()
+            return None
+        if kind == "hints":  # a player's own hints, off by default
+            room.set_hints(seat, message.get("on"))
+            return None
         if kind == "chat":
             return chat_message(room.chat, room.seats, seat, author, message)
         if kind == "action":
@@ -616,7 +629,8 @@ def handle_message(
             return None
         raise RequestError(
             f"unknown message type {str(kind)[:40]!r} "
-            "(action, show, start, client_seed, reveal, leave, sit_out, sit_in, chat or ping)"
+            "(action, show, rabbit, hints, start, client_seed, reveal, leave, sit_out, sit_in, "
+            "chat or ping)"
         )
     except CardlabError as exc:
         return {"type": "error", "message": str(exc)[:300]}
