@@ -276,6 +276,7 @@
     $("pt-pause").addEventListener("click", () => host({ op: state && state.table.paused ? "resume" : "pause" }));
     $("pt-approve").addEventListener("click", () => host({ op: "settings", settings: { approve_seats: !(state && state.table.config.approve_seats) } }));
     $("pt-new-players").addEventListener("change", (e) => host({ op: "settings", settings: { new_players: e.target.value } }));
+    $("pt-run-it").addEventListener("change", (e) => host({ op: "settings", settings: { run_it: Number(e.target.value) } }));
     $("pt-settings").addEventListener("submit", (event) => {
       event.preventDefault();
       const settings = {};
@@ -406,6 +407,7 @@
         $("pt-requests-box").hidden = !requests.length;
         $("pt-approve").textContent = s.table.config.approve_seats ? "Seat people without approval" : "Approve each new seat";
         if (document.activeElement !== $("pt-new-players")) $("pt-new-players").value = s.table.config.new_players || "wait";
+        if (document.activeElement !== $("pt-run-it")) $("pt-run-it").value = String(s.table.config.run_it || 1);
       }
       if (ledgerHand !== s.table.hand_number + (s.hand && s.hand.over ? 0.5 : 0)) { ledgerHand = s.table.hand_number + (s.hand && s.hand.over ? 0.5 : 0); loadLedger(); }
       $("pt-close").hidden = !s.host || s.table.closed;
@@ -426,6 +428,7 @@
       renderFelt();
       renderActions();
       renderLast();
+      renderOdds();
       renderTournament();
       const logBox = $("pt-log");
       logBox.textContent = "";
@@ -724,6 +727,12 @@
         update();
         draw.addEventListener("click", () => { const cards = [...selected].join(" "); selected.clear(); act(cards ? "d " + cards : "d"); });
         buttons.append(draw);
+      } else if (legal.phase === "runs") {
+        // everyone left is all in: run the rest of the board more than once if all agree
+        me.cards.forEach((c, k) => hole.append(mine(c, k)));
+        const times = ["once", "twice", "three times"];
+        for (let n = 1; n <= legal.runs; n++) buttons.append(el("button", { type: "button", id: `pt-act-runs-${n}`, class: n === 2 ? "primary" : "", text: `Run it ${times[n - 1] || n + " times"}`, onclick: () => act(`runs ${n}`) }));
+        buttons.append(el("button", { type: "button", id: "pt-act-runs-any", text: "No preference", onclick: () => act("runs") }));
       } else if (legal.phase === "showdown") {
         me.cards.forEach((c, k) => hole.append(mine(c, k)));
         buttons.append(el("button", { type: "button", id: "pt-act-show", class: "primary", text: "Show", onclick: () => act("s") }));
@@ -779,10 +788,40 @@
         const handRows = last.hands.map((h) => el("tr", {}, el("td", { text: h.name }), el("td", { text: h.cards }), el("td", { text: h.description })));
         box.append(el("table", { id: "pt-last-hands" }, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Cards" }), el("th", { text: "Best five" }))), el("tbody", {}, ...handRows)));
       }
+      (last.runs || []).forEach((b, k) => box.append(el("p", { class: "pt-run", "data-run": k + 1, text: `Run ${k + 1}: ${b}` })));
+      if (last.rabbit) box.append(el("p", { id: "pt-rabbit-cards", class: "pt-rabbit", text: `The rabbit (not part of the hand): ${last.rabbit}` }));
+      else if (last.rabbit_due && betweenHands(state)) box.append(el("p", {}, el("button", { type: "button", id: "pt-rabbit", text: "Show the cards that would have come", onclick: () => send({ type: "rabbit" }) })));
       box.append(el("p", { class: "note", text: last.results.map((r) => `${r.name} ${r.won > 0 ? "+" : ""}${r.won}`).join(" · ") }));
       // the replayer shows the hand as this browser may see it (web/replay.py)
       if (last.replay) box.append(el("p", {}, el("a", { id: "pt-last-replay", href: last.replay, text: `Replay hand ${last.hand}` })));
     }
+
+    // the exact all-in odds (everyone's, street by street and run by run) and your hint
+    function renderOdds() {
+      const s = state;
+      const box = $("pt-odds");
+      box.textContent = "";
+      const pct = (x) => `${(100 * x).toFixed(1)}%`;
+      if (s.odds && s.odds.length) {
+        const names = {};
+        for (const p of s.seats) names[p.name] = p.name;
+        const rows = s.odds.map((o) => el("tr", { "data-run": o.run, "data-board": o.board },
+          el("td", { text: (s.odds.some((x) => x.run > 1) ? `run ${o.run}: ` : "") + (o.board || "before the flop") }),
+          el("td", { text: o.hands.map((h) => `${h.cards} ${pct(h.equity)}` + (h.tie > 0 ? ` (tie ${pct(h.tie)})` : "")).join(" · ") })));
+        box.append(el("h2", { text: "All-in odds (exact)" }),
+          el("table", { id: "pt-odds-table" }, el("thead", {}, el("tr", {}, el("th", { text: "Board" }), el("th", { text: "Each hand's share" }))), el("tbody", {}, ...rows)));
+      }
+      if (s.hints_on && s.hint) {
+        const h = s.hint;
+        const words = h.hand ? `You have ${h.hand}. ` : "";
+        const eq = h.equity == null ? "too many deals to count exactly now" : `${pct(h.equity)} against a random hand (exact)`;
+        box.append(el("p", { id: "pt-hint", class: "pt-hint", text: `${words}Your equity: ${eq}.` }));
+      }
+      box.hidden = !box.childNodes.length;
+      const want = pref("cardlab-hints");
+      if (s.you && !!s.hints_on !== want && hintsAsked !== want) { hintsAsked = want; send({ type: "hints", on: want }); }
+    }
+    let hintsAsked = null;
 
     // a sit-and-go: the level, the stakes and the next ones, who is left, the standings
     let levelTimer = null;
@@ -834,6 +873,9 @@
     four.checked = pref("cardlab-four-colour");
     root.classList.toggle("four-colour", four.checked);
     four.addEventListener("change", () => { pref("cardlab-four-colour", four.checked); root.classList.toggle("four-colour", four.checked); });
+    const hints = $("pt-hints");
+    hints.checked = pref("cardlab-hints");
+    hints.addEventListener("change", () => { pref("cardlab-hints", hints.checked); hintsAsked = null; if (state) renderOdds(); });
     const loud = $("pt-sound");
     loud.checked = sound.on = pref("cardlab-sound");
     loud.addEventListener("change", () => { sound.on = pref("cardlab-sound", loud.checked); if (sound.on) sound.click(); });
