@@ -129,3 +129,37 @@ def test_the_rabbit_and_the_hints(client: TestClient, store: Store) -> None:
             c for c in last["rabbit"].split()
         ]
         assert not any("d db" in str(a) for a in history.actions)  # no part of the hand
+
+
+def test_the_replayer_shows_each_run_its_odds_and_the_rabbit() -> None:
+    from cardlab.table import HandState, TableGame
+    from cardlab.table.history import to_history
+    from cardlab.table.odds import all_in_streets
+    from cardlab.web.replay import hand_frames
+
+    game = TableGame.create("standard52-holdem", blinds=(1, 2))
+    hand = HandState(game, [100, 100], seed=1, runs=2)
+    hand.bet_or_raise_to(100)
+    hand.check_or_call()
+    hand.choose_runs(2)
+    hand.choose_runs(2)
+    data = hand_frames(phh.loads(phh.dumps(to_history(hand))))
+    boards = [[str(c) for c in b] for b in hand.boards()]
+    # run 1's river is shown before run 2 starts; run 2's frames show run 1 above
+    assert any(f["board"] == boards[0] and not f["runs_done"] for f in data["frames"])
+    later = [f for f in data["frames"] if f["runs_done"]]
+    assert later and all(f["runs_done"] == [boards[0]] for f in later)
+    assert any(f["street"].startswith("run 2: ") for f in data["frames"])
+    # the frames' odds are the table's, street by street and run by run
+    shown = [f["odds"] for f in data["frames"] if f["odds"]]
+    table = [o.as_dict() for o in all_in_streets(hand)]
+    assert [(o["run"], o["board"]) for o in shown] == [(o["run"], o["board"]) for o in table]
+    assert [[h["exact"] for h in o["hands"]] for o in shown] == [
+        [h["exact"] for h in o["hands"]] for o in table
+    ]
+    folded = HandState(game, [100, 100], seed=1)
+    folded.fold()
+    rabbit = folded.rabbit_hunt()
+    data = hand_frames(phh.loads(phh.dumps(to_history(folded))))
+    assert data["rabbit"] == [str(c) for c in rabbit]
+    assert all(not f["board"] for f in data["frames"])  # no part of the hand

@@ -14,6 +14,7 @@ are the players' own, or no exact kernel counts it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -52,11 +53,13 @@ class HandOdds:
 
 @dataclass(frozen=True, slots=True)
 class AllInOdds:
-    """The odds of every hand left for ``board`` (``run``: which run of the board)."""
+    """The odds of every hand left for ``board`` (``run``: which run of the board; a
+    later run's deck lacks the cards the runs before it dealt, ``dead``)."""
 
     board: tuple[Card, ...]
     run: int
     deals: int
+    dead: tuple[Card, ...]  # the cards earlier runs dealt: out of this run's deck
     hands: tuple[HandOdds, ...]
 
     def as_dict(self) -> dict[str, Any]:
@@ -64,6 +67,7 @@ class AllInOdds:
             "board": format_cards(self.board),
             "run": self.run + 1,
             "deals": self.deals,
+            "dead": format_cards(self.dead),
             "hands": [h.as_dict() for h in self.hands],
         }
 
@@ -81,6 +85,15 @@ def board_to_come(hand: HandState) -> int:
     return full - len(hand.board)
 
 
+def _dealt_before(runs: Sequence[Sequence[Card]], board: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards the runs before dealt that are not on ``board`` (they share a start)."""
+    on = set(board)
+    out: list[Card] = []
+    for run in runs:
+        out.extend(c for c in run if c not in on and c not in out)
+    return tuple(out)
+
+
 def all_in_odds(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) -> AllInOdds | None:
     """Each hand's exact odds when everyone left is all in with board cards to come
     (None otherwise, or when the count would take longer than ``max_seconds``)."""
@@ -95,19 +108,23 @@ def all_in_odds(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) ->
     need = hand.game.game.base.hole_cards
     if any(len(h) != need for h in holes):
         return None  # a hand not known (a replayed history's ????)
+    board = tuple(hand.board)
+    dead = _dealt_before(hand.run_boards, board)
     try:
         result = exact_equity(
             hand.game.game,
             [format_cards(h) for h in holes],
-            board=format_cards(hand.board),
+            board=format_cards(board),
+            dead=format_cards(dead),
             max_seconds=max_seconds,
         )
     except GameError:  # too big to count now (ExactTooBig)
         return None
     return AllInOdds(
-        tuple(hand.board),
+        board,
         len(hand.run_boards),
         result.deals,
+        dead,
         tuple(
             HandOdds(p, h, Fraction(e.win), Fraction(e.tie), Fraction(e.equity))
             for p, h, e in zip(players, holes, result.players, strict=True)
@@ -142,11 +159,13 @@ def all_in_streets(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS)
             if length > len(board) or tuple(board[:length]) in seen:
                 continue
             seen.add(tuple(board[:length]))
+            dead = _dealt_before(hand.boards()[:run], board[:length])
             try:
                 result = exact_equity(
                     hand.game.game,
                     [format_cards(h) for h in holes],
                     board=format_cards(board[:length]),
+                    dead=format_cards(dead),
                     max_seconds=max_seconds,
                 )
             except GameError:
@@ -156,6 +175,7 @@ def all_in_streets(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS)
                     tuple(board[:length]),
                     run,
                     result.deals,
+                    dead,
                     tuple(
                         HandOdds(p, h, Fraction(e.win), Fraction(e.tie), Fraction(e.equity))
                         for p, h, e in zip(players, holes, result.players, strict=True)

@@ -159,6 +159,15 @@
       ? ` (${frame.pots.map((p, i) => `${i ? `side pot ${i}` : "main pot"} ${amount(p.amount)}`).join(", ")})` : "";
     $("rp-pot").textContent = last ? "pots paid" : `pot ${amount(frame.total_pot)}${side}`;
     $("rp-board").replaceChildren(...frame.board.map((c) => card(c, false)));
+    // a board run more than once: the runs before this one; the exact all-in odds
+    const runs = frame.runs_done || [];
+    $("rp-runs").hidden = !runs.length;
+    $("rp-runs").replaceChildren(...runs.map((b, k) => el("div", { class: "rp-run", "data-run": String(k + 1) }, `run ${k + 1}: `, ...b.map((c) => card(c, false)))));
+    const odds = frame.odds;
+    $("rp-odds").hidden = !odds;
+    $("rp-odds").replaceChildren(...(odds ? odds.hands.map((h) => el("tr", { "data-player": String(h.player) },
+      el("td", {}, data.players[h.player - 1] || `p${h.player}`), el("td", {}, h.cards),
+      el("td", {}, `${(100 * h.equity).toFixed(1)}%` + (h.tie > 0 ? ` (tie ${(100 * h.tie).toFixed(1)}%)` : "")))) : []));
     $("rp-action").textContent = frame.text;
     $("rp-seats").replaceChildren(...frame.players.map((p, i) => seat(p, i, frame, last)));
     drawLog();
@@ -216,6 +225,8 @@
       `${p.name} ${amount(p.amount)}: ${p.winners.join(" and ")}${p.why ? ` (${p.why})` : ""}`)));
     $("rp-shown").replaceChildren(...result.hands.map((x) => el("li", {},
       `${x.name} shows ${x.cards}${x.description ? `: ${x.description}` : ""}`)));
+    $("rp-rabbit").hidden = !data.rabbit;
+    $("rp-rabbit").textContent = data.rabbit ? `The rabbit (the cards that would have come, not part of the hand): ${data.rabbit.join(" ")}` : "";
   }
 
   // --- controls ----------------------------------------------------------------------------
