@@ -8,6 +8,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from test_dealing import reference_shuffle
 
 from cardlab.cli import main
 from cardlab.table import HandState, TableGame, phh
@@ -15,8 +16,6 @@ from cardlab.table import dealing as d
 from cardlab.table import phh_actions as pa
 from cardlab.table.history import to_history
 from cardlab.table.state import Phase
-
-from test_dealing import reference_shuffle
 
 SEED = bytes(range(32))
 GAMES = ["standard52-holdem", "fesca78-holdem", "short36-holdem", "standard52-omaha"]

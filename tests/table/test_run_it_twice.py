@@ -203,9 +203,7 @@ def test_stud_is_never_run_twice() -> None:
     while not hand.is_over:
         assert hand.phase is not Phase.RUNS
         legal = hand.legal()
-        if legal.bring_in is not None and legal.raise_max is not None:
-            hand.bet_or_raise_to(legal.raise_max)
-        elif legal.raise_max is not None:
+        if legal.raise_max is not None:
             hand.bet_or_raise_to(legal.raise_max)
         else:
             hand.check_or_call()

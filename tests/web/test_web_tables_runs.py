@@ -125,9 +125,7 @@ def test_the_rabbit_and_the_hints(client: TestClient, store: Store) -> None:
         assert len(last["rabbit"].split()) == 5 and not last["rabbit_due"]
         text = next(r.phh for r in store.hands(table_id=tid))
         history = phh.loads(text)
-        assert history.user_fields["_rabbit"].split() == [
-            c for c in last["rabbit"].split()
-        ]
+        assert history.user_fields["_rabbit"].split() == [c for c in last["rabbit"].split()]
         assert not any("d db" in str(a) for a in history.actions)  # no part of the hand
 
 

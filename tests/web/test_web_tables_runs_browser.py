@@ -82,7 +82,9 @@ def test_two_people_run_it_twice(base_url: str, players: list[WebDriver]) -> Non
             did = driver.execute_script(PLAY)
             if did:
                 done.append(str(did))
-        return all(visible(d, "pt-last") and text(d, "#pt-last").count("Run ") >= 2 for d in players)
+        return all(
+            visible(d, "pt-last") and text(d, "#pt-last").count("Run ") >= 2 for d in players
+        )
 
     wait(players[0], step, "the hand run twice on both pages")
     assert done.count("runs") >= 2 and "all-in" in done  # a click may repeat before the redraw

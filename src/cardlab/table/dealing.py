@@ -395,10 +395,10 @@ def _walk(
         shown = deck.parse_cards(str(rabbit))
         for k, card in enumerate(shown, 1):
             if at == len(cards) or card != cards[at]:
-                want = cards[at].ascii if at < len(cards) else "no card"
+                next_card = cards[at].ascii if at < len(cards) else "no card"
                 return Verdict(
                     "failed",
-                    f"rabbit card {k} is {card.ascii}, the deck has {want} next",
+                    f"rabbit card {k} is {card.ascii}, the deck has {next_card} next",
                     practice,
                 )
             at += 1

@@ -100,8 +100,8 @@ class HandState:
         "__weakref__",
         "_acted",
         "_actors",
-        "_all_in_at",
         "_all_in",
+        "_all_in_at",
         "_blinds",
         "_bring_in_status",
         "_burned",
@@ -114,14 +114,14 @@ class HandState:
         "_pending_discard",
         "_pending_hole",
         "_rabbit",
+        "_raise_count",
+        "_raise_size",
+        "_rng",
         "_run_base",
         "_run_choices",
         "_run_limit",
         "_run_street",
         "_run_waiting",
-        "_raise_count",
-        "_raise_size",
-        "_rng",
         "_seed",
         "_short_all_ins",
         "_show_queue",
@@ -166,7 +166,9 @@ class HandState:
     ) -> None:
         n = len(stacks)
         if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
-            raise ActionError(f"runs is the most times a board may be run, 1 to {MAX_RUNS}: {runs!r}")
+            raise ActionError(
+                f"runs is the most times a board may be run, 1 to {MAX_RUNS}: {runs!r}"
+            )
         if not 2 <= n <= game.max_seats:
             game.check_seats(n)  # says why
         if set(map(type, stacks)) != _INT or min(stacks) <= 0:  # else every stack is fine

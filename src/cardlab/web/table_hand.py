@@ -409,7 +409,9 @@ class HandRunner:
                     self.out.table_id, hand_id, phh_text(done.history), done.decisions
                 )
             except CardlabError:
-                log.exception("table %s: the rabbit of hand %d not stored", self.out.table_id, number)
+                log.exception(
+                    "table %s: the rabbit of hand %d not stored", self.out.table_id, number
+                )
         self.finished[k] = done
         self._last_summary = None
         self.out.notice(f"the rabbit of hand {number}: {' '.join(str(c) for c in cards)}")

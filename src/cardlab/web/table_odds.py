@@ -53,7 +53,9 @@ class TableOdds:
         found = self._get(key, lambda: [o.as_dict() for o in all_in_streets(hand)])
         return found or None
 
-    def hint(self, hand: HandState | None, seat: int, position: int | None) -> dict[str, Any] | None:
+    def hint(
+        self, hand: HandState | None, seat: int, position: int | None
+    ) -> dict[str, Any] | None:
         """The hint of the player in ``seat`` (at ``position`` in the hand), if they
         asked for hints and are in the hand."""
         if hand is None or hand.is_over or position is None or seat not in self.hints_on:

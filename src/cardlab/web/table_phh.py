@@ -188,7 +188,7 @@ def showdown_summary(
                 with contextlib.suppress(CardlabError):
                     found[p] = five_of(hand.game.game, cards, board)
         run_best.append(found)
-    pots = []
+    pots: list[dict[str, Any]] = []
     k = -1
     for pot in result.pots:
         k = 0 if pot.run != (pots[-1]["run"] if pots else 0) else k + 1
