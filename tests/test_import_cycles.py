@@ -362,3 +362,31 @@ def test_no_web_module_reads_another_objects_private_state() -> None:
         line for p in sorted((SRC / "cardlab" / "web").glob("*.py")) for line in private_reads(p)
     ]
     assert found == [], "\n".join(found)
+
+
+def test_no_test_or_benchmark_reads_the_rooms_private_state() -> None:
+    """The room's parts are public attributes; a test reaching ``room._x`` would tie it
+    to the facade's insides (the parts are tested alone, with their own constructors)."""
+    root = SRC.parent
+    found = [
+        line
+        for folder in ("tests", "benchmarks")
+        for p in sorted((root / folder).rglob("*.py"))
+        for line in private_reads(p)
+        if ": room._" in line or ": self.room._" in line
+    ]
+    assert found == [], "\n".join(found)
+
+
+def test_the_room_is_a_small_facade() -> None:
+    """The room wires its parts and passes requests on: its state, saving, closing and
+    each action's steps are parts of their own (issue 31)."""
+    room = SRC / "cardlab" / "web" / "table_room.py"
+    lines = len(room.read_text(encoding="utf-8").splitlines())
+    assert lines <= 300, f"table_room.py has {lines} lines: move a concern into a part"
+    tree = ast.parse(room.read_text(encoding="utf-8"))
+    (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Room"]
+    for node in ast.walk(cls):  # every method but __init__ is a few lines
+        if isinstance(node, ast.FunctionDef) and node.name != "__init__":
+            size = (node.end_lineno or node.lineno) - node.lineno + 1
+            assert size <= 20, f"Room.{node.name} has {size} lines"

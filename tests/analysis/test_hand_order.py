@@ -8,11 +8,11 @@ import math
 import pytest
 
 from cardlab.analysis import deck_postflop
-from cardlab.analysis.classes import hand_classes
 from cardlab.analysis.hand_order import HandOrder, hand_order, range_by_share
 from cardlab.decks import deck_from_toml
 from cardlab.errors import GameError
 from cardlab.poker import RuleSet
+from cardlab.poker.classes import hand_classes
 from cardlab.poker.equity import exact_equity
 from cardlab.poker.games import Game, get_game
 from cardlab.solve.postflop import parse_weighted_range

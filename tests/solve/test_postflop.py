@@ -446,6 +446,10 @@ BAD = [
         "--out",
         "/nonexistent/x.json",
     ],
+    *(
+        ["--board", "Td9d6h", "--pot", "200", "--stack", "900", "--oop", "AA", "--ip", "KK", *x]
+        for x in (["-n", "0"], ["--every", "0"], ["--threads", "0"], ["--threads", "-2"])
+    ),
 ]
 
 

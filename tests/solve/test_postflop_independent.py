@@ -613,8 +613,8 @@ def test_the_fesca78_river_spot_of_the_docs_is_the_linear_programs() -> None:
     this file's own model, solved exactly by the linear program, and the model's best
     responses measure the same exploitability."""
     from cardlab.analysis import deck_postflop
-    from cardlab.analysis.classes import hand_classes
     from cardlab.cards import format_cards
+    from cardlab.poker.classes import hand_classes
     from cardlab.solve.postflop import parse_weighted_range
 
     game = get_game("fesca78-holdem")

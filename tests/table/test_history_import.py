@@ -14,7 +14,7 @@ import pytest
 from cardlab.cli import main
 from cardlab.store import Store
 from cardlab.table import phh
-from cardlab.table.phh_import import import_files
+from cardlab.table.phh_import import ImportReport, import_files
 
 DATA = Path(__file__).parent.parent / "data" / "phh"
 ABS = DATA / "abs-nlh-handhq-1-first10.phhs"
@@ -240,3 +240,53 @@ def test_a_hand_is_recognised_by_its_content_not_its_formatting(
     assert code == 0 and report["imported"] == 1 and report["already_stored"] == 0
     with Store.open(db, read_only=True) as store:
         assert store.count_hands() == 11
+
+
+SITES_DATA = Path(__file__).parent.parent / "data" / "sites"
+
+
+def _import_with(jobs: int, folder: Path, db: Path) -> tuple[ImportReport, list[str]]:
+    from cardlab.table.phh_import import phh_files
+
+    with Store.open(str(db)) as store:
+        report = import_files(store, phh_files(folder), jobs=jobs, batch=7)
+        texts = [store.hand(k).phh for k in range(1, store.count_hands() + 1)]
+    return report, texts
+
+
+def test_workers_import_what_one_process_imports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every sample site file (hands that replay, differ, are unsupported or cannot be
+    read), one of them twice and one cut off mid-hand, imported by two worker
+    processes a few hands at a time: the same report, the same hands in the same order
+    as the reading in this process."""
+    from cardlab.table import phh_import
+
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    for f in SITES_DATA.iterdir():
+        (folder / f.name).write_bytes(f.read_bytes())
+    (folder / "zz-again.txt").write_bytes((SITES_DATA / "stars-cash.txt").read_bytes())
+    cut = (SITES_DATA / "gg-cash.txt").read_text(encoding="utf-8")
+    (folder / "zz-cut.txt").write_text(cut[: len(cut) // 2], encoding="utf-8")
+    one, one_texts = _import_with(1, folder, tmp_path / "one.db")
+    monkeypatch.setattr(phh_import, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(phh_import, "CHUNK", 3)
+    two, two_texts = _import_with(2, folder, tmp_path / "two.db")
+    assert two == one
+    assert two_texts == one_texts
+    assert one.already and one.bad and one.mismatched and one.stored > 10
+
+
+def test_a_site_files_hands_say_how_far_the_file_is_read(tmp_path: Path) -> None:
+    """The progress bar's bytes for a site's file: growing hand by hand, and the whole
+    file by the last hand (a file bigger than the reading buffer)."""
+    from cardlab.table import sites
+
+    one = (SITES_DATA / "stars-cash.txt").read_text(encoding="utf-8")
+    path = tmp_path / "big.txt"
+    path.write_text(one * 40, encoding="utf-8")  # about 100 KB, hand numbers repeated
+    ends = [e.end for e in sites.iter_entries(path)]
+    assert len(ends) == 40 * len(list(sites.iter_entries(SITES_DATA / "stars-cash.txt")))
+    assert ends == sorted(ends) and ends[0] < ends[-1] == path.stat().st_size

@@ -256,6 +256,17 @@ def test_full_tilt_as_pokerstars_words() -> None:
     assert "mismatches" not in hand
 
 
+def test_full_tilt_blind_posted_all_in() -> None:
+    """A big blind short of the stakes posts all of it ("posts the big blind of 20, and
+    is all in", as much as the small blind): in the main pot of 3 x 20, the side pot of
+    2 x 180 to the best of the other two."""
+    (entry,) = sites.iter_entries(DATA / "fulltilt-short-blind.txt")
+    assert entry.history is not None, entry.error
+    replayed = replay(entry.history)
+    assert replayed.finishing_stacks == [460, 60, 300]  # quinn, rhea, soren
+    assert sites.mismatches(entry, replayed) == []
+
+
 def test_ipoker_xml_actions_in_their_numbered_order() -> None:
     (hand,) = _replayed(DATA / "ipoker-cash.xml")
     # the blinds are listed big first, numbered small first; vik's sevens (shown in a
@@ -311,3 +322,63 @@ def test_export_needs_one_file(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "--phh FILE or --pokerstars FILE" in err and len(err.splitlines()) == 1
+
+
+def _pokerkit_nets(parser: object, text: str) -> dict[str, dict[str, Decimal]]:
+    """Each hand's net per player as pokerkit's own converter and engine have it (the
+    hands it reads and plays to the end)."""
+    import contextlib
+    import io
+    import warnings
+
+    out: dict[str, dict[str, Decimal]] = {}
+    with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")
+        for hh in parser(text):  # type: ignore[operator]
+            state = list(hh)[-1]
+            if not state.status:
+                pairs = zip(state.stacks, hh.starting_stacks, strict=True)
+                nets = [Decimal(str(a)) - Decimal(str(b)) for a, b in pairs]
+                out[str(hh.hand)] = dict(zip(hh.players, nets, strict=True))
+    return out
+
+
+@pytest.mark.parametrize("name", ["stars-cash.txt", "stars-tournament.txt"])
+def test_the_same_nets_as_pokerkits_converter(name: str) -> None:
+    """Hands pokerkit's PokerStars converter reads and plays to the end: each player's
+    net equals cardlab's, or (the tournament's antes, which its converter leaves out)
+    cardlab's replay is the one that matches the site's own collected amounts."""
+    from pokerkit.notation import PokerStarsParser
+
+    theirs = _pokerkit_nets(PokerStarsParser(), (DATA / name).read_text(encoding="utf-8"))
+    entries = {e.name: e for e in sites.iter_entries(DATA / name) if e.history is not None}
+    assert theirs and set(theirs) <= set(entries)
+    for hand, nets in theirs.items():
+        entry = entries[hand]
+        assert entry.history is not None
+        replayed = replay(entry.history)
+        ours = dict(zip(entry.history.players, map(Decimal, map(str, replayed.net)), strict=True))
+        if ours != nets:  # only where its converter drops the antes
+            assert name == "stars-tournament.txt", hand
+            assert sites.mismatches(entry, replayed) == [], hand
+
+
+@pytest.mark.parametrize(
+    ("header", "big"),
+    [
+        ("8-Game (Hold'em No Limit, $0.25/$0.50 USD)", Decimal("0.50")),
+        ("Hold'em No Limit ($1,000/$2,000 USD)", 2000),
+    ],
+)
+def test_pokerstars_mixed_game_and_thousands_headers(
+    tmp_path: Path, header: str, big: object
+) -> None:
+    """A mixed game names the game inside the stakes' brackets ("8-Game (7 Card Stud
+    Hi/Lo Limit, $400/$800 USD)"), and big stakes have thousands commas."""
+    text = (DATA / "stars-cash.txt").read_text(encoding="utf-8")
+    first = text.split("\n\n\n")[0]
+    path = tmp_path / "mixed.txt"
+    path.write_text(first.replace("Hold'em No Limit ($0.25/$0.50 USD)", header, 1))
+    (entry,) = sites.iter_entries(path)
+    assert entry.history is not None, entry.error
+    assert entry.history.min_bet == big  # the big blind, from the header

@@ -1,6 +1,7 @@
 """Every page renders, the static files are served, ``cardlab web`` checks its extras."""
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -25,14 +26,47 @@ def test_page_renders(client: TestClient, path: str, words: list[str]) -> None:
     for word in words:
         assert word in response.text
     assert "/static/cardlab.css" in response.text
-    assert "/static/cardlab.js" in response.text
+    # the page's scripts are ES modules: the request counter (api.js) on every page
+    scripts = re.findall(r"<script[^>]*>", response.text)
+    assert any("/static/api.js" in tag for tag in scripts), scripts
+    assert all('type="module"' in tag or 'type="application/json"' in tag for tag in scripts), (
+        scripts
+    )
 
 
-@pytest.mark.parametrize("name", ["cardlab.css", "cardlab.js"])
+@pytest.mark.parametrize("name", ["cardlab.css", "openseven.js", "table.js", "fair.js"])
 def test_static_files(client: TestClient, name: str) -> None:
     response = client.get(f"/static/{name}")
     assert response.status_code == 200
     assert len(response.text) > 1000
+
+
+STATIC = Path(__file__).parents[2] / "src" / "cardlab" / "web" / "static"
+MODULES = sorted(p.name for p in STATIC.glob("*.js"))
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_every_module_is_served_as_javascript(client: TestClient, name: str) -> None:
+    """A module script runs only if it is served with a JavaScript MIME type (the HTML
+    standard refuses text/plain and the like), and the pages send no Content-Security-Policy
+    that would block their own scripts."""
+    response = client.get(f"/static/{name}")
+    assert response.status_code == 200
+    assert response.headers["content-type"].split(";")[0] in (
+        "text/javascript",
+        "application/javascript",
+    )
+    assert "content-security-policy" not in {k.lower() for k in client.get("/").headers}
+
+
+def test_the_modules_import_only_modules_that_exist() -> None:
+    """Every relative import of a module names a file that is served (a typo would only
+    show as a blank page in the browser)."""
+    for name in MODULES:
+        text = (STATIC / name).read_text(encoding="utf-8")
+        for target in re.findall(r'^import .*?from "\./([^"]+)";', text, flags=re.M | re.S):
+            assert (STATIC / target).is_file(), (name, target)
+        assert "document.createElement(" not in text or name == "dom.js", name
 
 
 def test_unknown_page_is_404(client: TestClient) -> None:

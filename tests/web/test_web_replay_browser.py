@@ -87,7 +87,7 @@ def _frame(driver: WebDriver) -> dict[str, Any]:
         driver.execute_script(
             "const q = (s) => [...document.querySelectorAll(s)];"
             "return {street: document.getElementById('rp-street').textContent,"
-            " board: q('#rp-board .rp-card').map((c) => c.textContent),"
+            " board: q('#rp-board .card').map((c) => c.dataset.card),"
             " names: q('#rp-seats .rp-name').map((e) => e.textContent),"
             " stacks: q('#rp-seats .rp-seat').map((e) => e.dataset.stack),"
             " step: Number(document.getElementById('rp-player').dataset.step),"

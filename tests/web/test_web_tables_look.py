@@ -102,7 +102,7 @@ return {felt: {w: felt.width, h: felt.height},
         you: (document.querySelector('.pt-seat.you') || {dataset: {}}).dataset.seat || null};
 """
 
-CARDS_ON_BOARD = "return document.querySelectorAll('#pt-board .pt-card').length"
+CARDS_ON_BOARD = "return document.querySelectorAll('#pt-board .card').length"
 
 RECTS = """
 const r = (e) => { const b = e.getBoundingClientRect();
@@ -274,7 +274,7 @@ def test_seats_around_an_oval_bets_in_front_and_the_panel_below(
 # the computed motion of everything that moves on the felt
 MOTION = """
 return [...document.querySelectorAll(
-  '#pt-felt .pt-card, #pt-hole .pt-card, .pt-bet, .pt-seat, .pt-plate, .pt-seat-clock i,'
+  '#pt-felt .card, #pt-hole .card, .pt-bet, .pt-seat, .pt-plate, .pt-seat-clock i,'
   + ' .pt-clock')]
   .map(e => { const s = getComputedStyle(e);
     return [e.className, s.animationName, s.animationDuration, s.transitionDuration]; });
@@ -329,7 +329,7 @@ def test_motion_sounds_the_winner_and_the_four_colour_deck(
     assert driver.execute_script("return window.__tones") == []
     # motion: the cards have transitions, the seat to act pulses...
     moving = driver.execute_script(MOTION)
-    cards = [m for m in moving if "pt-card" in m[0]]
+    cards = [m for m in moving if m[0].split()[:1] == ["card"]]
     assert len(cards) >= 2 and all(m[3] != "0s" for m in cards), cards
     assert any("pt-plate" in m[0] and m[1] == "pt-pulse" and m[2] != "0s" for m in moving)
     # ... and nothing moves when the system asks for less motion
@@ -383,14 +383,14 @@ def test_motion_sounds_the_winner_and_the_four_colour_deck(
     # standard52 cards: the suit symbol in two colours, then in four
     _inject(driver, "s.hand.board = ['Td', 'Ah', 'Ks', '7c', '木7']")
     faces = driver.execute_script(
-        "return [...document.querySelectorAll('#pt-board .pt-card')].map(e => e.textContent)"
+        "return [...document.querySelectorAll('#pt-board .card')].map(e => e.textContent)"
     )
     assert faces == ["10♦", "A♥", "K♠", "7♣", "木7"]
     two = _colours(driver)
     assert two["d"] == two["h"] == "rgb(198, 40, 40)" and two["c"] == two["s"]
     assert (
         driver.execute_script(
-            "return getComputedStyle(document.querySelector('#pt-board .pt-card.wood')).color"
+            "return getComputedStyle(document.querySelector('#pt-board .card.suit-M')).color"
         )
         == "rgb(46, 125, 50)"
     )  # a FESCA card keeps its element's colour
@@ -409,17 +409,17 @@ def test_motion_sounds_the_winner_and_the_four_colour_deck(
         "s.hand.board = ['陰陽12', '木7', '火1', '土13', '水10']",
     )
     cards = driver.execute_script(
-        "return [...document.querySelectorAll('#pt-board .pt-card, .pt-seat.you .pt-card')]"
+        "return [...document.querySelectorAll('#pt-board .card, .pt-seat.you .card')]"
         ".map(e =>"
         " [e.textContent, e.className, e.scrollWidth <= e.clientWidth,"
-        "  e.querySelector('.rk').getBoundingClientRect().bottom"
+        "  e.querySelector('.c-rank').getBoundingClientRect().bottom"
         "  <= e.getBoundingClientRect().bottom])"
     )
     texts = [c[0] for c in cards]
     assert sorted(texts) == sorted(["陰陽12", "金Z", "陰陽12", "木7", "火1", "土13", "水10"])
     assert all(fits and whole for _, _, fits, whole in cards), cards
-    assert all("yinyang" in c[1].split() for c in cards if c[0].startswith("陰陽"))
-    assert all("metal" in c[1].split() for c in cards if c[0].startswith("金"))
+    assert all("suit-Y" in c[1].split() for c in cards if c[0].startswith("陰陽"))
+    assert all("suit-G" in c[1].split() for c in cards if c[0].startswith("金"))
     time.sleep(0.6)
     screenshot(driver, "look-fesca")
     size(driver, DESKTOP)
@@ -457,12 +457,12 @@ def test_stud_own_down_cards_differ_and_no_dealer_button(
     assert mine["up"].count(True) == 1 and mine["up"].count(False) == 2
     for where in (".pt-seat.you", "#pt-hole"):
         down = driver.execute_script(
-            f"return [...document.querySelectorAll('{where} .pt-card.down')]"
+            f"return [...document.querySelectorAll('{where} .card.down')]"
             ".map(e => [e.dataset.card, getComputedStyle(e).backgroundImage,"
             " getComputedStyle(e).borderStyle])"
         )
         up = driver.execute_script(
-            f"return [...document.querySelectorAll('{where} .pt-card.up')]"
+            f"return [...document.querySelectorAll('{where} .card.up')]"
             ".map(e => [e.dataset.card, getComputedStyle(e).backgroundImage,"
             " getComputedStyle(e).borderStyle])"
         )
@@ -473,11 +473,10 @@ def test_stud_own_down_cards_differ_and_no_dealer_button(
     # the others: two backs and one face-up card each
     for seat in (2, 3, 4):
         backs = driver.execute_script(
-            f"return document.querySelectorAll('.pt-seat[data-seat=\"{seat}\"] .pt-card.back')"
-            ".length"
+            f"return document.querySelectorAll('.pt-seat[data-seat=\"{seat}\"] .card.back').length"
         )
         ups = driver.execute_script(
-            f"return document.querySelectorAll('.pt-seat[data-seat=\"{seat}\"] .pt-card.up').length"
+            f"return document.querySelectorAll('.pt-seat[data-seat=\"{seat}\"] .card.up').length"
         )
         assert (backs, ups) == (2, 1)
     assert driver.execute_script("return document.querySelectorAll('.pt-dealer').length") == 0

@@ -1,4 +1,4 @@
-"""A table whose store is written off the event loop (``Room.writes_off_loop``, on by
+"""A table whose store is written off the event loop (``Room.shell.off_loop``, on by
 default with PostgreSQL; forced here on SQLite, with a slow store): the loop keeps
 serving while an action is stored, every action announced is already in the store, the
 actions reach the store in order, and a table restored from the store is the one that
@@ -99,7 +99,7 @@ async def play(room: Room, store: Store, seconds: float) -> tuple[float, Watcher
 
 async def stop(room: Room, conn_id: int) -> None:
     room.disconnect(conn_id)
-    room.closed = True  # its broadcaster ends at its next wake
+    room.mark_closed()  # its broadcaster ends at its next wake
     room.notify()
     room.close()
     await asyncio.sleep(0.05)
@@ -120,7 +120,7 @@ def test_writes_off_the_loop_leave_it_free(tmp_path: Path, off_loop: bool) -> No
 
     async def scenario() -> tuple[float, Watcher, SlowStore, int]:
         room, store, slow = new_room(tmp_path / "hands.sqlite3", 0.25)
-        room.writes_off_loop = off_loop
+        room.shell.off_loop = off_loop
         try:
             longest, watcher = await play(room, store, 2.0)
             return longest, watcher, slow, threading.get_ident()
@@ -146,7 +146,7 @@ def test_actions_are_stored_in_order_and_announced_after(tmp_path: Path) -> None
 
     async def scenario() -> tuple[Room, Watcher, SlowStore]:
         room, store, slow = new_room(path, 0.0)
-        room.writes_off_loop = True
+        room.shell.off_loop = True
         try:
             _, watcher = await play(room, store, 1.5)
         finally:
@@ -182,7 +182,7 @@ def test_a_hand_cancelled_while_its_action_is_stored(tmp_path: Path) -> None:
 
     async def scenario() -> tuple[Room, Store]:
         room, store, _ = new_room(tmp_path / "hands.sqlite3", 0.3)
-        room.writes_off_loop = True
+        room.shell.off_loop = True
         conn_id = room.connect(Watcher(room, store), None)
         room.wake()
         while not room.runner.storing:
@@ -190,7 +190,7 @@ def test_a_hand_cancelled_while_its_action_is_stored(tmp_path: Path) -> None:
         assert room.runner.deal is not None
         history = list(room.session.hand.history) if room.session.hand else []
         room.cancel_hand("a test")
-        storing = room.storing_task
+        storing = room.shell.storing_task
         await storing
         await stop(room, conn_id)
         assert room.session.hand is None and history

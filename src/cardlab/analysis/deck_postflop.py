@@ -118,7 +118,7 @@ class PostflopSettings:
 
 
 def _main_suits(game: Game) -> tuple[Any, ...]:
-    from cardlab.analysis.classes import suit_groups
+    from cardlab.poker.classes import suit_groups
 
     groups = suit_groups(game.rules)
     sizes = [len(g) for g in groups]
@@ -168,8 +168,8 @@ def deck_range(text: str, game: Game) -> str:
     """A standard52 range on ``game``'s deck: itself on standard52, else the deck's
     classes that hold the same share of its starting hands, at the same places of its
     order by equity (:func:`cardlab.analysis.hand_order.range_by_share`)."""
-    from cardlab.analysis.classes import hand_classes
     from cardlab.analysis.hand_order import hand_order, range_by_share
+    from cardlab.poker.classes import hand_classes
     from cardlab.poker.games import get_game
     from cardlab.solve.postflop import parse_weighted_range
 
@@ -251,7 +251,7 @@ def spot_figures(solution: Any) -> dict[str, Any]:
 @dataclass(frozen=True)
 class PostflopSpotTask:
     """One deck's spot on one flop, solved and summed up (a task of
-    :mod:`cardlab.analysis.runner`, so its result is kept in the cache)."""
+    :mod:`cardlab.tasks`, so its result is kept in the cache)."""
 
     game: Game
     flop: str  # "dry" or "wet"
@@ -298,8 +298,8 @@ def build_section(
     progress: Any = None,
 ) -> dict[str, Any]:
     """The section's data: the spot, the flop rule and one row per deck and flop."""
-    from cardlab.analysis.runner import run_tasks
     from cardlab.poker.games import get_game
+    from cardlab.tasks import run_tasks
 
     settings = settings or PostflopSettings()
     games = [get_game(f"{d}-holdem") for d in decks]

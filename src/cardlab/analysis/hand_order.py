@@ -2,7 +2,7 @@
 their share of that order.
 
 **The order** (:func:`hand_order`): every class of two hole cards
-(:func:`cardlab.analysis.classes.hand_classes`) by its all-in equity against one random
+(:func:`cardlab.poker.classes.hand_classes`) by its all-in equity against one random
 hand, strongest first, each sampled with the same number of deals: a hand of the class
 drawn uniformly, then the opponent's two cards and a five-card board drawn uniformly
 from the cards left, both hands scored by the deck's own rules (Mixwell and suit
@@ -27,9 +27,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from cardlab.analysis.classes import hand_classes
 from cardlab.errors import GameError
 from cardlab.poker.batch import evaluate_batch
+from cardlab.poker.classes import hand_classes
 from cardlab.poker.games import Game
 
 DEALS = 10_000

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -295,11 +296,24 @@ def _oldest_first(store: Store, game: str | None, source: str | None) -> Any:
     default=None,
     help="The site whose hand histories PATH holds (default: recognised from each file).",
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 256),
+    default=None,
+    help="Processes reading and replaying a big site file's hands (default: the "
+    "machine's cores; 1: all in this process).",
+)
 @format_option("text", "json")
 @db_option
 @click.pass_context
 def import_hands(
-    ctx: click.Context, path: str, batch: int, site: str | None, fmt: str, db: str | None
+    ctx: click.Context,
+    path: str,
+    batch: int,
+    site: str | None,
+    jobs: int | None,
+    fmt: str,
+    db: str | None,
 ) -> None:
     """Import the hands of a hand-history file, or of every one under a folder: PHH
     (.phh/.phhs) and the sites' own text (PokerStars, GGPoker, PokerNow's CSV log),
@@ -317,7 +331,13 @@ def import_hands(
     with open_store(ctx, db, read_only=False) as store, _import_progress(files) as on_hand:
         folder = Path(path).is_dir()  # a file that cannot be read: skipped in a folder
         report = import_files(
-            store, files, batch=batch, on_hand=on_hand, skip_bad_files=folder, site=site
+            store,
+            files,
+            batch=batch,
+            on_hand=on_hand,
+            skip_bad_files=folder,
+            site=site,
+            jobs=jobs or len(os.sched_getaffinity(0)),
         )
         where = store.location  # a file, or a PostgreSQL URL without its password
     problems = report.bad

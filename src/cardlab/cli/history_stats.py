@@ -366,10 +366,15 @@ def _plot(target: Path, by_game: dict[str, list[HandSummary]], players: tuple[st
             linestyle="--",
             label=f"{name}: all-in adjusted",
         )
+    _save_plot(plt, fig, ax, target, "hands played", "won and all-in adjusted result")
+
+
+def _save_plot(plt: Any, fig: Any, ax: Any, target: Path, xlabel: str, title: str) -> None:
+    """The net axes' zero line, labels and legend, and the PNG written to ``target``."""
     ax.axhline(0, color="0.6", linewidth=0.8)
-    ax.set_xlabel("hands played")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("net (big blinds)")
-    ax.set_title("won and all-in adjusted result")
+    ax.set_title(title)
     ax.legend(fontsize="small")
     fig.tight_layout()
     try:
@@ -408,18 +413,14 @@ def _plot_sessions(
             hatch="//",
             label=f"{name}: all-in adjusted",
         )
-    ax.axhline(0, color="0.6", linewidth=0.8)
     most = max(len(ss) for ss in per.values())
     ax.set_xticks([j + (len(per) - 0.5) * width for j in range(most)])
     ax.set_xticklabels([str(j + 1) for j in range(most)])
-    ax.set_xlabel("session (a pause over 30 minutes starts the next)")
-    ax.set_ylabel("net (big blinds)")
-    ax.set_title("won and all-in adjusted result per session")
-    ax.legend(fontsize="small")
-    fig.tight_layout()
-    try:
-        fig.savefig(target, format="png", dpi=110)
-    except OSError as exc:
-        raise CardlabError(f"cannot write {str(target)!r}: {exc.strerror}") from None
-    finally:
-        plt.close(fig)
+    _save_plot(
+        plt,
+        fig,
+        ax,
+        target,
+        "session (a pause over 30 minutes starts the next)",
+        "won and all-in adjusted result per session",
+    )

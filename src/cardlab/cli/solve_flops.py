@@ -12,7 +12,6 @@ import click
 from cardlab import render
 from cardlab.cli._cluster import client_from, where_options
 from cardlab.cli._common import (
-    FiniteFloat,
     compile_notice,
     emit,
     emit_json,
@@ -20,7 +19,7 @@ from cardlab.cli._common import (
     output_path,
     progress_bar,
 )
-from cardlab.cli.solve_postflop import spot_from, spot_options
+from cardlab.cli.solve_postflop import solving_options, spot_from, spot_options
 from cardlab.errors import GameError
 
 HEADER = (
@@ -53,36 +52,8 @@ HEADER = (
     show_default=True,
     help="The seed of the --flops draw (a larger N keeps a smaller N's flops).",
 )
-@click.option(
-    "--target",
-    type=FiniteFloat(),
-    default=0.5,
-    show_default=True,
-    metavar="PCT",
-    help="Stop each flop at this exploitability, in % of the pot.",
-)
-@click.option(
-    "--iterations",
-    "-n",
-    type=int,
-    default=1000,
-    show_default=True,
-    help="The most DCFR iterations per flop.",
-)
-@click.option(
-    "--every",
-    type=int,
-    default=10,
-    show_default=True,
-    metavar="N",
-    help="Measure the exploitability every N iterations.",
-)
-@click.option(
-    "--threads",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="N",
-    help="Solver threads per flop (default: every core in this process, 1 on Dask).",
+@solving_options(
+    " per flop", "Solver threads per flop (default: every core in this process, 1 on Dask)."
 )
 @where_options
 @click.option(

@@ -180,6 +180,52 @@ def spot_options(fn: F) -> F:
     return fn
 
 
+def solving_options(each: str, threads_help: str) -> Callable[[F], F]:
+    """--target, --iterations, --every and --threads: when a solve stops and how many
+    threads it takes (``each``: " per flop" where there are many; shared with
+    ``solve flops``)."""
+    options = [
+        click.option(
+            "--target",
+            type=FiniteFloat(),
+            default=0.5,
+            show_default=True,
+            metavar="PCT",
+            help=f"Stop at this exploitability{each}, in % of the pot.",
+        ),
+        click.option(
+            "--iterations",
+            "-n",
+            type=click.IntRange(min=1),
+            default=1000,
+            show_default=True,
+            help=f"The most DCFR iterations{each}.",
+        ),
+        click.option(
+            "--every",
+            type=click.IntRange(min=1),
+            default=10,
+            show_default=True,
+            metavar="N",
+            help="Measure the exploitability every N iterations.",
+        ),
+        click.option(
+            "--threads",
+            type=click.IntRange(min=1),
+            default=None,
+            metavar="N",
+            help=threads_help,
+        ),
+    ]
+
+    def decorate(fn: F) -> F:
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+
+    return decorate
+
+
 @click.command("postflop")
 @click.option(
     "--board",
@@ -189,33 +235,7 @@ def spot_options(fn: F) -> F:
     help="The flop, turn or river board, e.g. 'Td9d6h Qc'.",
 )
 @spot_options
-@click.option(
-    "--target",
-    type=FiniteFloat(),
-    default=0.5,
-    show_default=True,
-    metavar="PCT",
-    help="Stop at this exploitability, in % of the pot.",
-)
-@click.option(
-    "--iterations",
-    "-n",
-    type=int,
-    default=1000,
-    show_default=True,
-    help="The most DCFR iterations.",
-)
-@click.option(
-    "--every",
-    type=int,
-    default=10,
-    show_default=True,
-    metavar="N",
-    help="Measure the exploitability every N iterations.",
-)
-@click.option(
-    "--threads", type=int, default=None, metavar="N", help="Threads (default: every core)."
-)
+@solving_options("", "Threads (default: every core).")
 @click.option(
     "--compress",
     is_flag=True,
@@ -287,8 +307,6 @@ def postflop(**options: Any) -> None:
     ):
         if options[name] is not None:
             output_path(Path(options[name]), suffixes=(suffix,))
-    if options["every"] < 1:
-        raise GameError(f"--every must be at least 1, got {options['every']}")
     max_memory = _max_memory(options["max_memory"])
     if options["load_file"] is not None:
         solution = PostflopSolution.load(options["load_file"], threads=options["threads"])

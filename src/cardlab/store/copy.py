@@ -33,6 +33,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "ledger": ("id",),
     "tournament_results": ("table_id", "seat"),
     "table_fences": ("table_id",),
+    "player_notes": ("writer", "subject"),
 }
 """Every table of the store, in the order it is copied, and its primary key."""
 

@@ -146,6 +146,18 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         claimed_at TEXT COLLATE "C" NOT NULL
     );
     """,
+    # 6: notes and colour tags a browser keeps on other players
+    """
+    CREATE TABLE player_notes (
+        writer TEXT COLLATE "C" NOT NULL,
+        subject TEXT COLLATE "C" NOT NULL,
+        name TEXT COLLATE "C" NOT NULL,
+        note TEXT COLLATE "C" NOT NULL,
+        colour TEXT COLLATE "C" NOT NULL,
+        updated_at TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (writer, subject)
+    );
+    """,
 )
 
 IDENTITY_TABLES = ("hands", "arena_runs", "ledger")

@@ -136,6 +136,19 @@ MIGRATIONS: tuple[str, ...] = (
         claimed_at TEXT NOT NULL
     );
     """,
+    # 6: notes and colour tags a browser keeps on other players, private to the writer
+    # (``writer``: the SHA-256 of its cardlab_id cookie; ``subject``: the player's name key)
+    """
+    CREATE TABLE player_notes (
+        writer TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        name TEXT NOT NULL,
+        note TEXT NOT NULL,
+        colour TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (writer, subject)
+    ) WITHOUT ROWID;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

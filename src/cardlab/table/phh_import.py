@@ -25,12 +25,17 @@ players' files of one table) is stored once.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 from cardlab._paths import check_name
 from cardlab.errors import CardlabError, HistoryError
@@ -127,14 +132,21 @@ def import_files(
     on_hand: Callable[[Path, phh.Entry], None] | None = None,
     skip_bad_files: bool = True,
     site: str | None = None,
+    jobs: int = 1,
 ) -> ImportReport:
     """Import every hand of ``files`` into ``store`` (see the module documentation);
     ``on_hand(file, entry)`` is called after each hand is read (a progress bar). A file
     that cannot be read at all is listed and skipped, or (``skip_bad_files`` False)
-    raises :class:`HistoryError`, the hands stored before it kept."""
+    raises :class:`HistoryError`, the hands stored before it kept.
+
+    ``jobs`` above 1: the sites' files of more than :data:`PARALLEL_BYTES` are read and
+    replayed by that many worker processes, :data:`CHUNK` hands at a time, while this
+    process stores them in file order (the same report and the same store as with one
+    job; a hand already stored is replayed all the same, and then skipped)."""
     report = ImportReport()
     known = stored_digests(store)
     pending: list[HandRecord] = []
+    pool: ProcessPoolExecutor | None = None
 
     def flush() -> None:
         if pending:
@@ -144,57 +156,174 @@ def import_files(
             report.stored += len(pending)
             pending.clear()
 
-    for path in files:
-        report.files += 1
-        if not skip_bad_files:
-            flush()  # what was read before a file that may fail is kept
-        entries = _entries(path, report, site) if skip_bad_files else sites.iter_entries(path, site)
-        for entry in entries:
-            report.hands += 1
-            record = _record(path, entry, known, report, source)
-            if record is not None:
-                pending.append(record)
-                if len(pending) >= batch:
-                    flush()
-            if on_hand is not None:
-                on_hand(path, entry)
-    flush()
+    try:
+        for path in files:
+            report.files += 1
+            if not skip_bad_files:
+                flush()  # what was read before a file that may fail is kept
+            prepared: Iterator[tuple[phh.Entry, Prepared | None]]
+            found = _site_of(path, site, report, skip_bad_files)
+            if found is False:
+                continue
+            if jobs > 1 and isinstance(found, str) and path.stat().st_size > PARALLEL_BYTES:
+                if pool is None:
+                    pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"))
+                prepared = _in_workers(pool, jobs, path, found, source)
+            else:
+                prepared = ((entry, None) for entry in sites.iter_entries(path, site))
+            if skip_bad_files:
+                prepared = _file_problem(prepared, path, report)
+            for entry, ready in prepared:
+                report.hands += 1
+                record = _record(path, entry, known, report, source, ready)
+                if record is not None:
+                    pending.append(record)
+                    if len(pending) >= batch:
+                        flush()
+                if on_hand is not None:
+                    on_hand(path, entry)
+        flush()
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     return report
 
 
-def _entries(path: Path, report: ImportReport, site: str | None) -> Iterator[phh.Entry]:
+PARALLEL_BYTES = 1 << 20  # a site's file this big (about 1,000 hands) goes to workers
+CHUNK = 250  # hands per task sent to a worker
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A hand read, written and replayed (in a worker): its PHH ``text``, its keys, and
+    the ``record`` to store with the replay's ``mismatches``, or the ``error`` that kept
+    it from replaying."""
+
+    text: str
+    key: bytes
+    other: bytes | None
+    record: HandRecord | None = None
+    mismatches: tuple[str, ...] = ()
+    error: str | None = None
+
+
+def _site_of(
+    path: Path, site: str | None, report: ImportReport, skip_bad_files: bool
+) -> str | bool | None:
+    """The site of ``path`` (None for PHH), or False when the file cannot be read and
+    is skipped (listed in ``report``)."""
     try:
-        yield from sites.iter_entries(path, site)
+        return sites.site_of(path, site)
+    except HistoryError as exc:
+        if not skip_bad_files:
+            raise
+        report.bad.append(Problem(str(path), 0, 0, error=str(exc)))
+        return False
+
+
+def _file_problem(
+    prepared: Iterator[tuple[phh.Entry, Prepared | None]], path: Path, report: ImportReport
+) -> Iterator[tuple[phh.Entry, Prepared | None]]:
+    try:
+        yield from prepared
     except HistoryError as exc:  # the file as a whole: one problem, then the next file
         report.bad.append(Problem(str(path), 0, 0, error=str(exc)))
 
 
-def _record(
-    path: Path, entry: phh.Entry, known: set[bytes], report: ImportReport, source: str
-) -> HandRecord | None:
-    history = entry.history
-    if history is None:
-        report.bad.append(Problem(str(path), entry.number, entry.line, error=entry.error))
-        return None
+def _in_workers(
+    pool: ProcessPoolExecutor, jobs: int, path: Path, site: str, source: str
+) -> Iterator[tuple[phh.Entry, Prepared | None]]:
+    """The hands of a site's file read, written and replayed by ``pool``, in file
+    order, at most ``2 * jobs`` chunks in flight (the memory of a few thousand hands)."""
+    chunks = _chunks(sites.iter_blocks(path, site))
+    flight: deque[Future[list[tuple[phh.Entry, Prepared | None]]]] = deque()
+    for chunk in chunks:
+        flight.append(pool.submit(_prepare_chunk, site, str(path), source, chunk))
+        if len(flight) >= 2 * jobs:
+            yield from flight.popleft().result()
+    while flight:
+        yield from flight.popleft().result()
+
+
+def _chunks(blocks: Iterator[tuple[int, Any, int]]) -> Iterator[list[tuple[int, Any, int]]]:
+    chunk: list[tuple[int, Any, int]] = []
+    for item in blocks:
+        chunk.append(item)
+        if len(chunk) == CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _prepare_chunk(
+    site: str, where: str, source: str, chunk: list[tuple[int, Any, int]]
+) -> list[tuple[phh.Entry, Prepared | None]]:
+    """In a worker: each hand of ``chunk`` read by the site's reader and prepared (the
+    entry is sent back without its history, which the store does not need)."""
+    reader = sites.READERS[site]()
+    out: list[tuple[phh.Entry, Prepared | None]] = []
+    for number, block, end in chunk:
+        entry = sites.entry(reader, block, number, where, end)
+        if entry.history is None:
+            out.append((entry, None))
+        else:
+            ready = _prepare(entry, entry.history, source, _text_of(entry.history, entry))
+            out.append((dataclasses.replace(entry, history=None), ready))
+    return out
+
+
+def _text_of(history: phh.HandHistory, entry: phh.Entry) -> tuple[str, bytes, bytes | None]:
     text = phh.dumps(history)
-    key = digest(text)
     other = site_key(text) if isinstance(entry, sites.SiteEntry) else None
-    if key in known or other in known:
-        report.already += 1
-        return None
-    label = sites.label(entry)
+    return text, digest(text), other
+
+
+def _prepare(
+    entry: phh.Entry,
+    history: phh.HandHistory,
+    source: str,
+    keys: tuple[str, bytes, bytes | None],
+) -> Prepared:
+    text, key, other = keys
     try:
-        replayed = replay(history, label=label)
+        replayed = replay(history, label=sites.label(entry))
         record = imported(replayed, source=source, text=text)
     except CardlabError as exc:
-        report.bad.append(Problem(str(path), entry.number, entry.line, error=f"{path}: {exc}"))
+        return Prepared(text, key, other, error=str(exc))
+    return Prepared(text, key, other, record, tuple(sites.mismatches(entry, replayed)))
+
+
+def _record(
+    path: Path,
+    entry: phh.Entry,
+    known: set[bytes],
+    report: ImportReport,
+    source: str,
+    ready: Prepared | None = None,
+) -> HandRecord | None:
+    if ready is None:  # read in this process (or a hand the reader could not read)
+        history = entry.history
+        if history is None:
+            report.bad.append(Problem(str(path), entry.number, entry.line, error=entry.error))
+            return None
+        keys = _text_of(history, entry)
+        if keys[1] in known or keys[2] in known:  # not replayed again
+            report.already += 1
+            return None
+        ready = _prepare(entry, history, source, keys)
+    if ready.key in known or ready.other in known:
+        report.already += 1
         return None
-    known.add(key)
-    if other is not None:
-        known.add(other)
-    mismatches = sites.mismatches(entry, replayed)
-    if mismatches:
+    if ready.record is None:
+        error = f"{path}: {ready.error}"
+        report.bad.append(Problem(str(path), entry.number, entry.line, error=error))
+        return None
+    known.add(ready.key)
+    if ready.other is not None:
+        known.add(ready.other)
+    if ready.mismatches:
         report.mismatched.append(
-            Problem(str(path), entry.number, entry.line, mismatches=tuple(mismatches))
+            Problem(str(path), entry.number, entry.line, mismatches=ready.mismatches)
         )
-    return record
+    return ready.record

@@ -179,7 +179,7 @@ class Chat:
             raise ChatError(f"a seated player chats under the seat's name ({seat_name!r})")
         record = self._authors.get(author)
         now = self.clock()
-        wait = 0.0 if record is None else _wait(record.sent, now)
+        wait = 0.0 if record is None else rate_wait(record.sent, now)
         if wait > 0:
             raise ChatError(f"you are sending messages too fast: wait {wait:.1f} s")
         speaker = seat_name if seat is not None else self._spectator_name(author, name, taken)
@@ -325,7 +325,7 @@ async def _deliver(conn: _Sender, text: str) -> None:
             await conn.send_text(text)
 
 
-def _wait(sent: deque[float], now: float) -> float:
+def rate_wait(sent: deque[float], now: float) -> float:
     """Seconds until one more message fits every limit (0: now), rounded up to 0.1."""
     wait = 0.0
     for count, seconds in LIMITS:

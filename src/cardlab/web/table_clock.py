@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from cardlab.bots import get_bot
-from cardlab.errors import CardlabError
+from cardlab.errors import ActionError, CardlabError
 from cardlab.table import Action, HandState, Phase, Session, seat_view
 from cardlab.web.table_config import TableConfig
 from cardlab.web.table_outlets import Outlets, Tasks
@@ -103,6 +103,14 @@ class DecisionClock:
             remaining = config.clock if resumed is None else max(0.0, resumed)
             self.deadline = asyncio.get_running_loop().time() + remaining
             self.tasks.schedule(self._clock(turn))
+
+    def extend(self, seconds: float) -> None:
+        """Add ``seconds`` to the clock that runs (a time bank), saved at once so a
+        restarted server resumes the longer clock."""
+        if self.deadline is None:
+            raise ActionError("no clock runs for this decision")
+        self.deadline += seconds
+        self.save()
 
     def answer_now(self) -> None:
         """The seat to act left: the clock answers for it at once."""

@@ -31,6 +31,8 @@ DEFAULT_BOT_DELAY = 0.8
 DEFAULT_PAUSE = 3.0
 NEW_PLAYERS = ("wait", "post")
 FORMATS = ("cash", "tournament")  # a new seat waits for its big blind, or posts one
+DEFAULT_BLIND_MINUTES = 15
+MAX_TIME_BANK = 600.0
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,14 @@ class TableConfig:
     ``format``: "cash" or "tournament" (a sit-and-go, :mod:`cardlab.table.tournament`:
     ``levels`` like "10/20,15/30+3" or the default ladder from the stack, each lasting
     ``level_hands`` hands or ``level_minutes`` minutes; ``tournament_buy_in`` per
-    entrant makes the prize pool, paid by place as ``payouts`` percents)."""
+    entrant makes the prize pool, paid by place as ``payouts`` percents).
+
+    ``time_bank``: the seconds each player's time bank holds (0: none), taken on request
+    when their clock runs, refilled every ``time_bank_refill`` hands (0: never);
+    ``blind_levels``: a cash table's timed blinds, written as a tournament's levels, each
+    lasting ``blind_minutes`` minutes of play (:mod:`cardlab.web.table_blinds`); ``hud``:
+    every seat shows its player's statistics at this table
+    (:mod:`cardlab.web.table_hud`)."""
 
     game: str
     seats: int
@@ -79,11 +88,25 @@ class TableConfig:
     level_minutes: int | None = None
     tournament_buy_in: int = 0
     payouts: tuple[int, ...] | None = None
+    time_bank: float = 0.0
+    time_bank_refill: int = 0
+    blind_levels: str | None = None
+    blind_minutes: int = DEFAULT_BLIND_MINUTES
+    hud: bool = False
     run_it: int = 1
 
     @property
     def tournament(self) -> bool:
         return self.format == "tournament"
+
+    def cash_schedule(self) -> Schedule | None:
+        """A cash table's timed blinds (``blind_levels``, each lasting ``blind_minutes``
+        minutes of play), None when its stakes stay as they are."""
+        if self.tournament or not self.blind_levels:
+            return None
+        return Schedule.parse(
+            self.blind_levels, self.table_game(), every=self.blind_minutes, unit="minutes"
+        )
 
     def schedule(self) -> Schedule:
         """The tournament's blind schedule."""
@@ -266,6 +289,7 @@ def parse_config(
             check_payouts(payouts, seats)
         except GameError as error:
             raise RequestError(str(error)) from None
+    extras = _extras(data, fmt)
     if fmt == "tournament":
         if stacks is not None and len(set(stacks)) > 1:
             raise RequestError("in a tournament everyone starts with the same stack: use 'stack'")
@@ -305,6 +329,7 @@ def parse_config(
         bring_in=optional["bring_in"],
         small_bet=optional["small_bet"],
         big_bet=optional["big_bet"],
+        **extras,
     )
     table_game = config.table_game()  # GameError on stakes the engine refuses
     table_game.check_seats(seats)
@@ -313,12 +338,49 @@ def parse_config(
             table_game = config.schedule().level(0).apply(table_game)
         except GameError as error:
             raise RequestError(f"field 'levels': {error}") from None
+    try:
+        cash = config.cash_schedule()
+    except GameError as error:
+        raise RequestError(f"field 'blind_levels': {error}") from None
+    if cash is not None:
+        if strict:  # every level's blinds must be postable from the smallest stack
+            for index in range(len(cash.levels)):
+                check_stakes(config, cash.level(index).apply(table_game), "blind_levels")
+        table_game = cash.level(0).apply(table_game)
     if strict:
         check_stakes(config, table_game)
     return config
 
 
-def check_stakes(config: TableConfig, table_game: TableGame) -> None:
+def _extras(data: dict[str, Any], fmt: str) -> dict[str, Any]:
+    """The time bank, a cash table's timed blinds and the HUD, checked."""
+    time_bank = _seconds(data, "time_bank", 0.0, MAX_TIME_BANK)
+    refill = _whole(data, "time_bank_refill", 0, 0, 10_000)
+    levels = data.get("blind_levels")
+    if levels is not None:
+        levels = _text(data, "blind_levels", "").strip() or None
+    if levels is not None and len(levels) > 20 * MAX_LEVELS:
+        raise RequestError("field 'blind_levels' is too long")
+    if levels is not None and fmt == "tournament":
+        raise RequestError(
+            "'blind_levels' are a cash table's timed blinds: a tournament has 'levels'"
+        )
+    minutes = _whole(data, "blind_minutes", DEFAULT_BLIND_MINUTES, 1, 10_000)
+    hud = data.get("hud")
+    if hud is None:
+        hud = False
+    if not isinstance(hud, bool):
+        raise RequestError(f"field 'hud' must be true or false: {_shown(hud)}")
+    return {
+        "time_bank": time_bank,
+        "time_bank_refill": refill,
+        "blind_levels": levels,
+        "blind_minutes": minutes,
+        "hud": hud,
+    }
+
+
+def check_stakes(config: TableConfig, table_game: TableGame, field_name: str | None = None) -> None:
     """The bounds of a new or changed set-up's stakes (``table_game``: the game as it
     deals the first hand), beyond what the engine refuses:
 
@@ -332,7 +394,8 @@ def check_stakes(config: TableConfig, table_game: TableGame) -> None:
 
     One :class:`RequestError` naming the field."""
     stakes = table_game.stakes
-    field_name = "levels" if config.tournament and config.levels else "blinds"
+    if field_name is None:
+        field_name = "levels" if config.tournament and config.levels else "blinds"
     blinds = stakes.blinds
     for k in range(1, len(blinds)):
         if blinds[k] < blinds[k - 1]:

@@ -37,6 +37,11 @@ SETTINGS = (
     "name",
     "approve_seats",
     "new_players",
+    "time_bank",
+    "time_bank_refill",
+    "blind_levels",
+    "blind_minutes",
+    "hud",
     "run_it",
 )
 

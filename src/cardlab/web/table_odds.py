@@ -16,6 +16,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from cardlab.errors import ActionError
 from cardlab.table import HandState
 from cardlab.table.odds import all_in_streets, strength_hint
 
@@ -39,9 +40,9 @@ class TableOdds:
     def set_hints(self, seat: int | None, on: object) -> None:
         """The player in ``seat`` turns their hints on or off (off by default)."""
         if seat is None:
-            raise ValueError("hints are for a player's own cards: take a seat first")
+            raise ActionError("hints are for a player's own cards: take a seat first")
         if not isinstance(on, bool):
-            raise ValueError(f"'on' must be true or false: {on!r:.40}")
+            raise ActionError(f"'on' must be true or false: {on!r:.40}")
         (self.hints_on.add if on else self.hints_on.discard)(seat)
         self.notify()
 

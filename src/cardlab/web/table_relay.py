@@ -82,6 +82,7 @@ class RemoteSockets:
         conn = RemoteConn(self.cluster, str(message["from"]), key, room.id)
         conn_id = room.connect(conn, seat, host)  # its state comes with the broadcast
         room.chat.listen(conn_id, conn, author)
+        room.extras.coach.listen(conn_id, conn, author)  # the coach's reviews reach it too
         self.sockets[key] = _Remote(room, conn_id, author, seat is not None)
         return {"greeting": room.chat.greeting(author)}
 
@@ -102,6 +103,7 @@ class RemoteSockets:
         remote = self.sockets.pop(str(message.get("conn")), None)
         if remote is not None:
             remote.room.chat.unlisten(remote.conn_id)
+            remote.room.extras.coach.unlisten(remote.conn_id)
             remote.room.disconnect(remote.conn_id)
         return {}
 
@@ -113,6 +115,7 @@ class RemoteSockets:
             here = self.room_of(room.id) is room and not room.closed
             if not here or not room.audience.has(remote.conn_id):
                 remote.room.chat.unlisten(remote.conn_id)
+                remote.room.extras.coach.unlisten(remote.conn_id)
                 del self.sockets[key]
 
 

@@ -42,7 +42,13 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
                                               preference),
                                               {"type": "chat", "text": t, "name"?: n}
                                               (see table_chat: its answer, and what only
-                                              this browser may know, is a "chat_status")
+                                              this browser may know, is a "chat_status"),
+                                              {"type": "time_bank"} (the player to act:
+                                              seconds from their bank), {"type": "react",
+                                              "emoji": e}, {"type": "avatar", "avatar": a}
+                                              (table_faces), {"type": "coach", "on": b}
+                                              (table_coach: answered with a "coach")
+    GET  /api/notes, POST /api/notes           the caller's player notes (web/notes.py)
 
 Who is who: a browser carries one secret, the HttpOnly cookie ``cardlab_id`` (set by a
 table page, or by the first join or create that lacks it). A seat and a table's host
@@ -85,6 +91,7 @@ from cardlab.table import TableGame
 from cardlab.table.structure import table_game_names
 from cardlab.web.cluster import Cluster
 from cardlab.web.guard import BROWSER_COOKIE, client_key, take, too_many
+from cardlab.web.notes import note_routes
 from cardlab.web.payload import RequestError
 from cardlab.web.table_arrivals import AskLater, SeatRequest
 from cardlab.web.table_chat import chat_message, host_chat_operation
@@ -451,11 +458,15 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
         author = browser_hash(websocket, room.id)  # who chats (see table_chat)
         conn_id = room.connect(websocket, seat, host)
         room.chat.listen(conn_id, websocket, author)
+        room.extras.coach.listen(conn_id, websocket, author)
         try:
             await websocket.send_text(json.dumps(room.payload(seat, host=host), ensure_ascii=False))
             greeting = room.chat.greeting(author)
             if greeting is not None:
                 await websocket.send_text(json.dumps(greeting, ensure_ascii=False))
+            coach = room.extras.coach.status(author)
+            if coach["on"]:  # off is what the page assumes
+                await websocket.send_text(json.dumps(coach, ensure_ascii=False))
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -472,6 +483,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             pass
         finally:
             room.chat.unlisten(conn_id)
+            room.extras.coach.unlisten(conn_id)
             room.disconnect(conn_id)
 
     async def relayed_ws(websocket: WebSocket, cluster: Cluster, table_id: str) -> None:
@@ -503,7 +515,11 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             limit=lambda conn: message_limit(websocket, conn),
         )
 
+    async def notes_limited(request: Request, bucket: str) -> Response | None:
+        return await limited(request, bucket)
+
     return [
+        *note_routes(lambda: manager.store, browser_hash, _body, notes_limited),
         Route("/tables", lobby),
         Route("/tables/{table_id}", table_page),
         Route("/api/tables", api_list, methods=["GET"]),
@@ -611,13 +627,24 @@ def handle_message(
             room.show_hand(seat)
             return None
         if kind == "rabbit":  # anyone: the cards a hand won early would have dealt
-            room.rabbit_hunt()
+            room.runner.rabbit_hunt()
             return None
         if kind == "hints":  # a player's own hints, off by default
-            room.set_hints(seat, message.get("on"))
+            room.odds.set_hints(seat, message.get("on"))
             return None
         if kind == "chat":
             return chat_message(room.chat, room.seats, seat, author, message)
+        if kind == "time_bank":
+            added = room.extras.use_time_bank(seat)
+            return {"type": "time_bank", "added": added}
+        if kind == "react":
+            reaction = room.extras.faces.react(author, seat, message.get("emoji"))
+            return {"type": "reacted", "id": reaction.id}
+        if kind == "avatar":
+            room.extras.faces.choose(seat, message.get("avatar"))
+            return None
+        if kind == "coach":
+            return room.extras.coach.switch(author, message.get("on"))
         if kind == "action":
             action = message.get("action")
             if not isinstance(action, str):
@@ -630,7 +657,7 @@ def handle_message(
         raise RequestError(
             f"unknown message type {str(kind)[:40]!r} "
             "(action, show, rabbit, hints, start, client_seed, reveal, leave, sit_out, sit_in, "
-            "chat or ping)"
+            "chat, time_bank, react, avatar, coach or ping)"
         )
     except CardlabError as exc:
         return {"type": "error", "message": str(exc)[:300]}

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from cardlab.errors import CardlabError
+from cardlab.errors import ActionError, CardlabError
 from cardlab.table import Action
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "ApplyAction",
     "Doer",
     "NextDecision",
+    "Shell",
     "Step",
     "StoreAction",
     "carry_out",
@@ -129,3 +130,25 @@ async def carry_out_off_loop(doer: Doer, steps: Sequence[Step]) -> bool:
             return False
     _rest(doer, rest)
     return True
+
+
+class Shell:
+    """The thin async shell of a table: carries out an action's steps at once
+    (``off_loop`` False: SQLite), or as a task that writes from a worker thread
+    (PostgreSQL), kept in ``storing_task`` while it runs (a task nobody holds may be
+    collected)."""
+
+    def __init__(self, doer: Doer, *, off_loop: bool) -> None:
+        self.doer = doer
+        self.off_loop = off_loop
+        self.storing_task: asyncio.Task[bool] | None = None
+
+    def __call__(self, steps: Sequence[Step]) -> None:
+        """Carry out ``steps``; :class:`ActionError` when the store refused the action
+        at once (off the loop the refusal is the task's result)."""
+        if not self.off_loop:
+            if not carry_out(self.doer, steps):
+                raise ActionError("the server could not store the action: it was not played")
+            return
+        loop = asyncio.get_running_loop()
+        self.storing_task = loop.create_task(carry_out_off_loop(self.doer, steps))

@@ -5,8 +5,9 @@ hand in play written ahead of every announcement (``begin_hand``, ``add_action``
 ``save_clock``, ``live_hand``, ``end_hand``, ``cancel_hand``; ``amend_hand`` for a show
 after the hand), the server seeds of the fair deal (``add_seed``, ``seed``,
 ``reveal_seed``, ``hand_ids_dealt_under``, ``hand``), the ledger (``add_ledger``), a
-tournament's standings (``save_results``, ``results``), closing (``close_table``) and the
-hands to download (``hands``).
+tournament's standings (``save_results``, ``results``), closing (``close_table``), the
+hands to download and count for the HUD (``hands``), and the players' notes
+(``save_note``, ``delete_note``, ``notes``: :mod:`cardlab.web.notes`).
 :class:`cardlab.store.Store` has exactly these: :func:`open_table_store` opens the
 SQLite file or the PostgreSQL database, or a store in memory whose tables end with the
 process.
@@ -69,6 +70,12 @@ class TableStore(Protocol):
     def results(self, table_id: str) -> list[Any]: ...
 
     def prune(self, before: datetime.datetime) -> tuple[int, int]: ...
+
+    def save_note(self, writer: str, subject: str, name: str, note: str, colour: str) -> None: ...
+
+    def delete_note(self, writer: str, subject: str) -> bool: ...
+
+    def notes(self, writer: str) -> list[Any]: ...
 
 
 def open_table_store(path: str | None) -> Store:

@@ -20,6 +20,7 @@ from typing import Any
 from cardlab.errors import ActionError
 from cardlab.table import Session, TableGame
 from cardlab.table.tournament import Tournament, default_payouts
+from cardlab.web.table_blinds import CashBlinds
 from cardlab.web.table_config import TableConfig
 from cardlab.web.table_errors import TableFull
 from cardlab.web.table_outlets import Outlets
@@ -43,8 +44,10 @@ class Director:
         game: Callable[[], TableGame],
         seats: Callable[[], Sequence[SeatInfo]],
         tournament: Tournament | None = None,
+        cash: CashBlinds | None = None,
     ) -> None:
         self.out = outlets
+        self.cash = cash  # a cash table's timed blinds (table_blinds)
         self.session = session
         self.config = config
         self.game = game
@@ -86,9 +89,10 @@ class Director:
         return t
 
     def before_deal(self) -> int | None:
-        """Set the stakes of the hand about to be dealt; returns its level (from 0)."""
+        """Set the stakes of the hand about to be dealt; returns its level (from 0), at a
+        cash table its timed blinds' level (None: it has none)."""
         if not self.on:
-            return None
+            return None if self.cash is None else self.cash.before_deal()
         t = self.tournament or self.start()
         if t.schedule.unit == "minutes":
             self.tick()
@@ -113,6 +117,8 @@ class Director:
     def resume_level(self, start_fields: dict[str, Any]) -> None:
         """A resumed hand plays at the level it was dealt at."""
         t = self.tournament
+        if t is None and not self.on and self.cash is not None:
+            self.cash.resume_level(start_fields)
         if t is not None and "level" in start_fields:
             self.session.game = t.game_for(self.game(), int(start_fields["level"]))
             self.level = int(start_fields["level"])

@@ -21,12 +21,13 @@ See docs/site-histories.md.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 from cardlab.errors import HistoryError
 from cardlab.table import phh
@@ -147,33 +148,52 @@ def iter_entries(path: str | os.PathLike[str], site: str | None = None) -> Itera
     file, in file order; a hand that cannot be read is an entry with its error.
     :class:`HistoryError` when the file cannot be read at all."""
     p = Path(path)
-    if site is None and p.suffix.lower() in PHH_SUFFIXES:
-        yield from phh.iter_file(p)
+    found = site_of(p, site)
+    if found is None:
+        yield from _phh_or_neither(p)
         return
+    reader = READERS[found]()
+    for number, block, end in iter_blocks(p, found):
+        yield entry(reader, block, number, str(p), end)
+
+
+def site_of(path: str | os.PathLike[str], site: str | None = None) -> str | None:
+    """The site whose hand history ``path`` is (``site`` if given: checked), or None for
+    a PHH file (by its suffix, or a file no site's text starts)."""
+    p = Path(path)
+    if site is None and p.suffix.lower() in PHH_SUFFIXES:
+        return None
+    if site is not None:
+        if site not in SITES:
+            raise HistoryError(f"unknown site {site!r} (known: {', '.join(SITES)})")
+        return site
     text, start = open_text(p)
+    text.close()
+    return detect(start)
+
+
+def iter_blocks(path: str | os.PathLike[str], site: str) -> Iterator[tuple[int, Any, int]]:
+    """(number from 1, its lines, about how many bytes of the file are read) of every
+    hand of a file of ``site``, streamed; what :func:`entry` reads with the site's
+    reader (``READERS[site]()``), in this process or another. :class:`HistoryError` when
+    the file holds no hand of the site."""
+    p = Path(path)
+    text, _start = open_text(p)
     with text:
-        found = detect(start)
-        if site is not None:
-            if site not in SITES:
-                raise HistoryError(f"unknown site {site!r} (known: {', '.join(SITES)})")
-            found = site
-        if found is None:
-            text.close()
-            yield from _phh_or_neither(p)
-            return
         lines = numbered_lines(text)
-        reader = READERS[found]()
-        if found == "pokernow":
+        blocks: Iterator[Any]
+        if site == "pokernow":
             blocks = pokernow.entries_of(text)
-        elif found == "ipoker":
+        elif site == "ipoker":
             blocks = ipoker.blocks(lines)
         else:
-            blocks = hand_blocks(lines, reader.start)
+            blocks = hand_blocks(lines, READERS[site]().start)
         count = 0
+        raw = cast(io.BufferedReader, text.buffer)  # open_text's: a file opened "rb"
         for count, block in enumerate(blocks, 1):
-            yield entry(reader, block, count, str(p))
+            yield count, block, raw.tell()  # read ahead by a buffer at most
         if count == 0:
-            raise HistoryError(f"{p}: no {SITES[found]} hand in the file")
+            raise HistoryError(f"{p}: no {SITES[site]} hand in the file")
 
 
 def _phh_or_neither(p: Path) -> Iterator[phh.Entry]:
@@ -189,8 +209,11 @@ def _phh_or_neither(p: Path) -> Iterator[phh.Entry]:
         ) from None
 
 
-def entry(reader: _Reader, block: list[tuple[int, str]], number: int, where: str) -> SiteEntry:
-    """One hand's lines read by ``reader`` as an entry (its error when it has none)."""
+def entry(
+    reader: _Reader, block: list[tuple[int, str]], number: int, where: str, end: int = 0
+) -> SiteEntry:
+    """One hand's lines read by ``reader`` as an entry (its error when it has none);
+    ``end``: the bytes of the file read up to it (a progress bar's)."""
     line = block[0][0]
     try:
         hand_id = reader.hand_id(" ".join(text for _, text in block[:2]), line)
@@ -208,14 +231,22 @@ def entry(reader: _Reader, block: list[tuple[int, str]], number: int, where: str
             error=f"{label}: unsupported: {exc}",
             site=reader.site,
             unsupported=True,
+            end=end,
         )
     except HistoryError as exc:
-        return SiteEntry(number, hand_id, line, error=f"{label}: {exc}", site=reader.site)
+        return SiteEntry(number, hand_id, line, error=f"{label}: {exc}", site=reader.site, end=end)
     except (ValueError, KeyError, IndexError, ArithmeticError) as exc:
         return SiteEntry(
-            number, hand_id, line, error=f"{label}: cannot read it ({exc})", site=reader.site
+            number,
+            hand_id,
+            line,
+            error=f"{label}: cannot read it ({exc})",
+            site=reader.site,
+            end=end,
         )
-    return SiteEntry(number, hand_id, line, history=history, site=reader.site, figures=figures)
+    return SiteEntry(
+        number, hand_id, line, history=history, site=reader.site, figures=figures, end=end
+    )
 
 
 def label(entry: phh.Entry) -> str:

@@ -281,6 +281,15 @@ class HandBuilder:
         if text and "?" not in text:
             self.known[name] = text
 
+    def raise_by(self, name: str, value: int | Decimal, line: int, *, all_in: bool = False) -> None:
+        """A bet or raise written as the amount added (iPoker, 888): to this street's
+        bet plus ``value``; an all-in that does not get above the bet to call is a call."""
+        to = self.this_street(name) + value
+        if all_in and to <= max(self.street_bets(), default=0):
+            self.act(name, "cc", value, line)
+        else:
+            self.act(name, "cbr", to, line)
+
     def act(self, name: str, verb: str, value: int | Decimal | None, line: int) -> None:
         """``f``, ``cc`` (``value``: the amount called, or None for a check) or
         ``cbr`` (``value``: the street total the bet or raise goes to)."""

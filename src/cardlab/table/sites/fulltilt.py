@@ -40,9 +40,12 @@ _GAMES = [
     ("Badugi", "Badugi"),
 ]
 _VERBS = [
+    (re.compile(r"posts the small blind of (\S+), and is all in$"), r"posts small blind \1"),
     (re.compile(r"posts the small blind of (.*)$"), r"posts small blind \1"),
+    (re.compile(r"posts the big blind of (\S+), and is all in$"), r"posts big blind \1"),
     (re.compile(r"posts the big blind of (.*)$"), r"posts big blind \1"),
     (re.compile(r"posts a dead small blind of (.*)$"), r"posts missed blind \1"),
+    (re.compile(r"antes (\S+), and is all in$"), r"posts the ante \1"),
     (re.compile(r"antes (.*)$"), r"posts the ante \1"),
     (re.compile(r"raises to (\S+)(?: and is all in)?$"), r"raises \1 to \1"),
     (re.compile(r"(bets|calls) (\S+)(?: and is all in)?$"), r"\1 \2"),
@@ -60,12 +63,7 @@ _WINS = re.compile(
 class Reader(pokerstars.Reader):
     site = "fulltilt"
     start = START
-
-    def hand_id(self, header: str, line: int) -> str:
-        m = _HAND_ID.search(header)
-        if m is None:
-            raise HistoryError(f"line {line}: no hand number in {header[:80]!r}")
-        return m.group(1)
+    hand_number = _HAND_ID
 
     def hand(self, block: list[tuple[int, str]]) -> HandBuilder:
         first, header = block[0]

@@ -180,11 +180,7 @@ class Reader:
             elif kind == "3":
                 b.act(name, "cc", value, line)
             elif kind in ("5", "23", "7"):
-                to = b.this_street(name) + value
-                if kind == "7" and to <= max(b.street_bets(), default=0):
-                    b.act(name, "cc", value, line)
-                else:
-                    b.act(name, "cbr", to, line)
+                b.raise_by(name, value, line, all_in=kind == "7")
             else:
                 raise Unsupported(f"line {line}: action type {kind} is not read")
         while street < 4 and any(r > street for r in boards):  # an all-in's runout

@@ -158,12 +158,7 @@ class Reader:
             elif verb == "call":
                 b.act(name, "cc", value, number)
             elif verb in ("bet", "raise", "allin"):
-                to = b.this_street(name) + value
-                facing = max(b.street_bets(), default=0)
-                if verb == "allin" and to <= facing:
-                    b.act(name, "cc", value, number)
-                else:
-                    b.act(name, "cbr", to, number)
+                b.raise_by(name, value, number, all_in=verb == "allin")
             elif verb == "shows":
                 b.deal(name, cards(m.group(1)))
             elif verb == "collected":

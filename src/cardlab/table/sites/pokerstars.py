@@ -26,7 +26,9 @@ START = re.compile(r"PokerStars (?:Zoom |Home Game |Rush )?(?:Hand|Game) #")
 _HAND_ID = re.compile(r"(?:Hand|Game) #([\w-]+):")
 _SEAT = re.compile(r"Seat (\d+): (.+?) \(([^()]*?) in chips(?:[^()]*(?:\([^()]*\))?)*\)(.*)$")
 _BUTTON = re.compile(r"Seat #(\d+) is the button")
-_STAKES = re.compile(r"\(([^()/]*\d)/([^()/ ]*\d)[^()]*\)")
+_STAKES = re.compile(  # "(a/b)" and "(Game, a/b)", the amounts with thousands commas
+    r"[(,]\s*((?:[^()/,]|,(?=\d))*\d)/((?:[^()/ ,]|,(?=\d))*\d)[^()]*\)"
+)
 _AMOUNT = r"(\S*\d\S*)"
 _ALL_IN = r"(?: and is all-in)?(?: and has reached the [^ ]+ cap)?"
 _VERBS: list[tuple[str, re.Pattern[str]]] = [
@@ -115,9 +117,10 @@ class Reader:
 
     site = "pokerstars"
     start = START
+    hand_number = _HAND_ID  # the hand number in a hand's first line (a site's own)
 
     def hand_id(self, header: str, line: int) -> str:
-        m = _HAND_ID.search(header)
+        m = self.hand_number.search(header)
         if m is None:
             raise HistoryError(f"line {line}: no hand number in {header[:80]!r}")
         return m.group(1)

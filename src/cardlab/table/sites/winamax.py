@@ -39,12 +39,7 @@ _GAMES = [
 class Reader(pokerstars.Reader):
     site = "winamax"
     start = START
-
-    def hand_id(self, header: str, line: int) -> str:
-        m = _HAND_ID.search(header)
-        if m is None:
-            raise HistoryError(f"line {line}: no hand number in {header[:80]!r}")
-        return m.group(1)
+    hand_number = _HAND_ID
 
     def hand(self, block: list[tuple[int, str]]) -> HandBuilder:
         first, header = block[0]

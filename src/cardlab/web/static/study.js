@@ -1,6 +1,9 @@
 // The study page (/study): post a spot, follow its solve, then walk the solved tree.
-// An ES module, no build step. The DOM helper (h, put, $), the card renderer (cardEl),
-// api() and toast() are cardlab.js's, shared by every page.
+// An ES module, no build step: the DOM helper, the card renderer and the API client are
+// the modules every page shares.
+import { $, h, put, params } from "./dom.js";
+import { call as api } from "./api.js";
+import { card } from "./cards.js";
 
 const POLL_MS = 400;
 const MAX_ROWS = 400; // hand rows drawn at once (a FESCA range may have thousands)
@@ -125,7 +128,7 @@ async function showNode() {
   $("st-summary").textContent = `${root.game}. At the root: OOP EV ${chips(root.ev.oop)}, equity ${percent(root.equity.oop)}; ` +
     `IP EV ${chips(root.ev.ip)}, equity ${percent(root.equity.ip)}.`;
   drawCrumbs();
-  put($("st-board-cards"), node.board_cards.map((c) => cardEl(c, "small")));
+  put($("st-board-cards"), node.board_cards.map((c) => card(c, { small: true })));
   const who = node.kind === "decision" ? `${node.player.toUpperCase()} to act` : { chance: "a card comes", fold: "a fold: the hand is over", showdown: "the showdown" }[node.kind];
   $("st-where").textContent = `${who}; pot ${node.pot}. OOP EV ${chips(node.ev.oop)} (equity ${percent(node.equity.oop)}), IP EV ${chips(node.ev.ip)} (equity ${percent(node.equity.ip)})`;
   drawActions(node);
@@ -159,9 +162,9 @@ function drawCards(node) {
   box.hidden = node.kind !== "chance";
   if (box.hidden) { put(box); return; }
   put(box, node.cards.map((c) => {
-    const el = cardEl(c, "clickable");
-    const button = h("button", { type: "button", class: el.className, title: `deal ${c.text}`, "aria-label": `deal ${c.name}`, onclick: () => go(c.ascii) });
-    button.append(...el.childNodes);
+    const button = card(c, { tag: "button", extra: "clickable", title: `deal ${c.text}`, label: `deal ${c.name}` });
+    button.type = "button";
+    button.addEventListener("click", () => go(c.ascii));
     return button;
   }));
 }
