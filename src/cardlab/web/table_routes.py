@@ -35,6 +35,13 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
                                               {"type": "straddle_on"} / "straddle_off",
                                               {"type": "show"} (the winner of a hand
                                               everyone folded to, before the next deal),
+                                              {"type": "rabbit"} (anyone: the cards the
+                                              last hand, won early, would have dealt),
+                                              {"type": "hints", "on": bool} (a player's
+                                              own hints: best hand, exact equity),
+                                              {"type": "action", "action": "runs 2"}
+                                              (all in: run the board twice; "runs": no
+                                              preference),
                                               {"type": "chat", "text": t, "name"?: n}
                                               (see table_chat: its answer, and what only
                                               this browser may know, is a "chat_status"),
@@ -632,6 +639,12 @@ def handle_message(
         if kind == "show":  # the winner of a hand everyone else folded to shows after it
             room.show_hand(seat)
             return None
+        if kind == "rabbit":  # anyone: the cards a hand won early would have dealt
+            room.runner.rabbit_hunt()
+            return None
+        if kind == "hints":  # a player's own hints, off by default
+            room.odds.set_hints(seat, message.get("on"))
+            return None
         if kind == "chat":
             return chat_message(room.chat, room.seats, seat, author, message)
         if kind == "time_bank":
@@ -656,8 +669,8 @@ def handle_message(
             return None
         raise RequestError(
             f"unknown message type {str(kind)[:40]!r} "
-            "(action, show, start, client_seed, reveal, leave, sit_out, sit_in, straddle_on, "
-            "straddle_off, chat, time_bank, react, avatar, coach or ping)"
+            "(action, show, rabbit, hints, start, client_seed, reveal, leave, sit_out, sit_in, "
+            "straddle_on, straddle_off, chat, time_bank, react, avatar, coach or ping)"
         )
     except CardlabError as exc:
         return {"type": "error", "message": str(exc)[:300]}
