@@ -4,6 +4,7 @@ pokerkit playing the same hands, and against the rules as docs/home-games.md wri
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import random
 import warnings
 from dataclasses import dataclass
@@ -276,6 +277,12 @@ def test_a_double_board_is_not_run_twice() -> None:
     assert hand.all_in_board is not None and hand.runs == 1 and hand.result is not None
     assert len(hand.result.boards) == 2 and hand.result.runouts == ()
     assert all_in_streets(hand) == [] and hand.rabbit_due() == 0
+    if importlib.util.find_spec("starlette") is not None:  # the table page's last hand
+        from cardlab.web.table_phh import showdown_summary
+
+        summary = showdown_summary(hand, ["a", "b", "c"])
+        assert summary["boards"] == [" ".join(map(str, board)) for board in hand.boards]
+        assert len(set(summary["boards"])) == 2 and summary["runs"] == []
     text = dumps(to_history(hand)).replace("_boards = 2", "_boards = 2\n_runs = 2")
     assert "_runs = 2" in text
     with pytest.raises(HistoryError, match="not run more than once"):

@@ -208,6 +208,7 @@ def showdown_summary(
     return {
         "showdown": result.showdown,
         "board": format_cards(result.board),
+        "boards": [format_cards(b) for b in result.boards],  # a double board's two
         "runs": [format_cards(b) for b in result.runouts],
         "rabbit": None if rabbit is None else format_cards(rabbit),
         "rabbit_due": rabbit is None and hand.rabbit_due() > 0,

@@ -16,7 +16,8 @@ export function lastHand(last, rabbit = null) {
     h("td", { title: `decided by: ${p.decided_by}`, "data-decided-by": p.decided_by }, p.why || p.decided_by,
       p.decided_by === "suits" ? h("a", { href: "/rules" }, " (rules)") : null)));
   return [
-    h("h2", {}, `Hand ${last.hand}` + (last.board ? `: board ${last.board}` : "")),
+    h("h2", {}, `Hand ${last.hand}` + ((last.boards || []).length > 1 ? `: boards ${last.boards.join(" and ")}`
+      : last.board ? `: board ${last.board}` : "")),
     h("table", { id: "pt-last-pots" }, head(["Pot", "Won by", "Why"]), h("tbody", {}, potRows)),
     last.hands.length
       ? h("table", { id: "pt-last-hands" }, head(["Player", "Cards", "Best five"]),
