@@ -500,3 +500,50 @@ def test_a_full_disk_through_the_daemon_is_the_fresh_process_s_one_line(
         2,
         "cardlab: error: cannot write to standard output: No space left on device",
     )
+
+
+class _Stream:
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize(
+    ("args", "daemon", "ttys", "starts"),
+    [
+        (["equity", "As Ah", "Ks Kh"], None, (True, True), True),
+        (["ties"], None, (True, True), True),
+        (["decks"], None, (True, True), False),  # no kernel: nothing to gain
+        ([], None, (True, True), False),
+        (["equity", "As Ah", "Ks Kh"], "on", (True, True), False),  # the user chose
+        (["equity", "As Ah", "Ks Kh"], "off", (True, True), False),
+        (["equity", "As Ah", "Ks Kh"], None, (False, True), False),  # a script's input
+        (["equity", "As Ah", "Ks Kh"], None, (True, False), False),  # errors to a file
+        (["equity", "As Ah", "Ks Kh"], None, (None, True), False),  # input closed
+    ],
+)
+def test_a_kernel_command_typed_at_a_terminal_starts_a_daemon_on_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    args: list[str],
+    daemon: str | None,
+    ttys: tuple[bool | None, bool],
+    starts: bool,
+) -> None:
+    from cardlab.cli._daemon import client
+
+    monkeypatch.setenv("CARDLAB_DAEMON_DIR", str(tmp_path / "run"))
+    if daemon is None:
+        monkeypatch.delenv("CARDLAB_DAEMON", raising=False)
+    else:
+        monkeypatch.setenv("CARDLAB_DAEMON", daemon)
+    stdin, stderr = ttys
+    monkeypatch.setattr(sys, "stdin", None if stdin is None else _Stream(stdin))
+    monkeypatch.setattr(sys, "stderr", _Stream(stderr))
+    started: list[float] = []
+    monkeypatch.setattr(client, "start_detached", started.append)
+    assert client.starts_on_its_own(args) is starts
+    assert client.forward(args) is None  # no daemon yet: this run runs here
+    assert started == ([client.AUTO_IDLE_MINUTES] if starts else [])

@@ -149,8 +149,11 @@ def _like_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _interrupt_once(args: list[str], ready: str, *, on_stderr: bool) -> tuple[int, str, str]:
-    """Start ``cardlab ARGS``, wait for ``ready`` in its output, press Ctrl-C."""
+def _interrupt_once(
+    args: list[str], ready: str, *, on_stderr: bool, sig: int | None = None
+) -> tuple[int, str, str]:
+    """Start ``cardlab ARGS``, wait for ``ready`` in its output, press Ctrl-C (or send
+    ``sig``)."""
     import signal
     import time
 
@@ -174,7 +177,7 @@ def _interrupt_once(args: list[str], ready: str, *, on_stderr: bool) -> tuple[in
             seen += watched.read() or b""
             time.sleep(0.05)
         time.sleep(0.3)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGINT if sig is None else sig)
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
@@ -207,6 +210,21 @@ def test_ctrl_c_stops_the_web_server_with_exit_130() -> None:
     )
     assert code == 130, err
     assert err.endswith("(Ctrl+C stops)\ncardlab: interrupted\n"), err
+
+
+def test_sigterm_stops_a_lone_web_server_with_exit_0() -> None:
+    """systemd's stop: with no other process to hand its tables to, at once, cleanly."""
+    import signal
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code, _, err = _interrupt_once(
+        ["web", "--port", str(port), "--memory"], "Ctrl+C stops", on_stderr=True, sig=signal.SIGTERM
+    )
+    assert code == 0, err
+    assert err.endswith("(Ctrl+C stops)\n"), err
 
 
 def test_ctrl_c_is_one_line_without_a_blank_line_before(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -286,6 +304,8 @@ def _kuhn(tmp_path: Path) -> Path:
         (["web", "--memory", "--proxy-address", "10.0.0.1"], "need --trust-proxy"),
         (["web", "--memory", "--trust-proxy", "--proxy-address", "junk"], "a proxy address is"),
         (["web", "--memory", "--trust-proxy", "--proxy-hops", "11"], "not in the range"),
+        (["web", "--memory", "--max-sockets", "0"], "not in the range"),
+        (["web", "--memory", "--drain-timeout", "nan"], "'nan' is not a finite number"),
         (["solve", "pushfold", "--workers", "100000"], "100000 workers is too many"),
         (["solve", "pushfold", "--scheduler", "junk"], "host:port"),
         (["chart", "--hands", "AA", "--scheduler", "tcp://host:99999"], "host:port"),

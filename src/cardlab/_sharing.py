@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from numba import types
-from numba.core import cgutils
+from numba.core import cgutils, config
 from numba.extending import intrinsic
 
 _T = TypeVar("_T")
@@ -105,6 +105,16 @@ if TYPE_CHECKING:  # the signatures compiled code calls them with
     def fetch_add(counter: Any, value: int) -> int: ...
 
     def borrowed(value: _T) -> _T: ...
+
+elif config.DISABLE_JIT:  # interpreted (numba's jit off): the same meaning in Python
+
+    def fetch_add(counter: Any, value: int) -> int:
+        before = int(counter[0])
+        counter[0] += value
+        return before
+
+    def borrowed(value: _T) -> _T:
+        return value
 
 else:
     fetch_add = _fetch_add

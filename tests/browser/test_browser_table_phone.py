@@ -94,6 +94,8 @@ const seats = [...document.querySelectorAll('#pt-seats .pt-seat')].map((s) => ({
   cards: box(s.querySelector('.pt-cards')),
   number: s.querySelector('.no').offsetWidth > 0 ? s.querySelector('.no').textContent : '',
   font: Math.min(px(s.querySelector('.nm')), px(s.querySelector('.meta'))),
+  name: box(s.querySelector('.nm')),
+  clipped: s.querySelector('.nm').scrollHeight > s.querySelector('.nm').clientHeight + 1,
   stack: s.querySelector('.stk') ? box(s.querySelector('.stk')) : null,
 }));
 const controls = [...document.querySelectorAll(
@@ -111,9 +113,10 @@ def test_seven_to_ten_seats_and_the_action_panel_on_one_phone_screen(
     page: Page, seats: int
 ) -> None:
     """A full ring game on a 390 x 844 phone, at your turn, without scrolling: every seat
-    on screen, apart from the others and above the action panel, its number, name and
-    stack in letters of 11 px or more; the whole panel (your cards, every button, the
-    raise slider and its presets) on screen too."""
+    on screen, apart from the others and above the action panel, its number, its whole
+    name (an avatar does not squeeze it) and its stack in letters of 11 px or more; the
+    whole panel (your cards, every button, the raise slider and its presets) on screen
+    too."""
     bots = {str(k): "station" for k in range(2, seats + 1)}
     _my_table(page, PHONE, seats=seats, bots=bots, bot_delay=0)
     page.wait(
@@ -134,6 +137,9 @@ def test_seven_to_ten_seats_and_the_action_panel_on_one_phone_screen(
             assert r["top"] >= 0 and r["left"] >= 0 and r["right"] <= width, (k, r)
             assert r["bottom"] <= b["panel"]["top"] + 0.5, (k, r, b["panel"])
         assert seat["font"] >= 11 and seat["number"] == f"{k + 1}. ", (k, seat)
+        plate = seat["box"]["right"] - seat["box"]["left"]  # the name has the plate's width
+        assert seat["name"]["right"] - seat["name"]["left"] >= 0.8 * plate - 12, (k, seat)
+        assert not seat["clipped"], (k, seat)  # "station bot 10" whole, on two lines
         assert seat["stack"] is None or seat["stack"]["right"] <= seat["box"]["right"], seat
         for other in b["seats"][k + 1 :]:
             assert not _overlap(seat["box"], other["box"]), (seat, other)

@@ -89,14 +89,14 @@ def test_sample_fields_read_as_written() -> None:
     assert hand.variant == "NT" and hand.player_count == 6 and hand.min_bet == 100
     assert hand.players == ("MrBlue", "MrBlonde", "MrWhite", "MrPink", "MrBrown", "Pluribus")
     assert hand.finishing_stacks == (10310, 9900, 10000, 9790, 10000, 10000)
-    assert hand.actions[:2] == (DealHole(1, "TcQc"), DealHole(2, "8s4c"))
-    assert hand.actions[7] == CompleteBetRaiseTo(4, 210)
-    assert hand.actions[-1] == Fold(4)
+    assert hand.actions[:2] == (DealHole(0, "TcQc"), DealHole(1, "8s4c"))
+    assert hand.actions[7] == CompleteBetRaiseTo(3, 210)
+    assert hand.actions[-1] == Fold(3)
     stud = load(DATA / "wsop-2023-43-5-50.phh")
     assert stud.bring_in == 75000 and stud.blinds_or_straddles is None
-    assert stud.actions[3] == DealHole(4, "??") and stud.actions[15] == PostBringIn(3)
+    assert stud.actions[3] == DealHole(3, "??") and stud.actions[15] == PostBringIn(2)
     draw = load(DATA / "arieh-yockey-2019.phh")
-    assert draw.actions[9] == StandPatDiscard(1) and draw.actions[10] == StandPatDiscard(4, "AsQs")
+    assert draw.actions[9] == StandPatDiscard(0) and draw.actions[10] == StandPatDiscard(3, "AsQs")
 
 
 # --- pokerkit reads what we write, and we read what it writes ---------------------
@@ -172,9 +172,9 @@ def test_we_read_a_hand_pokerkit_played() -> None:
     text = pk.HandHistory.from_game_state(game, state).dumps()
     hand = loads(text)
     assert hand.starting_stacks == (200, 150, 300)
-    assert hand.actions[:3] == (DealHole(1, "AcKd"), DealHole(2, "7h7s"), DealHole(3, "2c3c"))
-    assert hand.actions[3:6] == (CompleteBetRaiseTo(3, 6), Fold(1), CheckCall(2))
-    assert CompleteBetRaiseTo(2, 144) in hand.actions
+    assert hand.actions[:3] == (DealHole(0, "AcKd"), DealHole(1, "7h7s"), DealHole(2, "2c3c"))
+    assert hand.actions[3:6] == (CompleteBetRaiseTo(2, 6), Fold(0), CheckCall(1))
+    assert CompleteBetRaiseTo(1, 144) in hand.actions
     assert dumps(hand) == text + "\n"
 
 
@@ -240,24 +240,24 @@ def test_we_read_random_hands_pokerkit_plays(seed: int, kind: str) -> None:
 # --- actions -------------------------------------------------------------------
 
 EXAMPLES = [
-    ("d dh p1 AcKd", DealHole(1, "AcKd")),
-    ("d dh p12 ????", DealHole(12, "????")),
+    ("d dh p1 AcKd", DealHole(0, "AcKd")),
+    ("d dh p12 ????", DealHole(11, "????")),
     ("d db AcKdQh", DealBoard("AcKdQh")),
-    ("p1 f", Fold(1)),
-    ("p3 cc", CheckCall(3)),
-    ("p1 cbr 100", CompleteBetRaiseTo(1, 100)),
-    ("p1 cbr 3.50", CompleteBetRaiseTo(1, Decimal("3.50"))),
-    ("p2 pb", PostBringIn(2)),
-    ("p1 sd", StandPatDiscard(1)),
-    ("p1 sd 7c8d", StandPatDiscard(1, "7c8d")),
-    ("p1 sm AcKd", ShowMuck(1, "AcKd")),
-    ("p1 sm ??Ad", ShowMuck(1, "??Ad")),
-    ("p1 sm -", ShowMuck(1, "-")),
-    ("p1 sm", ShowMuck(1)),
-    ("p1 cc # a long think", CheckCall(1, "a long think")),
+    ("p1 f", Fold(0)),
+    ("p3 cc", CheckCall(2)),
+    ("p1 cbr 100", CompleteBetRaiseTo(0, 100)),
+    ("p1 cbr 3.50", CompleteBetRaiseTo(0, Decimal("3.50"))),
+    ("p2 pb", PostBringIn(1)),
+    ("p1 sd", StandPatDiscard(0)),
+    ("p1 sd 7c8d", StandPatDiscard(0, "7c8d")),
+    ("p1 sm AcKd", ShowMuck(0, "AcKd")),
+    ("p1 sm ??Ad", ShowMuck(0, "??Ad")),
+    ("p1 sm -", ShowMuck(0, "-")),
+    ("p1 sm", ShowMuck(0)),
+    ("p1 cc # a long think", CheckCall(0, "a long think")),
     ("# Burn card 6s is exposed", NoOp("Burn card 6s is exposed")),
     ("", NoOp()),
-    ("d dh p1 M12YZ", DealHole(1, "M12YZ")),
+    ("d dh p1 M12YZ", DealHole(0, "M12YZ")),
 ]
 
 
@@ -268,13 +268,13 @@ def test_action_examples(text: str, record: object) -> None:
 
 
 def test_action_whitespace_is_free() -> None:
-    assert parse_action("  p1   cbr   100   #   why  ") == CompleteBetRaiseTo(1, 100, "why")
+    assert parse_action("  p1   cbr   100   #   why  ") == CompleteBetRaiseTo(0, 100, "why")
     assert parse_action("\t") == NoOp()
-    assert ShowMuck(1).mucks and not ShowMuck(1, "-").mucks
+    assert ShowMuck(0).mucks and not ShowMuck(0, "-").mucks
 
 
 _comments = st.none() | st.text(min_size=0, max_size=12).map(str.strip)
-_players = st.integers(1, 12)
+_players = st.integers(0, 11)  # positions: p1 is 0
 _tokens = st.text("AKQJT98765432cdhs?MYZ-", min_size=1, max_size=8).filter(lambda t: t != "-")
 _amounts = st.integers(1, 10**12) | st.decimals(
     min_value=Decimal("0.01"), max_value=Decimal(10**9), places=2, allow_nan=False
@@ -338,13 +338,13 @@ def test_action_errors(text: str, message: str) -> None:
 
 def test_records_refuse_bad_values() -> None:
     for make in (
-        lambda: Fold(0),
+        lambda: Fold(-1),
         lambda: Fold(True),
-        lambda: CompleteBetRaiseTo(1, 0),
-        lambda: CompleteBetRaiseTo(1, Decimal("NaN")),
+        lambda: CompleteBetRaiseTo(0, 0),
+        lambda: CompleteBetRaiseTo(0, Decimal("NaN")),
         lambda: DealBoard("Ac Kd"),
-        lambda: DealHole(1, "-"),
-        lambda: CheckCall(1, " padded "),
+        lambda: DealHole(0, "-"),
+        lambda: CheckCall(0, " padded "),
     ):
         with pytest.raises(HistoryError):
             make()
@@ -480,16 +480,16 @@ def test_constructor_parses_and_freezes() -> None:
         small_bet=2,
         big_bet=4,
         starting_stacks=[100, 100],
-        actions=["d dh p1 AcKd", "d dh p2 ????", CheckCall(2)],
+        actions=["d dh p1 AcKd", "d dh p2 ????", CheckCall(1)],
         user_fields={"_note": "hi"},
     )
-    assert hand.antes == (0, 0) and hand.actions[0] == DealHole(1, "AcKd")
+    assert hand.antes == (0, 0) and hand.actions[0] == DealHole(0, "AcKd")
     assert hash(hand) == hash(loads(dumps(hand)))
     with pytest.raises(AttributeError):
         hand.variant = "NT"  # type: ignore[misc]
     assert eval(repr(hand)) == hand  # repr round-trips with the public names
     with pytest.raises(phh.HistoryFieldError) as info:
-        dataclasses.replace(hand, actions=(*hand.actions, Fold(3)))
+        dataclasses.replace(hand, actions=(*hand.actions, Fold(2)))
     assert (info.value.name, info.value.index) == ("actions", 3)
     assert str(info.value) == "actions[3] 'p3 f': player p3 of 2"
 
@@ -525,7 +525,7 @@ def _histories(draw: st.DrawFn) -> HandHistory:
     n = draw(st.integers(2, 9))
     per_player = lambda s: st.lists(s, min_size=n, max_size=n)  # noqa: E731
     actions = draw(st.lists(_records, max_size=12))
-    actions = [a for a in actions if getattr(a, "player", 1) <= n and _cards_ok(a)]
+    actions = [a for a in actions if getattr(a, "player", 0) < n and _cards_ok(a)]
     fixed = draw(st.booleans())
     return HandHistory(
         variant="FT" if fixed else "NT",

@@ -355,7 +355,7 @@ def test_narrator_bet_raise_and_completion() -> None:
     assert said[:3] == ["you post 1", "bob posts 2", "cy calls 2"]
     assert said[-4:] == ["you bet 6", "bob raises to 18", "cy calls 18", "you call 12"]
     # the web log's words are unchanged: one event alone cannot say bet or raise
-    assert describe(ev.BetRaise(0, 6), ["ann"]) == "ann bets/raises to 6"
+    assert describe(ev.CompleteBetRaiseTo(0, 6), ["ann"]) == "ann bets/raises to 6"
     assert describe(ev.PostBlind(0, 1), ["ann"]) == "ann posts 1"
 
     stud = HandState(TableGame.create("standard52-stud"), [100, 100, 100], seed=1)

@@ -35,6 +35,7 @@ from cardlab.poker.hands import best_hand
 from cardlab.poker.lowball import LowRule, best_low, low_key
 from cardlab.poker.order import hand_order
 from cardlab.table import events as ev
+from cardlab.table.phh_actions import parse_action
 from cardlab.table.pots import Pot, layer_pots
 from cardlab.table.state import HandState
 from cardlab.table.structure import TableGame
@@ -272,15 +273,31 @@ EVENTS = [
     ev.DealHole(2, (None,), (False,)),
     ev.DealBoard(()),
     ev.Reshuffle(7),
-    ev.Fold(3),
-    ev.CheckCall(1, 0),
-    ev.BetRaise(0, 40),
-    ev.BringIn(2, 1),
     ev.Discard(1, ()),
     ev.ShowMuck(0, None),
     ev.ReturnBet(1, 9),
     ev.Award(0, (1, 2), (5, 4), "tie"),
 ]
+
+
+# the decisions a file also writes are phh_actions' records, checked on their input
+DECISIONS = [
+    ev.Fold(3),
+    ev.CheckCall(1, amount=5),
+    ev.CompleteBetRaiseTo(0, 40),
+    ev.PostBringIn(2, amount=1),
+]
+
+
+@pytest.mark.parametrize("event", DECISIONS, ids=lambda e: type(e).__name__)
+def test_a_played_decision_is_the_record_its_line_reads_back_as(event: ev.Event) -> None:
+    """One type for a decision played and read from a file: its PHH line parses back to
+    an equal record of the same type (the chips a call put in are not in the line)."""
+    line = event.phh
+    assert line is not None and event.phh_action is event
+    back = parse_action(line)
+    assert type(back) is type(event) and back == event
+    assert str(back) == line and back.player == event.player
 
 
 @pytest.mark.parametrize("event", EVENTS, ids=lambda e: type(e).__name__)

@@ -240,10 +240,10 @@ def betting_history(view: SeatView) -> tuple[str, tuple[int, ...]]:
             put[e.player] += e.amount
             this_round[e.player] += e.amount
             facing = False
-        elif isinstance(e, ev.BetRaise):
+        elif isinstance(e, ev.CompleteBetRaiseTo):
             letters.append("r" if facing else "b")
-            put[e.player] += e.amount - this_round[e.player]
-            this_round[e.player] = e.amount
+            put[e.player] += e.chips - this_round[e.player]
+            this_round[e.player] = e.chips
             facing = True
         elif isinstance(e, ev.Fold):
             letters.append("f")

@@ -31,6 +31,7 @@ from cardlab.poker.equity import (
     EquityResult,
     ExactTooBig,
     TieRate,
+    quick_uncompiled,
     sampling_seconds,
     tie_rate,
 )
@@ -107,6 +108,17 @@ def equity(
         raise GameError("--exact enumerates every deal: drop --samples/--target-se")
     if exact is False and samples is None and target_se is None:
         samples = 1_000_000
+    # a first run after install: a question the plain kernels answer in seconds does not
+    # wait for the compile, which goes on in the background for the next run
+    if not rule and quick_uncompiled(game, hands, board, dead, exact, samples, target_se):
+        from cardlab import _prepare
+
+        if _prepare.answer_interpreted("exact", "equity"):
+            click.echo(
+                "cardlab: preparing the equity kernels in the background (first run after "
+                "install, this answer without them)...",
+                err=True,
+            )
 
     with _progress(fmt == "text", "dealing") as progress:
         try:

@@ -139,6 +139,23 @@ DURABILITY = {"strict": "FULL", "fast": "NORMAL"}  # --durability: the store's s
     help="Serve /metrics to anyone sending 'Authorization: Bearer TOKEN' "
     "(default: only to loopback clients not behind a proxy; or set $CARDLAB_METRICS_TOKEN).",
 )
+@click.option(
+    "--max-sockets",
+    type=click.IntRange(1, 10**6),
+    default=None,
+    help="WebSockets this process holds open at most; past it a page is told to try "
+    "again (it reconnects, perhaps to another process), counted in /metrics and logged "
+    "(default: no limit).",
+)
+@click.option(
+    "--drain-timeout",
+    type=FiniteFloat(0, 3600),
+    default=60,
+    show_default=True,
+    help="With --redis: seconds a drain (SIGTERM, or POST /drain) waits for each table's "
+    "hand to end before handing the table over mid-hand; the process then stops. Give "
+    "systemd's TimeoutStopSec more than this.",
+)
 def web(
     host: str,
     port: int,
@@ -158,6 +175,8 @@ def web(
     log_format: str,
     access_log: bool,
     metrics_token: str | None,
+    max_sockets: int | None,
+    drain_timeout: float,
 ) -> None:
     """Serve Open Seven, Mixwell hands, a showdown, the rules and poker tables at
     http://HOST:PORT/."""
@@ -191,15 +210,19 @@ def web(
         trust_forwarded=proxies,
         limiter=limiter,
         cluster=cluster,
+        max_sockets=max_sockets,
         tables={
             "max_tables": max_tables,
             "idle_close": idle_close,
             "bot_hands": bot_hands,
             "retention_days": retention_days,
             "keeper": keeper,
+            "drain_timeout": drain_timeout,
         },
     )
-    _warm_bots()
+    from cardlab import _prepare
+
+    _prepare.in_thread(_warm_bots)  # while the server starts: tables deal meanwhile
     click.echo(f"cardlab web: http://{host}:{port}/  (Ctrl+C stops)", err=True)
     # the server, not uvicorn.run: run() swallows the KeyboardInterrupt the server raises
     # again after its graceful stop on Ctrl-C, and main's exit 130 would become 0
@@ -214,7 +237,40 @@ def web(
         access_log=access_log,
         proxy_headers=False,
     )
-    uvicorn.Server(config).run()
+    _server(config, app.state.tables).run()
+
+
+def _server(config: Any, manager: Any) -> Any:
+    """The uvicorn server of ``cardlab web``: Ctrl+C (SIGINT) stops it at once, as
+    uvicorn does; SIGTERM, with ``--redis``, drains it first (its tables handed over at
+    their hands' ends, :mod:`cardlab.web.balance`), and so does ``POST /drain``; then it
+    stops with exit status 0. A second SIGTERM stops it at once."""
+    import signal
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        drain_asked = False
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            balancer = manager.balancer
+            if sig != signal.SIGTERM:
+                super().handle_exit(sig, frame)
+            elif balancer is not None and not self.drain_asked:
+                self.drain_asked = True  # started on the loop, at the next tick
+            else:
+                self.should_exit = True  # not re-raised after the stop: exit status 0
+
+        async def on_tick(self, counter: int) -> bool:
+            balancer = manager.balancer
+            if balancer is not None:
+                if self.drain_asked:
+                    balancer.request_drain()
+                if balancer.drained is not None and balancer.drained.is_set():
+                    return True
+            return bool(await super().on_tick(counter))
+
+    return Server(config)
 
 
 def _proxies(trust: bool, hops: int | None, addresses: tuple[str, ...]) -> Any:
@@ -299,8 +355,11 @@ WARM_QUIET = 2.0  # seconds a warm-up may take before it says what it is doing
 
 
 def _warm_bots() -> None:
-    """Before serving, compile the bots' equity kernels if numba's disk cache lacks them
-    (rather than stall the first table's first bot decision). Only a warm-up that takes
+    """Compile the bots' equity kernels if numba's disk cache lacks them (rather than
+    stall the first table's first bot decision): in a thread beside the server, one
+    process of the machine at a time (:func:`cardlab._prepare.machine_lock`: of several
+    processes started at once, one compiles and the others then load), the bots of this
+    process waiting for it (:func:`cardlab._prepare.wait_in_process`). Only a warm-up that takes
     more than :data:`WARM_QUIET` seconds says so, with how long the last compile took
     here if that was measured (never a guess); and only a warm-up that really compiled
     (numba missed its cache) is kept as the time a compile takes. A cache that only
@@ -315,6 +374,7 @@ def _warm_bots() -> None:
     import threading
     import time
 
+    from cardlab import _prepare
     from cardlab._compile_times import compile_seconds, record_compile_seconds
 
     measured = compile_seconds("web bots")
@@ -332,15 +392,19 @@ def _warm_bots() -> None:
     notice.daemon = True
     kernels = sampling_kernels()
     before = compiled_here(kernels)
+    root = _prepare.cache_dir()
     start = time.monotonic()
     notice.start()
     try:
-        for name in ("fesca78-holdem", "standard52-holdem"):  # both sizes of hash index
-            sample_equity(get_game(name), [RANDOM, RANDOM], samples=1000, rng=0)
+        with _prepare.machine_lock(root):
+            for name in ("fesca78-holdem", "standard52-holdem"):  # both sizes of hash index
+                sample_equity(get_game(name), [RANDOM, RANDOM], samples=1000, rng=0)
     finally:
         notice.cancel()
     took = time.monotonic() - start
-    if compiled_here(kernels) > before:
+    compiled = compiled_here(kernels) > before
+    _prepare.note(root, compiled, "bots", took)
+    if compiled:
         record_compile_seconds("web bots", took)
     if said.is_set():
         click.echo(f"cardlab web: the kernels are ready ({took:.0f} s)", err=True)

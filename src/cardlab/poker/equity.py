@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from cardlab import budget
+from cardlab import _prepare, budget
 from cardlab._lazy import LazyModule
 from cardlab.cards import Card, format_cards
 from cardlab.errors import CardError, GameError
@@ -167,6 +167,45 @@ def kernels_compiled(exact: bool) -> bool:
     from cardlab.poker import plan
 
     return plan.in_disk_cache(plan.exact_kernels() if exact else plan.sampling_kernels())
+
+
+# Questions the kernels answer in seconds as plain Python (numba's compiler off, a first
+# run that does not wait for the compile: cardlab._prepare): exact Hold'em equities of a
+# few fixed hands, counted by rank class. Preflop, from empty caches (look-ups built too),
+# 2 cores: standard52 heads-up 3 s, three-way 8 s, FESCA78 heads-up 21 s (compiling takes
+# 55-80 s); a hand against a random hand took 60 s: it waits for the compiled kernels.
+_QUICK_PLAYERS = {52: 3, 78: 2}  # the most players, by the most cards in the deck
+
+
+def quick_uncompiled(
+    game: Game,
+    hands: Sequence[HandLike],
+    board: CardsLike = (),
+    dead: CardsLike = (),
+    exact: bool | None = None,
+    samples: int | None = None,
+    target_se: float | None = None,
+) -> bool:
+    """Whether :func:`equity` with these arguments runs kernels that answer it within
+    seconds as plain Python, on the game's built-in rules (decided without numba: exact
+    fixed hands of Hold'em's shape, a small deck, few players, more boards than the plain
+    evaluator takes). Bad input is False here (the question itself reports it)."""
+    base = game.base
+    if exact is False or samples is not None or target_se is not None:
+        return False
+    if (base.hole_cards, base.board_cards, base.hole_used) != (2, 5, None):
+        return False
+    fits = [n for cards, n in sorted(_QUICK_PLAYERS.items()) if len(game.deck) <= cards]
+    most = fits[0] if fits else 0
+    if not 2 <= len(hands) <= most:
+        return False
+    try:
+        deal = _parse_deal(game, hands, board, dead)
+    except (CardError, GameError):
+        return False
+    if any(deal.random) or any(len(c) != 1 for c in deal.combos):
+        return False
+    return not _plain_is_quicker(_fixed_showdowns(game, deal))  # else no kernel runs
 
 
 # --- the deal: players' hands (cards or ranges), board, dead cards ---------------------
@@ -575,6 +614,7 @@ def sample_equity(
     """
     if samples < 1:
         raise GameError(f"samples must be positive, got {samples}")
+    _prepare.wait_in_process()  # a web process compiling these kernels in a thread
     if target_se is not None and not target_se > 0:
         raise GameError(f"target standard error must be positive, got {target_se}")
     gen = _generator(rng)
@@ -778,6 +818,7 @@ def tie_rate(
     estimated to take longer than ``max_seconds`` is refused (None: no limit)."""
     if samples < 1:
         raise GameError(f"samples must be positive, got {samples}")
+    _prepare.wait_in_process()  # a web process compiling these kernels in a thread
     game.check_players(players)
     if max_seconds is not None:
         seconds = sampling_seconds(game, 2 * samples, players)

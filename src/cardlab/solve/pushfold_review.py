@@ -119,11 +119,11 @@ def pushfold_spots(hand: HandState) -> tuple[list[Spot], str | None]:
     spots: list[Spot] = []
     pushed = False
     for event in _first_round(hand):
-        if not isinstance(event, ev.Fold | ev.CheckCall | ev.BetRaise):
+        if not isinstance(event, ev.Fold | ev.CheckCall | ev.CompleteBetRaiseTo):
             continue
         cards = tuple(c for c in hand.hole[event.player] if c is not None)
         if event.player == small.player and not pushed:
-            if isinstance(event, ev.BetRaise) and event.amount >= effective - ante * unit:
+            if isinstance(event, ev.CompleteBetRaiseTo) and event.amount >= effective - ante * unit:
                 spots.append(Spot(event.player, "small blind", stack, ante, cards, "push"))
                 pushed = True
                 continue
@@ -132,7 +132,7 @@ def pushfold_spots(hand: HandState) -> tuple[list[Spot], str | None]:
             break  # a limp or a smaller raise: no push/fold decision follows
         if event.player == big.player and pushed:
             move = "fold" if isinstance(event, ev.Fold) else "call"
-            if isinstance(event, ev.BetRaise):
+            if isinstance(event, ev.CompleteBetRaiseTo):
                 break
             spots.append(Spot(event.player, "big blind", stack, ante, cards, move))
             break

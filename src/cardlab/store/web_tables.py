@@ -70,7 +70,7 @@ class DealSeed:
     revealed_at: datetime.datetime | None
 
 
-LEDGER_KINDS = ("buy-in", "cash-out")
+LEDGER_KINDS = ("buy-in", "cash-out", "bounty-won", "bounty-paid")
 
 
 @dataclass(frozen=True, slots=True)

@@ -348,7 +348,7 @@ def _walk(
                     return Verdict(
                         "failed",
                         f"action {line_no} ({text!r}) {verb} {card.ascii}, which the deck "
-                        f"did not deal to p{action.player}",
+                        f"did not deal to p{action.player + 1}",
                         practice,
                     )
         if isinstance(action, pa.DealHole | pa.DealBoard):

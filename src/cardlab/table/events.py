@@ -6,8 +6,14 @@ is its line in the Poker Hand History (PHH) format where PHH has one (``d dh p1 
 ``p2 cbr 6``): ``event.phh_action`` is that action as a record of
 :mod:`cardlab.table.phh_actions` (the one writer of PHH action text), ``event.phh`` its
 text; both are None for steps PHH leaves implicit (forced bets, collecting bets,
-awards). Players are numbered from 1 in PHH (p1 is position 0: the first seat left of
-the button).
+awards). A record's ``player`` is a position counted from 0 (p1 in PHH is position 0:
+the first seat left of the button), the same count as the PHH records'.
+
+The four decisions without cards (:class:`Fold`, :class:`CheckCall`,
+:class:`CompleteBetRaiseTo`, :class:`PostBringIn`) and the base :class:`Event` are the
+types of :mod:`cardlab.table.phh_actions`, the lower module: a fold read from a file and
+a fold played are one type. A deal, a discard and a show carry :class:`Card` values here
+and the file's card text there, so they are records of each module.
 """
 
 from __future__ import annotations
@@ -15,44 +21,29 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, TypeVar
 
-from cardlab.cards import Card, format_cards
+from cardlab.cards import Card
 from cardlab.table import phh_actions as pa
+from cardlab.table.phh_actions import CheckCall, CompleteBetRaiseTo, Event, Fold, PostBringIn
 
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Base of every record in a hand's history."""
-
-    @property
-    def phh_action(self) -> pa.Action | None:
-        """The event as a PHH action record, or None (a step PHH leaves implicit)."""
-        return None
-
-    @property
-    def phh(self) -> str | None:
-        """The event's PHH action line, or None (a step PHH leaves implicit)."""
-        action = self.phh_action
-        return None if action is None else str(action)
-
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"event": _kind(self)}
-        name: str
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, tuple) and value and isinstance(value[0], Card):
-                value = format_cards(value)
-            elif name == "player" or name == "players":
-                value = value + 1 if isinstance(value, int) else [p + 1 for p in value]
-            out[name] = value
-        return out
-
+__all__ = [
+    "Award",
+    "CheckCall",
+    "CompleteBetRaiseTo",
+    "DealBoard",
+    "DealHole",
+    "Discard",
+    "Event",
+    "Fold",
+    "NewStreet",
+    "PostAnte",
+    "PostBlind",
+    "PostBringIn",
+    "Reshuffle",
+    "ReturnBet",
+    "ShowMuck",
+]
 
 E = TypeVar("E", bound=Event)
-
-
-def _kind(event: Event) -> str:
-    name = type(event).__name__
-    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +88,7 @@ class DealHole(Event):
     def phh_action(self) -> pa.DealHole | None:
         if not self.cards:
             return None  # a deal of no cards is no action
-        return pa.DealHole(self.player + 1, pa.card_token(self.cards))
+        return pa.DealHole(self.player, pa.card_token(self.cards))
 
     def __str__(self) -> str:
         return str(self.phh)
@@ -126,61 +117,6 @@ class Reshuffle(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Fold(Event):
-    player: int
-
-    @property
-    def phh_action(self) -> pa.Fold:
-        return pa.Fold(self.player + 1)
-
-    def __str__(self) -> str:
-        return str(self.phh)
-
-
-@dataclass(frozen=True, slots=True)
-class CheckCall(Event):
-    """A check (``amount`` 0) or a call of ``amount`` more chips."""
-
-    player: int
-    amount: int
-
-    @property
-    def phh_action(self) -> pa.CheckCall:
-        return pa.CheckCall(self.player + 1)
-
-    def __str__(self) -> str:
-        return str(self.phh)
-
-
-@dataclass(frozen=True, slots=True)
-class BetRaise(Event):
-    """A completion, bet or raise *to* ``amount`` (the player's total bet this round)."""
-
-    player: int
-    amount: int
-
-    @property
-    def phh_action(self) -> pa.CompleteBetRaiseTo:
-        return pa.CompleteBetRaiseTo(self.player + 1, self.amount)
-
-    def __str__(self) -> str:
-        return str(self.phh)
-
-
-@dataclass(frozen=True, slots=True)
-class BringIn(Event):
-    player: int
-    amount: int
-
-    @property
-    def phh_action(self) -> pa.PostBringIn:
-        return pa.PostBringIn(self.player + 1)
-
-    def __str__(self) -> str:
-        return str(self.phh)
-
-
-@dataclass(frozen=True, slots=True)
 class Discard(Event):
     """Draw: the cards thrown away (none: stands pat; None: hidden from a viewer)."""
 
@@ -189,7 +125,7 @@ class Discard(Event):
 
     @property
     def phh_action(self) -> pa.StandPatDiscard:
-        return pa.StandPatDiscard(self.player + 1, pa.card_token(self.cards) or None)
+        return pa.StandPatDiscard(self.player, pa.card_token(self.cards) or None)
 
     def __str__(self) -> str:
         return str(self.phh)
@@ -206,7 +142,7 @@ class ShowMuck(Event):
     def phh_action(self) -> pa.ShowMuck:
         # a bare sm mucks (cards None); so does a show of no known card, as its text
         # always read ("p1 sm " is a bare sm)
-        return pa.ShowMuck(self.player + 1, pa.card_token(self.cards or ()) or None)
+        return pa.ShowMuck(self.player, pa.card_token(self.cards or ()) or None)
 
     def __str__(self) -> str:
         return str(self.phh)
@@ -269,10 +205,6 @@ for _cls in (
     DealHole,
     DealBoard,
     Reshuffle,
-    Fold,
-    CheckCall,
-    BetRaise,
-    BringIn,
     Discard,
     ShowMuck,
     ReturnBet,

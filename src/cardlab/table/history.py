@@ -65,6 +65,8 @@ def to_history(
     changed = _changed_options(game)
     if changed:
         user["_rules"] = changed
+    if len(hand.boards) > 1:  # a double board: PHH has no field for it (docs/home-games.md)
+        user["_boards"] = len(hand.boards)
     values: dict[str, Any] = {
         "variant": variant_code(game),
         "ante_trimming_status": stakes.ante_trimming,
@@ -193,7 +195,14 @@ class Replay:
 
 _INFINITY = Decimal("Infinity")
 # the events that are a player's action (the rest: forced bets, deals, returns, awards)
-_PLAYER_ACTIONS = (ev.Fold, ev.CheckCall, ev.BetRaise, ev.BringIn, ev.Discard, ev.ShowMuck)
+_PLAYER_ACTIONS = (
+    ev.Fold,
+    ev.CheckCall,
+    ev.CompleteBetRaiseTo,
+    ev.PostBringIn,
+    ev.Discard,
+    ev.ShowMuck,
+)
 
 
 def collected(hand: HandState) -> list[int]:
@@ -211,10 +220,10 @@ def collected(hand: HandState) -> list[int]:
         if isinstance(event, ev.NewStreet):
             if event.index > 0:
                 bets, returned = [0] * n, None
-        elif isinstance(event, ev.PostBlind | ev.CheckCall | ev.BringIn):
+        elif isinstance(event, ev.PostBlind | ev.CheckCall | ev.PostBringIn):
             bets[event.player] += event.amount
-        elif isinstance(event, ev.BetRaise):
-            bets[event.player] = event.amount
+        elif isinstance(event, ev.CompleteBetRaiseTo):
+            bets[event.player] = event.chips
         elif isinstance(event, ev.ReturnBet):
             returned = (event.player, event.amount)
         elif isinstance(event, ev.Award):
@@ -400,7 +409,10 @@ def _replay(
                 for s, inf in zip(history.starting_stacks, infinite, strict=True)
             ]
         )
-        hand = HandState(game, stacks, deal="manual", showdown="manual")
+        boards = history.user_fields.get("_boards", 1)
+        if boards not in (1, 2):
+            raise HistoryError(f"_boards is 1 or 2 (a double board), got {boards!r}")
+        hand = HandState(game, stacks, deal="manual", showdown="manual", boards=boards)
     except HistoryError as exc:
         raise HistoryError(f"{label}: {exc}") from None
     except CardlabError as exc:
@@ -477,7 +489,7 @@ def _apply(
         kind = next(k for k in pa.ACTION_TYPES if isinstance(action, k))
     if kind is pa.DealHole:  # the most common action first
         cards, mask = _dealt(tokens, action.cards, deck)  # type: ignore[union-attr,arg-type]
-        hand._deal_hole_masked(action.player - 1, cards, mask)  # type: ignore[union-attr]
+        hand._deal_hole_masked(action.player, cards, mask)  # type: ignore[union-attr]
         return
     if kind is pa.NoOp:
         return
@@ -487,7 +499,7 @@ def _apply(
             raise HistoryError("board cards cannot be unknown")
         hand._deal_board_masked(cards, mask)  # type: ignore[arg-type]
         return
-    player = action.player - 1  # type: ignore[union-attr]
+    player = action.player  # type: ignore[union-attr]
     if kind is pa.ShowMuck:
         _show_or_muck(hand, player, action.cards, deck)  # type: ignore[union-attr]
         return

@@ -95,9 +95,9 @@ def describe(
         if event.amount:
             return says(event.player, f"calls {event.amount}")
         return says(event.player, "checks")
-    if isinstance(event, ev.BetRaise):
+    if isinstance(event, ev.CompleteBetRaiseTo):
         return says(event.player, f"bets/raises to {event.amount}")
-    if isinstance(event, ev.BringIn):
+    if isinstance(event, ev.PostBringIn):
         return says(event.player, f"brings in {event.amount}")
     if isinstance(event, ev.PostBlind):
         return says(event.player, f"posts {event.amount}")
@@ -145,16 +145,16 @@ class Narrator:
                 self._top = 0
             stakes = None if self.game is None else self.game.stakes
             self._completing = event.index == 0 and stakes is not None and stakes.bring_in > 0
-        elif isinstance(event, ev.PostBlind | ev.BringIn):
+        elif isinstance(event, ev.PostBlind | ev.PostBringIn):
             self._top = max(self._top, event.amount)
-        elif isinstance(event, ev.BetRaise):
+        elif isinstance(event, ev.CompleteBetRaiseTo):
             if self._completing:
                 verb = f"completes to {event.amount}"
             elif self._top == 0:
                 verb = f"bets {event.amount}"
             else:
                 verb = f"raises to {event.amount}"
-            self._top = max(self._top, event.amount)
+            self._top = max(self._top, event.chips)
             self._completing = False
             return _says(self.names, self.you, event.player, verb)
         return text

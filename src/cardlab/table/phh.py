@@ -493,11 +493,11 @@ def _check_hand(hand: HandHistory) -> None:
     valid = _valid_tokens(deck)
     actions = hand.actions
     # the usual case, quickly: every player in range, every card token known good
-    top = max(map(getattr, actions, repeat("player"), repeat(0)), default=0)
+    top = max(map(getattr, actions, repeat("player"), repeat(-1)), default=-1)  # from 0
     tokens: set[str | None] = set(map(getattr, actions, repeat("cards"), repeat(None)))
     tokens.discard(None)  # the records without cards
     tokens.discard("-")
-    if top <= players:
+    if top < players:
         for token in tokens - valid:
             try:
                 split_cards(token, deck)
@@ -510,8 +510,8 @@ def _check_hand(hand: HandHistory) -> None:
             return
     for i, action in enumerate(actions):
         player = getattr(action, "player", None)
-        if player is not None and player > players:
-            raise HistoryFieldError("actions", i, f"player p{player} of {players}", str(action))
+        if player is not None and player >= players:
+            raise HistoryFieldError("actions", i, f"player p{player + 1} of {players}", str(action))
         cards: str | None = None if type(action) is NoOp else getattr(action, "cards", None)
         if cards is not None and cards not in valid and cards != "-":
             try:

@@ -6,21 +6,28 @@ whitespace, an optional ``# commentary`` at the end:
 ====================  ==========================  ============================
 action                text                        record
 ====================  ==========================  ============================
-deal hole cards       ``d dh p1 AcKd``            ``DealHole(1, "AcKd")``
+deal hole cards       ``d dh p1 AcKd``            ``DealHole(0, "AcKd")``
 deal board cards      ``d db AcKdQh``             ``DealBoard("AcKdQh")``
-fold                  ``p1 f``                    ``Fold(1)``
-check or call         ``p1 cc``                   ``CheckCall(1)``
-complete/bet/raise    ``p1 cbr 100``              ``CompleteBetRaiseTo(1, 100)``
-post the bring-in     ``p1 pb``                   ``PostBringIn(1)``
-stand pat / discard   ``p1 sd`` / ``p1 sd 7c8d``  ``StandPatDiscard(1, None)`` / ``(1, "7c8d")``
-show or muck          ``p1 sm AcKd``              ``ShowMuck(1, "AcKd")``
-                      ``p1 sm -``                 ``ShowMuck(1, "-")``: show the cards dealt
-                      ``p1 sm``                   ``ShowMuck(1, None)``: muck
+fold                  ``p1 f``                    ``Fold(0)``
+check or call         ``p1 cc``                   ``CheckCall(0)``
+complete/bet/raise    ``p1 cbr 100``              ``CompleteBetRaiseTo(0, 100)``
+post the bring-in     ``p1 pb``                   ``PostBringIn(0)``
+stand pat / discard   ``p1 sd`` / ``p1 sd 7c8d``  ``StandPatDiscard(0, None)`` / ``(0, "7c8d")``
+show or muck          ``p1 sm AcKd``              ``ShowMuck(0, "AcKd")``
+                      ``p1 sm -``                 ``ShowMuck(0, "-")``: show the cards dealt
+                      ``p1 sm``                   ``ShowMuck(0, None)``: muck
 no operation          ``# commentary`` or empty   ``NoOp("commentary")``
 ====================  ==========================  ============================
 
-Players are numbered from 1 as in the file (``p1`` is ``player=1``, the first player of
-``starting_stacks``). Cards stay the raw token of the file; :func:`split_cards` and
+A record's ``player`` is the player's position, counted from 0 as everywhere in cardlab
+(``p1`` in the file is ``player=0``, the first player of ``starting_stacks``).
+
+The four decisions without cards -- :class:`Fold`, :class:`CheckCall`,
+:class:`CompleteBetRaiseTo` and :class:`PostBringIn` -- are also the events a hand
+records when they are played (:mod:`cardlab.table.events` uses these very types, with the
+chips a call or bring-in put in, which a file does not write): one type for each
+decision, whether read from a file or played. :class:`Event` is the base of every record
+in a hand's history. Cards stay the raw token of the file; :func:`split_cards` and
 :func:`join_cards` turn a token into :class:`~cardlab.cards.Card` values of a deck and
 back. A standard52 token is rank+suit pairs run together (``AcKd``); a FESCA/TESCA token
 is cardlab's ASCII codes run together (``M12K3YZ``); ``??`` is one unknown card.
@@ -34,11 +41,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
-from cardlab.cards import Card
+from cardlab.cards import Card, format_cards
 from cardlab.decks import Deck
 from cardlab.errors import CardError, HistoryError
 
@@ -53,8 +60,8 @@ _TOKEN_RE = re.compile(r"[^\s#]+")
 
 
 def _check_player(player: object) -> None:
-    if isinstance(player, bool) or not isinstance(player, int) or player < 1:
-        raise HistoryError(f"a player is a number from 1 (p1), got {player!r}")
+    if isinstance(player, bool) or not isinstance(player, int) or player < 0:
+        raise HistoryError(f"a player is a position from 0 (p1 is 0), got {player!r}")
 
 
 def _check_cards(cards: object, *, dash: bool = False) -> None:
@@ -91,6 +98,43 @@ def _check_amount(amount: object) -> None:
 
 
 @dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every record in a hand's history (:mod:`cardlab.table.events`)."""
+
+    @property
+    def phh_action(self) -> Action | None:
+        """The event as a PHH action record, or None (a step PHH leaves implicit)."""
+        return None
+
+    @property
+    def phh(self) -> str | None:
+        """The event's PHH action line, or None (a step PHH leaves implicit)."""
+        action = self.phh_action
+        return None if action is None else str(action)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The record as JSON-ready data: its kind, positions counted from 1 as the
+        file writes them, cards as text; a comment only when there is one."""
+        out: dict[str, Any] = {"event": _kind(self)}
+        name: str
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if name == "comment" and value is None:
+                continue
+            if isinstance(value, tuple) and value and isinstance(value[0], Card):
+                value = format_cards(value)
+            elif name == "player" or name == "players":
+                value = value + 1 if isinstance(value, int) else [p + 1 for p in value]
+            out[name] = value
+        return out
+
+
+def _kind(event: Event) -> str:
+    name = type(event).__name__
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
+@dataclass(frozen=True, slots=True)
 class DealHole:
     """The dealer deals hole (or, in stud, up) cards to a player: ``d dh p1 AcKd``."""
 
@@ -104,7 +148,7 @@ class DealHole:
         _check_comment(self.comment)
 
     def __str__(self) -> str:
-        return _with_comment(f"d dh p{self.player} {self.cards}", self.comment)
+        return _with_comment(f"d dh p{self.player + 1} {self.cards}", self.comment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,42 +167,66 @@ class DealBoard:
 
 
 @dataclass(frozen=True, slots=True)
-class Fold:
+class Fold(Event):
     """``p1 f``."""
 
     player: int
     comment: str | None = None
 
+    @property
+    def phh_action(self) -> Fold:
+        return self
+
     def __post_init__(self) -> None:
         _check_player(self.player)
         _check_comment(self.comment)
 
     def __str__(self) -> str:
-        return _with_comment(f"p{self.player} f", self.comment)
+        return _with_comment(f"p{self.player + 1} f", self.comment)
 
 
 @dataclass(frozen=True, slots=True)
-class CheckCall:
-    """``p1 cc``: check when nothing is owed, else call (all-in if short)."""
+class CheckCall(Event):
+    """``p1 cc``: check when nothing is owed, else call (all-in if short). Played, it
+    records the chips it put in (``amount``, 0 for a check); a file does not write them
+    (read from one, ``amount`` is 0 and takes no part in comparing records)."""
 
     player: int
     comment: str | None = None
+    amount: int = field(default=0, kw_only=True, compare=False)
+
+    @property
+    def phh_action(self) -> CheckCall:
+        return self
 
     def __post_init__(self) -> None:
         _check_player(self.player)
         _check_comment(self.comment)
 
     def __str__(self) -> str:
-        return _with_comment(f"p{self.player} cc", self.comment)
+        return _with_comment(f"p{self.player + 1} cc", self.comment)
 
 
 @dataclass(frozen=True, slots=True)
-class CompleteBetRaiseTo:
-    """``p1 cbr 100``: complete, bet, or raise *to* a total of ``amount`` this street."""
+class CompleteBetRaiseTo(Event):
+    """``p1 cbr 100``: complete, bet, or raise *to* a total of ``amount`` this street
+    (the player's whole bet this round; a played one is always whole chips)."""
 
     player: int
     amount: Amount
     comment: str | None = None
+
+    @property
+    def phh_action(self) -> CompleteBetRaiseTo:
+        return self
+
+    @property
+    def chips(self) -> int:
+        """``amount`` in whole chips, as a hand played by cardlab always has it (a file
+        may write a decimal amount, which a played hand never holds: HistoryError)."""
+        if isinstance(self.amount, int):
+            return self.amount
+        raise HistoryError(f"{self}: a bet in whole chips was expected, got {self.amount}")
 
     def __post_init__(self) -> None:
         _check_player(self.player)
@@ -166,22 +234,28 @@ class CompleteBetRaiseTo:
         _check_comment(self.comment)
 
     def __str__(self) -> str:
-        return _with_comment(f"p{self.player} cbr {format_amount(self.amount)}", self.comment)
+        return _with_comment(f"p{self.player + 1} cbr {format_amount(self.amount)}", self.comment)
 
 
 @dataclass(frozen=True, slots=True)
-class PostBringIn:
-    """``p1 pb``: the stud bring-in."""
+class PostBringIn(Event):
+    """``p1 pb``: the stud bring-in. Played, it records the chips (``amount``); a file
+    does not write them (0 when read, and no part of comparing records)."""
 
     player: int
     comment: str | None = None
+    amount: int = field(default=0, kw_only=True, compare=False)
+
+    @property
+    def phh_action(self) -> PostBringIn:
+        return self
 
     def __post_init__(self) -> None:
         _check_player(self.player)
         _check_comment(self.comment)
 
     def __str__(self) -> str:
-        return _with_comment(f"p{self.player} pb", self.comment)
+        return _with_comment(f"p{self.player + 1} pb", self.comment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +274,7 @@ class StandPatDiscard:
 
     def __str__(self) -> str:
         tail = "" if self.cards is None else f" {self.cards}"
-        return _with_comment(f"p{self.player} sd{tail}", self.comment)
+        return _with_comment(f"p{self.player + 1} sd{tail}", self.comment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +299,7 @@ class ShowMuck:
 
     def __str__(self) -> str:
         tail = "" if self.cards is None else f" {self.cards}"
-        return _with_comment(f"p{self.player} sm{tail}", self.comment)
+        return _with_comment(f"p{self.player + 1} sm{tail}", self.comment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +376,7 @@ _DEAL_HOLE_RE = re.compile(r"d dh p([1-9][0-9]*) ([^\s#]+)")
 def _parse(text: str) -> Action:
     m = _DEAL_HOLE_RE.fullmatch(text)
     if m is not None and m.group(2) != "-":  # the most common line, quickly
-        return _deal_hole(int(m.group(1)), m.group(2))
+        return _deal_hole(int(m.group(1)) - 1, m.group(2))
     body, hash_, rest = text.partition("#")
     comment = rest.strip() if hash_ else None
     words = body.split()
@@ -313,7 +387,7 @@ def _parse(text: str) -> Action:
     m = _PLAYER_RE.fullmatch(words[0])
     if m is None:
         raise _Syntax(f"expected an actor 'd' or p1, p2, ..., got {words[0]!r}")
-    player = int(m.group(1))
+    player = int(m.group(1)) - 1
     if len(words) < 2:
         raise _Syntax("expected an action after the player (f, cc, cbr, pb, sd, sm)")
     verb, args = words[1], words[2:]
@@ -339,8 +413,8 @@ def _parse(text: str) -> Action:
 
 
 def _deal_hole(player: int, cards: str) -> DealHole:
-    """``DealHole(player, cards)`` of values the pattern checked already (a player from
-    1, a card token without spaces, '#' or '-'), without checking them again."""
+    """``DealHole(player, cards)`` of values the pattern checked already (a position
+    from 0, a card token without spaces, '#' or '-'), without checking them again."""
     record = object.__new__(DealHole)
     _SET_PLAYER(record, player)
     _SET_CARDS(record, cards)
@@ -366,7 +440,7 @@ def _parse_dealer(words: list[str], comment: str | None) -> Action:
     m = _PLAYER_RE.fullmatch(words[2])
     if m is None:
         raise _Syntax(f"expected a player p1, p2, ..., got {words[2]!r}")
-    return DealHole(int(m.group(1)), words[3], comment)
+    return DealHole(int(m.group(1)) - 1, words[3], comment)
 
 
 def _expect_args(verb: str, args: list[str], count: int) -> None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from cardlab.errors import GameError
 from cardlab.table.dealing import Dealer
 from cardlab.table.state import HandState
-from cardlab.table.structure import TableGame
+from cardlab.table.structure import Stakes, TableGame
 
 
 @dataclass
@@ -85,12 +85,18 @@ class Session:
         dealer: Dealer | None = None,
         order: Sequence[int] | None = None,
         posts: Collection[int] = (),
+        stakes: Stakes | None = None,
+        bomb_pot: bool = False,
+        boards: int = 1,
         **state_options: str,
     ) -> HandState:
         """Deal the next hand (the previous one must be over). ``dealer``: the hand's
         fairly shuffled cards (else the table's seed shuffles); ``order``: the seats by
         position (else :meth:`next_order`); ``posts``: the positions that post a big
-        blind to come in at once (:meth:`~cardlab.table.structure.Stakes.with_posts`)."""
+        blind to come in at once (:meth:`~cardlab.table.structure.Stakes.with_posts`);
+        ``stakes``: this hand's own forced bets (home rules, :mod:`cardlab.table.house`:
+        a straddle, a bomb pot's antes, missed blinds), ``bomb_pot``: its first betting
+        round is checked through, ``boards``: 2 for a double board."""
         if self.hand is not None and not self.hand.is_over:
             raise GameError("the current hand is not over")
         seats = self.next_order() if order is None else list(order)
@@ -99,6 +105,8 @@ class Session:
         if any(self.seats[s].stack <= 0 for s in seats) or len(set(seats)) != len(seats):
             raise GameError(f"a hand's seats must be distinct seats with chips: {seats}")
         game = self.game
+        if stakes is not None:
+            game = dataclasses.replace(game, stakes=stakes)
         if posts:
             game = dataclasses.replace(game, stakes=game.stakes.with_posts(posts, len(seats)))
         self._order = seats
@@ -108,6 +116,8 @@ class Session:
             stacks,
             seed=self.hand_seed(self.hands_played),
             dealer=dealer,
+            bomb_pot=bomb_pot,
+            boards=boards,
             **state_options,
         )
         return self.hand

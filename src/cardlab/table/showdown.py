@@ -13,6 +13,13 @@ takes the whole pot (a scoop), and a player who wins both halves scoops too. (po
 decides whether a pot has a low half from every player still in the hand, not only
 the pot's, and then burns the low half of a side pot nobody in it can win; cardlab
 pays it to the high hand, the rule of the card rooms.)
+
+A double-board hand (a double-board bomb pot, :mod:`cardlab.table.house`) splits each
+pot into one share per board, the odd chip to the first board, and
+gives each board's share to the best hand on that board among the pot's players (in a
+hi-lo game halved again on that board); as in pokerkit (whose two-board hands the tests
+compare), a hand that wins nothing on either board is out first and the layers of the
+others merge.
 """
 
 from __future__ import annotations
@@ -74,6 +81,7 @@ class HandResult:
     board: tuple[Card, ...]
     pots: tuple[PotResult, ...]  # the main pot and side pots, each decided on its own
     _state: _Cards = field(repr=False, compare=False)
+    boards: tuple[tuple[Card, ...], ...] = ()  # every board of a double-board hand
 
     @property
     def winnings(self) -> tuple[int, ...]:
@@ -110,6 +118,7 @@ class HandResult:
             "finishing_stacks": list(self.finishing_stacks),
             "winnings": list(self.winnings),
             "board": format_cards(self.board),
+            **({"boards": [format_cards(b) for b in self.boards]} if self.boards else {}),
             "showdown": self.showdown,
             "decided_by": self.decided_by,
             "pots": [
@@ -153,13 +162,13 @@ def _describe_low(state: HandState | _Cards, p: int, rule: LowRule) -> str:
     return "-".join(order[-v - 1] for v in key[1:])
 
 
-def _known(state: HandState, players: Sequence[int]) -> None:
+def _known(state: HandState | _Cards, players: Sequence[int]) -> None:
     for p in players:
         if any(c is None for c in state.hole[p]):
             raise ActionError(f"p{p + 1}'s cards are unknown at the showdown")
 
 
-def high_keys(state: HandState, players: Sequence[int]) -> dict[int, int]:
+def high_keys(state: HandState | _Cards, players: Sequence[int]) -> dict[int, int]:
     """The best high key of each of ``players`` (complete, known hands): the keys of
     :func:`cardlab.poker.batch.evaluate_batch`, scored in plain Python (a showdown's
     handful of hands needs no compiled kernel, :mod:`cardlab.poker._few_hands`)."""
@@ -188,7 +197,7 @@ def high_keys(state: HandState, players: Sequence[int]) -> dict[int, int]:
     }
 
 
-def low_keys(state: HandState, players: Sequence[int], rule: LowRule) -> dict[int, Any]:
+def low_keys(state: HandState | _Cards, players: Sequence[int], rule: LowRule) -> dict[int, Any]:
     """The best low key (:mod:`cardlab.poker.lowball`, higher is better) of each of
     ``players``; None for a player with no qualifying low."""
     _known(state, players)
@@ -203,7 +212,7 @@ def low_keys(state: HandState, players: Sequence[int], rule: LowRule) -> dict[in
     return out
 
 
-def hand_keys(state: HandState, players: Sequence[int]) -> list[dict[int, Any]]:
+def hand_keys(state: HandState | _Cards, players: Sequence[int]) -> list[dict[int, Any]]:
     """For each hand the variant plays for (high first, then low), each player's key
     (higher is better; None: no qualifying low)."""
     return [
@@ -223,8 +232,12 @@ def wins_a_share(state: HandState, player: int, rivals: Sequence[int]) -> bool:
     (complete, known hands): the high hand, or a qualifying low no rival's beats."""
     if not rivals:
         return True
-    keys = hand_keys(state, [player, *rivals])
-    for kind in keys:
+    if len(state.boards) > 1:  # a double board: a share on either board
+        views = [_Cards(state.game, state.rules, state.hole, b) for b in state.boards]
+        every = [k for v in views for k in hand_keys(v, [player, *rivals])]
+    else:
+        every = hand_keys(state, [player, *rivals])
+    for kind in every:
         mine = kind[player]
         theirs = [kind[p] for p in rivals if kind[p] is not None]
         if mine is not None and (not theirs or mine >= max(theirs)):
@@ -291,6 +304,9 @@ def settle_pots(state: HandState) -> HandResult:
         for k, (amount, players) in enumerate(_lone_pots(state, alive[0])):
             awards.append(Award(k, winner, (amount,), "uncontested"))
             layers.append(PotResult(amount, players, winner, "uncontested"))
+    elif len(state.boards) > 1:
+        shown = {p: _own_and_board(state, p)[0] for p in alive if None not in state.hole[p]}
+        awards, layers = _settle_boards(state, alive)
     else:
         pots = state.pots()
         rules = state.game.variant.hands
@@ -360,4 +376,59 @@ def settle_pots(state: HandState) -> HandResult:
         board=tuple(state.board),
         pots=tuple(layers),
         _state=_Cards(state.game, state.rules, state.hole, state.board),
+        boards=tuple(tuple(b) for b in state.boards) if len(state.boards) > 1 else (),
     )
+
+
+def _settle_boards(state: HandState, alive: list[int]) -> tuple[list[Award], list[PotResult]]:
+    """The awards of a double-board showdown: the hands that can win no share of any
+    pot on any board are out (pokerkit's hand killing) and the layers of the others
+    merge; each pot is split into one share per board (the odd chip to the first
+    board), each share to the best hand on its board among the pot's players (hi-lo:
+    halved again on that board)."""
+    rules = state.game.variant.hands
+    readable = [p for p in alive if None not in state.hole[p]]
+    keys_by_board = [
+        hand_keys(_Cards(state.game, state.rules, state.hole, board), readable)
+        for board in state.boards
+    ]
+
+    def shares(keys: list[dict[int, Any]], players: tuple[int, ...]) -> list[Any]:
+        rivals = [p for p in players if p in keys[0]] or list(readable)
+        found = [(h, _share_winners(keys[h], rivals)) for h in range(len(rules))]
+        return [(h, len(rivals), f) for h, f in found if f is not None]
+
+    can_win = {
+        p
+        for pot in state.pots()
+        for keys in keys_by_board
+        for _, _, (winners, _) in shares(keys, pot.players)
+        for p in winners
+    }
+    contending = [state.alive[i] and (i in can_win or not readable) for i in range(state.players)]
+    merged = layer_pots(
+        state.paid, state.bets, state.antes, contending, ante_trimming=state.stakes.ante_trimming
+    )
+    awards: list[Award] = []
+    layers: list[PotResult] = []
+    for k, pot in enumerate(merged):
+        quotient, remainder = divmod(pot.amount, len(keys_by_board))
+        for b, keys in enumerate(keys_by_board):
+            amount = quotient + (remainder if b == 0 else 0)
+            found = shares(keys, pot.players)
+            if not found:  # no readable hand at all: a tie of the pot's players
+                unread = pot.players or tuple(alive)
+                awards.append(Award(k, unread, tuple(split(amount, unread)), "unknown"))
+                continue
+            for (h, rivals, (winners, others)), part in zip(
+                found, split(amount, [h for h, _, _ in found]), strict=True
+            ):
+                if not part:
+                    continue
+                step = _decided(rules[h], rivals, len(winners), keys[h][winners[0]], others)
+                decided = f"board {b + 1}: {step}"
+                awards.append(Award(k, winners, tuple(split(part, winners)), decided))
+                rule = rules[h]
+                name = "high" if rule is None else rule.value
+                layers.append(PotResult(part, pot.players, winners, decided, name))
+    return awards, layers

@@ -140,12 +140,12 @@ class Watcher:
         if isinstance(event, ev.PostBlind):
             self.level = max(self.level, 1)
             return False
-        if isinstance(event, ev.BringIn):
+        if isinstance(event, ev.PostBringIn):
             self.level = max(self.level, 1)
             if self.street == 0:
                 self.seats[event.player].first_decision = True
             return True
-        if not isinstance(event, ev.Fold | ev.CheckCall | ev.BetRaise):
+        if not isinstance(event, ev.Fold | ev.CheckCall | ev.CompleteBetRaiseTo):
             return False
         if self.street == 0:
             self._first_round(event)
@@ -153,10 +153,10 @@ class Watcher:
             self._later_round(event)
         return True
 
-    def _first_round(self, event: ev.Fold | ev.CheckCall | ev.BetRaise) -> None:
+    def _first_round(self, event: ev.Fold | ev.CheckCall | ev.CompleteBetRaiseTo) -> None:
         p = event.player
         seat = self.seats[p]
-        raised = isinstance(event, ev.BetRaise)
+        raised = isinstance(event, ev.CompleteBetRaiseTo)
         first = p not in self.acted
         self.acted.add(p)
         seat.first_decision = True
@@ -207,11 +207,11 @@ class Watcher:
         self.cbettor = None
         self.faced = set()
 
-    def _later_round(self, event: ev.Fold | ev.CheckCall | ev.BetRaise) -> None:
+    def _later_round(self, event: ev.Fold | ev.CheckCall | ev.CompleteBetRaiseTo) -> None:
         p = event.player
         seat = self.seats[p]
         k = self.street - 1  # 0: the second street (the flop), 1: the third (the turn)
-        raised = isinstance(event, ev.BetRaise)
+        raised = isinstance(event, ev.CompleteBetRaiseTo)
         if k < 2 and self.bets == 0 and p == self.aggressor:
             seat.cbet_chance[k] = True
             seat.cbet[k] = raised

@@ -125,6 +125,8 @@ class HandState:
         "auto_showdown",
         "bets",
         "board",
+        "boards",
+        "bomb_pot",
         "dealer",
         "game",
         "history",
@@ -150,6 +152,8 @@ class HandState:
         deal: str = "auto",
         showdown: str = "auto",
         dealer: Dealer | None = None,
+        bomb_pot: bool = False,
+        boards: int = 1,
     ) -> None:
         n = len(stacks)
         if not 2 <= n <= game.max_seats:
@@ -180,6 +184,13 @@ class HandState:
         self.hole: list[list[Card | None]] = [[] for _ in range(n)]
         self.up: list[list[bool]] = [[] for _ in range(n)]
         self.board: list[Card] = []
+        # a double-board hand deals each street's board cards to every board, the first
+        # board first (as pokerkit deals them); ``board`` is the first
+        if boards not in (1, 2) or (boards == 2 and not any(s.board for s in game.streets)):
+            raise ActionError(f"a hand has one board, or two in a game with a board: {boards!r}")
+        self.boards: list[list[Card]] = [self.board] + [[] for _ in range(boards - 1)]
+        # a bomb pot: every player checks the first betting round (house.py)
+        self.bomb_pot = bomb_pot
         self.history: list[ev.Event] = []
         self.street_index = -1
         self.result: HandResult | None = None
@@ -432,7 +443,7 @@ class HandState:
         amount = min(self.stacks[i], max(self.bets) - self.bets[i])
         self._pop_actor()
         self._put(i, amount)
-        return self._record_and_continue(ev.CheckCall(i, amount))
+        return self._record_and_continue(ev.CheckCall(i, amount=amount))
 
     def verify_bring_in(self) -> None:
         i = self._turn()
@@ -442,13 +453,13 @@ class HandState:
     def can_bring_in(self) -> bool:
         return self._can(self.verify_bring_in)
 
-    def bring_in(self) -> ev.BringIn:
+    def bring_in(self) -> ev.PostBringIn:
         self.verify_bring_in()
         i = self._pop_actor()
         amount = min(self.stacks[i], self.stakes.bring_in)
         self._put(i, amount)
         self._bring_in_status = False
-        return self._record_and_continue(ev.BringIn(i, amount))
+        return self._record_and_continue(ev.PostBringIn(i, amount=amount))
 
     def verify_bet_or_raise_to(self, amount: int) -> None:
         """Check a completion, bet or raise *to* ``amount`` chips this round."""
@@ -472,7 +483,7 @@ class HandState:
     def can_bet_or_raise_to(self, amount: int) -> bool:
         return self._can(lambda: self.verify_bet_or_raise_to(amount))
 
-    def bet_or_raise_to(self, amount: int) -> ev.BetRaise:
+    def bet_or_raise_to(self, amount: int) -> ev.CompleteBetRaiseTo:
         self.verify_bet_or_raise_to(amount)
         i = self._pop_actor()
         increment = amount - max(self.bets)
@@ -493,7 +504,7 @@ class HandState:
             self._short_all_ins.append(increment)
         if sum(self._short_all_ins) >= self._raise_size:
             self._short_all_ins.clear()
-        return self._record_and_continue(ev.BetRaise(i, amount))
+        return self._record_and_continue(ev.CompleteBetRaiseTo(i, amount))
 
     # --- draw -----------------------------------------------------------------------
 
@@ -915,7 +926,7 @@ class HandState:
                 self._pending_board += len(street.hole)
                 for q in self._pending_hole:
                     q.clear()
-        self._pending_board += street.board
+        self._pending_board += street.board * len(self.boards)
         if street.draw:
             self._pending_discard = list(self.alive)
         self._stage = "dealing"
@@ -1026,6 +1037,12 @@ class HandState:
         self._stage = "betting"
         if len(totals) <= 1 or (len(actors) == 1 and bets[actors[0]] >= max(bets)):
             actors.clear()
+        if self.bomb_pot and self.street_index == 0:
+            # a bomb pot: no betting before the flop; each player checks (the PHH
+            # lists the checks, which pokerkit replays as the hand's first round)
+            while actors:
+                i = self._pop_actor()
+                self.history.append(ev.CheckCall(i, 0))
 
     def _end_betting(self) -> None:
         alive, stacks = self.alive, self.stacks
@@ -1126,10 +1143,12 @@ class HandState:
                 k = len(dealt[i])
                 self.history.append(ev.DealHole(i, tuple(dealt[i]), tuple(self.up[i][-k:])))
         if self._pending_board:
-            cards = tuple(self._draw_card() for _ in range(self._pending_board))
-            self.board.extend(cards)
+            each = self._pending_board // len(self.boards)
+            for board in self.boards:
+                cards = tuple(self._draw_card() for _ in range(each))
+                board.extend(cards)
+                self.history.append(ev.DealBoard(cards))
             self._pending_board = 0
-            self.history.append(ev.DealBoard(cards))
 
     def _receive(self, i: int, cards: Sequence[Card | None]) -> None:
         for c in cards:
@@ -1159,7 +1178,10 @@ class HandState:
         else:
             for c in cards:
                 self._take(c)
-        self.board.extend(cards)
+        boards = self.boards
+        # the next board due: the first with fewest cards (pokerkit's order)
+        target = boards[0] if len(boards) == 1 else min(boards, key=len)
+        target.extend(cards)
         self._pending_board -= len(cards)
         return self._record_and_continue(ev.DealBoard(cards))
 

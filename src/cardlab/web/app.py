@@ -88,6 +88,7 @@ def create_app(
     study: StudyLimits | None = None,
     process: str | None = None,
     metrics_token: str | None = None,
+    max_sockets: int | None = None,
 ) -> Starlette:
     """The web app. ``max_games``: games (and deals) kept in memory before the oldest
     are forgotten; ``equity_samples``: Monte Carlo showdowns per street; ``table_store``:
@@ -98,14 +99,16 @@ def create_app(
     address from ``X-Forwarded-For`` as the :class:`~cardlab.web.guard.Proxies` in front
     report it (True: one proxy at any address; only behind proxies); ``tables``: the
     :class:`~cardlab.web.table_routes.TableManager`'s settings (``max_tables``,
-    ``idle_close``, ``bot_hands``, ``retention_days``, ``janitor_every``, ``keeper``);
+    ``idle_close``, ``bot_hands``, ``retention_days``, ``janitor_every``, ``keeper``,
+    ``drain_timeout``);
     ``cluster``: the link to the other processes serving the same tables (``cardlab web
     --redis``, :mod:`cardlab.web.cluster`): requests about a table another process runs
     are relayed to it; ``study``: the study page's limits (solves running and waiting,
     kept, memory, iterations); ``process``: this process's id in the lobby, the logs and
     the metrics (default: host, pid and random digits); ``metrics_token``: the bearer token
     ``/metrics`` asks for (None: served to loopback clients only; see
-    :mod:`cardlab.web.metrics`)."""
+    :mod:`cardlab.web.metrics`); ``max_sockets``: the WebSockets this process
+    holds open at most (None: no limit; see :class:`~cardlab.web.metrics.SocketGauge`)."""
     if limiter == "default":
         limiter = RateLimiter(DEFAULT_LIMITS)
     metrics = Metrics(process if process is not None else process_name())
@@ -244,7 +247,7 @@ def create_app(
         limiter=limiter,
         trust_forwarded=trust_forwarded,
     )
-    middleware = [Middleware(SocketGauge, metrics=metrics), guard]
+    middleware = [Middleware(SocketGauge, metrics=metrics, limit=max_sockets), guard]
     if cluster is not None:  # after the guard: a relayed request was checked here
         middleware.append(Middleware(ClusterForward, cluster=cluster))
     app = Starlette(

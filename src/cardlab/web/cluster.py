@@ -25,6 +25,10 @@ answers back, through Redis pub/sub:
   only socket they are delivered to; other sockets of the same process get their own
   views. Messages from the socket go to the owner as requests (``ws_msg``) and the
   answer meant for that client alone (an error, a chat status) comes back as the reply;
+- a request to **create** a table (``POST /api/tables``) is relayed whole, the same way,
+  to the least loaded process (:mod:`cardlab.web.balance` chooses it, ``"place": true``
+  in the message), which creates the table; and a process that hands a table over tells
+  the receiver to take it at once (``{"kind": "adopt", "table", "from"}``, a notice);
 - the non-owner watches the lease of each table it relays (every :data:`WATCH`
   seconds): when the owner changes (a failover, or this process took the table over) it
   closes those sockets with 1012 and the pages reconnect, to the new owner.
@@ -52,7 +56,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardlab.errors import CardlabError
-from cardlab.web.lease import PREFIX, TableLeases
+from cardlab.web.lease import HANDED, PREFIX, TableLeases
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +112,10 @@ class Cluster:
         self.timeout = timeout
         self.app: ASGIApp | None = None  # the routes, below the forwarder (ClusterForward)
         self.is_local: Callable[[str], bool] = lambda table_id: False
+        # where a new table goes (None: here), and whether this process takes new tables
+        # (cardlab.web.balance)
+        self.place: Callable[[], Awaitable[str | None]] | None = None
+        self.accepts_tables: Callable[[], bool] = lambda: True
         self.handlers: dict[str, Handler] = {"http": self._serve_http}
         self.sockets: dict[str, asyncio.Queue[dict[str, Any]]] = {}  # relayed, by key
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -253,11 +261,13 @@ class Cluster:
             await coro
 
     async def owner(self, table_id: str) -> str | None:
-        """The process holding ``table_id``'s lease (None: nobody now)."""
+        """The process holding ``table_id``'s lease (None: nobody now, or it is being
+        handed over)."""
         value = await self.redis.get(TableLeases.lease_key(table_id))
         if value is None:
             return None
-        return value.decode() if isinstance(value, bytes) else str(value)
+        text = value.decode() if isinstance(value, bytes) else str(value)
+        return None if text.startswith(HANDED) else text
 
     # --- the shared lobby -------------------------------------------------------------
 
@@ -296,7 +306,12 @@ class Cluster:
     async def _serve_http(self, message: dict[str, Any]) -> dict[str, Any]:
         """Run a relayed HTTP request through this process's routes."""
         table_id = str(message.get("table", ""))
-        if self.app is None or not self.is_local(table_id):
+        if self.app is None:
+            raise Moved("this process is not serving yet: try again")
+        if message.get("place"):  # a new table placed here (cardlab.web.balance)
+            if not self.accepts_tables():
+                raise Moved("this process is stopping and takes no new tables: try again")
+        elif not self.is_local(table_id):
             raise Moved("this process no longer runs the table: try again")
         scope: Scope = {
             "type": "http",
@@ -350,9 +365,10 @@ class Cluster:
 class ClusterForward:
     """A pure ASGI middleware (inside the :class:`~cardlab.web.guard.Guard`): an HTTP
     request about a table another process runs is relayed to that process and its
-    answer given back; everything else goes on to the routes. While a table has no owner
-    (a failover) its requests get 503 with ``Retry-After: 1``; a request the owner does
-    not answer in time gets 504 (see :class:`Cluster`)."""
+    answer given back, and so is a request to create a table that belongs on a less
+    loaded process (:meth:`Cluster.place`); everything else goes on to the routes. While
+    a table has no owner (a failover) its requests get 503 with ``Retry-After: 1``; a
+    request the owner does not answer in time gets 504 (see :class:`Cluster`)."""
 
     def __init__(self, app: ASGIApp, *, cluster: Cluster) -> None:
         self.app = app
@@ -362,6 +378,9 @@ class ClusterForward:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("cardlab.forwarded"):
             await self.app(scope, receive, send)
+            return
+        if scope["method"] == "POST" and scope["path"] == "/api/tables":
+            await self._place(scope, receive, send)
             return
         table_id = table_of(scope)
         if table_id is None or self.cluster.is_local(table_id):
@@ -395,19 +414,70 @@ class ClusterForward:
             message = "the tables' shared service (Redis) cannot be reached: try again"
             await JSONResponse({"error": message}, 503)(scope, receive, send)
             return
-        if "error" in answer and "status" not in answer:
-            await JSONResponse({"error": answer["error"]}, 502)(scope, receive, send)
+        await _answer(answer, scope, receive, send)
+
+    async def _place(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A new table: created here, or relayed whole to the least loaded process
+        (:meth:`Cluster.place`); if that one has gone or stopped taking tables, here."""
+        place = self.cluster.place
+        try:
+            target = None if place is None else await place()
+        except Moved as exc:  # this process drains and no other runs
+            await JSONResponse({"error": str(exc), "retry_after": 1}, 503)(scope, receive, send)
             return
-        await send(
-            {
-                "type": "http.response.start",
-                "status": int(answer["status"]),
-                "headers": [
-                    (k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": base64.b64decode(answer["body"])})
+        except Exception as exc:  # Redis away: the table is made here
+            log.warning("placing a new table failed: %s", exc)
+            target = None
+        body: bytes | None = None
+        if target is not None:
+            body = await _read_body(receive)
+            if body is None:
+                response = JSONResponse(
+                    {"error": f"the request body is over {MAX_FORWARDED_BODY} bytes"}, 413
+                )
+                await response(scope, receive, send)
+                return
+            message = _relayed(scope, "", body) | {"place": True}
+            try:
+                answer = await self.cluster.request(target, message)
+            except Moved:  # never reached it, or it refused before doing anything
+                answer = None
+            except ClusterError as exc:  # no answer in time: it may have made the table
+                await JSONResponse({"error": str(exc)}, 504)(scope, receive, send)
+                return
+            if answer is not None:
+                await _answer(answer, scope, receive, send)
+                return
+        if not self.cluster.accepts_tables():
+            refusal = "this server is stopping and takes no new tables: try again"
+            await JSONResponse({"error": refusal, "retry_after": 1}, 503)(scope, receive, send)
+            return
+        await self.app(scope, _replay(body) if body is not None else receive, send)
+
+
+def _replay(body: bytes) -> Receive:
+    """A ``receive`` giving ``body`` again (read once already)."""
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await asyncio.sleep(3600)
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+async def _answer(answer: dict[str, Any], scope: Scope, receive: Receive, send: Send) -> None:
+    """Give the client the owner's answer to a relayed request."""
+    if "error" in answer and "status" not in answer:
+        await JSONResponse({"error": answer["error"]}, 502)(scope, receive, send)
+        return
+    headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer["headers"]]
+    await send({"type": "http.response.start", "status": int(answer["status"]), "headers": headers})
+    await send({"type": "http.response.body", "body": base64.b64decode(answer["body"])})
 
 
 def _relayed(scope: Scope, table_id: str, body: bytes) -> dict[str, Any]:
@@ -460,6 +530,11 @@ class RemoteConn:
         listened = await self.cluster.publish(self.node, message)
         if listened == 0:  # that process is gone: the room drops this connection
             raise ConnectionError(f"process {self.node[:8]} is gone")
+
+    async def close(self, code: int = 1000) -> None:
+        """Close the socket at the process holding it (with ``code``: 1012, reconnect)."""
+        message = {"kind": "deliver", "conn": self.key, "close": code, "table": self.table_id}
+        await self.cluster.publish(self.node, message)
 
 
 def new_socket_key(cluster: Cluster) -> str:

@@ -15,6 +15,13 @@ every write made with any other token: the fence. The store, not Redis, counts t
 tokens: Redis's counter is only a floor for them, so a Redis that restarts empty (its
 counters back at 1) can make a table wait for a new lease, never let two holders share
 a token.
+
+A lease may also be **handed over** (:mod:`cardlab.web.balance`): at a hand's end the owner
+sets the lease's value to ``handed:<receiver's id>`` (a compare-and-set, so only while it
+still holds it; meanwhile the table has no owner), and the receiver takes a lease handed
+to it as it takes a free one:
+with a new token, claimed in the store. If the receiver never takes it, the lease runs
+out (after twice ``ttl``) and any process takes the table, as after a crash.
 """
 
 from __future__ import annotations
@@ -27,10 +34,22 @@ from typing import Any
 from cardlab.errors import StoreError
 
 PREFIX = "cardlab:"
+HANDED = "handed:"  # a lease's value while it goes to the owner named after this
 
 _ACQUIRE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-    return redis.call('INCR', KEYS[2])
+    return {redis.call('INCR', KEYS[2]), 0}
+end
+if redis.call('GET', KEYS[1]) == ARGV[3] then
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+    return {redis.call('INCR', KEYS[2]), 1}
+end
+return {0, 0}
+"""
+
+_HAND_OVER = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) and 1 or 0
 end
 return 0
 """
@@ -53,13 +72,15 @@ return 0
 @dataclass(frozen=True, slots=True)
 class Lease:
     """A lease held on ``table_id``: the owner's id, its fencing token (Redis's count of
-    acquisitions; once claimed, the store's token), and until when (``time.monotonic()``)
-    it is surely held, as last taken or renewed."""
+    acquisitions; once claimed, the store's token), until when (``time.monotonic()``)
+    it is surely held, as last taken or renewed, and whether it was taken as handed over
+    to this owner (not free)."""
 
     table_id: str
     owner: str
     token: int
     until: float
+    handed: bool = False
 
 
 class TableLeases:
@@ -76,6 +97,7 @@ class TableLeases:
         self._acquire = client.register_script(_ACQUIRE)
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
+        self._hand_over = client.register_script(_HAND_OVER)
 
     @staticmethod
     def lease_key(table_id: str) -> str:
@@ -90,17 +112,23 @@ class TableLeases:
         return max(1, round(self.ttl * 1000))
 
     def acquire(self, table_id: str) -> Lease | None:
-        """Take the lease on ``table_id`` if it is free (None if another holds it)."""
+        """Take the lease on ``table_id`` if it is free or was handed over to this owner
+        (None if another holds it)."""
         started = time.monotonic()
-        token = int(
-            self._acquire(
-                keys=[self.lease_key(table_id), self.fence_key(table_id)],
-                args=[self.owner, self._ms],
-            )
+        token, handed = self._acquire(
+            keys=[self.lease_key(table_id), self.fence_key(table_id)],
+            args=[self.owner, self._ms, HANDED + self.owner],
         )
-        if token == 0:
+        if int(token) == 0:
             return None
-        return Lease(table_id, self.owner, token, started + self.ttl)
+        return Lease(table_id, self.owner, int(token), started + self.ttl, bool(int(handed)))
+
+    def hand_over(self, lease: Lease, to: str) -> bool:
+        """Give ``lease`` to the owner ``to`` (it lasts twice ``ttl`` for them to take it,
+        a busy receiver included); False if it was no longer held."""
+        key = self.lease_key(lease.table_id)
+        done = self._hand_over(keys=[key], args=[lease.owner, HANDED + to, 2 * self._ms])
+        return bool(int(done))
 
     def renew(self, lease: Lease) -> Lease | None:
         """Extend ``lease`` by ``ttl`` from now; None if it is no longer held (expired,
@@ -117,11 +145,12 @@ class TableLeases:
         return bool(int(done))
 
     def holder(self, table_id: str) -> str | None:
-        """The owner id holding ``table_id``'s lease (None: free)."""
+        """The owner id holding ``table_id``'s lease (None: free, or being handed over)."""
         value = self.client.get(self.lease_key(table_id))
         if value is None:
             return None
-        return value.decode() if isinstance(value, bytes) else str(value)
+        text = value.decode() if isinstance(value, bytes) else str(value)
+        return None if text.startswith(HANDED) else text
 
 
 def connect(url: str) -> Any:
@@ -161,6 +190,12 @@ class TableKeeper:
         token = self.store.claim_table(table_id, lease.token)
         self.held[table_id] = replace(lease, token=token)
 
+    def hand_over(self, table_id: str, to: str) -> bool:
+        """Hand the lease of ``table_id`` to the process ``to`` (the table stopped here
+        at a hand's end); False if it was no longer this process's."""
+        lease = self.held.pop(table_id, None)
+        return lease is not None and self.leases.hand_over(lease, to)
+
     def let_go(self, table_id: str) -> None:
         """Release the lease of ``table_id`` (it closed, or this process stops)."""
         lease = self.held.pop(table_id, None)
@@ -180,21 +215,30 @@ class TableKeeper:
                 self.held[table_id] = renewed
         taken = []
         for saved in self.store.tables():
-            if saved.table_id in self.held:
-                continue
-            got = self.leases.acquire(saved.table_id)
-            if got is None:
-                continue
-            try:
-                got = replace(got, token=self.store.claim_table(saved.table_id, got.token))
-                # read again after the claim: the last owner's writes are all in now
-                record = self.store.table(saved.table_id)
-            except StoreError:
-                self.leases.release(got)
-                continue
-            if record.closed_at is not None:
-                self.leases.release(got)
-                continue
-            self.held[saved.table_id] = got
-            taken.append(record)
+            if saved.table_id not in self.held:
+                record = self.take(saved.table_id)
+                if record is not None:
+                    taken.append(record)
         return lost, taken
+
+    def take(self, table_id: str) -> Any:
+        """Take ``table_id``'s lease if it is free or handed to this process, and claim
+        the table: its record, read after the claim (None: not taken, or closed, or
+        held already)."""
+        if table_id in self.held:
+            return None
+        got = self.leases.acquire(table_id)
+        if got is None:
+            return None
+        try:
+            got = replace(got, token=self.store.claim_table(table_id, got.token))
+            # read again after the claim: the last owner's writes are all in now
+            record = self.store.table(table_id)
+        except StoreError:
+            self.leases.release(got)
+            return None
+        if record.closed_at is not None:
+            self.leases.release(got)
+            return None
+        self.held[table_id] = got
+        return record

@@ -4,6 +4,9 @@
 - ``GET /readyz``: 200 ``ready`` when the store answers a trivial query and, with
   ``--redis``, Redis answers a ping and this process renewed its leases lately; else 503
   with the reason on one line (a load balancer stops sending it requests).
+- ``POST /drain``: hand this process's tables to the others and stop
+  (:mod:`cardlab.web.balance`; ``cardlab web --redis`` only, 409 otherwise), served to
+  the same clients as ``/metrics``; 202 with what it does.
 - ``GET /metrics``: this process's counters in Prometheus's text format, every series
   labelled ``process`` (the id this process has in the lobby and the logs). It is served
   to loopback clients that did not come through a proxy (no ``X-Forwarded-For`` or
@@ -27,6 +30,8 @@ import asyncio
 import hmac
 import ipaddress
 import json
+import logging
+import math
 import os
 import secrets
 import socket
@@ -44,6 +49,8 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardlab.web.guard import RateLimiter
+
+log = logging.getLogger(__name__)
 
 
 class TableManager(Protocol):
@@ -70,6 +77,7 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 READY_TIMEOUT = 2.0  # seconds the store and Redis have to answer /readyz
 LEASE_SLACK = 3  # lease ticks missed before a process is not ready
 # seconds: an action is handled in well under a millisecond; a store write in a few
+REFUSAL_LOG_EVERY = 10.0  # seconds between log lines about refused WebSockets
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 
@@ -123,6 +131,22 @@ class Metrics:
         self.sockets = Gauge(
             "cardlab_websocket_connections", "WebSockets open now.", labels, registry=reg
         ).labels(process)
+        self.socket_refusals = Counter(
+            "cardlab_websocket_refusals",
+            "WebSockets refused: this process had --max-sockets open.",
+            labels,
+            registry=reg,
+        ).labels(process)
+        self._handovers = Counter(
+            "cardlab_table_handovers",
+            "Tables this process handed over to another at a hand's end, by reason "
+            "(balance, drain).",
+            ["process", "reason"],
+            registry=reg,
+        )
+
+    def handovers(self, reason: str) -> None:
+        self._handovers.labels(self.process, reason).inc()
 
     def store_write(self, write: str) -> AbstractContextManager[None]:
         """Time one store write of kind ``write`` (the store's method name)."""
@@ -190,7 +214,14 @@ class _TablesCollector(Collector):
         )
         for room in rooms:
             owner.add_metric([self.process, room.id], 1)
-        yield from (tables, seats, owner)
+        draining = GaugeMetricFamily(
+            "cardlab_draining",
+            "1 while this process drains (hands its tables over, takes no new one).",
+            labels=["process"],
+        )
+        balancer = getattr(self.manager, "balancer", None)
+        draining.add_metric([self.process], int(balancer is not None and balancer.draining))
+        yield from (tables, seats, owner, draining)
 
     def describe(self) -> Iterator[GaugeMetricFamily]:
         return iter(())
@@ -253,16 +284,50 @@ def count_refusals(limiter: RateLimiter, metrics: Metrics) -> None:
 
 
 class SocketGauge:
-    """ASGI middleware: the WebSockets open now (counted from their accept to their end)."""
+    """ASGI middleware: the WebSockets open now (counted from their accept to their end),
+    and with ``limit`` at most that many at once: a handshake past it is accepted and
+    closed at once with 1013 (try again later; the page reconnects, through the load
+    balancer perhaps to another process), counted and logged (one line per
+    :data:`REFUSAL_LOG_EVERY` seconds with the count since the last)."""
 
-    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics, limit: int | None = None) -> None:
+        if limit is not None and limit < 1:
+            raise ValueError(f"a WebSocket limit is a positive count, got {limit!r}")
         self.app = app
         self.metrics = metrics
+        self.limit = limit
+        self.admitted = 0  # sockets past the limit check, not yet ended
+        self._unlogged = 0
+        self._logged_at = -math.inf
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
+        if self.limit is not None and self.admitted >= self.limit:
+            await self._refuse(send)
+            return
+        self.admitted += 1
+        try:
+            await self._serve(scope, receive, send)
+        finally:
+            self.admitted -= 1
+
+    async def _refuse(self, send: Send) -> None:
+        self.metrics.socket_refusals.inc()
+        self._unlogged += 1
+        now = time.monotonic()
+        if now - self._logged_at >= REFUSAL_LOG_EVERY:
+            log.warning(
+                "process %s refused %d WebSocket(s): %d open, its limit (--max-sockets)",
+                self.metrics.process, self._unlogged, self.admitted,
+            )  # fmt: skip
+            self._unlogged, self._logged_at = 0, now
+        await send({"type": "websocket.accept"})
+        reason = "this server has all the connections it takes: reconnecting"
+        await send({"type": "websocket.close", "code": 1013, "reason": reason})
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         accepted = False
 
         async def watched(message: Message) -> None:
@@ -311,6 +376,22 @@ def health_routes(
             return PlainTextResponse("ready")
         return PlainTextResponse(f"not ready: {reason}", status_code=503)
 
+    async def drain(request: Request) -> Response:
+        if not metrics_allowed(request, token):
+            why = "a bearer token" if token is not None else "a loopback client, not proxied"
+            return PlainTextResponse(f"/drain is served only to {why}", status_code=403)
+        balancer = getattr(manager, "balancer", None)
+        if balancer is None:
+            message = "a drain needs --redis: a process alone has nobody to hand its tables to"
+            return PlainTextResponse(message, status_code=409)
+        balancer.request_drain()
+        tables = balancer.load()
+        return PlainTextResponse(
+            f"draining: {tables} tables to hand over within {balancer.drain_timeout:g} s, "
+            "then the process stops",
+            status_code=202,
+        )
+
     async def scrape(request: Request) -> Response:
         if not metrics_allowed(request, token):
             why = "a bearer token" if token is not None else "a loopback client, not proxied"
@@ -321,11 +402,15 @@ def health_routes(
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/metrics", scrape),
+        Route("/drain", drain, methods=["POST"]),
     ]
 
 
 async def not_ready(manager: TableManager) -> str | None:
     """Why this process should not be sent requests now (None: it is ready)."""
+    balancer = getattr(manager, "balancer", None)
+    if balancer is not None and balancer.draining:
+        return "draining (its tables are handed to the other processes; then it stops)"
     store = manager.store
     ping = getattr(store, "ping", None)
     if ping is not None:

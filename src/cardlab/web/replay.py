@@ -108,6 +108,7 @@ class _Step:
     alive: tuple[bool, ...]
     pots: tuple[tuple[int, tuple[int, ...]], ...]
     total_pot: int
+    second_board: tuple[str, ...] | None = None  # a double board's second (home-games.md)
 
 
 def _texts(cards: Sequence[Card | None]) -> tuple[str, ...]:
@@ -123,7 +124,7 @@ def _step(
         street=street,
         events=tuple(events),
         index=index,
-        actor=player - 1 if acted and isinstance(player, int) else None,
+        actor=player if acted and isinstance(player, int) else None,
         hole_deal=isinstance(action, pa.DealHole),
         board=_texts(hand.board),
         stacks=tuple(hand.stacks),
@@ -133,6 +134,7 @@ def _step(
         alive=tuple(hand.alive),
         pots=tuple((p.amount, tuple(p.players)) for p in hand.pots()),
         total_pot=hand.total_pot,
+        second_board=_texts(hand.boards[1]) if len(hand.boards) > 1 else None,
     )
 
 
@@ -232,6 +234,7 @@ def _frame(
         "index": step.index,
         "actor": None if step.actor is None else names[step.actor],
         "board": list(step.board),
+        **({} if step.second_board is None else {"second_board": list(step.second_board)}),
         "players": players,
         "pots": [
             {"amount": _number(amount, scale), "players": [names[p] for p in who]}

@@ -10,6 +10,7 @@ reconnects and gets the state).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Protocol
 
@@ -30,6 +31,7 @@ class Audience:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.closed = False  # the table is closed: the last state sent, the task ends
+        self._closing: set[asyncio.Task[None]] = set()
 
     def connect(self, conn: Connection, seat: int | None, host: bool = False) -> int:
         self._next += 1
@@ -61,6 +63,21 @@ class Audience:
         for conn_id, (conn, at, _host) in list(self._conns.items()):
             self._conns[conn_id] = (conn, at, is_host(at))
 
+    def hang_up(self, code: int) -> None:
+        """Send every connection the state as it is now, then close it with ``code`` and
+        forget it (the table stops running here: 1012 tells the pages to reconnect, to
+        its new owner)."""
+        conns = list(self._conns.values())
+        self._conns.clear()
+        loop = asyncio.get_running_loop()
+        texts: dict[tuple[int | None, bool], str] = {}
+        for conn, seat, host in conns:
+            if (seat, host) not in texts:
+                texts[seat, host] = self.render(seat, host)
+            task = loop.create_task(_last_word(conn, texts[seat, host], code))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
     def notify(self) -> None:
         self._wake.set()
 
@@ -91,3 +108,14 @@ class Audience:
                     self._conns.pop(conn_id, None)
             if self.closed:
                 return
+
+
+async def _last_word(conn: Connection, text: str, code: int) -> None:
+    """Send ``text``, then close ``conn`` with ``code`` (if it can be closed)."""
+    with contextlib.suppress(Exception):  # gone already, or too slow
+        async with asyncio.timeout(10):
+            await conn.send_text(text)
+    close = getattr(conn, "close", None)
+    if close is not None:
+        with contextlib.suppress(Exception):
+            await close(code=code)

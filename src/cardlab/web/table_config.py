@@ -18,7 +18,8 @@ from typing import Any
 from cardlab.bots import BOTS, get_bot
 from cardlab.errors import GameError
 from cardlab.table import TableGame
-from cardlab.table.structure import table_game_names
+from cardlab.table.house import Straddle, seven_deuce_allowed, straddles_allowed
+from cardlab.table.structure import split_game_key, table_game_names
 from cardlab.table.tournament import MAX_LEVELS, Schedule, check_payouts
 from cardlab.web.payload import RequestError
 
@@ -92,6 +93,30 @@ class TableConfig:
     blind_levels: str | None = None
     blind_minutes: int = DEFAULT_BLIND_MINUTES
     hud: bool = False
+
+    # home-game rules (docs/home-games.md, web/table_house.py)
+    straddle: str = "off"
+    bomb_pot_every: int = 0
+    bomb_pot_ante: int | None = None
+    bomb_pot_boards: int = 1
+    seven_deuce: int = 0
+    dead_button: bool = False
+
+    def bomb_pot_refusal(self) -> str | None:
+        """Why this table deals no bomb pot (None: it may)."""
+        if self.tournament:
+            return "a tournament has no bomb pots"
+        if split_game_key(self.game)[1].base not in ("holdem", "omaha"):
+            return "a bomb pot is for games with a flop (Hold'em and Omaha)"
+        return None
+
+    def seven_deuce_refusal(self) -> str | None:
+        """Why this table has no seven-deuce bounty (None: it may)."""
+        if self.tournament:
+            return "a tournament has no seven-deuce bounty"
+        if split_game_key(self.game)[1].key != "holdem":
+            return seven_deuce_allowed(self.table_game())  # says why
+        return None
 
     @property
     def tournament(self) -> bool:
@@ -298,6 +323,7 @@ def parse_config(
             'are for a tournament: add "format": "tournament"'
         )
     config = TableConfig(
+        **parse_house(data),
         format=fmt,
         levels=levels,
         level_hands=level_hands,
@@ -345,7 +371,69 @@ def parse_config(
         table_game = cash.level(0).apply(table_game)
     if strict:
         check_stakes(config, table_game)
+    _check_house(config, table_game, strict)
     return config
+
+
+HOUSE_FIELDS = (
+    "straddle",
+    "bomb_pot_every",
+    "bomb_pot_ante",
+    "bomb_pot_boards",
+    "seven_deuce",
+    "dead_button",
+)
+
+
+def parse_house(data: dict[str, Any]) -> dict[str, Any]:
+    """The home-game fields of a set-up, checked one by one."""
+    straddle = _text(data, "straddle", "off").strip().lower()
+    try:
+        Straddle.parse(straddle)
+    except GameError as error:
+        raise RequestError(f"field 'straddle': {error}") from None
+    ante = data.get("bomb_pot_ante")
+    dead = data.get("dead_button", False)
+    if dead is None:
+        dead = False
+    if not isinstance(dead, bool):
+        raise RequestError(f"field 'dead_button' must be true or false: {_shown(dead)}")
+    return {
+        "straddle": straddle,
+        "bomb_pot_every": _whole(data, "bomb_pot_every", 0, 0, 1000),
+        "bomb_pot_ante": None if ante is None else _number(ante, "bomb_pot_ante", 1, MAX_CHIPS),
+        "bomb_pot_boards": _whole(data, "bomb_pot_boards", 1, 1, 2),
+        "seven_deuce": _whole(data, "seven_deuce", 0, 0, MAX_CHIPS),
+        "dead_button": dead,
+    }
+
+
+def _check_house(config: TableConfig, game: TableGame, strict: bool) -> None:
+    """The home-game rules the game allows (one :class:`RequestError` naming the
+    field); a table restored keeps what it was saved with."""
+    if not strict:
+        return
+    checks = (
+        ("straddle", config.straddle != "off", straddles_allowed(game)),
+        (
+            "bomb_pot_every",
+            config.bomb_pot_every > 0 or config.bomb_pot_boards > 1,
+            config.bomb_pot_refusal(),
+        ),
+        ("seven_deuce", config.seven_deuce > 0, config.seven_deuce_refusal()),
+        (
+            "dead_button",
+            config.dead_button,
+            "a tournament moves its button as it always did"
+            if config.tournament
+            else ("stud has no button" if game.game.base.key == "stud" else None),
+        ),
+    )
+    for name, used, why in checks:
+        if used and why is not None:
+            raise RequestError(f"field {name!r}: {why}")
+    if config.straddle != "off" and config.tournament:
+        raise RequestError("field 'straddle': a tournament has no straddles")
 
 
 def _extras(data: dict[str, Any], fmt: str) -> dict[str, Any]:

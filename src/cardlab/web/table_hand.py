@@ -15,6 +15,7 @@ seeds and the tournament director in its constructor; what happens next after a 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import re
 from collections import deque
@@ -29,6 +30,7 @@ from cardlab.table.history import record
 from cardlab.table.phh import dumps as phh_text
 from cardlab.web.table_config import TableConfig
 from cardlab.web.table_fair import TableSeeds
+from cardlab.web.table_house import DealPlan, HouseRules
 from cardlab.web.table_outlets import Outlets
 from cardlab.web.table_phh import FinishedHand, finished, showdown_summary
 from cardlab.web.table_seats import Seating
@@ -60,6 +62,7 @@ class HandRunner:
         state: Callable[[], dict[str, Any]],
         on_change: Callable[[], None] = lambda: None,
         deals: int = 0,
+        house: HouseRules | None = None,
     ) -> None:
         self.out = outlets
         self.session = session
@@ -71,6 +74,8 @@ class HandRunner:
         self.state = state
         self.on_change = on_change
         self.deals = deals  # deal numbers used so far (never repeated)
+        self.house = house  # the home-game rules (straddles, bomb pots...)
+        self.plan_in_play: DealPlan | None = None  # how the hand in play was dealt
         self.deal: FairDeal | None = None
         self.dealer: Dealer | None = None
         self.hand_names: list[str] = []  # the players of the current hand by position
@@ -193,9 +198,13 @@ class HandRunner:
         seating = self.seating
         level = self.director.before_deal()
         seating.count_missed(self.session.next_order(seating.sitting_out()))
-        order, posts = seating.dealt_in(
-            self.session.next_order(seating.sitting_out()), self.game().stakes.blinds
-        )
+        candidates = self.session.next_order(seating.sitting_out())
+        order, posts = seating.dealt_in(candidates, self.game().stakes.blinds)
+        plan = DealPlan(order, posts)
+        if self.house is not None:
+            waiting = {s for s in candidates if seating.seats[s].waiting}
+            plan = self.house.plan(order, posts, set(candidates), waiting)
+            order, posts = plan.order, plan.posts
         joining = [s for s in order if seating.seats[s].waiting]
         for s in joining:
             seating.seats[s].waiting = False
@@ -211,6 +220,7 @@ class HandRunner:
             "sittings": [seating.seats[s].sitting for s in order],
             "posts": posts,
             "turn": self.turn + 1,  # so a restarted server counts on from here
+            **plan.record(),
         }
         if level is not None:
             start["level"] = level
@@ -226,7 +236,22 @@ class HandRunner:
             self.out.notice("the server could not store the next deal; it was not dealt")
             self.out.notify()
             return False
-        self.session.new_hand(dealer=dealer, order=order, posts=posts, showdown="manual")
+        self.session.new_hand(
+            dealer=dealer,
+            order=order,
+            posts=posts,
+            stakes=plan.stakes,
+            bomb_pot=plan.bomb_pot,
+            boards=plan.boards,
+            showdown="manual",
+        )
+        if self.house is not None:
+            self.house.dealt(plan)
+            if plan.bomb_pot:
+                self.out.notice(
+                    f"bomb pot: everyone antes {plan.stakes.ante if plan.stakes else 0}"
+                )
+        self.plan_in_play = plan
         self.deal, self.dealer = deal, dealer
         self.hand_names, self.hand_sittings = start["names"], start["sittings"]
         self.action_seq = 0
@@ -259,10 +284,19 @@ class HandRunner:
         }
         if self.dealer is not None and self.dealer.piles:
             fields["_reshuffled"] = [" ".join(c.ascii for c in p) for p in self.dealer.piles]
+        bounty: list[int] = []
+        if self.plan_in_play is not None:
+            fields |= self.plan_in_play.user_fields()
+        if self.house is not None:
+            bounty = self.house.seven_deuce(hand)
+            if any(bounty):
+                fields["_seven_deuce"] = bounty
         done = finished(hand, number, order, names, fields)
         stored = record(hand, players=names, source="web", table_id=table_id, history=done.history)
         before = {seat: self.session.seats[seat].stack for seat in order}
         self.session.end_hand()
+        for position, amount in enumerate(bounty):  # paid between hands, beside the pots
+            self.session.seats[order[position]].stack += amount
         try:
             self.director.after_hand(before)
         except CardlabError:
@@ -270,6 +304,7 @@ class HandRunner:
         try:
             with self.out.store.transaction():
                 hand_id = self.out.store.end_hand(table_id, stored, self.state())
+                self._ledger_bounty(bounty, order, names)
                 self.seating.stand_up_leaving()
             self._show_window = (hand_id, hand, number)
         except CardlabError:
@@ -278,6 +313,21 @@ class HandRunner:
         self._last = (number, hand, names)
         self._last_summary = None
         return True
+
+    def _ledger_bounty(self, bounty: list[int], order: list[int], names: list[str]) -> None:
+        """The seven-deuce bounty in the ledger: what each player collected or paid."""
+        if not any(bounty):
+            return
+        winner = max(range(len(bounty)), key=lambda p: bounty[p])
+        for position, amount in enumerate(bounty):
+            kind = "bounty-won" if amount > 0 else "bounty-paid"
+            if amount:
+                self.out.store.add_ledger(
+                    self.out.table_id, order[position], names[position], kind, abs(amount)
+                )
+        self.out.notice(
+            f"{names[winner]} won with seven-deuce: {bounty[winner]} collected in bounties"
+        )
 
     def cancel(self, why: str) -> None:
         """Cancel the hand in play: every chip goes back to where it was before the deal."""
@@ -319,12 +369,19 @@ class HandRunner:
             self.session.button = int(start["button"])
             posts = [int(p) for p in start.get("posts", [])]
             self.director.resume_level(start)
+            plan = DealPlan.from_record(start, self.game())
             hand = self.session.new_hand(
                 dealer=dealer,
                 order=[int(s) for s in start["order"]],
                 posts=posts,
+                stakes=plan.stakes,
+                bomb_pot=plan.bomb_pot,
+                boards=plan.boards,
                 showdown="manual",
             )
+            self.plan_in_play = plan
+            if self.house is not None:  # the table was saved before this deal counted
+                self.house.dealt(plan)
             for text in live.actions:
                 action = Action.parse(text, deck)
                 check_action(hand, action)
@@ -416,6 +473,12 @@ class HandRunner:
             raise ActionError("there is no finished hand to show your cards from")
         hand.verify_show_or_muck(True, position)
         done = self.finished[k].shown_after(hand, position)
+        bounty = [] if self.house is None else self.house.seven_deuce(hand, showing=position)
+        if any(bounty):  # the shown cards win the seven-deuce bounty
+            fields = done.history.user_fields | {"_seven_deuce": bounty}
+            done = dataclasses.replace(
+                done, history=dataclasses.replace(done.history, user_fields=fields)
+            )
         try:
             self.out.store.amend_hand(
                 self.out.table_id, hand_id, phh_text(done.history), done.decisions
@@ -426,6 +489,13 @@ class HandRunner:
             )
             raise ActionError("the server could not store your show: try again") from None
         hand.show_or_muck(True, player=position)
+        if any(bounty):
+            order = self.session.order
+            for p, amount in enumerate(bounty):
+                self.session.seats[order[p]].stack += amount
+            with contextlib.suppress(CardlabError), self.out.store.transaction():
+                self.out.save()
+                self._ledger_bounty(bounty, order, self.hand_names)
         self.finished[k] = done
         self._last_summary = None
         self.out.touch()

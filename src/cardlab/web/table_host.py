@@ -16,7 +16,7 @@ from typing import Any
 
 from cardlab.errors import ActionError, CardlabError
 from cardlab.table import Session
-from cardlab.web.table_config import TableConfig, parse_config
+from cardlab.web.table_config import HOUSE_FIELDS, TableConfig, parse_config
 from cardlab.web.table_outlets import Outlets
 
 __all__ = ["SETTINGS", "HostControls"]
@@ -42,6 +42,7 @@ SETTINGS = (
     "blind_levels",
     "blind_minutes",
     "hud",
+    *HOUSE_FIELDS,
 )
 
 

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from cardlab.errors import CardlabError, GameError
+from cardlab.web.balance import DRAIN_TIMEOUT, Balancer
 from cardlab.web.cluster import Cluster
 from cardlab.web.guard import RateLimiter
 from cardlab.web.lease import TableKeeper
@@ -62,6 +63,7 @@ class TableManager:
         cluster: Cluster | None = None,
         process: str | None = None,
         metrics: Metrics | None = None,
+        drain_timeout: float = DRAIN_TIMEOUT,
         matrices: Matrices | None = None,
     ) -> None:
         self.store: TableStore = store if store is not None else open_table_store(None)
@@ -89,6 +91,15 @@ class TableManager:
         self.kept_at: float | None = None  # time.monotonic() of the last lease tick that worked
         if cluster is not None:
             cluster.is_local = self.runs
+        # the lease keeper's calls, one at a time (its tick, a handover, a table received)
+        self.keeping = asyncio.Lock()
+        # with both: placement, balance and drain (cardlab.web.balance)
+        self.balancer: Balancer | None = None
+        if cluster is not None and keeper is not None:
+            counted = (lambda reason: metrics.handovers(reason)) if metrics else (lambda r: None)
+            self.balancer = Balancer(
+                self, cluster, drain_timeout=drain_timeout, on_handover=counted
+            )
         self._background: set[asyncio.Task[Any]] = set()
         if keeper is None:
             for saved in self.store.tables():
@@ -178,6 +189,8 @@ class TableManager:
         if self.cluster is not None:
             with contextlib.suppress(Exception):  # the next lease tick writes it anyway
                 await self.cluster.advertise({table_id: self.summary(room)})
+                if self.balancer is not None:  # the next placement counts this table
+                    await self.balancer.publish()
         return room
 
     def _open(self, table_id: str, config: TableConfig, host_sha256: str) -> Room:
@@ -232,7 +245,8 @@ class TableManager:
         keeper = self.keeper
         if keeper is None:
             return
-        lost, taken = await asyncio.to_thread(keeper.tick)
+        async with self.keeping:
+            lost, taken = await asyncio.to_thread(keeper.tick)
         for table_id in lost:
             room = self.rooms.pop(table_id, None)
             if room is not None:
@@ -243,21 +257,53 @@ class TableManager:
                 )
                 room.close()
         for saved in taken:
-            room = await asyncio.to_thread(self._load, saved)
-            if room is not None and saved.table_id in keeper.held:
-                self.rooms[saved.table_id] = room
-                room.wake()
-                log.warning("process %s took over table %r", self.process, saved.table_id)
-                if self.metrics is not None:
-                    self.metrics.takeovers.inc()
-            else:
-                await asyncio.to_thread(keeper.let_go, saved.table_id)
+            await self._start_taken(saved)
         if self.remote is not None:
             self.remote.sweep()
         if self.cluster is not None:
             live = {r.id: self.summary(r) for r in self.rooms.values() if not r.closed}
             await self.cluster.advertise(live)
         self.kept_at = time.monotonic()
+        if self.balancer is not None:
+            await self.balancer.tick()
+
+    async def _start_taken(self, saved: Any, giver: str | None = None) -> None:
+        """Run a table whose lease this process just took: free (a takeover, logged and
+        counted) or handed over by ``giver`` (cardlab.web.balance, which logs it)."""
+        keeper = self.keeper
+        assert keeper is not None
+        room = await asyncio.to_thread(self._load, saved)
+        lease = keeper.held.get(saved.table_id)
+        if room is None or lease is None:
+            async with self.keeping:
+                await asyncio.to_thread(keeper.let_go, saved.table_id)
+            return
+        self.rooms[saved.table_id] = room
+        room.wake()
+        if lease.handed:
+            log.info(
+                "process %s received table %r from process %s",
+                self.process, saved.table_id, giver or "?",
+            )  # fmt: skip
+        else:
+            log.warning("process %s took over table %r", self.process, saved.table_id)
+            if self.metrics is not None:
+                self.metrics.takeovers.inc()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):  # the next lease tick writes it anyway
+                await self.cluster.advertise({room.id: self.summary(room)})
+                if self.balancer is not None:
+                    await self.balancer.publish()
+
+    async def receive(self, table_id: str, giver: str) -> None:
+        """Another process handed ``table_id`` over to this one: run it now."""
+        keeper = self.keeper
+        if keeper is None or table_id in self.rooms:
+            return
+        async with self.keeping:
+            saved = await asyncio.to_thread(keeper.take, table_id)
+        if saved is not None:
+            await self._start_taken(saved, giver)
 
     async def _keeper_loop(self) -> None:
         while True:
@@ -334,6 +380,8 @@ class TableManager:
             self._janitor.cancel()
             if keeping is not None:
                 keeping.cancel()
+            if self.balancer is not None:
+                await self.balancer.stop()
             self.close_all()
             if self.keeper is not None:
                 keeper = self.keeper

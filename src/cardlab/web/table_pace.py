@@ -35,7 +35,8 @@ class Pace:
     """What comes next at one table; see the module documentation. ``accepting()``:
     the table is neither closed nor closing; ``closing()``: it closes after this hand;
     ``close()`` and ``reveal()``: the room's; ``bot_hands``: the hands dealt in a row
-    with nobody watching before the table waits."""
+    with nobody watching before the table waits; ``held()``: no new hand is dealt (the
+    table moves to another process at this hand's end, :mod:`cardlab.web.balance`)."""
 
     def __init__(
         self,
@@ -54,6 +55,7 @@ class Pace:
         close: Callable[[], None],
         reveal: Callable[[], None],
         bot_hands: int,
+        held: Callable[[], bool] = lambda: False,
     ) -> None:
         self.out = outlets
         self.tasks = tasks
@@ -69,6 +71,7 @@ class Pace:
         self.close = close
         self.reveal = reveal
         self.bot_hands = bot_hands
+        self.held = held  # no new hand: the table is being handed to another process
 
     def watched(self) -> bool:
         return len(self.audience) > 0
@@ -102,6 +105,8 @@ class Pace:
         if seating.open_seats == 0:
             seating.started = True
         if not self.accepting() or not seating.started or self.controls.paused:
+            return False
+        if self.held():
             return False
         if self.director.over:
             return False

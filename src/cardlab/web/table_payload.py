@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardlab.table import Action, HandState, Legal, Phase, seat_view
+from cardlab.table.house import seven_deuce_ranks
 from cardlab.table.showdown import wins_a_share
 from cardlab.web.table_phh import describe
 
@@ -140,6 +141,7 @@ def payload(
                 "sitting_out": info.sitting_out,
                 "waiting": info.waiting,  # new here: comes in at the big blind or posts
                 "you": seat == i,
+                **_house_seat(runner, i),
             }
         )
     tournament = director.payload(live)
@@ -170,6 +172,7 @@ def payload(
             "paused": controls.paused,
             "buy_in_cap": config.buy_in_cap,
             "tournament": config.tournament,
+            "house": _house_table(runner, config),
         },
         "fair": fair_shown,
         "notices": notices,
@@ -204,6 +207,7 @@ def payload(
             "client_seeds": list(deal.client_seeds) if deal is not None else [],
             # the viewer was dealt into this hand (their client seed counts in it)
             "dealt_in": position is not None,
+            **_house_hand(runner, hand),
         }
         out["log"] = [describe(e, names) for e in view.history][-LOG_LINES:]
         # a hand the rules turn up at the showdown is shown at once: nobody is asked
@@ -218,6 +222,46 @@ def payload(
                 "remaining": clock,
                 "total": config.clock,
             }
+    return out
+
+
+def _house_seat(runner: HandRunner, seat: int) -> dict[str, Any]:
+    """A seat's home-game state: wants to straddle, the blinds it missed."""
+    house = runner.house
+    if house is None:
+        return {}
+    return {"straddles": house.straddles(seat), "owes": house.owes(seat)}
+
+
+def _house_table(runner: HandRunner, config: Any) -> dict[str, Any]:
+    """The table's home-game rules as the page shows them (docs/home-games.md)."""
+    house = runner.house
+    out: dict[str, Any] = {
+        "straddle": config.straddle,
+        "bomb_pot_every": config.bomb_pot_every,
+        "bomb_pot_boards": config.bomb_pot_boards,
+        "seven_deuce": config.seven_deuce,
+        "dead_button": config.dead_button,
+        "bomb_next": False,
+    }
+    if house is not None:
+        out["bomb_next"] = house.bomb_due()
+        if config.seven_deuce:
+            out["seven_deuce_ranks"] = list(seven_deuce_ranks(runner.game().game.deck))
+    return out
+
+
+def _house_hand(runner: HandRunner, hand: HandState) -> dict[str, Any]:
+    """The hand's home-game facts: a bomb pot, its second board, the straddler's seat."""
+    plan = runner.plan_in_play
+    out: dict[str, Any] = {}
+    if plan is not None and plan.bomb_pot:
+        out["bomb_pot"] = True
+    if len(hand.boards) > 1:
+        out["boards"] = [[str(c) for c in board] for board in hand.boards]
+    if plan is not None and plan.straddle is not None:
+        seat = runner.session.seat_of(plan.straddle)
+        out["straddle_seat"] = None if seat is None else seat + 1
     return out
 
 

@@ -38,6 +38,7 @@ from cardlab.web.table_errors import TableFull
 from cardlab.web.table_extras import Extras
 from cardlab.web.table_hand import KEEP_HANDS, HandRunner
 from cardlab.web.table_host import HostControls
+from cardlab.web.table_house import HouseRules
 from cardlab.web.table_outlets import Outlets, Tasks
 from cardlab.web.table_pace import Pace
 from cardlab.web.table_payload import payload, status
@@ -72,6 +73,7 @@ class Room:
         self.id, self.store, self.bot_hands, self.on_close = table_id, store, bot_hands, on_close
         seats, session = was.session(config)
         self.session = session
+        self.leaving = False  # handed to another process at this hand's end (web.balance)
         self.notices: deque[str] = deque(maxlen=KEEP_NOTICES)
         self.last_activity = time.monotonic()
         off_loop = getattr(store, "dialect", "sqlite") == "postgresql"
@@ -99,10 +101,12 @@ class Room:
             on_left=self._left, on_change=lambda: self.pace.maybe_deal(),
         )  # fmt: skip
         self.fair = was.seeds(table_id, store, config)
+        self.house = HouseRules(out, session, settings, game, lambda: self.seating.seats, was.house)
         self.runner = HandRunner(
             out, session, self.seating, self.fair, self.director, settings, game,
             state=self.state, deals=was.deals,
             on_change=lambda: self.extras.after_change(self.pace.changed),
+            house=self.house,
         )  # fmt: skip
         self.shell = Shell(self.runner, off_loop=off_loop)  # the steps of each action
         self.clock = DecisionClock(
@@ -121,7 +125,7 @@ class Room:
             out, self.tasks, self.runner, self.clock, self.seating, self.controls,
             self.director, self.fair, self.audience, accepting=self.accepting,
             closing=lambda: self.closing, close=self.close_table, reveal=self.ending.reveal,
-            bot_hands=bot_hands,
+            bot_hands=bot_hands, held=lambda: self.leaving,
         )  # fmt: skip
 
     @property
@@ -157,7 +161,7 @@ class Room:
         """The table's state between hands (:func:`~cardlab.web.table_saved.table_state`)."""
         return table_state(
             self.session, self.seating, deals=self.runner.deals, paused=self.controls.paused,
-            fair=self.fair, director=self.director, extras=self.extras,
+            fair=self.fair, director=self.director, extras=self.extras, house=self.house,
         )  # fmt: skip
 
     def save(self) -> None:

@@ -19,7 +19,8 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
     POST /api/tables/{id}/close               the host closes the table {"now"?: true}
     POST /api/tables/{id}/host                the host: {"op": "pause" | "resume" |
                                               "settings" | "remove" | "add_bot" |
-                                              "transfer" | "approve" | "refuse", ...}
+                                              "transfer" | "approve" | "refuse" |
+                                              "bomb_pot", ...}
                                               (see host_operation)
     POST /api/tables/{id}/chips               {"amount"}: a rebuy or top-up between hands
     GET  /api/tables/{id}/ledger              buy-ins, cash-outs, each person's net
@@ -31,6 +32,7 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
                                               {"type": "client_seed", "deal": n, "seed": s},
                                               {"type": "reveal"}, {"type": "leave"},
                                               {"type": "sit_out"}, {"type": "sit_in"},
+                                              {"type": "straddle_on"} / "straddle_off",
                                               {"type": "show"} (the winner of a hand
                                               everyone folded to, before the next deal),
                                               {"type": "chat", "text": t, "name"?: n}
@@ -548,6 +550,7 @@ HOST_OPERATIONS = (
     "unmute",
     "approve",
     "refuse",
+    "bomb_pot",
 )
 
 
@@ -581,6 +584,8 @@ def host_operation(room: Room, data: dict[str, Any]) -> None:
         room.seating.refuse(data.get("request"))
     elif op in ("mute", "unmute"):
         host_chat_operation(room.chat, room.seats, op, data)
+    elif op == "bomb_pot":  # the next hand is a bomb pot (docs/home-games.md)
+        room.house.call_bomb_pot()
     else:
         raise RequestError(f"unknown host operation {str(op)[:30]!r} (one of {HOST_OPERATIONS})")
 
@@ -622,6 +627,9 @@ def handle_message(
         if kind in ("sit_out", "sit_in"):
             room.seating.sit_out(seat, kind == "sit_out")
             return None
+        if kind in ("straddle_on", "straddle_off"):  # straddle when the rule lets me
+            room.house.want_straddle(seat, kind == "straddle_on")
+            return None
         if kind == "show":  # the winner of a hand everyone else folded to shows after it
             room.show_hand(seat)
             return None
@@ -649,8 +657,8 @@ def handle_message(
             return None
         raise RequestError(
             f"unknown message type {str(kind)[:40]!r} "
-            "(action, show, start, client_seed, reveal, leave, sit_out, sit_in, chat, "
-            "time_bank, react, avatar, coach or ping)"
+            "(action, show, start, client_seed, reveal, leave, sit_out, sit_in, straddle_on, "
+            "straddle_off, chat, time_bank, react, avatar, coach or ping)"
         )
     except CardlabError as exc:
         return {"type": "error", "message": str(exc)[:300]}

@@ -3,8 +3,9 @@ and read back (checked) into the values a room is built from.
 
 The state is one JSON object (``tables.state``): the seats and their stacks, the
 button, the hands played and deals dealt, the host's pause, the seat requests, the fair
-dealing's seeds, a sit-and-go's standings and the home game's extras (time banks,
-timed blinds, avatars: :mod:`~cardlab.web.table_extras`). A hand in play is not in it (the store's
+dealing's seeds, a sit-and-go's standings, the home game's extras (time banks, timed
+blinds, avatars: :mod:`~cardlab.web.table_extras`) and its rules' memory
+(:mod:`~cardlab.web.table_house`). A hand in play is not in it (the store's
 ``live_hands`` has it, and :meth:`~cardlab.web.table_hand.HandRunner.resume` replays
 it); the stacks are those the hand started with. docs/web-tables.md, "Restarts".
 """
@@ -50,6 +51,7 @@ class SavedTable:
     sat: dict[str, list[str]] | None = None
     tournament: Tournament | None = None
     extras: dict[str, Any] = field(default_factory=dict)  # table_extras
+    house: dict[str, Any] | None = None  # the home-game rules' memory (table_house.py)
 
     @classmethod
     def from_state(cls, table_id: str, state: dict[str, Any]) -> SavedTable:
@@ -77,6 +79,7 @@ class SavedTable:
             sat=state.get("sat"),
             tournament=Tournament.from_dict(saved) if saved else None,
             extras=dict(state.get("extras") or {}),
+            house=state.get("house"),
         )
 
     def session(self, config: TableConfig) -> tuple[list[SeatInfo], Session]:
@@ -112,6 +115,7 @@ def table_state(
     fair: _Saves,
     director: _Saves,
     extras: _Saves,
+    house: _Saves | None = None,
 ) -> dict[str, Any]:
     """The state to save (see the module documentation) of a table's parts."""
     return {
@@ -128,4 +132,5 @@ def table_state(
         "fair": fair.state(),
         "tournament": director.state(),
         "extras": extras.state(),
+        **({} if house is None else {"house": house.state()}),
     }

@@ -562,7 +562,12 @@ def ledger(entries: Sequence[Any], seats: Sequence[SeatInfo], session: Session) 
     people: dict[str, dict[str, int]] = {}
     for e in entries:
         row = people.setdefault(e.player, {"bought": 0, "cashed": 0, "on_table": 0})
-        row["bought" if e.kind == "buy-in" else "cashed"] += e.amount
+        if e.kind in ("buy-in", "cash-out"):
+            row["bought" if e.kind == "buy-in" else "cashed"] += e.amount
+        else:  # a seven-deuce bounty: chips moved between stacks, already on the table
+            row["bounties"] = row.get("bounties", 0) + (
+                e.amount if e.kind == "bounty-won" else -e.amount
+            )
     # a hand in play counts as it started: its bets are nobody's yet
     stacks = [s.stack for s in session.seats]
     for i, info in enumerate(seats):

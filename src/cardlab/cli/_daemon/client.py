@@ -24,6 +24,9 @@ LOCAL_COMMANDS = frozenset({"daemon", "web"})
 # a resized terminal)
 SERVER = (sys.executable, "-m", "cardlab.cli._daemon.server")
 AUTO_IDLE_MINUTES = 15.0  # a daemon CARDLAB_DAEMON=auto started ends sooner
+# commands whose runs load compiled kernels (numba's start, most of a second): typed at a
+# terminal with CARDLAB_DAEMON unset, one starts a daemon for the next ones
+KERNEL_COMMANDS = frozenset({"equity", "ties", "draw"})
 FORWARDED = (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP, signal.SIGWINCH)
 
 
@@ -39,6 +42,18 @@ def setting() -> str:
 def enabled() -> bool:
     """False when ``CARDLAB_DAEMON`` is off or the platform cannot pass descriptors."""
     return setting() != "off" and hasattr(socket, "send_fds") and hasattr(os, "fork")
+
+
+def starts_on_its_own(args: list[str]) -> bool:
+    """Whether this run starts a daemon for the next ones unasked: ``CARDLAB_DAEMON``
+    unset, a command that loads compiled kernels (:data:`KERNEL_COMMANDS`), typed at a
+    terminal (input and error output both one), where the next question likely follows
+    within minutes. A script or a program calling ``cardlab`` gets no process it did not
+    ask for (``CARDLAB_DAEMON=auto`` asks)."""
+    if "CARDLAB_DAEMON" in os.environ or not args or args[0] not in KERNEL_COMMANDS:
+        return False
+    streams = (sys.stdin, sys.stderr)
+    return all(stream is not None and stream.isatty() for stream in streams)
 
 
 def start_detached(idle_minutes: float) -> subprocess.Popen[bytes]:
@@ -66,7 +81,7 @@ def forward(args: list[str]) -> int | None:
     except wire.DaemonError:  # a CARDLAB_DAEMON_DIR no socket can be in: `daemon` says so
         return None
     if not path.exists():
-        if setting() == "auto":  # this run here; the next ones in the daemon
+        if setting() == "auto" or starts_on_its_own(args):  # this run here; the next ones there
             with contextlib.suppress(OSError, wire.DaemonError):
                 start_detached(AUTO_IDLE_MINUTES)
         return None

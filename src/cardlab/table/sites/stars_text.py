@@ -157,14 +157,14 @@ def _body(r: Replay, names: list[str]) -> list[str]:
                 lines.append(f"{names[e.player]}: calls {chips(e.amount)}")
             else:
                 lines.append(f"{names[e.player]}: checks")
-        elif isinstance(e, ev.BetRaise):
+        elif isinstance(e, ev.CompleteBetRaiseTo):
             facing = max(street)
             if facing:
-                raised = f"raises {chips(e.amount - facing)} to {chips(e.amount)}"
+                raised = f"raises {chips(e.chips - facing)} to {chips(e.chips)}"
                 lines.append(f"{names[e.player]}: {raised}")
             else:
-                lines.append(f"{names[e.player]}: bets {chips(e.amount)}")
-            street[e.player] = e.amount
+                lines.append(f"{names[e.player]}: bets {chips(e.chips)}")
+            street[e.player] = e.chips
         elif isinstance(e, ev.ReturnBet):
             returned[e.player] += e.amount
         elif isinstance(e, ev.Award):

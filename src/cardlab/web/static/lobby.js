@@ -31,6 +31,7 @@ async function lobby() {
     const sng = format.value === "tournament";
     $("t-tournament").hidden = !sng;
     $("t-cap").closest("label").hidden = sng;  // no rebuys in a tournament
+    $("t-house").hidden = sng;  // nor home-game rules (docs/home-games.md)
   };
   format.addEventListener("change", showFormat);
   showFormat();
@@ -49,9 +50,16 @@ async function lobby() {
     if ($("t-cap").value !== "") body.max_buy_in = Number($("t-cap").value);
     if ($("t-approve").checked) body.approve_seats = true;
     if ($("t-new-players").value !== "wait") body.new_players = $("t-new-players").value;
+    if ($("t-straddle").value !== "off") body.straddle = $("t-straddle").value;
+    if (Number($("t-bomb-every").value)) body.bomb_pot_every = Number($("t-bomb-every").value);
+    if ($("t-bomb-ante").value !== "") body.bomb_pot_ante = Number($("t-bomb-ante").value);
+    if ($("t-bomb-boards").value !== "1") body.bomb_pot_boards = Number($("t-bomb-boards").value);
+    if (Number($("t-seven-deuce").value)) body.seven_deuce = Number($("t-seven-deuce").value);
+    if ($("t-dead-button").checked) body.dead_button = true;
     if (format.value === "tournament") {
       body.format = "tournament";
       delete body.max_buy_in;
+      for (const k of ["straddle", "bomb_pot_every", "bomb_pot_ante", "bomb_pot_boards", "seven_deuce", "dead_button"]) delete body[k];
       if ($("t-levels").value.trim()) body.levels = $("t-levels").value.trim();
       const every = Number($("t-level-every").value);
       if (every) body[$("t-level-unit").value === "minutes" ? "level_minutes" : "level_hands"] = every;

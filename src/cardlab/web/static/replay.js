@@ -123,6 +123,9 @@ function show(k) {
     ? ` (${frame.pots.map((p, i) => `${i ? `side pot ${i}` : "main pot"} ${amount(p.amount)}`).join(", ")})` : "";
   $("rp-pot").textContent = last ? "pots paid" : `pot ${amount(frame.total_pot)}${side}`;
   $("rp-board").replaceChildren(...frame.board.map((c) => card(c, false)));
+  // a double-board bomb pot's second board (docs/home-games.md)
+  $("rp-board2").hidden = !frame.second_board;
+  $("rp-board2").replaceChildren(...(frame.second_board || []).map((c) => card(c, false)));
   $("rp-action").textContent = frame.text;
   $("rp-seats").replaceChildren(...frame.players.map((p, i) => seat(p, i, frame, last)));
   drawLog();

@@ -1,11 +1,12 @@
 // The page of one poker table (/tables/ID): the live table over a WebSocket. An ES
 // module: the DOM helper, the card renderer and the API client are shared (dom.js,
 // cards.js, api.js); the chat panel is chat.js, the fair-dealing check fair.js.
-import { $, h, showError } from "./dom.js";
+import { $, h, put, showError } from "./dom.js";
 import { api, text as fetchText, socket } from "./api.js";
 import { card as drawCard } from "./cards.js";
 import { verifyText, parsePhhs } from "./fair.js";
 import { chat } from "./chat.js";
+import { lastHand, ledger, standings } from "./table_draw.js";
 import { extras } from "./extras.js";
 
 // a card on the felt: a big one shows its suit's pip as well
@@ -144,6 +145,21 @@ function table(root) {
     catch (e) { showError("pt-error", e.message); }
   }
   $("pt-pause").addEventListener("click", () => host({ op: state && state.table.paused ? "resume" : "pause" }));
+  // the home-game rules (docs/home-games.md)
+  $("pt-bomb").addEventListener("click", () => host({ op: "bomb_pot" }));
+  $("pt-straddle").addEventListener("change", (e) => send({ type: e.target.checked ? "straddle_on" : "straddle_off" }));
+  $("pt-house-settings").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const settings = {
+      straddle: $("pt-set-straddle").value,
+      bomb_pot_every: Number($("pt-set-bomb-every").value || 0),
+      bomb_pot_boards: Number($("pt-set-bomb-boards").value),
+      seven_deuce: Number($("pt-set-seven-deuce").value || 0),
+      dead_button: $("pt-set-dead-button").checked,
+    };
+    if ($("pt-set-bomb-ante").value !== "") settings.bomb_pot_ante = Number($("pt-set-bomb-ante").value);
+    host({ op: "settings", settings });
+  });
   $("pt-approve").addEventListener("click", () => host({ op: "settings", settings: { approve_seats: !(state && state.table.config.approve_seats) } }));
   $("pt-new-players").addEventListener("change", (e) => host({ op: "settings", settings: { new_players: e.target.value } }));
   $("pt-settings").addEventListener("submit", (event) => {
@@ -161,19 +177,10 @@ function table(root) {
   async function loadLedger() {
     try {
       const l = await api("GET", `/api/tables/${id}/ledger`);
-      const rows = $("pt-ledger-rows");
-      rows.textContent = "";
-      const signed = (n) => (n > 0 ? "+" : "") + n;
-      const t = l.tournament;
-      const head = t ? ["Player", "Place", "Buy-in", "Prize", "Net"] : ["Player", "In", "Out", "Table", "Net"];
-      $("pt-ledger").querySelectorAll("thead th").forEach((th, k) => { th.textContent = head[k]; });
-      if (t) {  // a sit-and-go settles by its prizes, not by its chips
-        for (const p of t.players) rows.append(h("tr", {}, h("td", {}, p.player), h("td", {}, p.place == null ? "playing" : String(p.place)), h("td", {}, String(p.buy_in)), h("td", {}, String(p.prize)), h("td", {}, signed(p.net))));
-        $("pt-ledger-check").textContent = t.started ? `Prizes: ${t.prizes.join(" · ") || "none"} (buy-in ${t.buy_in} each).` : `Buy-in ${t.buy_in} each; the prizes are set when the first hand is dealt.`;
-        return;
-      }
-      for (const p of l.players) rows.append(h("tr", {}, h("td", {}, p.player), h("td", {}, String(p.bought)), h("td", {}, String(p.cashed)), h("td", {}, String(p.on_table)), h("td", {}, signed(p.net))));
-      $("pt-ledger-check").textContent = `${l.chips_brought} chips brought, ${l.chips_taken} taken away, ${l.chips_on_table} on the table` + (l.balanced ? ": it balances." : ": it does not balance!");
+      const drawn = ledger(l);
+      $("pt-ledger").querySelectorAll("thead th").forEach((th, k) => { th.textContent = drawn.head[k]; });
+      put($("pt-ledger-rows"), drawn.rows);
+      $("pt-ledger-check").textContent = drawn.check;
     } catch (e) { $("pt-ledger-check").textContent = e.message; }
   }
   $("pt-verify").addEventListener("click", verifyHands);
@@ -234,6 +241,7 @@ function table(root) {
     const s = state;
     $("pt-title").textContent = s.table.name || s.table.game_name;
     $("pt-stakes").textContent = `${s.table.game_name} · ${s.table.stakes} · hand ${s.table.hand_number}`;
+    renderHouse();
     $("pt-status").textContent = s.table.status + (s.you ? ` · you are ${s.you.name} (seat ${s.you.seat})` : " · watching");
     $("pt-join").hidden = !!s.you || s.table.open_seats === 0;
     $("pt-start").hidden = !s.you || s.table.started || s.table.closed;
@@ -324,6 +332,41 @@ function table(root) {
     return out;
   }
 
+  // the home-game rules: a line under the stakes, the straddle choice, the host's form
+  function renderHouse() {
+    const s = state;
+    const r = s.table.house || {};
+    const words = [];
+    if (r.straddle && r.straddle !== "off") words.push({ utg: "UTG straddle", button: "button straddle", mississippi: "Mississippi straddle" }[r.straddle]);
+    if (r.bomb_pot_every) words.push(`bomb pot every ${r.bomb_pot_every} hands` + (r.bomb_pot_boards === 2 ? " (two boards)" : ""));
+    else if (r.bomb_pot_boards === 2) words.push("bomb pots on two boards");
+    if (r.seven_deuce) words.push(`seven-deuce ${r.seven_deuce} (${(r.seven_deuce_ranks || ["7", "2"]).join("-")})`);
+    if (r.dead_button) words.push("dead button");
+    const now = [];
+    if (s.hand && !s.hand.over && s.hand.bomb_pot) now.push("this hand is a bomb pot");
+    else if (r.bomb_next) now.push("the next hand is a bomb pot");
+    if (s.hand && !s.hand.over && s.hand.straddle_seat) now.push(`seat ${s.hand.straddle_seat} straddles`);
+    const line = [...words, ...now].join(" · ");
+    $("pt-house").textContent = line;
+    $("pt-house").hidden = !line;
+    $("pt-house").dataset.bombPot = s.hand && !s.hand.over && s.hand.bomb_pot ? "yes" : "no";
+    const mine = s.you ? s.seats[s.you.seat - 1] : null;
+    $("pt-straddle-box").hidden = !mine || !r.straddle || r.straddle === "off" || s.table.closed;
+    if (mine && document.activeElement !== $("pt-straddle")) $("pt-straddle").checked = !!mine.straddles;
+    $("pt-bomb").hidden = !!s.table.tournament;
+    $("pt-house-settings").hidden = !!s.table.tournament;
+    if (s.host) {
+      const c = s.table.config;
+      const set = (id, v) => { if (document.activeElement !== $(id)) $(id).value = v; };
+      set("pt-set-straddle", c.straddle || "off");
+      set("pt-set-bomb-every", String(c.bomb_pot_every || 0));
+      set("pt-set-bomb-ante", c.bomb_pot_ante == null ? "" : String(c.bomb_pot_ante));
+      set("pt-set-bomb-boards", String(c.bomb_pot_boards || 1));
+      set("pt-set-seven-deuce", String(c.seven_deuce || 0));
+      if (document.activeElement !== $("pt-set-dead-button")) $("pt-set-dead-button").checked = !!c.dead_button;
+    }
+  }
+
   function renderFelt() {
     const s = state;
     const key = handKey(s);
@@ -354,6 +397,8 @@ function table(root) {
       if (p.sitting_out) badges.push(h("span", { class: "badge" }, "sitting out"));
       else if (p.waiting) badges.push(h("span", { class: "badge" }, s.table.config.new_players === "post" ? "posts to come in" : "waits for the big blind"));
       if (p.leaving) badges.push(h("span", { class: "badge" }, "leaving"));
+      if (s.hand && !s.hand.over && s.hand.straddle_seat === p.seat) badges.push(h("span", { class: "badge straddle" }, "straddle"));
+      if (p.owes && p.owes.length && (p.sitting_out || p.waiting)) badges.push(h("span", { class: "badge" }, `missed ${p.owes.join(" and ")} blind`));
       if (p.kind === "bot") badges.push(h("span", { class: "badge bot" }, "bot"));
       if (p.kind === "human" && !p.connected && !p.you) badges.push(h("span", { class: "badge" }, "away"));
       const shown = folded && !p.you ? [] : p.cards;  // the others' folded cards are mucked
@@ -387,12 +432,22 @@ function table(root) {
     pots.textContent = "";
     const result = $("pt-result");
     result.textContent = "";
+    const board2 = $("pt-board2");
+    board2.textContent = "";
+    board2.hidden = !(s.hand && s.hand.boards);
     if (s.hand) {
       s.hand.board.forEach((c, k) => {
         const id = `b:${k}:${c}`;
         board.append(card(c, { dealt: !seen.has(id) }));
         seen.add(id);
       });
+      if (s.hand.boards) {  // a double-board bomb pot: the second board below the first
+        s.hand.boards[1].forEach((c, k) => {
+          const id = `b2:${k}:${c}`;
+          board2.append(card(c, { dealt: !seen.has(id) }));
+          seen.add(id);
+        });
+      }
       if (!s.hand.over) {
         s.hand.pots.forEach((p, i) => {
           if (p.amount > 0 || i === 0) pots.append(h("span", { class: "pt-pot" }, h("span", { class: "pt-chip", "aria-hidden": "true" }), h("span", {}, `${i ? "side pot " + i : "pot"} ${p.amount}`)));
@@ -639,21 +694,9 @@ function table(root) {
   }
 
   function renderLast() {
-    const last = state.last;
     const box = $("pt-last");
-    box.hidden = !last;
-    if (!last) return;
-    box.textContent = "";
-    box.append(h("h2", {}, `Hand ${last.hand}` + (last.board ? `: board ${last.board}` : "")));
-    const potRows = last.pots.map((p) => h("tr", {}, h("td", {}, `${p.name} ${p.amount}`), h("td", {}, p.winners.join(", ")), h("td", { title: `decided by: ${p.decided_by}`, "data-decided-by": p.decided_by }, p.why || p.decided_by, p.decided_by === "suits" ? h("a", { href: "/rules" }, " (rules)") : null)));
-    box.append(h("table", { id: "pt-last-pots" }, h("thead", {}, h("tr", {}, h("th", {}, "Pot"), h("th", {}, "Won by"), h("th", {}, "Why"))), h("tbody", {}, ...potRows)));
-    if (last.hands.length) {
-      const handRows = last.hands.map((x) => h("tr", {}, h("td", {}, x.name), h("td", {}, x.cards), h("td", {}, x.description)));
-      box.append(h("table", { id: "pt-last-hands" }, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards"), h("th", {}, "Best five"))), h("tbody", {}, ...handRows)));
-    }
-    box.append(h("p", { class: "note" }, last.results.map((r) => `${r.name} ${r.won > 0 ? "+" : ""}${r.won}`).join(" · ")));
-    // the replayer shows the hand as this browser may see it (web/replay.py)
-    if (last.replay) box.append(h("p", {}, h("a", { id: "pt-last-replay", href: last.replay }, `Replay hand ${last.hand}`)));
+    box.hidden = !state.last;
+    put(box, state.last ? lastHand(state.last) : []);
   }
 
   // a multi-table tournament's table (web/mtt.py): its number, the lobby, and a player
@@ -709,15 +752,7 @@ function table(root) {
     if (t.started === false) body.append(h("p", { class: "note" }, "Not started yet: the levels count from the first hand."));
     if (t.mtt) followMtt(t.mtt, facts);
     body.append(facts);
-    const rows = (t.standings || []).map((r) => h("tr", { class: r.out_hand == null ? "in" : "out" },
-      h("td", {}, r.place == null ? "" : String(r.place)),
-      h("td", {}, r.name),
-      h("td", {}, r.chips == null ? "" : String(r.chips)),
-      h("td", {}, r.prize ? String(r.prize) : ""),
-      h("td", {}, r.out_hand == null ? "" : `hand ${r.out_hand}`)));
-    body.append(h("table", { id: "pt-standings", class: "pt-standings" },
-      h("thead", {}, h("tr", {}, ...["Place", "Player", "Chips", "Prize", "Out"].map((x) => h("th", {}, x)))),
-      h("tbody", {}, ...rows)));
+    body.append(standings(t.standings || []));
   }
 
   // this browser's preferences

@@ -1,0 +1,273 @@
+"""Kernels prepared once per machine: one process compiles, every other waits, then loads.
+
+numba compiles a kernel in the process that first calls it and keeps the machine code in
+its disk cache (:mod:`cardlab._numba_cache`); processes started together on an empty
+cache (three web processes, a report's Dask workers, a daemon beside a command) would
+each compile the same kernels, for a minute or more each on two cores. So a *set* of
+kernels (:data:`SETS`: what one kind of work runs) is prepared under one file lock in
+the cache directory: the process that takes the lock compiles the set by running a small
+question through it, the others wait for the lock and then find the set in the cache,
+which they load in a fraction of a second. Every preparation leaves a line in
+``prepare.log`` beside the cache (``compiled`` or ``found``, the set, the process id):
+the tests count compiles there.
+
+A command that asks one question need not wait for the compile at all:
+:func:`answer_interpreted` starts the set's preparation in a process of its own, in the
+background (for the next run), and turns numba's compiler off in the asking process, so
+the kernels run as the plain Python they are written in. That is fast where the
+kernels' algorithm does little work (an exact Hold'em equity of fixed hands counts
+boards by rank class: a few seconds) and far too slow where it does much (Monte Carlo,
+a hand against every random hand): the caller decides which questions qualify.
+
+Whether a set is prepared is read from the cache directory's index files (numba writes
+one per compiled function, ``<module>.<function>-<line>.py311.nbi``), without importing
+numba: the decision has to come before numba is imported, because the compiler switch
+is read once, when each kernel module is imported.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import fcntl
+import importlib
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+LOCK = "prepare.lock"
+LOG = "prepare.log"
+# CARDLAB_PREPARE: "off", no interpreted answer and no background preparation; "no-background",
+# the interpreted answer without starting a preparation (what the tests check)
+SWITCH = "CARDLAB_PREPARE"
+
+
+@dataclass(frozen=True, slots=True)
+class KernelSet:
+    """What one kind of work runs: the compiled functions whose index files say the set
+    is in the cache (``package.module.function``), and the function that compiles them by
+    running a small question (``package.module:function``, imported when it runs)."""
+
+    kernels: tuple[str, ...]
+    run: str
+
+
+_K = "cardlab.poker._kernels."
+SETS: dict[str, KernelSet] = {
+    # an exact equity of fixed hands on the hash path (counted by rank class; the look-ups
+    # it reads are mostly on disk already, their builders not needed)
+    "exact": KernelSet((f"{_K}by_rank.exact_by_rank",), "cardlab.poker.warm_up:exact"),
+    # an exact equity of fixed hands (by rank class), a hand against a random hand, the
+    # walk over every board, and sampling: what `cardlab equity` runs
+    "equity": KernelSet(
+        (
+            f"{_K}hashed.fill_rank_keys",
+            f"{_K}by_rank.exact_by_rank",
+            f"{_K}vs_random.hand_vs_random",
+            f"{_K}showdowns.exact_units",
+            f"{_K}sampling.monte_carlo",
+        ),
+        "cardlab.poker.warm_up:equity",
+    ),
+    # the bots' Monte Carlo at a web table (both sizes of hash index)
+    "bots": KernelSet(
+        (f"{_K}hashed.fill_rank_keys", f"{_K}sampling.monte_carlo"), "cardlab.poker.warm_up:bots"
+    ),
+}
+
+
+def cache_dir() -> Path:
+    """numba's cache directory for this version of the sources (``NUMBA_CACHE_DIR``, as
+    ``import cardlab`` sets it), else the folder beside the kernels' sources where numba
+    writes when no cache directory is writable."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    return Path(__file__).resolve().parent / "poker" / "_kernels" / "__pycache__"
+
+
+def in_cache(name: str, where: Path | None = None) -> bool:
+    """Whether numba's disk cache holds every kernel of set ``name`` (an index file of
+    each: some signature was compiled for sources of this version)."""
+    root = cache_dir() if where is None else where
+    for kernel in SETS[name].kernels:
+        pattern = f"{'.'.join(kernel.split('.')[-2:])}-*.nbi"  # numba's name: module.function
+        if not any(root.glob(pattern)) and not any(root.glob(f"*/{pattern}")):
+            return False
+    return True
+
+
+@contextlib.contextmanager
+def machine_lock(root: Path) -> Iterator[None]:
+    """Hold the preparation lock of cache directory ``root`` (one holder per machine;
+    released when the holder exits, however it exits)."""
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / LOCK, "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def preparing(root: Path) -> bool:
+    """Whether some process holds the preparation lock of ``root`` now."""
+    try:
+        with open(root / LOCK, "a+b") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(handle, fcntl.LOCK_UN)
+    except OSError:
+        return False
+    return False
+
+
+def _log(root: Path, text: str) -> None:
+    stamp = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+    with contextlib.suppress(OSError), open(root / LOG, "a", encoding="utf-8") as out:
+        out.write(f"{stamp} pid {os.getpid()} {text}\n")
+
+
+_in_threads: dict[threading.Thread, threading.Event] = {}  # this process's preparations
+
+
+def in_thread(work: Callable[[], object]) -> threading.Thread:
+    """Run ``work`` (a preparation) in a thread of its own, started now; until it ends,
+    :func:`wait_in_process` makes the process's other threads wait for it (rather than
+    compile the same kernels beside it)."""
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            work()
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=run, name="cardlab kernels", daemon=True)
+    _in_threads[thread] = done
+    thread.start()
+    return thread
+
+
+def wait_in_process() -> None:
+    """Wait for the preparations this process runs in threads (:func:`in_thread`)."""
+    me = threading.current_thread()
+    for thread, done in list(_in_threads.items()):
+        if thread is not me:
+            done.wait()
+
+
+def note(root: Path, compiled: bool, name: str, seconds: float) -> None:
+    """Log one preparation of set ``name`` in ``root``'s ``prepare.log``."""
+    _log(root, f"{'compiled' if compiled else 'found'} {name} in {seconds:.1f} s")
+
+
+def prepare(name: str) -> bool:
+    """Make sure set ``name`` is in numba's disk cache: wait for the lock, then run the
+    set's question, which compiles the kernels only if no process did meanwhile (else
+    loads them); this process has the set loaded then. True when it compiled some."""
+    kernel_set = SETS[name]
+    root = cache_dir()
+    with machine_lock(root):
+        start = time.monotonic()
+        module, _, function = kernel_set.run.partition(":")
+        getattr(importlib.import_module(module), function)()  # compiles, or loads
+        compiled = compiled_here(kernel_set)
+        note(root, compiled > 0, name, time.monotonic() - start)
+    return compiled > 0
+
+
+def compiled_here(kernel_set: KernelSet) -> int:
+    """How many signatures of the set's kernels this process compiled rather than
+    loaded from the disk cache (numba's own count of its cache misses)."""
+    total = 0
+    for kernel in kernel_set.kernels:
+        module, _, function = kernel.rpartition(".")
+        stats = getattr(getattr(sys.modules.get(module), function, None), "stats", None)
+        total += sum(getattr(stats, "cache_misses", {}).values())
+    return total
+
+
+def start_in_background(name: str) -> bool:
+    """Prepare set ``name`` in a process of its own, detached from this one (it outlives
+    it, at a lower priority); nothing when a preparation holds the lock already. True
+    when a process was started."""
+    root = cache_dir()
+    if preparing(root):
+        return False
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    args = [sys.executable, "-m", "cardlab._prepare", name]
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        log = os.open(root / LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError:
+        return False
+    try:
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the child: leave the session, fork, exec
+            try:
+                os.setsid()
+                if os.fork() == 0:
+                    null = os.open(os.devnull, os.O_RDWR)
+                    os.dup2(null, 0)
+                    os.dup2(null, 1)
+                    os.dup2(log, 2)
+                    os.execve(sys.executable, args, env)
+            finally:
+                os._exit(0)
+        os.waitpid(child, 0)  # the middle process exits at once: no zombie is left
+    finally:
+        os.close(log)
+    return True
+
+
+def command_process() -> bool:
+    """Whether this process is the ``cardlab`` command itself (its script, or ``python -m
+    cardlab``): only there may numba's compiler be turned off, never in a program that
+    calls the command line (a test's runner, a notebook), whose later kernels would all
+    run interpreted."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is not None:
+        return bool(spec.name in ("cardlab", "cardlab.__main__"))
+    return Path(sys.argv[0]).name == "cardlab"
+
+
+def answer_interpreted(name: str, background: str | None = None) -> bool:
+    """Before numba is imported: when set ``name`` (what the question runs) is not in
+    the cache, start the preparation of set ``background`` (default ``name``: what the
+    command may run next time) in the background, and run this process's kernels as
+    plain Python (numba's compiler off). True when so. False, the kernels compiled as
+    usual: in the cache already, numba imported already, the user set numba's switch,
+    a process other than the command's own, or ``CARDLAB_PREPARE=off``.
+    ``CARDLAB_PREPARE=no-background`` answers interpreted without a preparation."""
+    switch = os.environ.get(SWITCH, "").lower()
+    if switch == "off" or "NUMBA_DISABLE_JIT" in os.environ or not command_process():
+        return False
+    if "numba" in sys.modules or in_cache(name):
+        return False
+    if switch != "no-background":
+        start_in_background(background or name)
+    os.environ["NUMBA_DISABLE_JIT"] = "1"
+    return True
+
+
+def main(argv: list[str]) -> int:
+    """``python -m cardlab._prepare SET...``: prepare each set (waiting for the lock)."""
+    with contextlib.suppress(OSError):
+        os.nice(10)  # behind whatever the user runs meanwhile
+    for name in argv:
+        if name not in SETS:
+            print(f"cardlab: no kernel set {name!r} (known: {', '.join(SETS)})", file=sys.stderr)
+            return 2
+        prepare(name)
+    return 0
+
+
+if __name__ == "__main__":  # run as ``-m``: the package (numba's cache directory) first
+    raise SystemExit(main(sys.argv[1:]))
