@@ -86,11 +86,13 @@ def test_random_tournaments_keep_the_rules_to_the_end(n: int, size: int, seed: i
             check_invariants(t, total)
             continue
         table = rng.choice(ready)
+        tables_before = len(t.tables)
         for m in play_hand(t, table, rng):
             assert m.source == table  # only a table between hands gives players up
         check_invariants(t, total)
-        # never more than one table too many, and each table within the limit
-        assert len(t.tables) <= t.tables_needed(len(t.playing)) + 1 or not t.tables
+        # tables are only ever broken, never opened (the surplus is broken as the tables
+        # reach the ends of their hands: checked below, when every table has)
+        assert len(t.tables) <= tables_before
         if rng.random() < 0.3:
             settle(t)
             check_invariants(t, total)
