@@ -129,7 +129,7 @@ class MttRun:
 
     def register(self, data: dict[str, Any], browser: str) -> str:
         """A person registers (``name``), or the host registers a bot (``bot``, and
-        ``name`` optionally). Returns the name registered."""
+        ``name`` optionally; labelled "NAME bot K"). Returns the name registered."""
         bot = data.get("bot")
         if bot is not None:
             if not self.is_host(browser):
@@ -137,8 +137,10 @@ class MttRun:
             if not isinstance(bot, str):
                 raise ActionError(f"a bot is named by a string: {bot!r:.40}")
             kind = get_bot(bot).name
-            name = data.get("name") or f"{kind} bot {len(self.mtt.registered) + 1}"
-            name = check_name(name)
+            given = data.get("name")
+            # a bot is labelled so (as at the tables): "NAME bot K" or "KIND bot K"
+            count = sum(1 for who in self.entrants.values() if who["kind"] == "bot") + 1
+            name = f"{kind if given is None else check_name(given)} bot {count}"
             self.mtt.register(name)
             self.entrants[name] = {"kind": "bot", "bot": kind}
         else:
