@@ -88,7 +88,7 @@ def test_a_tournament_from_the_lobby_to_a_winner(base_url: str, pair: list) -> N
         for driver, name in ((ann, "ann"), (bob, "bob")):
             seen_urls[name].add(driver.current_url)
             driver.execute_script(CALL_OR_SHOW)
-        if "wins" in text(ann, "#pt-tournament-winner") or "wins" in text(bob, "#pt-tournament-winner"):
+        if any("wins" in text(d, "#pt-tournament-winner") for d in pair):
             break
         time.sleep(0.2)
     ann.get(lobby)
