@@ -2,9 +2,10 @@
 
 :class:`PostgresServer` runs ``initdb`` into a new directory, starts ``postgres`` on a free
 port of 127.0.0.1 with its unix socket in that directory, and stops it and removes the
-directory at the end. PostgreSQL refuses to run as root: as root the directory is given
-to the unprivileged user ``nobody`` and every PostgreSQL program runs as that user
-(``setpriv``, else ``runuser``); otherwise they run as the current user.
+directory at the end; :meth:`PostgresServer.pause` and :meth:`PostgresServer.resume` stop
+and start it in between (an outage). PostgreSQL refuses to run as root: as root the
+directory is given to the unprivileged user ``nobody`` and every PostgreSQL program runs
+as that user (``setpriv``, else ``runuser``); otherwise they run as the current user.
 
 The session fixture :func:`postgres_server` fails the tests that need it, loudly, when
 PostgreSQL is not installed; :meth:`PostgresServer.new_schema` makes an empty store per
@@ -114,26 +115,8 @@ class PostgresServer:
         self.major = int((self.data / "PG_VERSION").read_text().split(".")[0])
         for attempt in range(5):  # a free port may be taken between the probe and the start
             self.port = _free_port()
-            options = (
-                f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1"
-                " -c fsync=off -c full_page_writes=off -c max_connections=60"
-                " -c shared_buffers=32MB -c wal_level=minimal -c max_wal_senders=0"
-                " -c max_wal_size=96MB -c min_wal_size=32MB"
-            )
             try:
-                self._run(
-                    str(self.bin_dir / "pg_ctl"),
-                    "-D",
-                    str(self.data),
-                    "-l",
-                    str(self.root / "server.log"),
-                    "-o",
-                    options,
-                    "-w",
-                    "-t",
-                    "60",
-                    "start",
-                )
+                self.resume()
                 self.admin(f"CREATE DATABASE {TEST_DATABASE}")
                 return
             except RuntimeError:
@@ -141,6 +124,33 @@ class PostgresServer:
                     log = (self.root / "server.log").read_text(errors="replace")[-3000:]
                     raise RuntimeError(f"PostgreSQL did not start; its log ends:\n{log}") from None
                 time.sleep(0.2)
+
+    def resume(self) -> None:
+        """Start the server (again) on its port, and wait until it accepts connections."""
+        options = (
+            f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1"
+            " -c fsync=off -c full_page_writes=off -c max_connections=60"
+            " -c shared_buffers=32MB -c wal_level=minimal -c max_wal_senders=0"
+            " -c max_wal_size=96MB -c min_wal_size=32MB"
+        )
+        self._run(
+            str(self.bin_dir / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.root / "server.log"),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
+
+    def pause(self) -> None:
+        """Stop the server as ``systemctl stop postgresql`` does (fast: the clients'
+        connections are closed, the data kept); :meth:`resume` starts it again."""
+        self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def stop(self) -> None:
         if (self.data / "postmaster.pid").exists():

@@ -54,27 +54,44 @@ class RedisServer:
     def start(self) -> None:
         for attempt in range(5):  # a free port may be taken between the probe and the start
             self.port = _free_port()
-            log = self.root / "redis.log"
-            self.process = subprocess.Popen(
-                [self.binary, "--port", str(self.port), "--bind", "127.0.0.1",
-                 "--dir", str(self.root), "--save", "", "--appendonly", "no",
-                 "--logfile", str(log), "--daemonize", "no"],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.STDOUT,
-            )  # fmt: skip
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline and self.process.poll() is None:
-                try:
-                    with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
-                        s.sendall(b"PING\r\n")
-                        if s.recv(16).startswith(b"+PONG"):
-                            return
-                except OSError:
-                    time.sleep(0.05)
-            self.stop_process()
+            if self._launch():
+                return
             if attempt == 4:
+                log = self.root / "redis.log"
                 text = log.read_text(errors="replace")[-2000:] if log.exists() else ""
                 raise RuntimeError(f"redis-server did not start; its log ends:\n{text}")
+
+    def restart(self) -> None:
+        """Stop the server and start it again on the same port, empty (as a restart with
+        persistence off)."""
+        self.stop_process()
+        for _ in range(50):  # the port is free again once the old server has closed it
+            if self._launch():
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"redis-server did not start again on port {self.port}")
+
+    def _launch(self) -> bool:
+        """Start redis-server on :attr:`port`; whether it answers."""
+        log = self.root / "redis.log"
+        self.process = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1",
+             "--dir", str(self.root), "--save", "", "--appendonly", "no",
+             "--logfile", str(log), "--daemonize", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return True
+            except OSError:
+                time.sleep(0.05)
+        self.stop_process()
+        return False
 
     def stop_process(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -13,6 +13,7 @@ from cardlab.errors import CardlabError
 
 _NEEDED = ("starlette", "uvicorn", "jinja2", "websockets", "prometheus_client")
 DURABILITY = {"strict": "FULL", "fast": "NORMAL"}  # --durability: the store's synchronous
+OUTAGE_EXIT = 3  # the exit status after an outage of the store past --outage-limit
 
 
 @click.command()
@@ -117,6 +118,20 @@ DURABILITY = {"strict": "FULL", "fast": "NORMAL"}  # --durability: the store's s
     "on/off, SQLite synchronous FULL/NORMAL.",
 )
 @click.option(
+    "--outage-limit",
+    type=FiniteFloat(1, 7 * 24 * 3600),
+    default=60,
+    show_default=True,
+    help="Seconds the PostgreSQL store may be unreachable before this process is unhealthy "
+    "(/healthz 503; the tables pause and /readyz is 503 from the outage's start).",
+)
+@click.option(
+    "--outage-exit",
+    is_flag=True,
+    help="Stop with exit status 3 once an outage of the store passes --outage-limit, so "
+    "that a supervisor (systemd's Restart=on-failure) starts the process again.",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["debug", "info", "warning", "error"]),
     default="warning",
@@ -171,6 +186,8 @@ def web(
     retention_days: float | None,
     redis_url: str | None,
     durability: str,
+    outage_limit: float,
+    outage_exit: bool,
     log_level: str,
     log_format: str,
     access_log: bool,
@@ -218,6 +235,7 @@ def web(
             "retention_days": retention_days,
             "keeper": keeper,
             "drain_timeout": drain_timeout,
+            "outage_limit": outage_limit,
         },
     )
     from cardlab import _prepare
@@ -237,7 +255,18 @@ def web(
         access_log=access_log,
         proxy_headers=False,
     )
-    _server(config, app.state.tables).run()
+    server = _server(config, app.state.tables)
+    watch = app.state.tables.watch  # None: a store that cannot go away (SQLite, memory)
+    if outage_exit and watch is not None:
+        watch.stop = lambda: setattr(server, "should_exit", True)
+    server.run()
+    if watch is not None and watch.expired and outage_exit:
+        click.echo(
+            f"cardlab web: the store was unreachable for over {outage_limit:g} s "
+            "(--outage-limit): stopped with status 3 to be started again",
+            err=True,
+        )
+        raise SystemExit(OUTAGE_EXIT)
 
 
 def _server(config: Any, manager: Any) -> Any:

@@ -78,6 +78,12 @@ class Connection:
     def in_transaction(self) -> bool:
         raise NotImplementedError
 
+    @property
+    def lost(self) -> bool:
+        """The database server closed the connection (it stopped or restarted): every
+        statement fails until the store connects again."""
+        return False
+
     def close(self) -> None:
         raise NotImplementedError
 
@@ -249,6 +255,10 @@ class PostgresConnection(Connection):
     def in_transaction(self) -> bool:
         idle = self._psycopg.pq.TransactionStatus.IDLE
         return bool(self.raw.info.transaction_status != idle)
+
+    @property
+    def lost(self) -> bool:
+        return bool(self.raw.closed)
 
     def close(self) -> None:
         self.raw.close()

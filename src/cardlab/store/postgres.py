@@ -27,7 +27,7 @@ leaves the database as it was (PostgreSQL's DDL is transactional).
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from cardlab.errors import StoreError
 from cardlab.store._connection import Connection, DriverError, PostgresConnection
@@ -202,20 +202,10 @@ def connect(
             f"the hand store {label} is a PostgreSQL database, which needs psycopg: "
             "pip install 'cardlab[postgres]'"
         ) from None
+    connection = _connect(psycopg, url, label, timeout)
     try:
-        raw = psycopg.connect(url, autocommit=True, connect_timeout=max(1, round(timeout)))
-    except (psycopg.Error, ValueError) as error:
-        raise StoreError(f"cannot connect to the hand store {label}: {_line(error)}") from None
-    connection = PostgresConnection(raw)
-    try:
-        # how long a write waits for another writer's lock, as SQLite's busy timeout;
-        # NORMAL: a commit returns before the server's WAL is flushed (a server crash may
-        # lose the last commits; a killed cardlab process never does)
-        connection.execute(f"SET lock_timeout = {max(1, int(timeout * 1000))}")
-        if synchronous == "NORMAL":
-            connection.execute("SET synchronous_commit = off")
+        _session(connection, timeout, synchronous, read_only)
         if read_only:
-            connection.execute("SET default_transaction_read_only = on")
             connection.begin(write=False)
             try:
                 version = inspect(connection, label)
@@ -230,6 +220,52 @@ def connect(
         connection.close()
         raise
     return connection, version
+
+
+def reconnect(
+    url: str,
+    *,
+    timeout: float,
+    synchronous: Literal["FULL", "NORMAL"],
+    read_only: bool,
+) -> PostgresConnection:
+    """A new connection to the store at ``url`` (checked when it was first opened), with
+    the settings :func:`connect` gave the one that was lost: :class:`StoreError` if the
+    server cannot be reached."""
+    import psycopg
+
+    label = repr(redacted(url))
+    connection = _connect(psycopg, url, label, timeout)
+    try:
+        _session(connection, timeout, synchronous, read_only)
+    except DriverError as error:
+        connection.close()
+        raise StoreError(f"cannot connect to the hand store {label}: {error}") from None
+    return connection
+
+
+def _connect(psycopg: Any, url: str, label: str, timeout: float) -> PostgresConnection:
+    try:
+        raw = psycopg.connect(url, autocommit=True, connect_timeout=max(1, round(timeout)))
+    except (psycopg.Error, ValueError) as error:
+        raise StoreError(f"cannot connect to the hand store {label}: {_line(error)}") from None
+    return PostgresConnection(raw)
+
+
+def _session(
+    connection: Connection,
+    timeout: float,
+    synchronous: Literal["FULL", "NORMAL"],
+    read_only: bool,
+) -> None:
+    # how long a write waits for another writer's lock, as SQLite's busy timeout;
+    # NORMAL: a commit returns before the server's WAL is flushed (a server crash may
+    # lose the last commits; a killed cardlab process never does)
+    connection.execute(f"SET lock_timeout = {max(1, int(timeout * 1000))}")
+    if synchronous == "NORMAL":
+        connection.execute("SET synchronous_commit = off")
+    if read_only:
+        connection.execute("SET default_transaction_read_only = on")
 
 
 def inspect(connection: Connection, label: str) -> int:

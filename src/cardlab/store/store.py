@@ -9,18 +9,24 @@ and a command line) may open the same store: readers go on while one writes, and
 wait for each other up to ``timeout`` seconds.
 
 Every write is one transaction, committed before the call returns: a process killed at any
-moment leaves each hand either whole or absent. :meth:`Store.transaction` groups several
-writes into one, e.g. a hand and the table's new stacks.
+moment leaves each hand either whole or absent. A PostgreSQL connection the server closed
+(it stopped or restarted) is made again at the next call outside a transaction, the tries
+spaced by a wait that doubles from :data:`RETRY_FIRST` to :data:`RETRY_MOST` seconds.
+:meth:`Store.transaction` groups several writes into one, e.g. a hand and the table's new
+stacks.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import functools
 import json
 import os
 import threading
+import time
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -53,6 +59,10 @@ ENV_VAR = "CARDLAB_DB"
 path is given."""
 
 FILE_NAME = "cardlab.sqlite3"
+
+RETRY_FIRST = 0.25  # seconds before the second try to connect again to a lost server
+RETRY_MOST = 4.0  # seconds between tries at most
+RECONNECT_TIMEOUT = 5.0  # seconds a try to connect again may take
 
 _HAND_COLUMNS = (
     "id, game, variant, phh, board, actions, showdown, decided_by, source, table_id, played_at,"
@@ -93,6 +103,12 @@ class Store(TablesMixin, NotesMixin, MttMixin):
         self._lock = threading.RLock()
         self._depth = 0  # nesting of transaction(); only the lock's holder touches it
         self._fences: dict[str, int] = {}  # table id -> the token it was claimed with
+        # a lost PostgreSQL connection is made again (see _open_connection), the tries
+        # spaced by a wait that doubles from RETRY_FIRST to RETRY_MOST seconds
+        self._reconnect: Callable[[], Connection] | None = None
+        self._retry_at = 0.0  # time.monotonic() before which no new try is made
+        self._retry_wait = RETRY_FIRST
+        self.reconnects = 0  # connections made again after one was lost
 
     # -- opening and closing -----------------------------------------------------------
 
@@ -161,7 +177,15 @@ class Store(TablesMixin, NotesMixin, MttMixin):
                     f"{SCHEMA_VERSION}: open it once for writing to migrate it"
                 )
             return cls(sqlite.empty_in_memory(), None, read_only=True, location=url)
-        return cls(connection, None, read_only=read_only, location=url)
+        store = cls(connection, None, read_only=read_only, location=url)
+        store._reconnect = functools.partial(
+            postgres.reconnect,
+            url,
+            timeout=min(timeout, RECONNECT_TIMEOUT),
+            synchronous=synchronous,
+            read_only=read_only,
+        )
+        return store
 
     @classmethod
     def in_memory(cls) -> Store:
@@ -288,9 +312,42 @@ class Store(TablesMixin, NotesMixin, MttMixin):
                         connection.rollback()
 
     def _open_connection(self) -> Connection:
-        if self._connection is None:
+        connection = self._connection
+        if connection is None:
             raise StoreError(f"the hand store {self._label()} is closed")
-        return self._connection
+        if connection.lost and self._reconnect is not None and not self._depth:
+            return self._connect_again(connection)
+        return connection
+
+    def _connect_again(self, lost: Connection) -> Connection:
+        """A new connection in place of ``lost`` (the server stopped or restarted); while
+        the server cannot be reached, :class:`StoreError` at once, a new try being made
+        only after a wait that doubles with each failure (a process does not hammer a
+        server that is starting)."""
+        assert self._reconnect is not None
+        with self._lock:
+            if self._connection is not lost:  # another thread connected meanwhile
+                return self._open_connection()
+            now = time.monotonic()
+            label = self._label()
+            if now < self._retry_at:
+                raise StoreError(
+                    f"the hand store {label} is unreachable: the next try to connect in "
+                    f"{self._retry_at - now:.1f} s"
+                )
+            try:
+                fresh = self._reconnect()
+            except StoreError as error:
+                self._retry_at = now + self._retry_wait
+                self._retry_wait = min(RETRY_MOST, 2 * self._retry_wait)
+                why = str(error).removeprefix(f"cannot connect to the hand store {label}: ")
+                raise StoreError(f"the hand store {label} is unreachable: {why}") from None
+            with contextlib.suppress(Exception):  # the driver's own errors too
+                lost.close()
+            self._connection = fresh
+            self._retry_at, self._retry_wait = 0.0, RETRY_FIRST
+            self.reconnects += 1
+            return fresh
 
     def ping(self) -> None:
         """Ask the database a trivial question (a web process's readiness):

@@ -1042,7 +1042,7 @@ class HandState:
             # lists the checks, which pokerkit replays as the hand's first round)
             while actors:
                 i = self._pop_actor()
-                self.history.append(ev.CheckCall(i, 0))
+                self.history.append(ev.CheckCall(i))
 
     def _end_betting(self) -> None:
         alive, stacks = self.alive, self.stacks

@@ -202,9 +202,8 @@ class TableKeeper:
         if lease is not None:
             self.leases.release(lease)
 
-    def tick(self) -> tuple[list[str], list[Any]]:
-        """Renew the leases held and take the free ones: (ids of the tables whose lease
-        was lost, records of the tables just taken, read after their claim)."""
+    def renew(self) -> list[str]:
+        """Renew the leases held: the ids of the tables whose lease was lost."""
         lost = []
         for table_id, lease in list(self.held.items()):
             renewed = self.leases.renew(lease)
@@ -213,8 +212,18 @@ class TableKeeper:
                 lost.append(table_id)
             else:
                 self.held[table_id] = renewed
-        taken = []
-        for saved in self.store.tables():
+        return lost
+
+    def tick(self) -> tuple[list[str], list[Any]]:
+        """Renew the leases held and take the free ones: (ids of the tables whose lease
+        was lost, records of the tables just taken, read after their claim)."""
+        lost = self.renew()
+        taken: list[Any] = []
+        try:
+            saved_tables = self.store.tables()
+        except StoreError:  # the store is away: the leases held are renewed all the same
+            return lost, taken
+        for saved in saved_tables:
             if saved.table_id not in self.held:
                 record = self.take(saved.table_id)
                 if record is not None:

@@ -1,9 +1,12 @@
 """What an operator watches: ``/healthz``, ``/readyz`` and ``/metrics`` (Prometheus).
 
-- ``GET /healthz``: 200 ``ok`` while the process serves; it asks nothing of the store.
-- ``GET /readyz``: 200 ``ready`` when the store answers a trivial query and, with
-  ``--redis``, Redis answers a ping and this process renewed its leases lately; else 503
-  with the reason on one line (a load balancer stops sending it requests).
+- ``GET /healthz``: 200 ``ok`` while the process serves; it asks nothing of the store,
+  but answers 503 once an outage of the store has lasted past ``--outage-limit`` (see
+  :mod:`cardlab.web.store_watch`): the process is then of no use until restarted.
+- ``GET /readyz``: 200 ``ready`` when the store is not in an outage and answers a
+  trivial query and, with ``--redis``, Redis answers a ping and this process renewed its
+  leases lately, and it is not draining; else 503 with the reason on one line (a load
+  balancer stops sending it requests).
 - ``POST /drain``: hand this process's tables to the others and stop
   (:mod:`cardlab.web.balance`; ``cardlab web --redis`` only, 409 otherwise), served to
   the same clients as ``/metrics``; 202 with what it does.
@@ -41,7 +44,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -71,6 +74,9 @@ class TableManager(Protocol):
 
     @property
     def kept_at(self) -> float | None: ...
+
+    @property
+    def watch(self) -> Any: ...
 
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -189,7 +195,7 @@ class _TablesCollector(Collector):
         self.manager = manager
         self.process = process
 
-    def collect(self) -> Iterator[GaugeMetricFamily]:
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
         rooms = [room for room in list(self.manager.rooms.values()) if not room.closed]
         tables = GaugeMetricFamily(
             "cardlab_tables", "Live tables this process runs.", labels=["process"]
@@ -222,6 +228,21 @@ class _TablesCollector(Collector):
         balancer = getattr(self.manager, "balancer", None)
         draining.add_metric([self.process], int(balancer is not None and balancer.draining))
         yield from (tables, seats, owner, draining)
+        watch = getattr(self.manager, "watch", None)
+        if watch is not None:
+            outages = CounterMetricFamily(
+                "cardlab_store_outages",
+                "Times the store became unreachable (the tables paused until it returned).",
+                labels=["process"],
+            )
+            outages.add_metric([self.process], watch.outages)
+            down = GaugeMetricFamily(
+                "cardlab_store_unreachable_seconds",
+                "Seconds the store has been unreachable (0: it answers).",
+                labels=["process"],
+            )
+            down.add_metric([self.process], watch.down_for())
+            yield from (outages, down)
 
     def describe(self) -> Iterator[GaugeMetricFamily]:
         return iter(())
@@ -368,6 +389,12 @@ def health_routes(
     """``/healthz``, ``/readyz`` and ``/metrics`` (see the module's docstring)."""
 
     async def healthz(request: Request) -> Response:
+        watch = getattr(manager, "watch", None)
+        if watch is not None and watch.expired:
+            lasted = watch.down_for()
+            return PlainTextResponse(
+                f"unhealthy: the store has been unreachable for {lasted:.0f} s", 503
+            )
         return PlainTextResponse("ok")
 
     async def readyz(request: Request) -> Response:
@@ -411,6 +438,10 @@ async def not_ready(manager: TableManager) -> str | None:
     balancer = getattr(manager, "balancer", None)
     if balancer is not None and balancer.draining:
         return "draining (its tables are handed to the other processes; then it stops)"
+    watch = getattr(manager, "watch", None)
+    if watch is not None and watch.down:
+        lasted = watch.down_for()
+        return f"the store is unreachable ({lasted:.0f} s, the tables paused): {watch.reason}"
     store = manager.store
     ping = getattr(store, "ping", None)
     if ping is not None:

@@ -81,6 +81,14 @@ class Audience:
     def notify(self) -> None:
         self._wake.set()
 
+    async def close_all(self, code: int) -> None:
+        """Close every connection with ``code`` (one that cannot be closed is dropped)
+        and stop: nothing more is sent."""
+        conns = [conn for conn, _, _ in self._conns.values()]
+        self._conns.clear()
+        self.stop()
+        await asyncio.gather(*(_close(conn, code) for conn in conns))
+
     def start(self) -> None:
         """Start the broadcast task on the running loop (idempotent)."""
         if self._task is None or self._task.done():
@@ -119,3 +127,11 @@ async def _last_word(conn: Connection, text: str, code: int) -> None:
     if close is not None:
         with contextlib.suppress(Exception):
             await close(code=code)
+
+
+async def _close(conn: Connection, code: int) -> None:
+    close = getattr(conn, "close", None)  # a WebSocket, or a relayed one (RemoteConn)
+    if close is not None:
+        with contextlib.suppress(Exception):  # gone already
+            async with asyncio.timeout(5):
+                await close(code=code)

@@ -126,6 +126,18 @@ class _Author:
     spectator: str = ""  # the name it speaks under as a spectator ("" until it speaks)
 
 
+@dataclass(frozen=True, slots=True)
+class ChatKept:
+    """What a :class:`Chat` remembers (:meth:`Chat.kept`), to go on in another."""
+
+    messages: tuple[ChatMessage, ...]
+    next_id: int
+    authors: tuple[tuple[str, _Author], ...]
+    spectators: int
+    muted: tuple[tuple[str, tuple[int, str]], ...]
+    next_key: int
+
+
 class Chat:
     """The chat of one table. ``is_host``: whether a browser key is the table's host now;
     ``on_change``: called after every change (the room pushes the state); ``clock``
@@ -152,6 +164,28 @@ class Chat:
         self._next_key = 1
         self._listeners: dict[int, tuple[str | None, _Sender]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+
+    def kept(self) -> ChatKept:
+        """What the chat remembers, for :meth:`take_over` (its listeners stay here)."""
+        return ChatKept(
+            tuple(self.messages),
+            self._next_id,
+            tuple(self._authors.items()),
+            self._spectators,
+            tuple(self._muted.items()),
+            self._next_key,
+        )
+
+    def take_over(self, kept: ChatKept) -> None:
+        """Go on from ``kept``, the chat of the same table in a room this process ran
+        before (the table was restored from the store after an outage): its messages,
+        speakers, spectators' names and mutes."""
+        self.messages = deque(kept.messages, maxlen=KEEP)
+        self._next_id = kept.next_id
+        self._authors = OrderedDict(kept.authors)
+        self._spectators = kept.spectators
+        self._muted = dict(kept.muted)
+        self._next_key = kept.next_key
 
     # --- speaking ----------------------------------------------------------------------
 

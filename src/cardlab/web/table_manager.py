@@ -12,19 +12,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import functools
 import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from cardlab.errors import CardlabError, GameError
+from cardlab.errors import CardlabError, GameError, StoreError
 from cardlab.web.balance import DRAIN_TIMEOUT, Balancer
 from cardlab.web.cluster import Cluster
 from cardlab.web.guard import RateLimiter
 from cardlab.web.lease import TableKeeper
+from cardlab.web.store_watch import LIMIT as OUTAGE_LIMIT
+from cardlab.web.store_watch import StoreWatch
 from cardlab.web.table_coach import Matrices, default_matrices
 from cardlab.web.table_config import TableConfig, parse_config
+from cardlab.web.table_relay import RESTART as RECONNECT
 from cardlab.web.table_relay import RemoteSockets
 from cardlab.web.table_room import BOT_HANDS, Room
 from cardlab.web.table_saved import SavedTable
@@ -65,6 +69,7 @@ class TableManager:
         metrics: Metrics | None = None,
         drain_timeout: float = DRAIN_TIMEOUT,
         matrices: Matrices | None = None,
+        outage_limit: float = OUTAGE_LIMIT,
     ) -> None:
         self.store: TableStore = store if store is not None else open_table_store(None)
         # the coach's push/fold class matrices, shared by every table (table_coach)
@@ -101,6 +106,12 @@ class TableManager:
                 self, cluster, drain_timeout=drain_timeout, on_handover=counted
             )
         self._background: set[asyncio.Task[Any]] = set()
+        # a store on a server may go away: its tables pause and are restored after
+        self.watch: StoreWatch | None = None
+        if getattr(self.store, "dialect", "sqlite") == "postgresql":
+            self.watch = StoreWatch(
+                self.store, on_down=self._pause_all, on_up=self._resume_all, limit=outage_limit
+            )
         if keeper is None:
             for saved in self.store.tables():
                 self._restore(saved)
@@ -143,8 +154,9 @@ class TableManager:
         """This process runs the table ``table_id`` now."""
         return table_id in self.rooms
 
-    def _load(self, saved: Any) -> Room | None:
-        """The saved table as a room (None, logged, if it cannot be restored)."""
+    def _load(self, saved: Any, *, store_errors: bool = False) -> Room | None:
+        """The saved table as a room (None, logged, if it cannot be restored; with
+        ``store_errors``, :class:`StoreError` if the store cannot be read)."""
         try:
             return Room.restore(
                 saved.table_id,
@@ -155,6 +167,11 @@ class TableManager:
                 on_close=self._closed,
                 matrices=self.matrices,
             )
+        except StoreError:
+            if store_errors:
+                raise
+            log.exception("table %r could not be restored", saved.table_id)
+            return None
         except (CardlabError, KeyError, TypeError, ValueError):
             log.exception("table %r could not be restored", saved.table_id)
             return None
@@ -214,11 +231,52 @@ class TableManager:
         return room
 
     def get(self, table_id: str) -> Room:
+        """The open table ``table_id`` to change (a join, a host's operation...):
+        :class:`StoreAway` while its store is unreachable."""
         room = self.rooms.get(table_id)
         if room is None:
             raise TableNotFound(f"no table {table_id[:40]!r} (the link may be wrong or closed)")
+        room.gate.check()
         room.wake()
         return room
+
+    # --- the store's outages (cardlab.web.store_watch) -----------------------------------
+
+    def _pause_all(self) -> None:
+        for room in list(self.rooms.values()):
+            room.gate.suspend()
+
+    async def _resume_all(self) -> None:
+        """Restore every paused table from the store; a table that cannot be read now
+        stays paused (the watch sees the store away again and resumes it later)."""
+        for table_id, room in list(self.rooms.items()):
+            if room.gate.away:
+                await self._reload(table_id, room)
+
+    async def _reload(self, table_id: str, old: Room) -> None:
+        try:
+            saved = await asyncio.to_thread(self.store.table, table_id)
+            fresh = await asyncio.to_thread(functools.partial(self._load, saved, store_errors=True))
+        except StoreError as exc:
+            log.warning("table %r cannot be restored from the store yet: %s", table_id, exc)
+            return
+        if self.rooms.get(table_id) is not old:  # its lease was lost meanwhile
+            return
+        if fresh is None or saved.closed_at is not None:
+            self.rooms.pop(table_id, None)
+            if self.keeper is not None:
+                await asyncio.to_thread(self.keeper.let_go, table_id)
+        else:
+            self.rooms[table_id] = fresh
+            fresh.chat.take_over(old.chat.kept())  # the chat lives in memory only
+            fresh.notices.append("the table's store is back: play resumes")
+            fresh.wake()
+        self._spawn(old.gate.retire(RECONNECT))
+
+    def _drop(self, room: Room) -> None:
+        """This process no longer runs ``room``: its pages reconnect to the new owner."""
+        self.rooms.pop(room.id, None)
+        self._spawn(room.gate.retire(RECONNECT))
 
     def _closed(self, room: Room) -> None:
         self.rooms.pop(room.id, None)
@@ -247,16 +305,13 @@ class TableManager:
             return
         async with self.keeping:
             lost, taken = await asyncio.to_thread(keeper.tick)
-        for table_id in lost:
-            room = self.rooms.pop(table_id, None)
-            if room is not None:
-                log.warning(
-                    "process %s lost the lease of table %r: another process runs it",
-                    self.process,
-                    table_id,
-                )
-                room.close()
+        renewed = time.monotonic()
+        self._lost(lost)
         for saved in taken:
+            if time.monotonic() - renewed > keeper.every:  # restoring many tables takes
+                async with self.keeping:  # long: keep the leases held meanwhile
+                    self._lost(await asyncio.to_thread(keeper.renew))
+                renewed = time.monotonic()
             await self._start_taken(saved)
         if self.remote is not None:
             self.remote.sweep()
@@ -279,6 +334,8 @@ class TableManager:
                 await asyncio.to_thread(keeper.let_go, saved.table_id)
             return
         self.rooms[saved.table_id] = room
+        if self.watch is not None and self.watch.down:
+            room.gate.suspend()
         room.wake()
         if lease.handed:
             log.info(
@@ -304,6 +361,18 @@ class TableManager:
             saved = await asyncio.to_thread(keeper.take, table_id)
         if saved is not None:
             await self._start_taken(saved, giver)
+
+    def _lost(self, lost: list[str]) -> None:
+        """The leases of ``lost`` were lost: another process runs those tables."""
+        for table_id in lost:
+            room = self.rooms.get(table_id)
+            if room is not None:
+                log.warning(
+                    "process %s lost the lease of table %r: another process runs it",
+                    self.process,
+                    table_id,
+                )
+                self._drop(room)
 
     async def _keeper_loop(self) -> None:
         while True:
@@ -369,6 +438,8 @@ class TableManager:
         with contextlib.suppress(CardlabError):
             self.prune()
         self._janitor = asyncio.get_running_loop().create_task(self._janitor_loop())
+        if self.watch is not None:
+            self.watch.start()
         if self.cluster is not None:
             await self.cluster.start()
         keeping = None
@@ -378,6 +449,8 @@ class TableManager:
             yield
         finally:
             self._janitor.cancel()
+            if self.watch is not None:
+                await self.watch.close()
             if keeping is not None:
                 keeping.cancel()
             if self.balancer is not None:

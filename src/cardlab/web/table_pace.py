@@ -36,7 +36,8 @@ class Pace:
     the table is neither closed nor closing; ``closing()``: it closes after this hand;
     ``close()`` and ``reveal()``: the room's; ``bot_hands``: the hands dealt in a row
     with nobody watching before the table waits; ``held()``: no new hand is dealt (the
-    table moves to another process at this hand's end, :mod:`cardlab.web.balance`)."""
+    table moves to another process at this hand's end, :mod:`cardlab.web.balance`);
+    ``shut()``: nothing may move (the store is away, :mod:`cardlab.web.table_gate`)."""
 
     def __init__(
         self,
@@ -56,6 +57,7 @@ class Pace:
         reveal: Callable[[], None],
         bot_hands: int,
         held: Callable[[], bool] = lambda: False,
+        shut: Callable[[], bool] = lambda: False,
     ) -> None:
         self.out = outlets
         self.tasks = tasks
@@ -70,6 +72,7 @@ class Pace:
         self.closing = closing
         self.close = close
         self.reveal = reveal
+        self.shut = shut
         self.bot_hands = bot_hands
         self.held = held  # no new hand: the table is being handed to another process
 
@@ -104,7 +107,7 @@ class Pace:
         seating = self.seating
         if seating.open_seats == 0:
             seating.started = True
-        if not self.accepting() or not seating.started or self.controls.paused:
+        if not self.accepting() or self.shut() or not seating.started or self.controls.paused:
             return False
         if self.held():
             return False
@@ -139,6 +142,8 @@ class Pace:
 
     def wake(self) -> None:
         """Start whatever the table waits for (idempotent)."""
+        if self.shut():
+            return
         if self.runner.live():
             if not self.tasks.busy() and not self.runner.storing:
                 self.clock.schedule_decision()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from cardlab.table import Action, HandState, Legal, Phase, seat_view
 from cardlab.table.house import seven_deuce_ranks
 from cardlab.table.showdown import wins_a_share
+from cardlab.web.table_errors import AWAY
 from cardlab.web.table_phh import describe
 
 if TYPE_CHECKING:  # the parts: a payload is drawn from them (none imports this module)
@@ -274,11 +275,14 @@ def status(
     closing: bool,
     paused: bool,
     can_deal: Callable[[], bool],
+    away: bool = False,
 ) -> str:
-    """The table's status line."""
+    """The table's status line (``away``: the table's store is unreachable)."""
     session = runner.session
     if closed:
         return "the table is closed"
+    if away:
+        return AWAY
     waits = seating.waiting_note()
     hand = session.hand
     if runner.live() and hand is not None:

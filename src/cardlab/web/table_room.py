@@ -10,7 +10,8 @@ action's write-ahead steps, the turn, a hand's end), :class:`~cardlab.web.table_
 :class:`~cardlab.web.table_fair.TableSeeds`, :class:`~cardlab.web.table_chat.Chat`,
 :class:`~cardlab.web.table_audience.Audience` (the connections),
 :class:`~cardlab.web.table_closing.Closing` (the end, seed reveals),
-:class:`~cardlab.web.table_pace.Pace` (what comes next) and
+:class:`~cardlab.web.table_pace.Pace` (what comes next),
+:class:`~cardlab.web.table_view.View` (what each connection is sent) and
 :class:`~cardlab.web.table_extras.Extras` (time banks, timed cash blinds, avatars,
 reactions, the HUD, the coach). The saved state is
 :mod:`~cardlab.web.table_saved`'s. The room only wires them and passes each request on.
@@ -18,7 +19,6 @@ reactions, the HUD, the coach). The saved state is
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections import deque
@@ -36,16 +36,17 @@ from cardlab.web.table_coach import Matrices
 from cardlab.web.table_config import TableConfig, parse_config
 from cardlab.web.table_errors import TableFull
 from cardlab.web.table_extras import Extras
+from cardlab.web.table_gate import StoreGate
 from cardlab.web.table_hand import KEEP_HANDS, HandRunner
 from cardlab.web.table_host import HostControls
 from cardlab.web.table_house import HouseRules
 from cardlab.web.table_outlets import Outlets, Tasks
 from cardlab.web.table_pace import Pace
-from cardlab.web.table_payload import payload, status
 from cardlab.web.table_saved import SavedTable, table_state
 from cardlab.web.table_seats import SeatInfo, Seating, digest
 from cardlab.web.table_steps import Shell
 from cardlab.web.table_tournament import Director
+from cardlab.web.table_view import View
 
 __all__ = ["BOT_HANDS", "KEEP_HANDS", "Connection", "Room", "SeatInfo", "TableFull", "digest"]
 
@@ -116,7 +117,8 @@ class Room:
             rng=random.Random(config.seed) if config.practice else random.Random(),
         )  # fmt: skip
         self.chat = Chat(is_host=self.seating.is_host, on_change=self.notify)  # memory only
-        self.audience = Audience(self._render)
+        self.audience = Audience(lambda seat, host: self.view.render(seat, host))
+        self.gate = StoreGate(self.clock, self.tasks, self.audience, self.notify)  # the store
         self.ending = Closing(
             out, self.fair, self.runner, self.seating, self.clock, self.audience, self.tasks,
             state=self.state, on_closed=lambda: on_close(self) if on_close else None,
@@ -124,8 +126,15 @@ class Room:
         self.pace = Pace(
             out, self.tasks, self.runner, self.clock, self.seating, self.controls,
             self.director, self.fair, self.audience, accepting=self.accepting,
+            shut=lambda: self.gate.away,
             closing=lambda: self.closing, close=self.close_table, reveal=self.ending.reveal,
             bot_hands=bot_hands, held=lambda: self.leaving,
+        )  # fmt: skip
+        self.view = View(
+            table_id, lambda: list(self.notices), controls=self.controls, seating=self.seating,
+            runner=self.runner, director=self.director, fair=self.fair, chat=self.chat,
+            audience=self.audience, clock=self.clock, ending=self.ending, pace=self.pace,
+            extras=self.extras, away=lambda: self.gate.away,
         )  # fmt: skip
 
     @property
@@ -260,23 +269,10 @@ class Room:
         self.audience.stop()
 
     def status(self) -> str:
-        return status(
-            runner=self.runner, seating=self.seating, director=self.director,
-            closed=self.closed, closing=self.closing, paused=self.controls.paused,
-            can_deal=self.pace.can_deal,
-        )  # fmt: skip
-
-    def _render(self, seat: int | None, host: bool) -> str:
-        return json.dumps(self.payload(seat, host=host), ensure_ascii=False)
+        return self.view.status()
 
     def payload(self, seat: int | None, *, host: bool = False) -> dict[str, Any]:
-        return self.extras.annotate(payload(
-            seat, host=host, table_id=self.id, controls=self.controls, seating=self.seating,
-            runner=self.runner, director=self.director, fair=self.fair, chat=self.chat,
-            notices=list(self.notices), connected=self.audience.seats(),
-            clock=self.clock.remaining(), status=self.status(), closed=self.closed,
-            closing=self.closing,
-        ))  # fmt: skip
+        return self.view.payload(seat, host=host)
 
     def connect(self, conn: Connection, seat: int | None, host: bool = False) -> int:
         conn_id = self.audience.connect(conn, seat, host)

@@ -82,7 +82,7 @@ from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardlab import render
-from cardlab.errors import CardlabError, GameError
+from cardlab.errors import CardlabError, GameError, StoreError
 from cardlab.table import TableGame
 from cardlab.table.structure import table_game_names
 from cardlab.web.cluster import Cluster
@@ -99,6 +99,7 @@ from cardlab.web.table_config import (
     DEFAULT_PAUSE,
     bot_names,
 )
+from cardlab.web.table_errors import StoreAway
 from cardlab.web.table_manager import IDLE_CLOSE as IDLE_CLOSE
 from cardlab.web.table_manager import TableManager as TableManager
 from cardlab.web.table_manager import TableNotFound
@@ -180,6 +181,8 @@ def _error(exc: Exception) -> Response:
             status_code=429,
             headers={"Retry-After": str(seconds)},
         )
+    if isinstance(exc, StoreAway | StoreError):  # the store is away: try again later
+        return JSONResponse({"error": str(exc)[:300]}, 503, headers={"Retry-After": "5"})
     status = 404 if isinstance(exc, TableNotFound) else 403 if isinstance(exc, NotHost) else 400
     return JSONResponse({"error": str(exc)[:300]}, status_code=status)
 
@@ -612,6 +615,8 @@ def handle_message(
             return {"type": "pong"}
         if room.closed:
             raise RequestError("the table is closed")
+        if kind != "chat":  # the chat is kept in memory only
+            room.gate.check()
         if kind == "start":
             room.seating.start_now(seat)
             return None

@@ -1,14 +1,14 @@
 """Where the web tables keep their chips: the hand store.
 
-A live table needs of its store: its set-up and state (``save_table``, ``tables``), the
-hand in play written ahead of every announcement (``begin_hand``, ``add_action``,
-``save_clock``, ``live_hand``, ``end_hand``, ``cancel_hand``; ``amend_hand`` for a show
-after the hand), the server seeds of the fair deal (``add_seed``, ``seed``,
-``reveal_seed``, ``hand_ids_dealt_under``, ``hand``), the ledger (``add_ledger``), a
-tournament's standings (``save_results``, ``results``), closing (``close_table``), the
-hands to download and count for the HUD (``hands``), and the players' notes
-(``save_note``, ``delete_note``, ``notes``: :mod:`cardlab.web.notes`), and the
-multi-table tournaments (``save_mtt``, ``mtts``: :mod:`cardlab.web.mtt`).
+A live table needs of its store: its set-up and state (``save_table``, ``tables``,
+``table``), the hand in play written ahead of every announcement (``begin_hand``,
+``add_action``, ``save_clock``, ``live_hand``, ``end_hand``, ``cancel_hand``;
+``amend_hand`` for a show after the hand), the server seeds of the fair deal
+(``add_seed``, ``seed``, ``reveal_seed``, ``hand_ids_dealt_under``, ``hand``), the
+ledger (``add_ledger``), a tournament's standings (``save_results``, ``results``),
+closing (``close_table``), the hands to download and count for the HUD (``hands``), the
+players' notes (``save_note``, ``delete_note``, ``notes``: :mod:`cardlab.web.notes`), and
+the multi-table tournaments (``save_mtt``, ``mtts``: :mod:`cardlab.web.mtt`).
 :class:`cardlab.store.Store` has exactly these: :func:`open_table_store` opens the
 SQLite file or the PostgreSQL database, or a store in memory whose tables end with the
 process.
@@ -29,6 +29,8 @@ class TableStore(Protocol):
     def save_table(self, table_id: str, config: dict[str, Any], state: dict[str, Any]) -> None: ...
 
     def tables(self, *, closed: bool = False) -> list[Any]: ...
+
+    def table(self, table_id: str) -> Any: ...
 
     def close_table(self, table_id: str, state: dict[str, Any]) -> None: ...
 

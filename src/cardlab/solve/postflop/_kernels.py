@@ -60,24 +60,23 @@ class Arrays(NamedTuple):
     starting_pot: float
     rake_rate: float
     rake_cap: float
-    cards0: Any  # int32 [hand, 2] of OOP (a missing second card is the deck size)
-    cards1: Any  # int32 [hand, 2] of IP (a missing second card is the deck size + 1)
+    cards0: Any  # uint32 [hand, 2] of OOP (a missing second card is the deck size)
+    cards1: Any  # uint32 [hand, 2] of IP (a missing second card is the deck size + 1)
     same0: Any  # int32 [hand]: IP's index of the same hand, or -1
     same1: Any  # int32 [hand]: OOP's index of the same hand, or -1
     avail: Any  # int32 [K]: the cards not on the board, in code order
     chance_factor: Any  # float64 [level]: the chance of one card dealt at that level
     board_of_deal: Any  # int32 [deal]: the final board's row in the showdown tables
-    order0: Any  # int32 [board, hand]: OOP's hands by strength, weakest first
-    rank0: Any  # int32 [board, hand]: their strengths (-1: blocked by the board)
-    order1: Any
+    rank0: Any  # int32 [board, hand]: OOP's hands' strengths (-1: blocked by the board)
     rank1: Any
-    sorted0: Any  # int16 [board, hand, 2]: OOP's cards in the order of order0
+    sorted0: Any  # uint16 or uint32 [board, hand, 3]: OOP's hands by strength, weakest
+    # first: (hand, its first card, its second card), side by side for the sweeps
     sorted1: Any
-    below0: Any  # int32 [board, hand]: per hand of order0, IP's hands (in order1) weaker
+    below0: Any  # int32 [board, hand]: per hand of sorted0, IP's hands (in sorted1) weaker
     upto0: Any  # int32 [board, hand]: ... and those no stronger
     below1: Any  # the same for IP's hands against OOP's
     upto1: Any
-    valid0: Any  # int32 [board]: where OOP's hands the board leaves start in order0
+    valid0: Any  # int32 [board]: where OOP's hands the board leaves start in sorted0
     valid1: Any
     n_cards: int  # the deck size
     deal_base: Any  # int64 [level]: where a level's deals start in deal_slot
@@ -86,7 +85,7 @@ class Arrays(NamedTuple):
     iso_rep: Any  # int64: per chance node (by deal) and card: -1 (walked) or the
     # card whose subtree mirrors this one's (suit isomorphism)
     iso_swap: Any  # int64: the swap between them
-    perm0: Any  # int64 [swap, hand]: OOP's hands under each swap
+    perm0: Any  # uint32 [swap, hand]: OOP's hands under each swap
     perm1: Any
     regrets: Any  # float32 storage (compressed: int16, times the block's scale / 32767)
     strategy: Any  # float32 storage: the average strategy's sums (compressed: uint16,
@@ -124,16 +123,42 @@ def node_strategy(
     (regret matching) in CFR mode, else the average. Returns the lock index or -1.
     ``work``: scratch of at least ``n_h``."""
     li = locked(g, base)
+    shape = (np.int64(n_act), np.int64(n_h))
     if li >= 0:
         start = g.lock_start[li]
         for a in range(n_act):
             for h in range(n_h):
                 sigma[a, h] = g.lock_values[start + a * n_h + h]
     elif mode == CFR:
-        regret_matching(g.regrets, base, n_act, n_h, sigma, work)
+        normalised(g.regrets[base : base + n_act * n_h].reshape(shape), sigma, work)
     else:
-        average_strategy(g.strategy, base, n_act, n_h, sigma, work)
+        normalised(g.strategy[base : base + n_act * n_h].reshape(shape), sigma, work)
     return li
+
+
+@_jit
+def normalised(stored: Any, sigma: Any, work: Any) -> None:
+    """``stored`` ([action, hand]) as a strategy, into ``sigma``: each action in
+    proportion to its positive part, uniform where none is positive. On the regrets it
+    is regret matching, on the strategy sums (never negative) the average strategy; a
+    compressed block's scale is the same for all its numbers, so it needs none. Loops
+    over hands innermost, on 2-d views (indices a loop counts from 0 need no check for
+    a negative index: the loops vectorise)."""
+    n_act, n_h = stored.shape
+    total = work[:n_h]
+    total[:] = 0.0
+    for a in range(n_act):
+        for h in range(n_h):
+            r = max(np.float64(stored[a, h]), 0.0)
+            sigma[a, h] = r
+            total[h] += r
+    uniform = 1.0 / n_act
+    for h in range(n_h):
+        total[h] = 1.0 / total[h] if total[h] > 0 else 0.0
+    for a in range(n_act):
+        for h in range(n_h):
+            t = total[h]
+            sigma[a, h] = sigma[a, h] * t if t > 0 else uniform
 
 
 @_jit
@@ -204,16 +229,16 @@ def showdown_values(
     the hands holding card c and ``r(h)`` is the opponent's own h, if in S (it holds both
     cards, so it was taken off twice)."""
     if p == 0:
-        same, order_p, cards_p = g.same0, g.order0[board], g.sorted0[board]
-        order_o, cards_o = g.order1[board], g.sorted1[board]
+        same, hands_p = g.same0, g.sorted0[board]
+        hands_o = g.sorted1[board]
         weaker, no_stronger = g.below0[board], g.upto0[board]
         first, first_o = g.valid0[board], g.valid1[board]
     else:
-        same, order_p, cards_p = g.same1, g.order1[board], g.sorted1[board]
-        order_o, cards_o = g.order0[board], g.sorted0[board]
+        same, hands_p = g.same1, g.sorted1[board]
+        hands_o = g.sorted0[board]
         weaker, no_stronger = g.below1[board], g.upto1[board]
         first, first_o = g.valid1[board], g.valid0[board]
-    n_p, n_o = order_p.shape[0], order_o.shape[0]
+    n_p, n_o = hands_p.shape[0], hands_o.shape[0]
     m = g.n_cards + 2  # ``work``: scratch of at least twice that
     below = work[:m]  # per card: the reach of the weaker hands
     upto = work[m : 2 * m]  # per card: the reach of the hands no stronger
@@ -224,26 +249,26 @@ def showdown_values(
     lt = first_o
     le = first_o
     for i in range(first):
-        out[order_p[i]] = 0.0
+        out[hands_p[i, 0]] = 0.0
     gain_win = win - lose
     gain_tie = tie - lose
     for i in range(first, n_p):
         end = weaker[i]
         while lt < end:
-            r = reach_o[order_o[lt]]
+            r = reach_o[hands_o[lt, 0]]
             sum_below += r
-            below[cards_o[lt, 0]] += r
-            below[cards_o[lt, 1]] += r
+            below[hands_o[lt, 1]] += r
+            below[hands_o[lt, 2]] += r
             lt += 1
         end = no_stronger[i]
         while le < end:
-            r = reach_o[order_o[le]]
+            r = reach_o[hands_o[le, 0]]
             sum_upto += r
-            upto[cards_o[le, 0]] += r
-            upto[cards_o[le, 1]] += r
+            upto[hands_o[le, 1]] += r
+            upto[hands_o[le, 2]] += r
             le += 1
-        c1, c2 = cards_p[i, 0], cards_p[i, 1]
-        h = order_p[i]
+        c1, c2 = hands_p[i, 1], hands_p[i, 2]
+        h = hands_p[i, 0]
         twin = reach_o[same[h]] if same[h] >= 0 else 0.0
         wins = sum_below - below[c1] - below[c2]
         ties = sum_upto - upto[c1] - upto[c2] + twin - wins
@@ -251,15 +276,15 @@ def showdown_values(
     if lose == 0.0:
         return
     while le < n_o:  # every valid hand: the totals
-        r = reach_o[order_o[le]]
+        r = reach_o[hands_o[le, 0]]
         sum_upto += r
-        upto[cards_o[le, 0]] += r
-        upto[cards_o[le, 1]] += r
+        upto[hands_o[le, 1]] += r
+        upto[hands_o[le, 2]] += r
         le += 1
     for i in range(first, n_p):
-        h = order_p[i]
+        h = hands_p[i, 0]
         twin = reach_o[same[h]] if same[h] >= 0 else 0.0
-        out[h] += lose * (sum_upto - upto[cards_p[i, 0]] - upto[cards_p[i, 1]] + twin)
+        out[h] += lose * (sum_upto - upto[hands_p[i, 1]] - upto[hands_p[i, 2]] + twin)
 
 
 @_jit
@@ -273,33 +298,33 @@ def showdown_zero_sum(
     deep in the tree). The starting pot's half is a constant of every hand pair, the same
     at every action (:func:`_walk` uses these where only differences of values count)."""
     if p == 0:
-        order_p, cards_p = g.order0[board], g.sorted0[board]
-        order_o, cards_o = g.order1[board], g.sorted1[board]
+        hands_p = g.sorted0[board]
+        hands_o = g.sorted1[board]
         weaker, no_stronger = g.below0[board], g.upto0[board]
         first, first_o = g.valid0[board], g.valid1[board]
     else:
-        order_p, cards_p = g.order1[board], g.sorted1[board]
-        order_o, cards_o = g.order0[board], g.sorted0[board]
+        hands_p = g.sorted1[board]
+        hands_o = g.sorted0[board]
         weaker, no_stronger = g.below1[board], g.upto1[board]
         first, first_o = g.valid1[board], g.valid0[board]
-    n_p, n_o = order_p.shape[0], order_o.shape[0]
+    n_p, n_o = hands_p.shape[0], hands_o.shape[0]
     passed_by_card = work[: g.n_cards + 2]  # the reach of the opponent's hands passed
     passed_by_card[:] = 0.0
     for i in range(first):
-        out[order_p[i]] = 0.0
+        out[hands_p[i, 0]] = 0.0
     passed = 0.0
     o = first_o
     for i in range(first, n_p):  # wins: the weaker hands
         end = weaker[i]
         while o < end:
-            r = reach_o[order_o[o]]
+            r = reach_o[hands_o[o, 0]]
             if r != 0.0:
                 passed += r
-                passed_by_card[cards_o[o, 0]] += r
-                passed_by_card[cards_o[o, 1]] += r
+                passed_by_card[hands_o[o, 1]] += r
+                passed_by_card[hands_o[o, 2]] += r
             o += 1
-        c1, c2 = cards_p[i, 0], cards_p[i, 1]
-        out[order_p[i]] = half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
+        c1, c2 = hands_p[i, 1], hands_p[i, 2]
+        out[hands_p[i, 0]] = half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
     passed_by_card[:] = 0.0
     passed = 0.0
     o = n_o
@@ -307,54 +332,13 @@ def showdown_zero_sum(
         end = no_stronger[i]
         while o > end:
             o -= 1
-            r = reach_o[order_o[o]]
+            r = reach_o[hands_o[o, 0]]
             if r != 0.0:
                 passed += r
-                passed_by_card[cards_o[o, 0]] += r
-                passed_by_card[cards_o[o, 1]] += r
-        c1, c2 = cards_p[i, 0], cards_p[i, 1]
-        out[order_p[i]] -= half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
-
-
-@_jit
-def regret_matching(regrets: Any, base: int, n_act: int, n_h: int, sigma: Any, work: Any) -> None:
-    """The current strategy: each action in proportion to its positive regret (loops
-    over hands innermost, so that they vectorise)."""
-    total = work[:n_h]
-    total[:] = 0.0
-    for a in range(n_act):
-        row = base + a * n_h
-        for h in range(n_h):
-            r = max(regrets[row + h], np.float32(0.0))
-            sigma[a, h] = r
-            total[h] += r
-    uniform = 1.0 / n_act
-    for h in range(n_h):
-        total[h] = 1.0 / total[h] if total[h] > 0 else 0.0
-    for a in range(n_act):
-        for h in range(n_h):
-            t = total[h]
-            sigma[a, h] = sigma[a, h] * t if t > 0 else uniform
-
-
-@_jit
-def average_strategy(sums: Any, base: int, n_act: int, n_h: int, sigma: Any, work: Any) -> None:
-    """The average strategy: the strategy sums normalised (uniform where all are 0)."""
-    total = work[:n_h]
-    total[:] = 0.0
-    for a in range(n_act):
-        row = base + a * n_h
-        for h in range(n_h):
-            x = sums[row + h]
-            sigma[a, h] = x
-            total[h] += x
-    uniform = 1.0 / n_act
-    for h in range(n_h):
-        total[h] = 1.0 / total[h] if total[h] > 0 else 0.0
-    for a in range(n_act):
-        for h in range(n_h):
-            t = total[h]
-            sigma[a, h] = sigma[a, h] * t if t > 0 else uniform
+                passed_by_card[hands_o[o, 1]] += r
+                passed_by_card[hands_o[o, 2]] += r
+        c1, c2 = hands_p[i, 1], hands_p[i, 2]
+        out[hands_p[i, 0]] -= half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
 
 
 def zero_sum_offset(g: Arrays, mode: int) -> float:
@@ -612,58 +596,54 @@ def _walk(
             v += sigma[i, h] * values[i, h]
         out[h] = v
     if mode == CFR and li < 0:
-        if g.regret_scale.shape[0] > 0:
-            update_compressed(g, base, g.block0[a] + deal, disc, reach_p, sigma, values, out)
-            return 0
-        positive, negative, keep = disc[0], disc[1], disc[2]
-        regrets, sums = g.regrets, g.strategy
-        for i in range(n_act):
-            row = base + i * n_p
-            for h in range(n_p):
-                r = regrets[row + h]
-                r *= positive if r > 0 else negative
-                regrets[row + h] = r + (values[i, h] - out[h])
-                sums[row + h] = sums[row + h] * keep + reach_p[h] * sigma[i, h]
+        update(g, base, g.block0[a] + deal, disc, reach_p, sigma, values, out)
     return 0
 
 
 @_jit
-def update_compressed(
+def update(
     g: Arrays, base: Any, block: Any, disc: Any, reach_p: Any, sigma: Any, values: Any, out: Any
 ) -> None:
-    """The DCFR update of one node and deal in compressed storage: regrets (int16) and
-    strategy sums (uint16) decoded with their block's scale, updated as in float32, and
-    encoded again, rounded to the nearest step, on the new largest magnitude as the
-    block's scale (regret matching and the average strategy need no scale: it is the
-    same for every action and hand of the block). ``values`` and ``sigma``
-    ([action, hand]) are overwritten with the new regrets and sums."""
+    """The DCFR update of one node and deal (its storage from ``base``, its ``block``):
+    regrets discounted, plus each action's value less the node's; strategy sums
+    discounted, plus the strategy weighted by the player's reach. Compressed, ``values``
+    and ``sigma`` ([action, hand]) are overwritten with the new regrets and sums."""
     positive, negative, keep = disc[0], disc[1], disc[2]
     n_act, n_p = values.shape
-    regrets, sums = g.regrets, g.strategy
+    regrets = g.regrets[base : base + n_act * n_p].reshape((n_act, n_p))
+    sums = g.strategy[base : base + n_act * n_p].reshape((n_act, n_p))
+    if g.regret_scale.shape[0] == 0:  # float32
+        for i in range(n_act):
+            for h in range(n_p):
+                r = regrets[i, h]
+                regrets[i, h] = r * (positive if r > 0 else negative) + (values[i, h] - out[h])
+                sums[i, h] = sums[i, h] * keep + reach_p[h] * sigma[i, h]
+        return
+    # compressed: the numbers are steps of the block's scale, decoded, updated as in
+    # float32, then encoded again
     r_step = g.regret_scale[block] / 32767.0
     s_step = g.strategy_scale[block] / 65535.0
     r_top = 0.0
     s_top = 0.0
     for i in range(n_act):
-        row = base + i * n_p
         for h in range(n_p):
-            r = regrets[row + h] * r_step
-            r *= positive if r > 0 else negative
-            r += values[i, h] - out[h]
+            r = regrets[i, h] * r_step
+            r = r * (positive if r > 0 else negative) + (values[i, h] - out[h])
             values[i, h] = r
             r_top = max(r_top, abs(r))
-            x = sums[row + h] * s_step * keep + reach_p[h] * sigma[i, h]
+            x = sums[i, h] * s_step * keep + reach_p[h] * sigma[i, h]
             sigma[i, h] = x
             s_top = max(s_top, x)
+    # encoded again, rounded to the nearest step, on the new largest magnitude as the
+    # block's scale (regret matching and the average strategy need no scale)
     g.regret_scale[block] = r_top
     g.strategy_scale[block] = s_top
     r_to = 32767.0 / r_top if r_top > 0 else 0.0
     s_to = 65535.0 / s_top if s_top > 0 else 0.0
     for i in range(n_act):
-        row = base + i * n_p
         for h in range(n_p):
-            regrets[row + h] = np.int16(round(values[i, h] * r_to))
-            sums[row + h] = np.uint16(round(sigma[i, h] * s_to))
+            regrets[i, h] = np.int16(round(values[i, h] * r_to))
+            sums[i, h] = np.uint16(round(sigma[i, h] * s_to))
 
 
 @_jit

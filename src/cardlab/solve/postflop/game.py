@@ -177,10 +177,13 @@ class PostflopGame:
         return 2 * 4 * total + tables
 
     def table_bytes(self) -> int:
-        """Bytes of the showdown tables: per player its hands in strength order, their
-        ranks, their cards (int16 pairs) and the two bounds per hand; the ranks by hand."""
+        """Bytes of the showdown tables: per player its hands in strength order with their
+        cards (three 16-bit numbers a hand, or 32-bit), their ranks and the two bounds per
+        hand; the ranks by hand."""
         o0, r0, o1, r1, ranks = self.tables
-        return ranks.nbytes + sum(o.nbytes * 2 + r.nbytes * 3 for o, r in ((o0, r0), (o1, r1)))
+        width = 2 if _narrow(max(o0.shape[1], o1.shape[1]), self.deck_size + 2) else 4
+        per_player = (o.size * 3 * width + r.nbytes * 3 for o, r in ((o0, r0), (o1, r1)))
+        return ranks.nbytes + sum(per_player)
 
     # --- building --------------------------------------------------------------------
 
@@ -382,8 +385,11 @@ class PostflopGame:
             slot[i] = s
         K = len(self.avail)
         n_cards = self.deck_size
-        c0 = self.hands[0].codes.astype(np.int32)
-        c1 = self.hands[1].codes.astype(np.int32)
+        # the tables a walk indexes with numbers it loads are unsigned: numba adds a
+        # negative index's wrap-around to every load through a signed one (a third of
+        # a showdown's time)
+        c0 = self.hands[0].codes.astype(np.uint32)
+        c1 = self.hands[1].codes.astype(np.uint32)
         index1 = {(int(a), int(b)): i for i, (a, b) in enumerate(c1)}
         same0 = np.array([index1.get((int(a), int(b)), -1) for a, b in c0], np.int32)
         index0 = {(int(a), int(b)): i for i, (a, b) in enumerate(c0)}
@@ -391,12 +397,11 @@ class PostflopGame:
         held = 2 * self.hole_cards  # by the two players
         factor = np.array([1.0 / (K - d - held) for d in range(max(self.levels, 1))], np.float64)
         n_swaps = max(len(self.swaps), 1)
-        perms = [np.tile(np.arange(len(h), dtype=np.int64), (n_swaps, 1)) for h in self.hands]
+        perms = [np.tile(np.arange(len(h), dtype=np.uint32), (n_swaps, 1)) for h in self.hands]
         for t, swap in enumerate(self.swaps):
             perms[0][t], perms[1][t] = swap.hands
         o0, r0, o1, r1, _ = self.tables
-        s0 = c0[o0].astype(np.int16)
-        s1 = c1[o1].astype(np.int16)
+        s0, s1 = (_by_strength(o, c) for o, c in ((o0, c0), (o1, c1)))
         below0, upto0, below1, upto1, valid0, valid1 = self.showdown_bounds()
         c = self.config
         return k.Arrays(
@@ -420,9 +425,7 @@ class PostflopGame:
             self.avail,
             factor,
             self.board_of_deal(),
-            o0,
             r0,
-            o1,
             r1,
             s0,
             s1,
@@ -458,6 +461,22 @@ class PostflopGame:
         values = np.empty(len(self.hands[0]))
         k.fold_values(self.arrays, 0, self.hands[1].weights, 1.0, values, k.scratch(self.arrays))
         return float(values @ self.hands[0].weights)
+
+
+def _by_strength(
+    order: npt.NDArray[np.int32], codes: npt.NDArray[np.uint32]
+) -> npt.NDArray[np.uint16] | npt.NDArray[np.uint32]:
+    """Per board, a player's hands by strength: (hand, first card, second card) side by
+    side, as the showdown sweeps read them; uint16 where every number fits."""
+    out = np.empty((*order.shape, 3), np.uint32)
+    out[:, :, 0] = order
+    out[:, :, 1:] = codes[order]
+    return out.astype(np.uint16) if _narrow(order.shape[1], int(codes.max(initial=0)) + 1) else out
+
+
+def _narrow(n_hands: int, n_cards: int) -> bool:
+    """Whether the showdown tables' hands and cards fit 16-bit numbers."""
+    return max(n_hands, n_cards) <= 2**16
 
 
 def _size(n: int) -> str:
