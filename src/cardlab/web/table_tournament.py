@@ -149,6 +149,11 @@ class Director:
         if t is not None and "level" in start_fields:
             self.session.game = t.game_for(self.game(), int(start_fields["level"]))
             self.level = int(start_fields["level"])
+        elif t is None and self.on and "level" in start_fields:
+            # a multi-table tournament's table resumed before its tournament links it:
+            # the tournament's schedule is made from this table's own fields
+            index = int(start_fields["level"])
+            self.session.game = self.config().schedule().level(index).apply(self.game())
 
     def after_hand(self, before: dict[int, int]) -> None:
         """Give the places of the seats that went out in the hand just ended."""
