@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
@@ -201,3 +203,38 @@ def test_a_restart_resumes_every_table(tmp_path: Path) -> None:
         final = wait_for(client, mid, lambda v: v["over"])
         assert sum(r["prize"] for r in final["standings"]) == 90
         assert [r["name"] for r in final["standings"] if r["place"] == 1] == [final["winner"]]
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+FIELDS = st.sampled_from(
+    ["name", "game", "table_size", "stack", "levels", "level_hands", "level_minutes",
+     "tournament_buy_in", "payouts", "clock", "pause", "bot_delay", "bot", "seats"]
+)  # fmt: skip
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    body=st.dictionaries(FIELDS, JSON, max_size=6), extra=st.dictionaries(FIELDS, JSON, max_size=3)
+)
+def test_bad_bodies_get_one_clear_error(client: TestClient, body: Message, extra: Message) -> None:
+    r = client.post("/api/mtts", json={"game": "fesca78-holdem"} | body)
+    assert r.status_code in (201, 400), r.text
+    if r.status_code == 400:
+        assert set(r.json()) == {"error"} and "\n" not in r.json()["error"]
+        return
+    mid = r.json()["id"]
+    for path in ("register", "unregister", "start"):
+        answer = client.post(f"/api/mtts/{mid}/{path}", json=extra)
+        assert answer.status_code in (200, 400, 403), answer.text
