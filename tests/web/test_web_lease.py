@@ -411,3 +411,41 @@ def test_a_table_handed_over_is_no_longer_written_by_the_giver(
             store_b.save_table("t", {"game": "nlhe"}, {"hand": 1})
     finally:
         client.close()
+
+
+def test_a_manager_that_stalled_past_its_leases_restarts_its_tables_cleanly(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """A manager alone stalls past its lease (issue 32's broken chain: no other process
+    took the table meanwhile). Its next look drops the room it ran, whose writes are
+    refused from then on, and takes the table back only at the look after, as a new room
+    restored from the store."""
+    from cardlab.web.lease import TableKeeper
+    from cardlab.web.table_routes import TableManager
+
+    path = tmp_path / "hands.sqlite3"
+    client = redis.Redis.from_url(redis_url)
+
+    async def scenario() -> None:
+        with Store.open(path) as store:
+            keeper = TableKeeper(TableLeases(client, ttl=0.3, owner="A"), store)
+            a = TableManager(store, keeper=keeper)
+            old = a.create({"game": "fesca78-holdem", "seats": 2, "stack": 100}, "h" * 64)
+            tid = old.id
+            await asyncio.sleep(0.5)  # the process stalls: its lease lapses, no one takes it
+            await a.keep()
+            assert a.rooms == {} and keeper.held == {}  # the old room is stopped first
+            with pytest.raises(StoreError, match="no longer holds table"):
+                old.save()
+            await a.keep()  # taken back, claimed anew: a new room from the store
+            new = a.rooms[tid]
+            assert new is not old and store.fence(tid) == 2
+            assert new.state() == old.state()
+            assert old.gate.away  # retired before the claim: it starts nothing more
+            new.save()
+            a.close_all()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        client.close()
