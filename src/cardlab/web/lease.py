@@ -174,7 +174,9 @@ class TableKeeper:
     :attr:`every` seconds, a third of the lease) renews the leases held, and takes the
     lease of every open table of the store whose lease is free (its owner stopped or
     died), claiming it in the store with the new token. The caller restores the taken
-    tables from the store and stops those whose lease was lost."""
+    tables from the store and stops those whose lease was lost. A lease lost is
+    disclaimed in the store at once (the room still running here writes no more), and
+    its table is not taken back in the same tick, only once the caller stopped its room."""
 
     def __init__(self, leases: TableLeases, store: Any, *, every: float | None = None) -> None:
         self.leases = leases
@@ -252,9 +254,11 @@ class TableKeeper:
             # read again after the claim: the last owner's writes are all in now
             record = self.store.table(table_id)
         except StoreError:
+            self.store.disclaim(table_id)
             self.leases.release(got)
             return None
         if record.closed_at is not None:
+            self.store.disclaim(table_id)
             self.leases.release(got)
             return None
         self.held[table_id] = got
