@@ -158,6 +158,16 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (writer, subject)
     );
     """,
+    # 7: multi-table tournaments
+    """
+    CREATE TABLE mtt_tournaments (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        state TEXT COLLATE "C" NOT NULL,
+        created_at TEXT COLLATE "C" NOT NULL,
+        updated_at TEXT COLLATE "C" NOT NULL,
+        closed_at TEXT COLLATE "C"
+    );
+    """,
 )
 
 IDENTITY_TABLES = ("hands", "arena_runs", "ledger")

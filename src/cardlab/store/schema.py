@@ -149,6 +149,17 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (writer, subject)
     ) WITHOUT ROWID;
     """,
+    # 7: multi-table tournaments (cardlab.web.mtt): the registrations, the draw, who sits
+    # at which table and the places, as JSON; the tables themselves are rows of ``tables``
+    """
+    CREATE TABLE mtt_tournaments (
+        id TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        closed_at TEXT
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

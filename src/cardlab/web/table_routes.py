@@ -44,6 +44,7 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
                                               (table_faces), {"type": "coach", "on": b}
                                               (table_coach: answered with a "coach")
     GET  /api/notes, POST /api/notes           the caller's player notes (web/notes.py)
+    /tournaments, /api/mtts/...                multi-table tournaments (web/mtt_routes.py)
 
 Who is who: a browser carries one secret, the HttpOnly cookie ``cardlab_id`` (set by a
 table page, or by the first join or create that lacks it). A seat and a table's host
@@ -86,6 +87,8 @@ from cardlab.table import TableGame
 from cardlab.table.structure import table_game_names
 from cardlab.web.cluster import Cluster
 from cardlab.web.guard import BROWSER_COOKIE, client_key, take, too_many
+from cardlab.web.mtt import MttHall
+from cardlab.web.mtt_routes import mtt_routes
 from cardlab.web.notes import note_routes
 from cardlab.web.payload import RequestError
 from cardlab.web.table_arrivals import AskLater, SeatRequest
@@ -516,7 +519,10 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
     async def notes_limited(request: Request, bucket: str) -> Response | None:
         return await limited(request, bucket)
 
+    hall = MttHall(manager)  # multi-table tournaments (web/mtt.py), on these tables
+    mtts = mtt_routes(hall, templates, browser_hash, _body, limited, _set_browser_cookie)
     return [
+        *mtts,
         *note_routes(lambda: manager.store, browser_hash, _body, notes_limited),
         Route("/tables", lobby),
         Route("/tables/{table_id}", table_page),

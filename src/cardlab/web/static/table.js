@@ -699,6 +699,24 @@ function table(root) {
     put(box, state.last ? lastHand(state.last) : []);
   }
 
+  // a multi-table tournament's table (web/mtt.py): its number, the lobby, and a player
+  // moved to another table follows there (the lobby knows where this browser sits)
+  let wasSeated = false;
+  let following = false;
+  function followMtt(m, facts) {
+    facts.append(h("div", {}, h("dt", {}, "Table"), h("dd", { id: "pt-mtt-table" },
+      m.final_table ? "the final table" : `${m.table} (${m.tables} tables left) `,
+      h("a", { id: "pt-mtt-lobby", href: m.lobby }, "lobby"))));
+    if (state.you) { wasSeated = true; return; }
+    if (!wasSeated || following) return;
+    following = true;
+    api("GET", `/api/mtts/${m.id}`).then((lobby) => {
+      const url = lobby.you && lobby.you.table_url;
+      if (url && url !== location.pathname) location.assign(url);
+      else following = false;
+    }).catch(() => { following = false; });
+  }
+
   // a sit-and-go: the level, the stakes and the next ones, who is left, the standings
   let levelTimer = null;
   function renderTournament() {
@@ -732,6 +750,7 @@ function table(root) {
     if (t.players_left != null) fact("Players left", `${t.players_left} of ${t.entrants}`);
     if (t.prizes && t.prizes.some((x) => x > 0)) fact("Prizes", t.prizes.join(" · "));
     if (t.started === false) body.append(h("p", { class: "note" }, "Not started yet: the levels count from the first hand."));
+    if (t.mtt) followMtt(t.mtt, facts);
     body.append(facts);
     body.append(standings(t.standings || []));
   }
