@@ -14,7 +14,15 @@ prints:
 - whether every hand was stored once with every chip (each hand starts with the stacks
   the last one ended with) and the drained process's exit status.
 
+With ``--stall S`` the first process is stopped (``SIGSTOP``) for ``S`` seconds twice,
+mid-play: once while it runs alone (its leases lapse with no one to take them: it must
+not take them back while its old rooms still run) and once after the join (the others
+take its tables over, the failover path). ``--keep`` copies the store into an SQLite
+file next to the processes' logs before the PostgreSQL goes, so a broken chain can be
+read (``cardlab history``); the folder's path is printed.
+
     python benchmarks/web_balance.py [--tables 12] [--join 2] [--drain-timeout 30] [--pause 1]
+        [--stall 6] [--keep]
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ from _cluster import WebProcess, start_web, stop_all  # noqa: E402
 from _postgres import PostgresServer  # noqa: E402
 from _redis import RedisServer  # noqa: E402
 from cardlab.store import Store  # noqa: E402
+from cardlab.store.copy import copy_store  # noqa: E402
 
 BOTS = {
     "game": "fesca78-holdem",
@@ -106,6 +115,26 @@ def hand_gaps(db: str, tables: list[str]) -> tuple[list[float], list[float], boo
     return gaps, longest, chained
 
 
+def stall(process: WebProcess, seconds: float) -> None:
+    """Stop ``process`` for ``seconds`` (a starved process: no lease renewed meanwhile)."""
+    if seconds <= 0 or process.process is None:
+        return
+    process.process.send_signal(signal.SIGSTOP)
+    try:
+        time.sleep(seconds)
+    finally:
+        process.process.send_signal(signal.SIGCONT)
+    print(f"  the first process stopped for {seconds:g} s (SIGSTOP, SIGCONT)")
+
+
+def keep(db: str, folder: Path) -> None:
+    """Copy the store ``db`` into ``folder/hands.sqlite3``."""
+    target = folder / "hands.sqlite3"
+    with Store.open(db, read_only=True) as source, Store.open(target) as copy:
+        copy_store(source, copy)
+    print(f"the store and the logs are kept in {folder}")
+
+
 def run(args: argparse.Namespace) -> None:
     BOTS["pause"] = args.pause
     pg, redis = PostgresServer(), RedisServer()
@@ -114,6 +143,7 @@ def run(args: argparse.Namespace) -> None:
     logs = Path(tempfile.mkdtemp(prefix="cardlab-balance-"))
     extra = ["--bot-hands", "100000", "--drain-timeout", str(args.drain_timeout)]
     processes: list[WebProcess] = []
+    db = ""
     try:
         db = pg.new_schema()
         processes += start_web(db, redis.url, 1, logs / "first", extra=extra)
@@ -124,6 +154,8 @@ def run(args: argparse.Namespace) -> None:
             made = httpx.post(f"{first.base}/api/tables", json=BOTS, headers=client, timeout=30)
             tables.append(made.json()["id"])
         time.sleep(args.settle)
+        stall(first, args.stall)
+        time.sleep(args.settle if args.stall > 0 else 0)
         print(f"{args.tables} tables on 1 process: {spread(owners(first.base))}")
 
         processes += start_web(db, redis.url, args.join, logs / "joined", extra=extra)
@@ -131,6 +163,11 @@ def run(args: argparse.Namespace) -> None:
         print(f"{args.join} processes joined: balanced in {took:.1f} s as {counts}")
         print(f"  handovers counted by the first process: {handovers(first):.0f}")
         time.sleep(args.settle)
+        if args.stall > 0:
+            stall(first, args.stall)
+            took, counts = wait_balanced(first.base, 1 + args.join, 120)
+            print(f"  balanced again {took:.1f} s later as {counts}")
+            time.sleep(args.settle)
 
         assert first.process is not None
         stopped = time.monotonic()
@@ -150,6 +187,8 @@ def run(args: argparse.Namespace) -> None:
         print(f"every hand stored once with every chip: {chained}")
     finally:
         stop_all([p for p in processes if p.alive()])
+        if args.keep and db:
+            keep(db, logs)
         redis.stop()
         pg.stop()
 
@@ -164,6 +203,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--settle", type=float, default=5.0, help="seconds of play between steps (default 5)"
+    )
+    parser.add_argument(
+        "--stall", type=float, default=0.0, help="seconds the first process is stopped, twice"
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep a copy of the store next to the logs"
     )
     args = parser.parse_args()
     if args.tables < 1 or args.join < 1:

@@ -311,8 +311,8 @@ def test_a_manager_runs_only_the_tables_it_holds(tmp_path: Path, redis_url: str)
             assert b.rooms[tid].state() == room.state()  # restored as A left it
             await a.keep()  # A finds its lease lost and stops running the table
             assert a.rooms == {} and keeper_a.held == {}
-            with pytest.raises(StoreError, match="taken over by another process"):
-                room.save()
+            with pytest.raises(StoreError, match="no longer holds table"):
+                room.save()  # refused in A's process, before reaching the store
             b.rooms[tid].save()  # the owner's writes go on
             b.close_all()
 
@@ -348,5 +348,104 @@ def test_keepers_after_redis_forgets(location: str, redis_url: str) -> None:
             assert keeper_a.held == {}
             store_b.save_table("t", {"game": "nlhe"}, {"hand": 1})
             assert store_a.table("t").state == {"hand": 1}
+    finally:
+        client.close()
+
+
+def test_a_stalled_owner_retakes_its_table_only_after_its_room_stopped(
+    location: str, redis_url: str
+) -> None:
+    """A stalls past its lease and no other process takes the table meanwhile (the
+    whole machine starved). A's next look finds the lease lost: it must not claim the
+    table again in that same look, since the room that ran it here is still live (and
+    on the event loop, while the look runs in a thread) and would go on writing with the
+    new token while a new room is restored from an older record: a hand stored twice, or
+    one that does not start with the stacks the last ended with. Until the table is
+    claimed again, A's writes to it are refused; the next look takes it anew."""
+    from cardlab.web.lease import TableKeeper
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        with Store.open(location) as store_a:
+            keeper_a = TableKeeper(TableLeases(client, ttl=0.3, owner="A"), store_a)
+            keeper_a.take_new("t")
+            store_a.save_table("t", {"game": "nlhe"}, {"hand": 0})
+            time.sleep(0.5)  # A stalls: its lease expires, no one takes it
+            lost, taken = keeper_a.tick()
+            assert lost == ["t"] and taken == []  # not retaken in the look that lost it
+            assert store_a.fence("t") == 1
+            with pytest.raises(StoreError, match="no longer holds table 't'"):
+                store_a.save_table("t", {"game": "nlhe"}, {"hand": 9})  # the old room's
+            with pytest.raises(StoreError, match="no longer holds table 't'"):
+                store_a.add_action("t", 0, "p1 cc")
+            assert store_a.table("t").state == {"hand": 0}
+            lost, taken = keeper_a.tick()  # the next look: the room was dropped meanwhile
+            assert lost == [] and [record.table_id for record in taken] == ["t"]
+            assert keeper_a.held["t"].token == 2 == store_a.fence("t")
+            store_a.save_table("t", {"game": "nlhe"}, {"hand": 1})  # the new room writes
+            assert store_a.table("t").state == {"hand": 1}
+    finally:
+        client.close()
+
+
+def test_a_table_handed_over_is_no_longer_written_by_the_giver(
+    location: str, redis_url: str
+) -> None:
+    """Once A hands the lease over, its store refuses A's writes to the table at once,
+    before the receiver has claimed it (a table handed back later to A is claimed anew)."""
+    from cardlab.web.lease import TableKeeper
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        with Store.open(location) as store_a, Store.open(location) as store_b:
+            keeper_a = TableKeeper(TableLeases(client, ttl=5.0, owner="A"), store_a)
+            keeper_b = TableKeeper(TableLeases(client, ttl=5.0, owner="B"), store_b)
+            keeper_a.take_new("t")
+            store_a.save_table("t", {"game": "nlhe"}, {"hand": 0})
+            assert keeper_a.hand_over("t", "B")
+            with pytest.raises(StoreError, match="no longer holds table 't'"):
+                store_a.save_table("t", {"game": "nlhe"}, {"hand": 9})
+            record = keeper_b.take("t")
+            assert record is not None and record.state == {"hand": 0}
+            assert keeper_b.held["t"].handed and store_b.fence("t") == 2
+            store_b.save_table("t", {"game": "nlhe"}, {"hand": 1})
+    finally:
+        client.close()
+
+
+def test_a_manager_that_stalled_past_its_leases_restarts_its_tables_cleanly(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """A manager alone stalls past its lease (issue 32's broken chain: no other process
+    took the table meanwhile). Its next look drops the room it ran, whose writes are
+    refused from then on, and takes the table back only at the look after, as a new room
+    restored from the store."""
+    from cardlab.web.lease import TableKeeper
+    from cardlab.web.table_routes import TableManager
+
+    path = tmp_path / "hands.sqlite3"
+    client = redis.Redis.from_url(redis_url)
+
+    async def scenario() -> None:
+        with Store.open(path) as store:
+            keeper = TableKeeper(TableLeases(client, ttl=0.3, owner="A"), store)
+            a = TableManager(store, keeper=keeper)
+            old = a.create({"game": "fesca78-holdem", "seats": 2, "stack": 100}, "h" * 64)
+            tid = old.id
+            await asyncio.sleep(0.5)  # the process stalls: its lease lapses, no one takes it
+            await a.keep()
+            assert a.rooms == {} and keeper.held == {}  # the old room is stopped first
+            with pytest.raises(StoreError, match="no longer holds table"):
+                old.save()
+            await a.keep()  # taken back, claimed anew: a new room from the store
+            new = a.rooms[tid]
+            assert new is not old and store.fence(tid) == 2
+            assert new.state() == old.state()
+            assert old.gate.away  # retired before the claim: it starts nothing more
+            new.save()
+            a.close_all()
+
+    try:
+        asyncio.run(scenario())
     finally:
         client.close()

@@ -144,6 +144,17 @@ class TablesMixin:
         self._fences[table_id] = token
         return token
 
+    def disclaim(self, table_id: str) -> None:
+        """This process lost (or handed over) ``table_id``'s lease: every write of this
+        store to the table is refused from now on, before it reaches the database, until
+        the table is claimed again. Without it, a write of the room that ran the table
+        here, still in flight when this process claims the table anew (its own lease
+        retaken after a stall), would go through with the new token."""
+        _check_id(table_id)
+        with self._lock:
+            if table_id in self._fences:
+                self._fences[table_id] = _DISCLAIMED
+
     def fence(self, table_id: str) -> int | None:
         """The fencing token ``table_id`` was last claimed with, the highest handed out
         (None: never claimed)."""
@@ -160,6 +171,8 @@ class TablesMixin:
         checks (and locks, so that a claim waits for it) that the claim still stands."""
         with self.transaction():
             token = self._fences.get(table_id)
+            if token == _DISCLAIMED:
+                raise StoreError(_disclaimed(table_id))
             if token is not None:
                 cursor = self._open_connection().execute(
                     "UPDATE table_fences SET token = token WHERE table_id = ? AND token = ?",
@@ -178,6 +191,8 @@ class TablesMixin:
         :class:`Duplicate` for a key already stored; inside :meth:`transaction`, the
         statements join it."""
         token = self._fences.get(table_id)
+        if token == _DISCLAIMED:
+            raise StoreError(_disclaimed(table_id))
         with self._lock:
             connection = self._open_connection()
             if self._depth:  # a failed statement must leave the caller's transaction usable
@@ -591,6 +606,13 @@ _FENCE_CHECK = (
     # it go in one round trip. It also locks the fence row, so a claim waits for the write
     "UPDATE table_fences SET token = CASE WHEN token = ? THEN token ELSE 0 END WHERE table_id = ?"
 )
+
+
+_DISCLAIMED = 0  # the token of a table this store claimed and let go (no claim is 0)
+
+
+def _disclaimed(table_id: str) -> str:
+    return f"this process no longer holds table {table_id!r}'s lease and may not write to it"
 
 
 def _taken_over(table_id: str, current: int | None, token: int) -> str:

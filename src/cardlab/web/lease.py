@@ -174,7 +174,9 @@ class TableKeeper:
     :attr:`every` seconds, a third of the lease) renews the leases held, and takes the
     lease of every open table of the store whose lease is free (its owner stopped or
     died), claiming it in the store with the new token. The caller restores the taken
-    tables from the store and stops those whose lease was lost."""
+    tables from the store and stops those whose lease was lost. A lease lost is
+    disclaimed in the store at once (the room still running here writes no more), and
+    its table is not taken back in the same tick, only once the caller stopped its room."""
 
     def __init__(self, leases: TableLeases, store: Any, *, every: float | None = None) -> None:
         self.leases = leases
@@ -194,7 +196,10 @@ class TableKeeper:
         """Hand the lease of ``table_id`` to the process ``to`` (the table stopped here
         at a hand's end); False if it was no longer this process's."""
         lease = self.held.pop(table_id, None)
-        return lease is not None and self.leases.hand_over(lease, to)
+        if lease is None:
+            return False
+        self.store.disclaim(table_id)
+        return bool(self.leases.hand_over(lease, to))
 
     def let_go(self, table_id: str) -> None:
         """Release the lease of ``table_id`` (it closed, or this process stops)."""
@@ -209,6 +214,7 @@ class TableKeeper:
             renewed = self.leases.renew(lease)
             if renewed is None:
                 del self.held[table_id]
+                self.store.disclaim(table_id)  # the room still running here writes no more
                 lost.append(table_id)
             else:
                 self.held[table_id] = renewed
@@ -224,7 +230,11 @@ class TableKeeper:
         except StoreError:  # the store is away: the leases held are renewed all the same
             return lost, taken
         for saved in saved_tables:
-            if saved.table_id not in self.held:
+            # a table lost just now is not taken back in the same tick, even if its lease
+            # is free (this process stalled past it and no other took it): the room that
+            # ran it here must stop first (the caller drops it on this tick's answer), else
+            # it would go on writing with the new claim while a new room is restored
+            if saved.table_id not in self.held and saved.table_id not in lost:
                 record = self.take(saved.table_id)
                 if record is not None:
                     taken.append(record)
@@ -244,9 +254,11 @@ class TableKeeper:
             # read again after the claim: the last owner's writes are all in now
             record = self.store.table(table_id)
         except StoreError:
+            self.store.disclaim(table_id)
             self.leases.release(got)
             return None
         if record.closed_at is not None:
+            self.store.disclaim(table_id)
             self.leases.release(got)
             return None
         self.held[table_id] = got
