@@ -62,6 +62,10 @@ def discounts(t: int) -> Floats:
 class Solver:
     """Runs DCFR iterations on a game and measures its strategy."""
 
+    # the precision of the training (CFR) walks' reaches and values; the measuring walks
+    # are float64 (a test that two solves are the same to 1e-9 trains in float64 too)
+    training: type = np.float32
+
     def __init__(self, game: PostflopGame, *, threads: int | None = None) -> None:
         self.game = game
         size = game.storage_size
@@ -132,7 +136,7 @@ class Solver:
         (training) keep reaches and values in float32, the measuring walks in float64."""
         g = self.g
         hands = self.game.hands
-        dtype = np.float32 if mode == k.CFR else np.float64
+        dtype = self.training if mode == k.CFR else np.float64
         w_p = hands[p].weights.astype(dtype)
         w_o = hands[1 - p].weights.astype(dtype)
         out = np.zeros(len(w_p), dtype)
