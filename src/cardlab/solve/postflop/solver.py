@@ -25,6 +25,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -64,7 +65,7 @@ class Solver:
 
     # the precision of the training (CFR) walks' reaches and values; the measuring walks
     # are float64 (a test that two solves are the same to 1e-9 trains in float64 too)
-    training: type = np.float32
+    training: type[np.floating[Any]] = np.float32
 
     def __init__(self, game: PostflopGame, *, threads: int | None = None) -> None:
         self.game = game
@@ -119,10 +120,10 @@ class Solver:
         self._mirrored = tuple(np.array(m, np.int64).reshape(-1) for m in columns)
         n = max(len(h) for h in self.game.hands)
         self._scratch_size = k.task_stack_size(self.g, nodes, n)
-        self._scratch: dict[type, list[npt.NDArray[np.floating]]] = {}
+        self._scratch: dict[type[np.floating[Any]], list[npt.NDArray[np.floating]]] = {}
         return nodes, cards, slots
 
-    def scratch(self, dtype: type) -> list[npt.NDArray[np.floating]]:
+    def scratch(self, dtype: type[np.floating[Any]]) -> list[npt.NDArray[np.floating]]:
         """Each thread's scratch for the walks in ``dtype`` (made once)."""
         if dtype not in self._scratch:
             size = self._scratch_size
@@ -136,7 +137,7 @@ class Solver:
         (training) keep reaches and values in float32, the measuring walks in float64."""
         g = self.g
         hands = self.game.hands
-        dtype = self.training if mode == k.CFR else np.float64
+        dtype: type[np.floating[Any]] = self.training if mode == k.CFR else np.float64
         w_p = hands[p].weights.astype(dtype)
         w_o = hands[1 - p].weights.astype(dtype)
         out = np.zeros(len(w_p), dtype)
