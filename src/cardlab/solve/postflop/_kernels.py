@@ -25,6 +25,12 @@ its values are the other's with the hands swapped. Terminal values take O(n) per
 after the hands were sorted once per board (:func:`showdown_values`), with where each
 hand's weaker and no stronger opponent hands end looked up, not compared; card removal
 is per-card sums of the opponent's reach.
+
+**Precision**: a walk computes in the precision of the reaches, values and scratch it is
+given, its scalars too (``out.dtype.type``: a float64 scalar in a float32 loop would
+convert every number and halve the hands a vector instruction takes). The solver trains
+(``CFR``) in float32, as the peer does, and measures (``BEST``, ``AVERAGE``) in float64,
+so that exploitabilities match other engines' to 1e-9.
 """
 
 from __future__ import annotations
@@ -145,16 +151,18 @@ def normalised(stored: Any, sigma: Any, work: Any) -> None:
     over hands innermost, on 2-d views (indices a loop counts from 0 need no check for
     a negative index: the loops vectorise)."""
     n_act, n_h = stored.shape
+    f = sigma.dtype.type  # the walk's precision (float32 in training), every scalar too
+    zero = f(0.0)
     total = work[:n_h]
-    total[:] = 0.0
+    total[:] = zero
     for a in range(n_act):
         for h in range(n_h):
-            r = max(np.float64(stored[a, h]), 0.0)
+            r = max(f(stored[a, h]), zero)
             sigma[a, h] = r
             total[h] += r
-    uniform = 1.0 / n_act
+    uniform = f(1.0) / f(n_act)
     for h in range(n_h):
-        total[h] = 1.0 / total[h] if total[h] > 0 else 0.0
+        total[h] = f(1.0) / total[h] if total[h] > zero else zero
     for a in range(n_act):
         for h in range(n_h):
             t = total[h]
@@ -174,15 +182,18 @@ def deal_card(g: Arrays, level: Any, k: Any, j: Any) -> Any:
 
 
 @_jit
-def _mask(cards: Any, reach: Any, card: int, out: Any) -> float:
-    """``reach`` with the hands holding ``card`` set to 0, into ``out``; its sum."""
-    total = 0.0
+def _mask(cards: Any, reach: Any, card: int, out: Any) -> Any:
+    """``reach`` with the hands holding ``card`` set to 0, into ``out``; its sum
+    (in ``out``'s precision)."""
+    f = out.dtype.type
+    total = f(0.0)
     for h in range(reach.shape[0]):
         if cards[h, 0] == card or cards[h, 1] == card:
-            out[h] = 0.0
+            out[h] = f(0.0)
         else:
-            out[h] = reach[h]
-            total += reach[h]
+            r = f(reach[h])
+            out[h] = r
+            total += r
     return total
 
 
@@ -193,9 +204,11 @@ def fold_values(g: Arrays, p: int, reach_o: Any, payoff: float, out: Any, work: 
     cards_p = g.cards0 if p == 0 else g.cards1
     cards_o = g.cards1 if p == 0 else g.cards0
     same = g.same0 if p == 0 else g.same1
+    f = out.dtype.type
+    pay = f(payoff)
     per_card = work[: g.n_cards + 2]
-    per_card[:] = 0.0
-    total = 0.0
+    per_card[:] = f(0.0)
+    total = f(0.0)
     for o in range(reach_o.shape[0]):
         r = reach_o[o]
         total += r
@@ -205,7 +218,7 @@ def fold_values(g: Arrays, p: int, reach_o: Any, payoff: float, out: Any, work: 
         mass = total - per_card[cards_p[h, 0]] - per_card[cards_p[h, 1]]
         if same[h] >= 0:
             mass += reach_o[same[h]]
-        out[h] = payoff * mass
+        out[h] = pay * mass
 
 
 @_jit
@@ -242,16 +255,19 @@ def showdown_values(
     m = g.n_cards + 2  # ``work``: scratch of at least twice that
     below = work[:m]  # per card: the reach of the weaker hands
     upto = work[m : 2 * m]  # per card: the reach of the hands no stronger
-    below[:] = 0.0
-    upto[:] = 0.0
-    sum_below = 0.0
-    sum_upto = 0.0
+    f = out.dtype.type  # the walk's precision, every scalar too
+    zero = f(0.0)
+    below[:] = zero
+    upto[:] = zero
+    sum_below = zero
+    sum_upto = zero
     lt = first_o
     le = first_o
     for i in range(first):
-        out[hands_p[i, 0]] = 0.0
-    gain_win = win - lose
-    gain_tie = tie - lose
+        out[hands_p[i, 0]] = zero
+    gain_win = f(win - lose)
+    gain_tie = f(tie - lose)
+    lose_f = f(lose)
     for i in range(first, n_p):
         end = weaker[i]
         while lt < end:
@@ -269,7 +285,7 @@ def showdown_values(
             le += 1
         c1, c2 = hands_p[i, 1], hands_p[i, 2]
         h = hands_p[i, 0]
-        twin = reach_o[same[h]] if same[h] >= 0 else 0.0
+        twin = reach_o[same[h]] if same[h] >= 0 else zero
         wins = sum_below - below[c1] - below[c2]
         ties = sum_upto - upto[c1] - upto[c2] + twin - wins
         out[h] = gain_win * wins + gain_tie * ties
@@ -283,8 +299,8 @@ def showdown_values(
         le += 1
     for i in range(first, n_p):
         h = hands_p[i, 0]
-        twin = reach_o[same[h]] if same[h] >= 0 else 0.0
-        out[h] += lose * (sum_upto - upto[hands_p[i, 1]] - upto[hands_p[i, 2]] + twin)
+        twin = reach_o[same[h]] if same[h] >= 0 else zero
+        out[h] += lose_f * (sum_upto - upto[hands_p[i, 1]] - upto[hands_p[i, 2]] + twin)
 
 
 @_jit
@@ -308,37 +324,40 @@ def showdown_zero_sum(
         weaker, no_stronger = g.below1[board], g.upto1[board]
         first, first_o = g.valid1[board], g.valid0[board]
     n_p, n_o = hands_p.shape[0], hands_o.shape[0]
+    f = out.dtype.type  # the walk's precision, every scalar too
+    zero = f(0.0)
+    half = f(half_pot)
     passed_by_card = work[: g.n_cards + 2]  # the reach of the opponent's hands passed
-    passed_by_card[:] = 0.0
+    passed_by_card[:] = zero
     for i in range(first):
-        out[hands_p[i, 0]] = 0.0
-    passed = 0.0
+        out[hands_p[i, 0]] = zero
+    passed = zero
     o = first_o
     for i in range(first, n_p):  # wins: the weaker hands
         end = weaker[i]
         while o < end:
             r = reach_o[hands_o[o, 0]]
-            if r != 0.0:
+            if r != zero:
                 passed += r
                 passed_by_card[hands_o[o, 1]] += r
                 passed_by_card[hands_o[o, 2]] += r
             o += 1
         c1, c2 = hands_p[i, 1], hands_p[i, 2]
-        out[hands_p[i, 0]] = half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
-    passed_by_card[:] = 0.0
-    passed = 0.0
+        out[hands_p[i, 0]] = half * (passed - passed_by_card[c1] - passed_by_card[c2])
+    passed_by_card[:] = zero
+    passed = zero
     o = n_o
     for i in range(n_p - 1, first - 1, -1):  # losses: the stronger hands
         end = no_stronger[i]
         while o > end:
             o -= 1
             r = reach_o[hands_o[o, 0]]
-            if r != 0.0:
+            if r != zero:
                 passed += r
                 passed_by_card[hands_o[o, 1]] += r
                 passed_by_card[hands_o[o, 2]] += r
         c1, c2 = hands_p[i, 1], hands_p[i, 2]
-        out[hands_p[i, 0]] -= half_pot * (passed - passed_by_card[c1] - passed_by_card[c2])
+        out[hands_p[i, 0]] -= half * (passed - passed_by_card[c1] - passed_by_card[c2])
 
 
 def zero_sum_offset(g: Arrays, mode: int) -> float:
@@ -383,7 +402,7 @@ def walk(
     atomic add, each time an array enters a call or a slice is taken of it: dozens per
     node of the walk, a tenth of its time, the scratch included)."""
     n = max(reach_p.shape[0], reach_o.shape[0])
-    stack = np.empty(stack_size(g, np.int64(a), n))
+    stack = np.empty(stack_size(g, np.int64(a), n), reach_p.dtype)
     return _walk_borrowed(g, a, k, mode, p, reach_p, reach_o, out, cache, use_cache, disc, stack)
 
 
@@ -472,7 +491,7 @@ def _walk(
         level = g.level[a]
         child = g.children[g.child_start[a]]
         n_k = g.avail.shape[0] - level
-        factor = g.chance_factor[level]
+        factor = out.dtype.type(g.chance_factor[level])
         cards_p = g.cards0 if p == 0 else g.cards1
         cards_o = g.cards1 if p == 0 else g.cards0
         perm = g.perm0 if p == 0 else g.perm1
@@ -534,7 +553,7 @@ def _walk(
         below = top2 + n_actor + n_p
         out[:] = 0.0
         for i in range(n_act):
-            total = 0.0
+            total = out.dtype.type(0.0)
             for h in range(n_actor):
                 sub_o[h] = reach_o[h] * sigma[i, h]
                 total += sub_o[h]
@@ -591,7 +610,7 @@ def _walk(
             out[h] = best
         return 0
     for h in range(n_p):
-        v = 0.0
+        v = out.dtype.type(0.0)
         for i in range(n_act):
             v += sigma[i, h] * values[i, h]
         out[h] = v
@@ -608,7 +627,8 @@ def update(
     regrets discounted, plus each action's value less the node's; strategy sums
     discounted, plus the strategy weighted by the player's reach. Compressed, ``values``
     and ``sigma`` ([action, hand]) are overwritten with the new regrets and sums."""
-    positive, negative, keep = disc[0], disc[1], disc[2]
+    f = values.dtype.type  # the walk's precision
+    positive, negative, keep = f(disc[0]), f(disc[1]), f(disc[2])
     n_act, n_p = values.shape
     regrets = g.regrets[base : base + n_act * n_p].reshape((n_act, n_p))
     sums = g.strategy[base : base + n_act * n_p].reshape((n_act, n_p))

@@ -25,6 +25,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,10 @@ def discounts(t: int) -> Floats:
 
 class Solver:
     """Runs DCFR iterations on a game and measures its strategy."""
+
+    # the precision of the training (CFR) walks' reaches and values; the measuring walks
+    # are float64 (a test that two solves are the same to 1e-9 trains in float64 too)
+    training: type[np.floating[Any]] = np.float32
 
     def __init__(self, game: PostflopGame, *, threads: int | None = None) -> None:
         self.game = game
@@ -114,27 +119,39 @@ class Solver:
         columns = tuple(zip(*mirrored, strict=True)) or ((), (), ())
         self._mirrored = tuple(np.array(m, np.int64).reshape(-1) for m in columns)
         n = max(len(h) for h in self.game.hands)
-        self._scratch = [np.empty(k.task_stack_size(self.g, nodes, n)) for _ in range(self.threads)]
+        self._scratch_size = k.task_stack_size(self.g, nodes, n)
+        self._scratch: dict[type[np.floating[Any]], list[npt.NDArray[np.floating]]] = {}
         return nodes, cards, slots
+
+    def scratch(self, dtype: type[np.floating[Any]]) -> list[npt.NDArray[np.floating]]:
+        """Each thread's scratch for the walks in ``dtype`` (made once)."""
+        if dtype not in self._scratch:
+            size = self._scratch_size
+            self._scratch[dtype] = [np.empty(size, dtype) for _ in range(self.threads)]
+        return self._scratch[dtype]
 
     # --- one walk from the root, threaded over the first street's chance nodes -------
 
     def root_values(self, mode: int, p: int, disc: Floats | None = None) -> Floats:
-        """Player ``p``'s counterfactual value of each hand at the root."""
+        """Player ``p``'s counterfactual value of each hand at the root. The CFR walks
+        (training) keep reaches and values in float32, the measuring walks in float64."""
         g = self.g
         hands = self.game.hands
-        w_p, w_o = hands[p].weights, hands[1 - p].weights
-        out = np.zeros(len(w_p))
+        dtype: type[np.floating[Any]] = self.training if mode == k.CFR else np.float64
+        w_p = hands[p].weights.astype(dtype)
+        w_o = hands[1 - p].weights.astype(dtype)
+        out = np.zeros(len(w_p), dtype)
         disc = disc if disc is not None else np.zeros(3)
         slots = self.game.slots
         if not slots:
-            k.walk(g, 0, 0, mode, p, w_p, w_o, out, np.zeros((1, 1)), False, disc)
-            return out
+            k.walk(g, 0, 0, mode, p, w_p, w_o, out, np.zeros((1, 1), dtype), False, disc)
+            return out.astype(np.float64, copy=False)
         slots_p = np.zeros((len(slots), len(w_p)))
         slots_o = np.zeros((len(slots), len(w_o)))
-        k.slot_reaches(g, 0, mode, p, w_p, w_o, slots_p, slots_o)
+        k.slot_reaches(g, 0, mode, p, hands[p].weights, hands[1 - p].weights, slots_p, slots_o)
         node, card, slot = self._tasks
-        results = np.zeros((len(node), len(w_p)))
+        results = np.zeros((len(node), len(w_p)), dtype)
+        scratch = self.scratch(dtype)
         counter = np.zeros(1, np.int64)
 
         def run(first: int) -> None:
@@ -149,18 +166,18 @@ class Solver:
                 slots_o,
                 results,
                 disc,
-                self._scratch[first],
+                scratch[first],
             )
 
         if self._pool is None:
             run(0)
         else:
             list(self._pool.map(run, range(self.threads)))
-        cache = np.empty((len(slots), len(w_p)))
+        cache = np.empty((len(slots), len(w_p)), dtype)
         to, task, swap = self._mirrored
         k.gather_tasks(results, slot, to, task, swap, (g.perm0, g.perm1)[p], cache)
         k.walk(g, 0, 0, mode, p, w_p, w_o, out, cache, True, disc)
-        return out
+        return out.astype(np.float64, copy=False)
 
     def iterate(self) -> None:
         """One DCFR iteration: OOP's update, then IP's."""
