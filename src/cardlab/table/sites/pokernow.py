@@ -208,13 +208,13 @@ class Reader:
             if board is None:
                 if not first_run.startswith(so_far) or len(so_far) >= len(first_run):
                     raise HistoryError(
-                        f"line {number}: the second run's board {so_far or 'before the flop'} "
-                        f"does not go on from the first run's {first_run or 'board'}"
+                        f"line {number}: the second run goes on from {so_far or 'no card'}, "
+                        f"not from the first run's board ({first_run or 'no card'})"
                     )
             elif so_far != board:
                 raise HistoryError(
-                    f"line {number}: the second run's board so far is {board}, "
-                    f"the line gives {so_far or 'none'}"
+                    f"line {number}: the second run so far is {board}, the line gives "
+                    f"{so_far or 'no card'}"
                 )
             b.street()
             b.board(cards(dealt))
