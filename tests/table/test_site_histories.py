@@ -22,6 +22,7 @@ from cardlab.cli import main as run_main
 from cardlab.errors import HistoryError
 from cardlab.table import phh, sites
 from cardlab.table.history import replay
+from cardlab.table.sites import stars_text
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "sites"
 
@@ -110,8 +111,110 @@ def test_pokernow_log_in_order_straddle_run_twice_partial() -> None:
         "lena @ Pl0kMn8jUh": 700,
         "ivan @ Zx9cVb1nMa": 2640,
     }
-    assert "run it twice" in twice["error"]
+    # run twice from the flop, the runs' streets in turn: lena's 7c 8c, ivan's aces.
+    # run 1 2d 3d 4d 9s Kd: ivan's aces (lena 8 high, no straight); run 2 Kc Qc Jc 5h
+    # 2s: lena's club flush. 1,400 in the pot (700 each), 700 a run: each collects 700
+    assert "error" not in twice and "mismatches" not in twice, twice
+    assert _by_player(twice, "winnings") == {"ivan @ Zx9cVb1nMa": 700, "lena @ Pl0kMn8jUh": 700}
+    assert _by_player(twice, "finishing_stacks") == {
+        "ivan @ Zx9cVb1nMa": 2640,
+        "lena @ Pl0kMn8jUh": 700,
+    }
     assert "partial hand" in partial["error"]
+
+
+def test_pokernow_run_twice_from_the_turn_and_in_cents() -> None:
+    hands = _replayed(DATA / "pokernow-runs.csv")
+    side, cents, wrong, broken = hands
+    # all in on the flop 7s 8d 2c: ben 400 (set of sevens), cai and ana 1,000 each
+    # (cai 9s Ts, ana As Ad). Main pot 3 x 400 = 1,200, side pot 2 x 600 = 1,200: 600 of
+    # each a run. Run 1 (5d Kc): ben's set takes the main 600, ana's aces the side 600;
+    # run 2 (Jh 3d): cai's straight 7-J takes both, 1,200
+    assert "mismatches" not in side, side
+    assert _by_player(side, "winnings") == {
+        "ben @ Bx4nT8wQrs": 600,
+        "cai @ Cm1vY6hJke": 1200,
+        "ana @ Ak7dQ2LmZp": 600,
+    }
+    assert _by_player(side, "finishing_stacks") == {
+        "ben @ Bx4nT8wQrs": 600,  # 400 - 400 + 600
+        "cai @ Cm1vY6hJke": 1200,  # 1,000 - 1,000 + 1,200
+        "ana @ Ak7dQ2LmZp": 600,  # 1,000 - 1,000 + 600
+    }
+    # all in before the flop (the runs written one after the other): ben's queens win
+    # both runs, 8.00 each of the 16.00; ana 12.50 - 8.00
+    assert "mismatches" not in cents, cents
+    assert _by_player(cents, "finishing_stacks") == {
+        "ben @ Bx4nT8wQrs": 16,
+        "ana @ Ak7dQ2LmZp": 4.5,
+    }
+    # the same hand with ana's kings winning run 2 (Kh 5d Ts 2c Jd), the log still paying
+    # ben both runs: the replay pays him 8, and the line of his first share says so
+    assert wrong["mismatches"] == ["line 32: 'ben @ Bx4nT8wQrs' collected 16.00, the replay pays 8"]
+    # a second run from a flop that is not the first run's
+    assert (
+        "the second run goes on from 7s8d3c, not from the first run's board (7s8d2c5dKc)"
+        in (broken["error"])
+    )
+
+
+def test_pokernow_run_twice_as_phh_keeps_the_runs(tmp_path: Path) -> None:
+    entry = next(iter(sites.iter_entries(DATA / "pokernow-runs.csv")))
+    assert entry.history is not None
+    text = phh.dumps(entry.history)
+    assert "_runs = 2" in text and "'# run 2'" in text
+    again = phh.loads(text)
+    assert again == entry.history
+    r = replay(again)
+    assert [" ".join(map(str, b)) for b in r.hand.boards()] == [
+        "7s 8d 2c 5d Kc",
+        "7s 8d 2c Jh 3d",
+    ]
+    assert sites.mismatches(entry, r) == []
+    # the PHH file replays on the command line to the log's stacks
+    path = tmp_path / "side.phh"
+    path.write_text(text, encoding="utf-8")
+    (hand,) = _replayed(path)
+    assert hand["finishing_stacks"] == [600, 1200, 600] and "mismatches" not in hand
+    # and as PokerStars text (FIRST TURN, SECOND TURN ...), read back to the same stacks
+    stars = tmp_path / "side.txt"
+    stars.write_text(stars_text.dumps(r, "123"), encoding="utf-8")
+    (back,) = sites.iter_entries(stars)
+    assert back.history is not None and back.history.user_fields["_runs"] == 2
+    assert back.history.finishing_stacks == (600, 1200, 600)
+    assert sites.mismatches(back, replay(back.history)) == []
+
+
+_RUN_ROWS = (DATA / "pokernow-runs.csv").read_text(encoding="utf-8").splitlines()[1:]
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    drop=st.sets(st.integers(0, len(_RUN_ROWS) - 1), max_size=6),
+    street=st.sampled_from(["Flop", "Turn", "River", "Turn (first run)"]),
+    board=st.text(alphabet="AKQJT98765432♠♥♦♣, []?x", max_size=24),
+)
+def test_fuzz_pokernow_runs_one_error_per_hand(
+    tmp_path: Path, drop: set[int], street: str, board: str
+) -> None:
+    """Rows of the run-twice log left out, and a run's street of any text added: each
+    hand is read, or its one error says why; a replay refuses with one error too."""
+    rows = [row for k, row in enumerate(_RUN_ROWS) if k not in drop]
+    added = f'"{street} (second run): {board}",2024-05-01T19:00:20.500Z,171450000002050'
+    path = tmp_path / "fuzz.csv"
+    path.write_text("\n".join(["entry,at,order", added, *rows]) + "\n", encoding="utf-8")
+    for entry in sites.iter_entries(path):
+        if entry.history is None:
+            assert entry.error and "\n" not in entry.error
+            continue
+        try:
+            r = replay(entry.history, label=sites.label(entry))
+        except HistoryError as exc:
+            assert str(exc)
+            continue
+        sites.mismatches(entry, r)
 
 
 @pytest.mark.parametrize(
@@ -153,13 +256,14 @@ def test_import_is_idempotent_and_mixes_phh(tmp_path: Path) -> None:
     runner = CliRunner()
     args = ["history", "--db", str(db), "import", str(folder), "--format", "json"]
     first = json.loads(runner.invoke(cli, args).stdout)
-    # stars: 3 of 5 (cancelled, partial), gg: 2 of 2 (one run twice), pokernow: 2 of 4,
-    # tournament once, pluribus 1; the second copy of the tournament hand is recognised
-    assert first["imported"] == 3 + 2 + 2 + 1 + 1
+    # stars: 3 of 5 (cancelled, partial), gg: 2 of 2 (one run twice), pokernow: 3 of 4
+    # (one run twice; partial), tournament once, pluribus 1; the second copy of the
+    # tournament hand is recognised
+    assert first["imported"] == 3 + 2 + 3 + 1 + 1
     assert first["already_stored"] == 1
     assert len(first["mismatches"]) == 1 and first["mismatches"][0]["hand"] == 3
     second = json.loads(runner.invoke(cli, args).stdout)
-    assert second["imported"] == 0 and second["already_stored"] == 10
+    assert second["imported"] == 0 and second["already_stored"] == 11
     out = tmp_path / "all.phhs"
     done = runner.invoke(cli, ["history", "--db", str(db), "export", "--phh", str(out)])
     assert done.exit_code == 0, done.output

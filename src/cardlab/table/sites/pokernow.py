@@ -6,8 +6,16 @@ whole: a PokerNow log is one session's, a few thousand rows), then each hand run
 NiO4b7CURk") --`` to ``-- ending hand #3 --``. Players are named as the log names them,
 ``"bob @ NiO4b7CURk"`` (the name and the player's id: names repeat, ids do not).
 PokerNow takes no rake and writes no total pot: what each player collected and the
-uncalled bets are the figures checked. A hand run twice (``Flop (second run):``) is
-reported as unsupported.
+uncalled bets are the figures checked.
+
+A hand run twice (``All players in hand choose to run it twice.``) writes the second
+run's streets as ``Flop (second run):  [K♣, Q♣, J♣]``, ``Turn (second run): K♣, Q♣, J♣
+[5♥]``, either after the first run's or street by street between them; the cards before
+the brackets are that run's board so far, so a run from the turn starts with ``Turn
+(second run):`` and the flop both runs share. The hand replays with the engine's runs
+(``_runs = 2``, docs/phh.md): the first run's board cards, ``# run 2``, the second
+run's. Each run's winners have a ``collected ... from pot`` line of their own (one per
+pot and run), so a player's lines add up to what the replay pays them over both runs.
 """
 
 from __future__ import annotations
@@ -116,6 +124,8 @@ class Reader:
         dealer = m.group(4)
         bb: int | object = None
         ended = False
+        first_run = ""  # the first run's board, as PHH card text
+        second: list[tuple[int, str]] = []  # the second run's streets, dealt after it
         for number, line in block[1:]:
             if line.startswith("Player stacks:"):
                 for seat, name, stack in _STACKS.findall(line):
@@ -124,12 +134,17 @@ class Reader:
                     b.button = b.seats[dealer][0]
                 continue
             if line.startswith(("Flop", "Turn", "River")):
-                if "second run" in line or "run" in line.split(":")[0]:
-                    raise Unsupported(f"line {number}: run it twice is not played")
+                label = line.split(":")[0]
+                if "run" in label:
+                    if "second run" not in label:
+                        raise Unsupported(f"line {number}: {label!r}: only a second run is read")
+                    second.append((number, line))
+                    continue
                 b.street()
                 board = re.findall(r"\[([^\]]*)\]", line)
                 if board:
                     b.board(cards(board[-1]))
+                    first_run = cards(line.split(":", 1)[1])
                 continue
             if line.startswith("Uncalled bet of"):
                 u = re.match(rf"Uncalled bet of {_A} returned to \"(.+)\"", line)
@@ -169,11 +184,41 @@ class Reader:
                 break
         if not ended:
             raise Unsupported("a partial hand: the log has no end for it")
+        if second:
+            self.second_run(b, first_run, second)
         if not b.seats:
             raise HistoryError(f"line {first}: no Player stacks row")
         b.stakes = {"min_bet": bb if bb is not None else max(b.blinds.values(), default=1)}
         b.figures.rake = (0, first)
         return b
+
+    @staticmethod
+    def second_run(b: HandBuilder, first_run: str, streets: list[tuple[int, str]]) -> None:
+        """Deal the second run after the first (PHH's order: every run's cards run after
+        run), each of its streets from the board that run has so far: the cards both
+        runs share (a prefix of the first run's board), then its own."""
+        b.runs = 2
+        b.events.append(("#", "run 2"))
+        board: str | None = None
+        for number, line in streets:
+            before, bracket, dealt = line.split(":", 1)[1].rpartition("[")
+            if not bracket or not cards(dealt):
+                raise HistoryError(f"line {number}: no cards dealt: {line[:80]!r}")
+            so_far = cards(before)
+            if board is None:
+                if not first_run.startswith(so_far) or len(so_far) >= len(first_run):
+                    raise HistoryError(
+                        f"line {number}: the second run goes on from {so_far or 'no card'}, "
+                        f"not from the first run's board ({first_run or 'no card'})"
+                    )
+            elif so_far != board:
+                raise HistoryError(
+                    f"line {number}: the second run so far is {board}, the line gives "
+                    f"{so_far or 'no card'}"
+                )
+            b.street()
+            b.board(cards(dealt))
+            board = so_far + cards(dealt)
 
     @staticmethod
     def called(b: HandBuilder, name: str, to: int | Decimal | None) -> int | Decimal:
