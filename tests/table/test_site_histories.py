@@ -166,7 +166,7 @@ def test_pokernow_run_twice_as_phh_keeps_the_runs(tmp_path: Path) -> None:
     again = phh.loads(text)
     assert again == entry.history
     r = replay(again)
-    assert [" ".join(map(str, b)) for b in r.hand.boards()] == [
+    assert [" ".join(map(str, b)) for b in r.hand.runouts()] == [
         "7s 8d 2c 5d Kc",
         "7s 8d 2c Jh 3d",
     ]
