@@ -81,6 +81,15 @@ class ViewerHandsMixin:
             ).fetchall()
         return [str(r[0]) for r in rows]
 
+    def viewer_hands_mark(self, writer: str) -> tuple[int, str]:
+        """(hands ``writer`` keeps, when the newest was added): a change of it says the
+        hands changed (a process caching figures asks it first)."""
+        with self._reading() as connection:
+            count, latest = connection.execute(
+                "SELECT COUNT(*), MAX(added_at) FROM viewer_hands WHERE writer = ?", (writer,)
+            ).fetchone()
+        return int(count), str(latest or "")
+
     def forget_viewer_hands(self, writer: str) -> int:
         """Forget every hand ``writer`` keeps; how many there were."""
         with self.transaction():
