@@ -109,9 +109,7 @@ def test_the_figures_equal_history_stats_on_the_same_file(
             assert figures["aggression"] == round(row["aggression_factor"], 2)
 
 
-def test_the_hands_are_kept_per_browser_once_and_private(
-    client: TestClient, store: Store
-) -> None:
+def test_the_hands_are_kept_per_browser_once_and_private(client: TestClient, store: Store) -> None:
     ann, bob = browser(), browser()
     text = FILES[0].read_text("utf-8")
     first = upload(client, {"text": text, "name": FILES[0].name}, ann).json()
@@ -207,8 +205,9 @@ SITE_TEXT = st.sampled_from([p.read_text("utf-8") for p in FILES[1:]])
     data=st.one_of(
         st.text(max_size=300),
         SITE_TEXT.flatmap(
-            lambda t: st.tuples(st.integers(0, len(t)), st.integers(0, 60), st.text(max_size=20))
-            .map(lambda cut: t[: cut[0]] + cut[2] + t[cut[0] + cut[1] :])
+            lambda t: st.tuples(
+                st.integers(0, len(t)), st.integers(0, 60), st.text(max_size=20)
+            ).map(lambda cut: t[: cut[0]] + cut[2] + t[cut[0] + cut[1] :])
         ),
     ),
     name=st.one_of(st.none(), st.sampled_from(["a.phh", "b.phhs", "c.txt", "d.csv", "e.xml"])),
