@@ -1,13 +1,18 @@
 """A browser's own imported hands in the store: kept once per writer, private to it,
-kept across reopening (both backends), a count limit, and forgetting them."""
+kept across reopening (both backends), a count limit, forgetting them, and the migration
+that adds them to an older file."""
 
 from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
 
 import pytest
 
 from cardlab.errors import StoreError
-from cardlab.store import Store
+from cardlab.store import SCHEMA_VERSION, Store
 from cardlab.store import viewer_hands as module
+from cardlab.store.schema import MIGRATIONS
 
 
 def test_hands_are_kept_once_and_private(location: str) -> None:
@@ -38,3 +43,19 @@ def test_the_count_limit_refuses_a_whole_upload(
         store.add_viewer_hands("", ["x"])
     with pytest.raises(StoreError, match="NUL"):
         store.add_viewer_hands("w", ["a\x00"])
+
+
+def test_an_older_file_gains_the_viewer_hands_table(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    connection = sqlite3.connect(path)
+    for script in MIGRATIONS[:6]:
+        connection.executescript(script)
+    connection.execute("PRAGMA application_id = 1129079138")
+    connection.execute("PRAGMA user_version = 6")
+    connection.commit()
+    connection.close()
+    with Store.open(path) as store:
+        assert store.add_viewer_hands("w", ["x"]) == (1, 0)
+        assert store.viewer_hands("w") == ["x"]
+    version = sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0]
+    assert version == SCHEMA_VERSION >= 7

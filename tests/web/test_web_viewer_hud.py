@@ -160,7 +160,7 @@ def test_some_bad_hands_are_listed_and_the_good_kept(client: TestClient) -> None
 def test_a_bad_upload_is_one_clear_400(client: TestClient, body: Any, error: str) -> None:
     if isinstance(body, dict) and "\ud800" in str(body.get("text", "")):
         client.cookies.clear()
-        raw = '{"text": "a\\ud800b"}'.encode()
+        raw = b'{"text": "a\\ud800b"}'
         headers = browser() | {"origin": OWN, "content-type": "application/json"}
         r = client.post("/api/hud/mine", content=raw, headers=headers)
     else:

@@ -34,7 +34,7 @@ import json
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -61,7 +61,7 @@ _MESSAGE = 300
 
 
 class ViewerHandStore(Protocol):
-    def add_viewer_hands(self, writer: str, texts: list[str]) -> tuple[int, int]: ...
+    def add_viewer_hands(self, writer: str, texts: Sequence[str]) -> tuple[int, int]: ...
 
     def viewer_hands(self, writer: str) -> list[str]: ...
 
