@@ -11,6 +11,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _tool(name: str) -> list[str]:
+    """The tool installed beside this Python (its virtualenv, activated or not), else on
+    the PATH."""
+    beside = Path(sys.executable).parent / name
+    if beside.exists():
+        return [str(beside)]
     if shutil.which(name) is None:
         pytest.skip(f"{name} is not installed")
     return [name]

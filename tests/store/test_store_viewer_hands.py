@@ -48,14 +48,14 @@ def test_the_count_limit_refuses_a_whole_upload(
 def test_an_older_file_gains_the_viewer_hands_table(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     connection = sqlite3.connect(path)
-    for script in MIGRATIONS[:6]:
+    for script in MIGRATIONS[:7]:
         connection.executescript(script)
     connection.execute("PRAGMA application_id = 1129079138")
-    connection.execute("PRAGMA user_version = 6")
+    connection.execute("PRAGMA user_version = 7")
     connection.commit()
     connection.close()
     with Store.open(path) as store:
         assert store.add_viewer_hands("w", ["x"]) == (1, 0)
         assert store.viewer_hands("w") == ["x"]
     version = sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0]
-    assert version == SCHEMA_VERSION >= 7
+    assert version == SCHEMA_VERSION >= 8

@@ -4,6 +4,7 @@ pokerkit playing the same hands, and against the rules as docs/home-games.md wri
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import random
 import warnings
 from dataclasses import dataclass
@@ -247,3 +248,42 @@ def test_the_replayer_shows_both_boards() -> None:
         else:
             one.show_or_muck(True)
     assert all("second_board" not in f for f in hand_frames(to_history(one))["frames"])
+
+
+def test_a_double_board_is_not_run_twice() -> None:
+    """Two boards and several runs do not mix: the engine refuses the pair, a history
+    that claims both is refused, and an all-in double-board hand goes to its showdown
+    without asking for runs, with no exact odds (a share on each board) and no rabbit."""
+    from cardlab.errors import ActionError, HistoryError
+    from cardlab.table.odds import all_in_odds, all_in_streets
+    from cardlab.table.state import Phase
+
+    setup = HouseSetup("NT", bomb_pot_stakes(BASE, 5), (100, 100, 100))
+    game = setup.cardlab_game()
+    with pytest.raises(ActionError, match="two boards is not run more than once"):
+        HandState(game, [100] * 3, seed=4, bomb_pot=True, boards=2, runs=2)
+    hand = HandState(game, [100] * 3, seed=4, bomb_pot=True, boards=2)
+    while not hand.is_over:
+        assert hand.phase is not Phase.RUNS
+        if hand.phase is Phase.BET:
+            most = hand.legal().raise_max
+            if most is None:
+                hand.check_or_call()
+            else:
+                hand.bet_or_raise_to(most)  # all in: the rest is dealt without betting
+            assert all_in_odds(hand) is None
+        else:
+            hand.show_or_muck(True)
+    assert hand.all_in_board is not None and hand.runs == 1 and hand.result is not None
+    assert len(hand.result.boards) == 2 and hand.result.runouts == ()
+    assert all_in_streets(hand) == [] and hand.rabbit_due() == 0
+    if importlib.util.find_spec("starlette") is not None:  # the table page's last hand
+        from cardlab.web.table_phh import showdown_summary
+
+        summary = showdown_summary(hand, ["a", "b", "c"])
+        assert summary["boards"] == [" ".join(map(str, board)) for board in hand.boards]
+        assert len(set(summary["boards"])) == 2 and summary["runs"] == []
+    text = dumps(to_history(hand)).replace("_boards = 2", "_boards = 2\n_runs = 2")
+    assert "_runs = 2" in text
+    with pytest.raises(HistoryError, match="not run more than once"):
+        replay(loads(text))

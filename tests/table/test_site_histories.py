@@ -83,7 +83,18 @@ def test_ggpoker_straddle_fees_and_run_it_twice() -> None:
         "p_one": 9.2,
     }
     assert first["rake"] == 0.02 and "mismatches" not in first
-    assert "unsupported" in hands[1]["error"] and "run it twice" in hands[1]["error"]
+    # run twice: each run's board from the engine's runs, the pot split per run
+    twice = hands[1]
+    assert "error" not in twice and "mismatches" not in twice, twice
+    assert _by_player(twice, "winnings") == {"p_three": 0, "p_one": 9.12, "p_two": 9.13}
+    entry = list(sites.iter_entries(DATA / "gg-cash.txt"))[1]
+    assert entry.history is not None and entry.history.user_fields["_runs"] == 2
+    again = replay(entry.history)  # before the rake: 18.45, the odd cent to run 1
+    assert again.winnings == [Decimal(0), Decimal("9.23"), Decimal("9.22")]
+    assert [" ".join(map(str, b)) for b in again.hand.runouts()] == [
+        "2c 3d 4h 5s 9d",
+        "Qs 7c 6c 8d 2d",
+    ]
 
 
 def test_pokernow_log_in_order_straddle_run_twice_partial() -> None:
@@ -142,13 +153,13 @@ def test_import_is_idempotent_and_mixes_phh(tmp_path: Path) -> None:
     runner = CliRunner()
     args = ["history", "--db", str(db), "import", str(folder), "--format", "json"]
     first = json.loads(runner.invoke(cli, args).stdout)
-    # stars: 3 of 5 (cancelled, partial), gg: 1 of 2, pokernow: 2 of 4, tournament once,
-    # pluribus 1; the second copy of the tournament hand is recognised
-    assert first["imported"] == 3 + 1 + 2 + 1 + 1
+    # stars: 3 of 5 (cancelled, partial), gg: 2 of 2 (one run twice), pokernow: 2 of 4,
+    # tournament once, pluribus 1; the second copy of the tournament hand is recognised
+    assert first["imported"] == 3 + 2 + 2 + 1 + 1
     assert first["already_stored"] == 1
     assert len(first["mismatches"]) == 1 and first["mismatches"][0]["hand"] == 3
     second = json.loads(runner.invoke(cli, args).stdout)
-    assert second["imported"] == 0 and second["already_stored"] == 9
+    assert second["imported"] == 0 and second["already_stored"] == 10
     out = tmp_path / "all.phhs"
     done = runner.invoke(cli, ["history", "--db", str(db), "export", "--phh", str(out)])
     assert done.exit_code == 0, done.output
@@ -287,12 +298,12 @@ def test_stored_hands_written_as_pokerstars_text_read_back_equal(tmp_path: Path)
     out = tmp_path / "stars.txt"
     done = runner.invoke(cli, ["history", "--db", str(db), "export", "--pokerstars", str(out)])
     assert done.exit_code == 0, done.output
-    assert "wrote 3 hands" in done.stdout
+    assert "wrote 4 hands" in done.stdout  # the GGPoker hand run twice too
     back = list(sites.iter_entries(out))
     originals = [phh.load(pluribus), *(e.history for e in sites.iter_entries(DATA / "gg-cash.txt"))]
     originals += [e.history for e in sites.iter_entries(DATA / "stars-tournament.txt")]
     expected = [h for h in originals if h is not None]
-    assert [e.site for e in back] == ["pokerstars"] * 3  # type: ignore[attr-defined]
+    assert [e.site for e in back] == ["pokerstars"] * 4  # type: ignore[attr-defined]
     for entry, original in zip(back, expected, strict=True):
         assert entry.history is not None, entry.error
         r = replay(entry.history)

@@ -257,6 +257,7 @@ def test_a_double_board_bomb_pot_resumes_after_a_restart(tmp_path: Any) -> None:
         "bots": {"2": "station", "3": "station"},
         "bomb_pot_every": 1,
         "bomb_pot_boards": 2,
+        "run_it": 2,  # a double board is still run once (docs/home-games.md)
     }
 
     async def play() -> list[Any]:
@@ -269,6 +270,7 @@ def test_a_double_board_bomb_pot_resumes_after_a_restart(tmp_path: Any) -> None:
             await asyncio.sleep(0.01)
         hand = room.session.hand
         assert hand is not None and hand.street_name == "flop" and len(hand.boards) == 2
+        assert hand.runs_possible() == 1
         boards = [list(b) for b in hand.boards]
         room.close()
         store.close()
@@ -280,6 +282,7 @@ def test_a_double_board_bomb_pot_resumes_after_a_restart(tmp_path: Any) -> None:
     restored = Room.restore("t1", saved.config, saved.state, store)
     hand = restored.session.hand
     assert hand is not None and hand.bomb_pot and [list(b) for b in hand.boards] == boards
+    assert hand.runs_possible() == 1 and restored.config.run_it == 2
     assert hand.stakes.ante == 4 and not any(hand.stakes.blinds)  # twice the big blind
     assert restored.runner.plan_in_play is not None and restored.runner.plan_in_play.bomb_pot
     assert restored.house.since_bomb == 0 and not restored.house.bomb_next

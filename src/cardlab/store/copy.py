@@ -34,6 +34,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "tournament_results": ("table_id", "seat"),
     "table_fences": ("table_id",),
     "player_notes": ("writer", "subject"),
+    "mtt_tournaments": ("id",),
     "viewer_hands": ("writer", "digest"),
 }
 """Every table of the store, in the order it is copied, and its primary key."""

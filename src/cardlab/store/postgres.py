@@ -158,7 +158,17 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (writer, subject)
     );
     """,
-    # 7: the hands a browser imported for its HUD
+    # 7: multi-table tournaments
+    """
+    CREATE TABLE mtt_tournaments (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        state TEXT COLLATE "C" NOT NULL,
+        created_at TEXT COLLATE "C" NOT NULL,
+        updated_at TEXT COLLATE "C" NOT NULL,
+        closed_at TEXT COLLATE "C"
+    );
+    """,
+    # 8: the hands a browser imported for its HUD
     """
     CREATE TABLE viewer_hands (
         writer TEXT COLLATE "C" NOT NULL,

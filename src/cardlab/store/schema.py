@@ -149,7 +149,18 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (writer, subject)
     ) WITHOUT ROWID;
     """,
-    # 7: the hands a browser imported from its own histories for its HUD, private to the
+    # 7: multi-table tournaments (cardlab.web.mtt): the registrations, the draw, who sits
+    # at which table and the places, as JSON; the tables themselves are rows of ``tables``
+    """
+    CREATE TABLE mtt_tournaments (
+        id TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        closed_at TEXT
+    );
+    """,
+    # 8: the hands a browser imported from its own histories for its HUD, private to the
     # writer (``digest``: the SHA-256 of the PHH text, so a hand is kept once)
     """
     CREATE TABLE viewer_hands (

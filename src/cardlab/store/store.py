@@ -39,6 +39,7 @@ from cardlab.errors import StoreError
 from cardlab.store import postgres, sqlite
 from cardlab.store._checks import _check_count, _check_text, _json
 from cardlab.store._connection import Connection, DriverError
+from cardlab.store.mtt import MttMixin
 from cardlab.store.notes import NotesMixin
 from cardlab.store.postgres import is_url
 from cardlab.store.records import (
@@ -85,7 +86,7 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("cardlab", appauthor=False)) / FILE_NAME
 
 
-class Store(TablesMixin, NotesMixin, ViewerHandsMixin):
+class Store(TablesMixin, NotesMixin, MttMixin, ViewerHandsMixin):
     """An open hand store. Make one with :meth:`Store.open` (or :meth:`Store.in_memory`)."""
 
     def __init__(

@@ -39,6 +39,7 @@ class Kind(enum.Enum):
     DISCARD = "d"
     SHOW = "s"
     MUCK = "m"
+    RUNS = "runs"  # run the rest of the board N times ("runs 2"; "runs": no preference)
 
 
 _WORDS = {
@@ -55,6 +56,7 @@ _WORDS = {
     "pat": Kind.DISCARD,
     "show": Kind.SHOW,
     "muck": Kind.MUCK,
+    "run": Kind.RUNS,
 }
 
 
@@ -98,6 +100,11 @@ class Action:
         return cls(Kind.MUCK)
 
     @classmethod
+    def runs(cls, count: int | None) -> Action:
+        """Run the rest of the board ``count`` times (None: no preference)."""
+        return cls(Kind.RUNS, count)
+
+    @classmethod
     def parse(cls, text: str, deck: Deck | None = None) -> Action:
         """``f``, ``c``, ``r 20`` (or ``bet 20``, ``raise 20``), ``b``, ``d 木7 火2``,
         ``s``, ``m``; discarded cards are checked against ``deck`` when given."""
@@ -125,6 +132,13 @@ class Action:
                 )
             # an amount past the stack is the hand's to refuse: it says the range allowed
             return cls(kind, int(digits))
+        if kind is Kind.RUNS:
+            digits = rest.strip()
+            if not digits:
+                return cls(kind)
+            if not (digits.isascii() and digits.isdigit() and len(digits) <= 2):
+                raise ActionError(f"runs takes a count of runs: {text.strip()[:40]!r}")
+            return cls(kind, int(digits))
         if kind is Kind.DISCARD:
             if head == "pat" or not rest.strip():
                 return cls(kind)
@@ -139,6 +153,8 @@ class Action:
             return f"r {self.amount}"
         if self.kind is Kind.DISCARD and self.cards:
             return f"d {format_cards(self.cards)}"
+        if self.kind is Kind.RUNS and self.amount is not None:
+            return f"runs {self.amount}"
         return str(self.kind.value)
 
     def __repr__(self) -> str:
@@ -153,6 +169,9 @@ class Action:
             Kind.DISCARD: f"discard {format_cards(self.cards)}" if self.cards else "stand pat",
             Kind.SHOW: "show",
             Kind.MUCK: "muck",
+            Kind.RUNS: "no preference on the runs"
+            if self.amount is None
+            else f"run it {self.amount} time{'s' * (self.amount > 1)}",
         }
         return names[self.kind]
 
@@ -179,6 +198,8 @@ def apply(hand: HandState, action: Action) -> ev.Event:
         return hand.bring_in()
     if kind is Kind.DISCARD:
         return hand.discard(action.cards)
+    if kind is Kind.RUNS:
+        return hand.choose_runs(action.amount)
     return hand.show_or_muck(kind is Kind.SHOW)
 
 
@@ -199,6 +220,8 @@ def check_action(hand: HandState, action: Action) -> None:
         hand.verify_bring_in()
     elif kind is Kind.DISCARD:
         hand.verify_discard(action.cards)
+    elif kind is Kind.RUNS:
+        hand.verify_choose_runs(action.amount)
     else:
         hand.verify_show_or_muck(kind is Kind.SHOW)
 
@@ -212,6 +235,8 @@ def legal_actions(hand: HandState) -> list[Action]:
         return [Action.discard()]
     if legal.phase.value == "showdown":
         return [Action.show(), Action.muck()]
+    if legal.phase.value == "runs":
+        return [Action.runs(k) for k in range(1, legal.runs + 1)] + [Action.runs(None)]
     if legal.fold:
         out.append(Action.fold())
     if legal.call is not None:

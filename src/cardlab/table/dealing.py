@@ -389,4 +389,20 @@ def _walk(
                 if isinstance(action, pa.DealHole):
                     held.setdefault(action.player, set()).add(want)
     reshuffles = f", {passes} reshuffle(s)" if passes else ""
-    return Verdict("verified", f"{count} cards dealt in order from the deck{reshuffles}", practice)
+    rabbit = history.user_fields.get("_rabbit")
+    hunted = ""
+    if rabbit is not None:  # the cards a rabbit hunt showed come next from the deck
+        shown = deck.parse_cards(str(rabbit))
+        for k, card in enumerate(shown, 1):
+            if at == len(cards) or card != cards[at]:
+                next_card = cards[at].ascii if at < len(cards) else "no card"
+                return Verdict(
+                    "failed",
+                    f"rabbit card {k} is {card.ascii}, the deck has {next_card} next",
+                    practice,
+                )
+            at += 1
+        hunted = f", {len(shown)} rabbit card(s)"
+    return Verdict(
+        "verified", f"{count} cards dealt in order from the deck{reshuffles}{hunted}", practice
+    )

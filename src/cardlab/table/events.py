@@ -179,6 +179,48 @@ class Award(Event):
         return f"{name}: {who} ({self.decided_by})"
 
 
+@dataclass(frozen=True, slots=True)
+class RunAward(Award):
+    """A pot's share for one run of a board run more than once (``run`` 0 is the
+    first run): each pot is split evenly between the runs, the odd chips to the first
+    run, and each run's share goes to that run's best hands."""
+
+    run: int
+
+    def __str__(self) -> str:
+        return f"run {self.run + 1}, {Award.__str__(self)}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseRuns(Event):
+    """An all-in player asks to run the rest of the board ``count`` times (None: no
+    preference). PHH has no action for it: the history's ``_runs`` field keeps the
+    count agreed."""
+
+    player: int
+    count: int | None
+
+    def __str__(self) -> str:
+        if self.count is None:
+            return f"p{self.player + 1} has no preference on the runs"
+        return f"p{self.player + 1} asks to run it {self.count} time{'s' * (self.count > 1)}"
+
+
+@dataclass(frozen=True, slots=True)
+class NewRun(Event):
+    """The board is run again (``index`` 1: the second run) from the cards every run
+    shares; a commentary line ``# run 2`` in PHH."""
+
+    index: int
+
+    @property
+    def phh_action(self) -> pa.NoOp:
+        return pa.NoOp(f"run {self.index + 1}")
+
+    def __str__(self) -> str:
+        return f"-- run {self.index + 1} --"
+
+
 def _fast_init(cls: type[Event]) -> None:
     """Give a record class an ``__init__`` that sets its slots directly: a frozen
     dataclass's own goes through ``object.__setattr__`` for each field, and a hand
@@ -209,5 +251,7 @@ for _cls in (
     ShowMuck,
     ReturnBet,
     Award,
+    ChooseRuns,
+    NewRun,
 ):
     _fast_init(_cls)

@@ -30,7 +30,7 @@ from cardlab.store import HandRecord
 from cardlab.table import events as ev
 from cardlab.table import phh
 from cardlab.table import phh_actions as pa
-from cardlab.table.state import HandState, Phase, card_codes
+from cardlab.table.state import MAX_RUNS, HandState, Phase, card_codes
 from cardlab.table.structure import Betting, TableGame, phh_code, phh_game
 
 
@@ -67,6 +67,10 @@ def to_history(
         user["_rules"] = changed
     if len(hand.boards) > 1:  # a double board: PHH has no field for it (docs/home-games.md)
         user["_boards"] = len(hand.boards)
+    if hand.runs > 1:
+        user["_runs"] = hand.runs  # PHH has no action for it (docs/phh.md)
+    if hand.rabbit is not None:
+        user["_rabbit"] = " ".join(c.ascii for c in hand.rabbit)
     values: dict[str, Any] = {
         "variant": variant_code(game),
         "ante_trimming_status": stakes.ante_trimming,
@@ -412,7 +416,8 @@ def _replay(
         boards = history.user_fields.get("_boards", 1)
         if boards not in (1, 2):
             raise HistoryError(f"_boards is 1 or 2 (a double board), got {boards!r}")
-        hand = HandState(game, stacks, deal="manual", showdown="manual", boards=boards)
+        runs = _runs_of(history)
+        hand = HandState(game, stacks, deal="manual", showdown="manual", boards=boards, runs=runs)
     except HistoryError as exc:
         raise HistoryError(f"{label}: {exc}") from None
     except CardlabError as exc:
@@ -423,11 +428,16 @@ def _replay(
         on_step(-1, None, hand)
     for k, action in enumerate(history.actions):
         try:
+            if hand.phase is Phase.RUNS:  # everyone agreed to the count the file keeps
+                while hand.phase is Phase.RUNS:
+                    hand.choose_runs(runs)
             _apply(hand, action, tokens, deck, scale)
         except (ActionError, CardError, HistoryError) as exc:
             raise HistoryError(f"{label}: actions[{k}] {str(action)!r}: {exc}") from None
         if on_step is not None:
             on_step(k, action, hand)
+    while hand.phase is Phase.RUNS:
+        hand.choose_runs(runs)
     if not hand.is_over:
         if hand.phase is Phase.SHOWDOWN:
             try:
@@ -440,6 +450,14 @@ def _replay(
                 f"waiting for {'cards' if hand.actor is None else f'p{hand.actor + 1}'})"
             )
     return Replay(history, hand, scale, infinite if any(infinite) else ())
+
+
+def _runs_of(history: phh.HandHistory) -> int:
+    """How many times the history ran its board (the user field ``_runs``, 1 without)."""
+    runs = history.user_fields.get("_runs", 1)
+    if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
+        raise HistoryError(f"_runs is a whole number of runs from 1 to {MAX_RUNS}: {runs!r}")
+    return runs
 
 
 def _cards(token: str, deck: Any) -> tuple[Card | None, ...]:

@@ -115,12 +115,20 @@ def describe(
         return f"{event.amount} uncalled returns to {who(event.player)}"
     if isinstance(event, ev.Reshuffle):
         return str(event)
+    if isinstance(event, ev.ChooseRuns):
+        if event.count is None:
+            return says(event.player, "leaves the runs to the others")
+        times = {1: "once", 2: "twice", 3: "three times"}.get(event.count, f"{event.count} times")
+        return says(event.player, f"asks to run it {times}")
+    if isinstance(event, ev.NewRun):
+        return f"run {event.index + 1} of the board"
     if isinstance(event, ev.Award):
         won = " and ".join(
             says(p, f"wins {a}") for p, a in zip(event.players, event.amounts, strict=True)
         )
         pot = "" if event.pot == 0 else f" side pot {event.pot}:"
-        return f"{pot} {won} ({event.decided_by})".strip()
+        run = f"run {event.run + 1}:" if isinstance(event, ev.RunAward) else ""
+        return f"{run}{pot} {won} ({event.decided_by})".strip()
     return None
 
 

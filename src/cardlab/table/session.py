@@ -88,6 +88,7 @@ class Session:
         stakes: Stakes | None = None,
         bomb_pot: bool = False,
         boards: int = 1,
+        runs: int = 1,
         **state_options: str,
     ) -> HandState:
         """Deal the next hand (the previous one must be over). ``dealer``: the hand's
@@ -96,7 +97,8 @@ class Session:
         blind to come in at once (:meth:`~cardlab.table.structure.Stakes.with_posts`);
         ``stakes``: this hand's own forced bets (home rules, :mod:`cardlab.table.house`:
         a straddle, a bomb pot's antes, missed blinds), ``bomb_pot``: its first betting
-        round is checked through, ``boards``: 2 for a double board."""
+        round is checked through, ``boards``: 2 for a double board, ``runs``: the most
+        times the board may be run when all are all in (1 with two boards)."""
         if self.hand is not None and not self.hand.is_over:
             raise GameError("the current hand is not over")
         seats = self.next_order() if order is None else list(order)
@@ -118,6 +120,7 @@ class Session:
             dealer=dealer,
             bomb_pot=bomb_pot,
             boards=boards,
+            runs=runs,
             **state_options,
         )
         return self.hand

@@ -34,7 +34,7 @@ from cardlab.poker._few_hands import scorer
 from cardlab.poker.hands import HandValue, deciding_step
 from cardlab.poker.lowball import LowRule, best_low, describe_low, low_order
 from cardlab.poker.showdown import best_five
-from cardlab.table.events import Award
+from cardlab.table.events import Award, RunAward
 from cardlab.table.pots import layer_pots, split
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ class PotResult:
     winners: tuple[int, ...]
     decided_by: str
     hand: str = "high"  # which share: "high", or the low rule ("eight-or-better"...)
+    run: int = 0  # which run of a board run more than once (0: the first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,7 @@ class HandResult:
     pots: tuple[PotResult, ...]  # the main pot and side pots, each decided on its own
     _state: _Cards = field(repr=False, compare=False)
     boards: tuple[tuple[Card, ...], ...] = ()  # every board of a double-board hand
+    runouts: tuple[tuple[Card, ...], ...] = ()  # each run's board, when run more than once
 
     @property
     def winnings(self) -> tuple[int, ...]:
@@ -308,32 +310,37 @@ def settle_pots(state: HandState) -> HandResult:
         shown = {p: _own_and_board(state, p)[0] for p in alive if None not in state.hole[p]}
         awards, layers = _settle_boards(state, alive)
     else:
+        boards = state.runouts()
         pots = state.pots()
         rules = state.game.variant.hands
         # a hand kept face down in a replayed history ("????") is read by nobody: it
         # wins only a pot no readable hand can win, split among that pot's players
         readable = [p for p in alive if None not in state.hole[p]]
-        keys = hand_keys(state, readable)
+        cards = [_Cards(state.game, state.rules, state.hole, list(b)) for b in boards]
+        run_keys = [hand_keys(c, readable) for c in cards]
+        keys = run_keys[0]
         shown = {p: _own_and_board(state, p)[0] for p in readable}
-        # how each share of each pot of the full layering is decided
-        steps: list[tuple[int, tuple[int, ...], str]] = []
-        for pot in pots:
-            rivals = [p for p in pot.players if p in keys[0]] or [p for p in readable]
-            for h, rule in enumerate(rules):
-                found = _share_winners(keys[h], rivals)
-                if found is None:
-                    continue
-                winners, others = found
-                best = keys[h][winners[0]]
-                step = _decided(rule, len(rivals), len(winners), best, others)
-                if state.game.own_order and step not in ("uncontested", "tie"):
-                    step = state.game.decided_by(best, max(others))
-                steps.append((h, winners, step))
-                name = "high" if rule is None else rule.value
-                layers.append(PotResult(pot.amount, pot.players, winners, step, name))
-        # hands that can win no share of a pot are out (pokerkit's "hand killing"); the
-        # layers of the players left merge, so odd chips are split once per merged pot
-        can_win = {p for _, winners, _ in steps for p in winners}
+        # how each share of each pot of the full layering is decided, on each run
+        steps: list[tuple[int, int, tuple[int, ...], str]] = []
+        for run, rkeys in enumerate(run_keys):
+            for pot in pots:
+                rivals = [p for p in pot.players if p in keys[0]] or [p for p in readable]
+                for h, rule in enumerate(rules):
+                    found = _share_winners(rkeys[h], rivals)
+                    if found is None:
+                        continue
+                    winners, others = found
+                    best = rkeys[h][winners[0]]
+                    step = _decided(rule, len(rivals), len(winners), best, others)
+                    if state.game.own_order and step not in ("uncontested", "tie"):
+                        step = state.game.decided_by(best, max(others))
+                    steps.append((run, h, winners, step))
+                    name = "high" if rule is None else rule.value
+                    layers.append(PotResult(pot.amount, pot.players, winners, step, name, run))
+        # hands that can win no share of a pot on any run are out (pokerkit's "hand
+        # killing"); the layers of the players left merge, so odd chips are split once
+        # per merged pot
+        can_win = {p for _, _, winners, _ in steps for p in winners}
         contending = [
             state.alive[i] and (i in can_win or not keys[0]) for i in range(state.players)
         ]
@@ -344,25 +351,37 @@ def settle_pots(state: HandState) -> HandResult:
             contending,
             ante_trimming=state.stakes.ante_trimming,
         )
+        runs = len(run_keys)
         for k, pot in enumerate(merged):
             contenders = [p for p in pot.players if p in keys[0]] or [p for p in readable]
             if not contenders:  # no readable hand at all: a tie of the pot's players
                 unread = pot.players or tuple(alive)
                 awards.append(Award(k, unread, tuple(split(pot.amount, unread)), "unknown"))
                 continue
-            shares = [
-                (h, found)
-                for h in range(len(rules))
-                if (found := _share_winners(keys[h], contenders)) is not None
-            ]
-            # the odd chip of the halves goes to the high half (the first share)
-            for (h, (winners, _)), amount in zip(
-                shares, split(pot.amount, [h for h, _ in shares]), strict=True
-            ):
-                if not amount:
-                    continue  # a one-chip pot has no low half
-                decided = next((d for hh, w, d in steps if hh == h and w == winners), "uncontested")
-                awards.append(Award(k, winners, tuple(split(amount, winners)), decided))
+            # a board run more than once: the pot splits evenly between the runs, the
+            # odd chips to the first run (pokerkit's rule), then each run's share as one pot
+            for run, run_amount in enumerate(split(pot.amount, list(range(runs)))):
+                rkeys = run_keys[run]
+                shares = [
+                    (h, found)
+                    for h in range(len(rules))
+                    if (found := _share_winners(rkeys[h], contenders)) is not None
+                ]
+                # the odd chip of the halves goes to the high half (the first share)
+                for (h, (winners, _)), amount in zip(
+                    shares, split(run_amount, [h for h, _ in shares]), strict=True
+                ):
+                    if not amount:
+                        continue  # a one-chip pot has no low half
+                    decided = next(
+                        (d for r, hh, w, d in steps if r == run and hh == h and w == winners),
+                        "uncontested",
+                    )
+                    amounts = tuple(split(amount, winners))
+                    if runs > 1:
+                        awards.append(RunAward(k, winners, amounts, decided, run))
+                    else:
+                        awards.append(Award(k, winners, amounts, decided))
     finishing = list(state.stacks)
     for a in awards:
         for p, amount in zip(a.players, a.amounts, strict=True):
@@ -377,6 +396,7 @@ def settle_pots(state: HandState) -> HandResult:
         pots=tuple(layers),
         _state=_Cards(state.game, state.rules, state.hole, state.board),
         boards=tuple(tuple(b) for b in state.boards) if len(state.boards) > 1 else (),
+        runouts=tuple(state.runouts()) if state.runs > 1 else (),
     )
 
 

@@ -55,6 +55,7 @@ class Phase(enum.Enum):
     DEAL = "deal"  # cards (manual dealing)
     BET = "bet"  # a betting decision of the actor
     DRAW = "draw"  # a discard (or standing pat) of the actor
+    RUNS = "runs"  # each all-in player's choice of how many times to run the board
     SHOWDOWN = "showdown"  # a show or muck of the actor
     OVER = "over"
 
@@ -67,7 +68,8 @@ class Legal:
     complete first; ``raise_min``/``raise_max``: the range of *to* amounts for a bet,
     raise or completion (None when not allowed); ``complete``: that raise completes a
     stud bring-in; ``bring_in``: the bring-in amount if that is allowed;
-    ``discard``: how many cards may be thrown away (draw).
+    ``discard``: how many cards may be thrown away (draw); ``runs``: the most times
+    the board may be run (:attr:`Phase.RUNS`).
     """
 
     player: int
@@ -79,6 +81,7 @@ class Legal:
     raise_max: int | None = None
     complete: bool = False
     discard: int = 0
+    runs: int = 0
 
     @property
     def check(self) -> bool:
@@ -98,6 +101,7 @@ class HandState:
         "_acted",
         "_actors",
         "_all_in",
+        "_all_in_at",
         "_blinds",
         "_bring_in_status",
         "_burned",
@@ -109,9 +113,15 @@ class HandState:
         "_pending_board",
         "_pending_discard",
         "_pending_hole",
+        "_rabbit",
         "_raise_count",
         "_raise_size",
         "_rng",
+        "_run_base",
+        "_run_choices",
+        "_run_limit",
+        "_run_street",
+        "_run_waiting",
         "_seed",
         "_short_all_ins",
         "_show_queue",
@@ -135,6 +145,8 @@ class HandState:
         "players",
         "result",
         "rules",
+        "run_boards",
+        "runs",
         "stacks",
         "stakes",
         "starting_stacks",
@@ -154,8 +166,17 @@ class HandState:
         dealer: Dealer | None = None,
         bomb_pot: bool = False,
         boards: int = 1,
+        runs: int = 1,
     ) -> None:
         n = len(stacks)
+        if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
+            raise ActionError(
+                f"runs is the most times a board may be run, 1 to {MAX_RUNS}: {runs!r}"
+            )
+        if runs > 1 and boards != 1:
+            raise ActionError(
+                f"a hand on two boards is not run more than once: runs={runs}, boards={boards}"
+            )
         if not 2 <= n <= game.max_seats:
             game.check_seats(n)  # says why
         if set(map(type, stacks)) != _INT or min(stacks) <= 0:  # else every stack is fine
@@ -230,9 +251,21 @@ class HandState:
         self._acted: set[int] = set()
         self._short_all_ins: list[int] = []
         self._all_in = False
+        self._all_in_at: int | None = None  # board cards dealt when the betting ended all in
         # showdown
         self._show_queue: deque[int] = deque()
         self._shown = [False] * n
+        # running the board more than once (docs/table.md, "Run it twice"): the most
+        # runs allowed, who still has to choose, their choices, the agreed count, the
+        # street the runs start from and the board cards all runs share
+        self._run_limit = runs
+        self._run_waiting: list[int] = []
+        self._run_choices: dict[int, int | None] = {}
+        self.runs = 1
+        self.run_boards: list[tuple[Card, ...]] = []
+        self._run_street = -1
+        self._run_base = 0
+        self._rabbit: tuple[Card, ...] | None = None
         self._stage = "dealing"
         self._start()
         self._advance()
@@ -261,6 +294,8 @@ class HandState:
             return Phase.BET
         if any(self._pending_discard):
             return Phase.DRAW
+        if self._run_waiting:
+            return Phase.RUNS
         if self._pending_board or any(self._pending_hole):
             return Phase.DEAL
         return Phase.SHOWDOWN
@@ -276,6 +311,8 @@ class HandState:
             return self._actors[0]
         if any(self._pending_discard):
             return self._pending_discard.index(True)
+        if self._run_waiting:
+            return self._run_waiting[0]
         if self._show_queue and (self._stage == "showdown" or not self.auto_deal):
             return self._show_queue[0]
         return None
@@ -333,6 +370,8 @@ class HandState:
         phase = self.phase
         if phase is Phase.DRAW:
             return Legal(actor, phase, discard=len(self.hole[actor]))
+        if phase is Phase.RUNS:
+            return Legal(actor, phase, runs=self.runs_possible())
         if phase is not Phase.BET:
             return Legal(actor, Phase.SHOWDOWN)
         if self._bring_in_status:
@@ -711,6 +750,113 @@ class HandState:
         it = iter(fresh)
         self.hole[i] = [c if c is not None else next(it) for c in self.hole[i]]
 
+    # --- running the board more than once; the rabbit ---------------------------------
+
+    def runs_possible(self) -> int:
+        """The most times the rest of the board may be run now: the table's limit, cut
+        to what the cards left can deal (each run deals every board card still to come,
+        and a burn before each street when the deck is not a fair dealer's)."""
+        per_run = 0
+        for street in self.streets[self.street_index :]:
+            per_run += street.board + (1 if self.auto_deal and self.dealer is None else 0)
+        per_run = max(per_run, 1)
+        left = self._cards_left()
+        if self.auto_deal and self.dealer is None:
+            left += 1  # its burn card is drawn already
+        return max(1, min(self._run_limit, left // per_run))
+
+    def verify_choose_runs(self, count: int | None, player: int | None = None) -> int:
+        """Check a choice of how many times to run the board (None: no preference, as
+        pokerkit's); returns the player. Every player left chooses, in showdown order."""
+        if not self._run_waiting:
+            raise ActionError(f"nobody chooses the runs now: the hand is {self._waiting_for()}")
+        i = self._run_waiting[0] if player is None else player
+        if i not in self._run_waiting:
+            raise ActionError(f"p{i + 1} has no choice of runs to make")
+        most = self.runs_possible()
+        if count is not None and (
+            isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= most
+        ):
+            raise ActionError(f"the board may be run 1 to {most} times, got {count!r}")
+        return i
+
+    def can_choose_runs(self, count: int | None, player: int | None = None) -> bool:
+        return self._can(lambda: self.verify_choose_runs(count, player))
+
+    def choose_runs(self, count: int | None, player: int | None = None) -> ev.ChooseRuns:
+        """``player`` (the next to choose by default) asks to run the board ``count``
+        times, or has no preference (None). Once all have chosen, the board is run the
+        count everyone who chose asked for, and once when they differ or nobody chose
+        (pokerkit's rule)."""
+        i = self.verify_choose_runs(count, player)
+        self._run_waiting.remove(i)
+        self._run_choices[i] = count
+        if not self._run_waiting:
+            asked = {c for c in self._run_choices.values() if c is not None}
+            self.runs = asked.pop() if len(asked) == 1 else 1
+            self._run_street = self.street_index
+            self._run_base = len(self.board)
+        return self._record_and_continue(ev.ChooseRuns(i, count))
+
+    @property
+    def run_choices(self) -> dict[int, int | None]:
+        """Each player's choice of runs so far (None: no preference)."""
+        return dict(self._run_choices)
+
+    def runouts(self) -> list[tuple[Card, ...]]:
+        """Every run's board so far: the runs finished, then the one being dealt (one
+        board when the board is run once)."""
+        if self.runs > 1 and len(self.run_boards) == self.runs:  # the hand is settled
+            return list(self.run_boards)
+        return [*self.run_boards, tuple(self.board)]
+
+    @property
+    def all_in_board(self) -> int | None:
+        """How many board cards were dealt when the betting ended with everyone left all
+        in (None: it did not)."""
+        return self._all_in_at
+
+    @property
+    def rabbit(self) -> tuple[Card, ...] | None:
+        """The cards a rabbit hunt showed (None: nobody asked)."""
+        return self._rabbit
+
+    def rabbit_due(self) -> int:
+        """How many board cards a rabbit hunt would show now: the board cards the hand
+        did not reach, when it ended before its last street with one player left and
+        the cards come from the deck (0: nothing to hunt)."""
+        if self.result is None or self.result.showdown or not self.auto_deal:
+            return 0
+        if len(self.boards) > 1:
+            return 0  # a double board: no rabbit (docs/home-games.md)
+        later = self.streets[self.street_index + 1 :]
+        if any(s.hole or s.draw for s in later):
+            return 0  # stud and draw: the cards to come are players' own
+        return sum(s.board for s in later)
+
+    def verify_rabbit_hunt(self) -> None:
+        if self._rabbit is not None:
+            return
+        if self.result is None:
+            raise ActionError("the rabbit is hunted after the hand: the hand is not over")
+        if self.rabbit_due() == 0:
+            raise ActionError("there is no rabbit to hunt: the hand dealt its whole board")
+
+    def rabbit_hunt(self) -> tuple[Card, ...]:
+        """The board cards the hand would have dealt had it gone on, from the same deck
+        (a burn before each street as the hand burns): shown to all, no part of the
+        hand. Asking again gives the same cards."""
+        self.verify_rabbit_hunt()
+        if self._rabbit is None:
+            cards: list[Card] = []
+            for street in self.streets[self.street_index + 1 :]:
+                if not street.board:
+                    continue
+                self._burn()
+                cards.extend(self._draw_card() for _ in range(street.board))
+            self._rabbit = tuple(cards)
+        return self._rabbit
+
     # --- manual dealing -------------------------------------------------------------
 
     def verify_deal_hole(self, player: int, cards: Sequence[Card | None]) -> None:
@@ -766,11 +912,14 @@ class HandState:
             or self._actors
             or True in self._pending_discard
             or not 0 < len(cards) <= self._pending_board
+            or self._run_waiting
         ):
             return self.deal_board(cards)
         return self._deal_board(cards, mask)
 
     def verify_deal_board(self, cards: Sequence[Card]) -> None:
+        if self._run_waiting:
+            raise ActionError(f"no board cards are due: the hand is {self._waiting_for()}")
         if self._actors or any(self._pending_discard) or not self._pending_board:
             raise ActionError(f"no board cards are due: the hand is {self._waiting_for()}")
         if len(cards) > self._pending_board:
@@ -779,7 +928,7 @@ class HandState:
 
     def deal_board(self, cards: Sequence[Card]) -> ev.DealBoard:
         bits = None
-        due = not self._actors and True not in self._pending_discard
+        due = not self._actors and True not in self._pending_discard and not self._run_waiting
         if due and 0 < len(cards) <= self._pending_board:
             bits = self._fresh_bits(cards)
             if bits is not None and bits.bit_count() != len(cards):
@@ -854,6 +1003,8 @@ class HandState:
             return f"waiting for p{self._actors[0] + 1} to bet"
         if phase is Phase.DRAW:
             return f"waiting for p{self._pending_discard.index(True) + 1} to draw"
+        if phase is Phase.RUNS:
+            return f"waiting for p{self._run_waiting[0] + 1} to choose the runs"
         if phase is Phase.DEAL:
             return "waiting for cards to be dealt"
         return "at the showdown"
@@ -944,7 +1095,7 @@ class HandState:
         """
         while self.result is None:
             if self._stage == "dealing":
-                if any(self._pending_discard):
+                if any(self._pending_discard) or self._run_waiting:
                     return
                 if self._pending_board or any(self._pending_hole):
                     if not self.auto_deal:
@@ -977,10 +1128,18 @@ class HandState:
             self._finish()
 
     def _next_street(self) -> None:
-        if self.street_index == len(self.streets) - 1:
-            self._stage = "showdown"
-        else:
+        if self.street_index < len(self.streets) - 1:
             self._begin_street()
+        elif len(self.run_boards) + 1 < self.runs:
+            # the next run: the board back to the cards all runs share, the streets
+            # from the first one the runs deal
+            self.run_boards.append(tuple(self.board))
+            del self.board[self._run_base :]
+            self.street_index = self._run_street - 1
+            self.history.append(ev.NewRun(len(self.run_boards)))
+            self._begin_street()
+        else:
+            self._stage = "showdown"
 
     def _begin_betting(self) -> None:
         street = self.streets[self.street_index]
@@ -1054,10 +1213,16 @@ class HandState:
             self._all_in = True
         if last and not all(stacks):
             self._all_in = True
+        if self._all_in and in_hand > 1 and self._all_in_at is None:
+            self._all_in_at = len(self.board)
         self._return_uncalled(include_antes=False)
         self.bets = [0] * self.players
         if in_hand > 1 and (self._all_in or last):
             self._queue_showdown()
+            if self._all_in and not last and self._run_limit > 1 and not self._run_choices:
+                later = self.streets[self.street_index + 1 :]
+                if any(s.board for s in later) and not any(s.hole or s.draw for s in later):
+                    self._run_waiting = list(self._show_queue)
 
     def _return_uncalled(self, *, include_antes: bool) -> None:
         bets = self.bets
@@ -1088,6 +1253,8 @@ class HandState:
 
     def _finish(self) -> None:
         self._show_queue.clear()
+        if self.runs > 1:
+            self.run_boards.append(tuple(self.board))
         self.result = settle_pots(self)
         for award in self.result.awards:
             for p, a in zip(award.players, award.amounts, strict=True):
@@ -1196,6 +1363,9 @@ class HandState:
                     pile.remove(c)
                     break
 
+
+MAX_RUNS = 3
+"""The most times a board may be run (run it twice, or three times)."""
 
 _CODES: dict[int, tuple[Deck, dict[int, int]]] = {}
 _INT = {int}

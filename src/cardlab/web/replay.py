@@ -54,6 +54,7 @@ from cardlab.table import events as ev
 from cardlab.table import narrate, phh
 from cardlab.table import phh_actions as pa
 from cardlab.table.history import Replay, replay
+from cardlab.table.odds import all_in_odds
 from cardlab.table.state import HandState
 from cardlab.web.hands import card_name
 from cardlab.web.payload import RequestError
@@ -109,6 +110,9 @@ class _Step:
     pots: tuple[tuple[int, tuple[int, ...]], ...]
     total_pot: int
     second_board: tuple[str, ...] | None = None  # a double board's second (home-games.md)
+    run: int = 1  # which run of a board run more than once is being dealt
+    runs_done: tuple[tuple[str, ...], ...] = ()  # the boards of the runs before it
+    odds: Any = None  # the exact all-in odds (everyone all in), as the table shows them
 
 
 def _texts(cards: Sequence[Card | None]) -> tuple[str, ...]:
@@ -116,9 +120,25 @@ def _texts(cards: Sequence[Card | None]) -> tuple[str, ...]:
 
 
 def _step(
-    hand: HandState, street: str, events: Sequence[ev.Event], index: int, action: pa.Action | None
+    hand: HandState,
+    street: str,
+    events: Sequence[ev.Event],
+    index: int,
+    action: pa.Action | None,
+    odds: dict[tuple[tuple[Card, ...], bool], Any] | None = None,
 ) -> _Step:
     player = getattr(action, "player", None)
+    done = hand.run_boards[: hand.runs - 1] if hand.is_over else hand.run_boards
+    board = tuple(hand.board)
+    if any(isinstance(e, ev.NewRun) for e in events):  # the run this step completed
+        done, board = done[:-1], done[-1]
+    found = None
+    if odds is not None:  # counted once per board (the steps between deals share it)
+        key = (board, hand.all_in_board is not None)
+        if key not in odds:
+            counted = all_in_odds(hand) if board == tuple(hand.board) else None
+            odds[key] = None if counted is None else counted.as_dict()
+        found = odds[key]
     acted = isinstance(player, int) and not isinstance(action, pa.DealHole | pa.DealBoard)
     return _Step(
         street=street,
@@ -126,7 +146,7 @@ def _step(
         index=index,
         actor=player if acted and isinstance(player, int) else None,
         hole_deal=isinstance(action, pa.DealHole),
-        board=_texts(hand.board),
+        board=_texts(board),
         stacks=tuple(hand.stacks),
         bets=tuple(hand.bets),
         cards=tuple(_texts(h) for h in hand.hole),
@@ -135,6 +155,9 @@ def _step(
         pots=tuple((p.amount, tuple(p.players)) for p in hand.pots()),
         total_pot=hand.total_pot,
         second_board=_texts(hand.boards[1]) if len(hand.boards) > 1 else None,
+        run=len(done) + 1,
+        runs_done=tuple(_texts(b) for b in done),
+        odds=found,
     )
 
 
@@ -144,6 +167,7 @@ def _steps(history: phh.HandHistory, label: str) -> tuple[Replay, list[_Step]]:
     steps: list[_Step] = []
     seen = 0
     street = ""
+    odds: dict[tuple[tuple[Card, ...], bool], Any] = {}
 
     def on_step(k: int, action: pa.Action | None, hand: HandState) -> None:
         nonlocal seen, street
@@ -152,7 +176,7 @@ def _steps(history: phh.HandHistory, label: str) -> tuple[Replay, list[_Step]]:
         new = hand.history[seen:]
         seen = len(hand.history)
         if new or action is None:  # a no-op line changes nothing
-            step = _step(hand, street, new, k, action)
+            step = _step(hand, street, new, k, action, odds)
             if step.hole_deal and steps and steps[-1].hole_deal:
                 step = dataclasses.replace(step, events=steps.pop().events + step.events)
             steps.append(step)
@@ -227,8 +251,11 @@ def _frame(
                 "all_in": step.alive[p] and step.stacks[p] == 0,
             }
         )
+    street = step.street
+    if step.run > 1 and street != "result":
+        street = f"run {step.run}: {street}"
     return {
-        "street": step.street,
+        "street": street,
         "text": "; ".join(lines),
         "lines": lines,
         "index": step.index,
@@ -241,6 +268,9 @@ def _frame(
             for amount, who in step.pots
         ],
         "total_pot": _number(step.total_pot, scale),
+        "run": step.run,
+        "runs_done": [list(b) for b in step.runs_done],
+        "odds": step.odds,
     }
 
 
@@ -273,13 +303,13 @@ def _stacks(values: Sequence[int], scale: int, infinite: Sequence[bool]) -> list
     return [INFINITE if e else _number(v, scale) for v, e in zip(values, endless, strict=True)]
 
 
-def _card_info(hand: HandState) -> dict[str, dict[str, str]]:
+def _card_info(hand: HandState, extra: Sequence[Card] = ()) -> dict[str, dict[str, str]]:
     """Each card the hand shows: its suit (for colour) and its name in words."""
     cards: dict[str, Card] = {}
     held = [c for h in hand.hole for c in h]
     for event in hand.history:
         held += list(getattr(event, "cards", None) or ())
-    for c in [*held, *hand.board]:
+    for c in [*held, *hand.board, *(c for b in hand.run_boards for c in b), *extra]:
         if isinstance(c, Card):
             cards[str(c)] = c
     return {text: {"suit": c.suit.key, "name": card_name(c)} for text, c in cards.items()}
@@ -306,6 +336,7 @@ def hand_frames(history: phh.HandHistory, *, label: str = "hand") -> dict[str, A
         if not streets or streets[-1]["name"] != frame["street"]:
             streets.append({"name": frame["street"], "frame": k})
     game = hand.game
+    rabbit = _rabbit(history)
     return {
         "variant": history.variant,
         "game": game.key,
@@ -315,11 +346,23 @@ def hand_frames(history: phh.HandHistory, *, label: str = "hand") -> dict[str, A
         "starting_stacks": _stacks(hand.starting_stacks, scale, r.infinite),
         "finishing_stacks": _stacks(hand.stacks, scale, r.infinite),
         "winnings": winnings,
-        "cards": _card_info(hand),
+        "cards": _card_info(hand, rabbit),
         "streets": streets,
         "frames": frames,
         "result": _summary(hand, names, scale),
+        # a rabbit hunt's cards (the history's _rabbit field): shown, no part of the hand
+        "rabbit": [str(c) for c in rabbit] or None,
     }
+
+
+def _rabbit(history: phh.HandHistory) -> tuple[Card, ...]:
+    value = history.user_fields.get("_rabbit")
+    if not isinstance(value, str):
+        return ()
+    try:
+        return tuple(history.deck.parse_cards(value))
+    except CardlabError:
+        return ()
 
 
 def _summary(hand: HandState, names: Sequence[str], scale: int) -> dict[str, Any]:

@@ -171,6 +171,12 @@ class DecisionClock:
         if hand.phase is Phase.SHOWDOWN:  # a bot shows or mucks as the clock would
             self.auto(hand)
             return
+        if hand.phase is Phase.RUNS:  # a bot has no preference: the people decide
+            try:
+                self.play(Action.runs(None))
+            except CardlabError:
+                self.auto(hand)
+            return
         view = seat_view(hand, hand.actor)
         rng = random.Random(self.rng.getrandbits(64))
         name = self.seats()[seat].bot

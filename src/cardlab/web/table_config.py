@@ -19,6 +19,7 @@ from cardlab.bots import BOTS, get_bot
 from cardlab.errors import GameError
 from cardlab.table import TableGame
 from cardlab.table.house import Straddle, seven_deuce_allowed, straddles_allowed
+from cardlab.table.state import MAX_RUNS
 from cardlab.table.structure import split_game_key, table_game_names
 from cardlab.table.tournament import MAX_LEVELS, Schedule, check_payouts
 from cardlab.web.payload import RequestError
@@ -93,6 +94,7 @@ class TableConfig:
     blind_levels: str | None = None
     blind_minutes: int = DEFAULT_BLIND_MINUTES
     hud: bool = False
+    run_it: int = 1
 
     # home-game rules (docs/home-games.md, web/table_house.py)
     straddle: str = "off"
@@ -282,6 +284,7 @@ def parse_config(
         raise RequestError(
             f"field 'new_players' is {' or '.join(map(repr, NEW_PLAYERS))}: {_shown(new_players)}"
         )
+    run_it = _whole(data, "run_it", 1, 1, MAX_RUNS)
     fmt = _text(data, "format", "cash").strip().lower()
     if fmt not in FORMATS:
         raise RequestError(f"field 'format' is 'cash' or 'tournament': {_shown(fmt)}")
@@ -347,6 +350,7 @@ def parse_config(
         max_missed=max_missed,
         approve_seats=approve_seats,
         new_players=new_players,
+        run_it=run_it,
         ante=optional["ante"],
         bring_in=optional["bring_in"],
         small_bet=optional["small_bet"],

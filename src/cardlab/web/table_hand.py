@@ -221,6 +221,8 @@ class HandRunner:
             "posts": posts,
             "turn": self.turn + 1,  # so a restarted server counts on from here
             **plan.record(),
+            # the most runs this hand's players may agree to (a double board: once)
+            "runs": self.config().run_it if plan.boards == 1 else 1,
         }
         if level is not None:
             start["level"] = level
@@ -244,6 +246,7 @@ class HandRunner:
             bomb_pot=plan.bomb_pot,
             boards=plan.boards,
             showdown="manual",
+            runs=start["runs"],
         )
         if self.house is not None:
             self.house.dealt(plan)
@@ -378,6 +381,7 @@ class HandRunner:
                 bomb_pot=plan.bomb_pot,
                 boards=plan.boards,
                 showdown="manual",
+                runs=int(start.get("runs", 1)),
             )
             self.plan_in_play = plan
             if self.house is not None:  # the table was saved before this deal counted
@@ -438,6 +442,38 @@ class HandRunner:
             (h.revealed(seed) if h.commitment == commitment else h for h in self.finished),
             maxlen=KEEP_HANDS,
         )
+
+    def rabbit_hunt(self) -> None:
+        """Anyone at the table asks to see the board cards the last hand, won before
+        its last street, would have dealt: from the same deck, shown to all, written in
+        the stored hand's ``_rabbit`` field (no part of the hand) before anyone sees them."""
+        window = self._last
+        if window is None or self.live():
+            raise ActionError("there is no finished hand to hunt the rabbit of")
+        number, hand, _names = window
+        if hand.rabbit is not None:
+            return  # already shown
+        hand.verify_rabbit_hunt()
+        k = next((k for k, h in enumerate(self.finished) if h.number == number), None)
+        if k is None:
+            raise ActionError("there is no finished hand to hunt the rabbit of")
+        cards = hand.rabbit_hunt()
+        done = self.finished[k].with_rabbit(cards)
+        hand_id = self._show_window[0] if self._show_window is not None else None
+        if hand_id is not None and self._show_window is not None and self._show_window[1] is hand:
+            try:
+                self.out.store.amend_hand(
+                    self.out.table_id, hand_id, phh_text(done.history), done.decisions
+                )
+            except CardlabError:
+                log.exception(
+                    "table %s: the rabbit of hand %d not stored", self.out.table_id, number
+                )
+        self.finished[k] = done
+        self._last_summary = None
+        self.out.notice(f"the rabbit of hand {number}: {' '.join(str(c) for c in cards)}")
+        self.out.touch()
+        self.out.notify()
 
     def show_refusal(self, seat: int | None, closed: bool = False) -> str | None:
         """Why the person in ``seat`` may not show their cards now (None: they may)."""

@@ -42,6 +42,7 @@ SETTINGS = (
     "blind_levels",
     "blind_minutes",
     "hud",
+    "run_it",
     *HOUSE_FIELDS,
 )
 

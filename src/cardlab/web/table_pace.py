@@ -115,8 +115,10 @@ class Pace:
             return False
         if len(self.runner.session.next_order(seating.sitting_out())) < 2:
             return False
-        # nobody watching (people seated or not): a few hands, then the table waits
-        return self.watched() or self.runner.unwatched < self.bot_hands
+        # nobody watching (people seated or not): a few hands, then the table waits (a
+        # multi-table tournament's table plays on: the other tables wait for it)
+        unwatched_ok = self.runner.unwatched < self.bot_hands or self.director.link is not None
+        return self.watched() or unwatched_ok
 
     def maybe_deal(self) -> None:
         if self.runner.live() or self.tasks.busy() or not self.can_deal():

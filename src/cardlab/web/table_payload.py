@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # the parts: a payload is drawn from them (none imports this 
     from cardlab.web.table_fair import TableSeeds
     from cardlab.web.table_hand import HandRunner
     from cardlab.web.table_host import HostControls
+    from cardlab.web.table_odds import TableOdds
     from cardlab.web.table_seats import Seating
     from cardlab.web.table_tournament import Director
 
@@ -28,11 +29,14 @@ LOG_LINES = 200
 
 
 def default_action(legal: Legal, hand: HandState | None = None) -> Action:
-    """What the clock plays: check if free, else fold; stand pat; bring in; at the
+    """What the clock plays: check if free, else fold; stand pat; bring in; run the
+    board once; at the
     showdown show a hand the rules turn up or that wins or ties a pot (against the hands
     shown so far, :func:`shows_by_default`), else muck (``hand`` None: show)."""
     if legal.phase is Phase.DRAW:
         return Action.discard()
+    if legal.phase is Phase.RUNS:
+        return Action.runs(1)  # nobody answered: the board is run once
     if legal.phase is not Phase.BET:
         if hand is None or shows_by_default(hand, legal.player):
             return Action.show()
@@ -106,9 +110,11 @@ def payload(
     status: str,
     closed: bool,
     closing: bool,
+    odds: TableOdds | None = None,
 ) -> dict[str, Any]:
     """Everything the client of ``seat`` (None: a spectator) is sent; ``host``: the
-    client is the table's host; ``clock``: seconds left to the decision in play."""
+    client is the table's host; ``clock``: seconds left to the decision in play;
+    ``odds``: the table's exact odds (all-in odds for all, the viewer's own hint)."""
     session = runner.session
     config, game = controls.config, controls.game
     hand = session.hand
@@ -192,6 +198,11 @@ def payload(
         "seat_requests": seating.requests.shown() if host else [],  # the host's alone
         "chat": chat.recent(host=host),  # the same for every client of (seat, host)
         "chat_mutes": chat.mutes() if host else [],
+        # exact odds: every hand's when everyone left is all in, face up (street by
+        # street, each run); the viewer's own hint when they turned hints on
+        "odds": None if odds is None else odds.all_in(hand),
+        "hints_on": odds is not None and seat is not None and seat in odds.hints_on,
+        "hint": None if odds is None or seat is None else odds.hint(hand, seat, position),
     }
     if view is not None and hand is not None:
         deal = runner.deal
@@ -209,6 +220,10 @@ def payload(
             # the viewer was dealt into this hand (their client seed counts in it)
             "dealt_in": position is not None,
             **_house_hand(runner, hand),
+            # a board run more than once: the runs dealt before this one, the choices
+            "runs": hand.runs,
+            "run_boards": [[str(c) for c in b] for b in hand.run_boards],
+            "run_choices": {names[p]: c for p, c in hand.run_choices.items()},
         }
         out["log"] = [describe(e, names) for e in view.history][-LOG_LINES:]
         # a hand the rules turn up at the showdown is shown at once: nobody is asked
@@ -323,6 +338,7 @@ def _legal_payload(legal: Legal, view: Any, hand: HandState) -> dict[str, Any]:
         "complete": legal.complete,
         "bet": top == 0,
         "discard": legal.discard,
+        "runs": legal.runs,  # the most runs this player may ask for (Phase.RUNS)
         # at the showdown: whether this hand may be mucked (the last one in cannot)
         "muck": hand.can_show_or_muck(False, legal.player)
         if legal.phase is Phase.SHOWDOWN

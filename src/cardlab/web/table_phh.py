@@ -89,6 +89,11 @@ class FinishedHand:
             self, history=history, events=(*self.events, show), shown=self.shown | {position}
         )
 
+    def with_rabbit(self, cards: Sequence[Any]) -> FinishedHand:
+        """This hand with the cards a rabbit hunt showed (the ``_rabbit`` field)."""
+        user = self.history.user_fields | {"_rabbit": " ".join(c.ascii for c in cards)}
+        return replace(self, history=dataclasses.replace(self.history, user_fields=user))
+
     @property
     def decisions(self) -> int:
         """The action lines that are not the dealer's (the store's ``actions`` count)."""
@@ -174,20 +179,39 @@ def showdown_summary(
             if p not in best:
                 with contextlib.suppress(CardlabError):
                     best[p] = five_of(hand.game.game, cards, hand.board)
-    pots = [
-        {
-            "name": "main pot" if k == 0 else f"side pot {k}",
-            "amount": pot.amount,
-            "players": [names[p] for p in pot.players],
-            "winners": [names[p] for p in pot.winners],
-            "decided_by": pot.decided_by,
-            "why": why_won(pot, best, names),
-        }
-        for k, pot in enumerate(result.pots)
-    ]
+    # a board run more than once: each run's pots are decided on that run's board
+    run_best: list[dict[int, Any]] = []
+    for board in result.runouts:
+        found: dict[int, Any] = {}
+        if best_five:
+            for p, cards in shown.items():
+                with contextlib.suppress(CardlabError):
+                    found[p] = five_of(hand.game.game, cards, board)
+        run_best.append(found)
+    pots: list[dict[str, Any]] = []
+    k = -1
+    for pot in result.pots:
+        k = 0 if pot.run != (pots[-1]["run"] if pots else 0) else k + 1
+        name = "main pot" if k == 0 else f"side pot {k}"
+        pots.append(
+            {
+                "name": f"run {pot.run + 1}, {name}" if result.runouts else name,
+                "run": pot.run,
+                "amount": pot.amount,
+                "players": [names[p] for p in pot.players],
+                "winners": [names[p] for p in pot.winners],
+                "decided_by": pot.decided_by,
+                "why": why_won(pot, run_best[pot.run] if result.runouts else best, names),
+            }
+        )
+    rabbit = hand.rabbit
     return {
         "showdown": result.showdown,
         "board": format_cards(result.board),
+        "boards": [format_cards(b) for b in result.boards],  # a double board's two
+        "runs": [format_cards(b) for b in result.runouts],
+        "rabbit": None if rabbit is None else format_cards(rabbit),
+        "rabbit_due": rabbit is None and hand.rabbit_due() > 0,
         "pots": pots,
         "hands": [
             {

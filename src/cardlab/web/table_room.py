@@ -40,6 +40,7 @@ from cardlab.web.table_gate import StoreGate
 from cardlab.web.table_hand import KEEP_HANDS, HandRunner
 from cardlab.web.table_host import HostControls
 from cardlab.web.table_house import HouseRules
+from cardlab.web.table_odds import TableOdds
 from cardlab.web.table_outlets import Outlets, Tasks
 from cardlab.web.table_pace import Pace
 from cardlab.web.table_saved import SavedTable, table_state
@@ -117,6 +118,7 @@ class Room:
             rng=random.Random(config.seed) if config.practice else random.Random(),
         )  # fmt: skip
         self.chat = Chat(is_host=self.seating.is_host, on_change=self.notify)  # memory only
+        self.odds = TableOdds(self.notify)  # exact odds, hints: memory only
         self.audience = Audience(lambda seat, host: self.view.render(seat, host))
         self.gate = StoreGate(self.clock, self.tasks, self.audience, self.notify)  # the store
         self.ending = Closing(
@@ -134,7 +136,7 @@ class Room:
             table_id, lambda: list(self.notices), controls=self.controls, seating=self.seating,
             runner=self.runner, director=self.director, fair=self.fair, chat=self.chat,
             audience=self.audience, clock=self.clock, ending=self.ending, pace=self.pace,
-            extras=self.extras, away=lambda: self.gate.away,
+            extras=self.extras, away=lambda: self.gate.away, odds=self.odds,
         )  # fmt: skip
 
     @property

@@ -35,6 +35,13 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
                                               {"type": "straddle_on"} / "straddle_off",
                                               {"type": "show"} (the winner of a hand
                                               everyone folded to, before the next deal),
+                                              {"type": "rabbit"} (anyone: the cards the
+                                              last hand, won early, would have dealt),
+                                              {"type": "hints", "on": bool} (a player's
+                                              own hints: best hand, exact equity),
+                                              {"type": "action", "action": "runs 2"}
+                                              (all in: run the board twice; "runs": no
+                                              preference),
                                               {"type": "chat", "text": t, "name"?: n}
                                               (see table_chat: its answer, and what only
                                               this browser may know, is a "chat_status"),
@@ -44,6 +51,7 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
                                               (table_faces), {"type": "coach", "on": b}
                                               (table_coach: answered with a "coach")
     GET  /api/notes, POST /api/notes           the caller's player notes (web/notes.py)
+    /tournaments, /api/mtts/...                multi-table tournaments (web/mtt_routes.py)
 
 Who is who: a browser carries one secret, the HttpOnly cookie ``cardlab_id`` (set by a
 table page, or by the first join or create that lacks it). A seat and a table's host
@@ -86,6 +94,8 @@ from cardlab.table import TableGame
 from cardlab.table.structure import table_game_names
 from cardlab.web.cluster import Cluster
 from cardlab.web.guard import BROWSER_COOKIE, client_key, take, too_many
+from cardlab.web.mtt import MttHall
+from cardlab.web.mtt_routes import mtt_routes
 from cardlab.web.notes import note_routes
 from cardlab.web.payload import RequestError
 from cardlab.web.table_arrivals import AskLater, SeatRequest
@@ -517,7 +527,10 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
     async def notes_limited(request: Request, bucket: str) -> Response | None:
         return await limited(request, bucket)
 
+    hall = MttHall(manager)  # multi-table tournaments (web/mtt.py), on these tables
+    mtts = mtt_routes(hall, templates, browser_hash, _body, limited, _set_browser_cookie)
     return [
+        *mtts,
         *note_routes(lambda: manager.store, browser_hash, _body, notes_limited),
         *viewer_hud_routes(ViewerHands(lambda: manager.store), browser_hash, notes_limited),
         Route("/tables", lobby),
@@ -634,6 +647,12 @@ def handle_message(
         if kind == "show":  # the winner of a hand everyone else folded to shows after it
             room.show_hand(seat)
             return None
+        if kind == "rabbit":  # anyone: the cards a hand won early would have dealt
+            room.runner.rabbit_hunt()
+            return None
+        if kind == "hints":  # a player's own hints, off by default
+            room.odds.set_hints(seat, message.get("on"))
+            return None
         if kind == "chat":
             return chat_message(room.chat, room.seats, seat, author, message)
         if kind == "time_bank":
@@ -658,8 +677,8 @@ def handle_message(
             return None
         raise RequestError(
             f"unknown message type {str(kind)[:40]!r} "
-            "(action, show, start, client_seed, reveal, leave, sit_out, sit_in, straddle_on, "
-            "straddle_off, chat, time_bank, react, avatar, coach or ping)"
+            "(action, show, rabbit, hints, start, client_seed, reveal, leave, sit_out, sit_in, "
+            "straddle_on, straddle_off, chat, time_bank, react, avatar, coach or ping)"
         )
     except CardlabError as exc:
         return {"type": "error", "message": str(exc)[:300]}

@@ -6,8 +6,9 @@ A live table needs of its store: its set-up and state (``save_table``, ``tables`
 ``amend_hand`` for a show after the hand), the server seeds of the fair deal
 (``add_seed``, ``seed``, ``reveal_seed``, ``hand_ids_dealt_under``, ``hand``), the
 ledger (``add_ledger``), a tournament's standings (``save_results``, ``results``),
-closing (``close_table``), the hands to download and count for the HUD (``hands``), and
-the players' notes (``save_note``, ``delete_note``, ``notes``: :mod:`cardlab.web.notes`).
+closing (``close_table``), the hands to download and count for the HUD (``hands``), the
+players' notes (``save_note``, ``delete_note``, ``notes``: :mod:`cardlab.web.notes`), and
+the multi-table tournaments (``save_mtt``, ``mtts``: :mod:`cardlab.web.mtt`).
 :class:`cardlab.store.Store` has exactly these: :func:`open_table_store` opens the
 SQLite file or the PostgreSQL database, or a store in memory whose tables end with the
 process.
@@ -79,6 +80,10 @@ class TableStore(Protocol):
     def delete_note(self, writer: str, subject: str) -> bool: ...
 
     def notes(self, writer: str) -> list[Any]: ...
+
+    def save_mtt(self, mtt_id: str, state: dict[str, Any], *, closed: bool = False) -> None: ...
+
+    def mtts(self, *, closed: bool = False) -> list[Any]: ...
 
     def add_viewer_hands(self, writer: str, texts: Sequence[str]) -> tuple[int, int]: ...
 

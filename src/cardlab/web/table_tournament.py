@@ -10,12 +10,16 @@ the clock plays for them at once (check if free, else fold) until they come back
 are blinded out. Time-based levels count the time hands are being dealt: neither a
 host's pause nor a server restart uses up a level. The final standings are written to
 the store (``tournament_results``) with the table's state.
+
+A table of a multi-table tournament (:mod:`cardlab.web.mtt`) is a cash-format table
+whose director has a ``link`` (:class:`TableLink`): the tournament sets each hand's
+level, is told each hand's stacks, and moves players in and out between hands.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from cardlab.errors import ActionError
 from cardlab.table import Session, TableGame
@@ -26,9 +30,21 @@ from cardlab.web.table_errors import TableFull
 from cardlab.web.table_outlets import Outlets
 from cardlab.web.table_seats import SeatInfo
 
-__all__ = ["STAKES_SETTINGS", "Director"]
+__all__ = ["STAKES_SETTINGS", "Director", "TableLink"]
 
 STAKES_SETTINGS = frozenset({"blinds", "ante", "bring_in", "small_bet", "big_bet", "betting"})
+
+
+class TableLink(Protocol):
+    """A multi-table tournament's side of one of its tables (:mod:`cardlab.web.mtt`)."""
+
+    def before_deal(self) -> int: ...
+
+    def resume_level(self, level: int) -> None: ...
+
+    def after_hand(self, before: dict[int, int]) -> None: ...
+
+    def payload(self) -> dict[str, Any]: ...
 
 
 class Director:
@@ -55,6 +71,12 @@ class Director:
         self.tournament = tournament  # once the first hand is dealt
         self.level: int | None = None  # the level of the hand dealt last
         self.mark: float | None = None  # time-based levels: counting since
+        self.link: TableLink | None = None  # a table of a multi-table tournament
+
+    @property
+    def held(self) -> bool:
+        """The table plays a sit-and-go or a multi-table tournament's table."""
+        return self.on or self.link is not None
 
     @property
     def on(self) -> bool:
@@ -91,6 +113,8 @@ class Director:
     def before_deal(self) -> int | None:
         """Set the stakes of the hand about to be dealt; returns its level (from 0), at a
         cash table its timed blinds' level (None: it has none)."""
+        if self.link is not None:
+            return self.link.before_deal()
         if not self.on:
             return None if self.cash is None else self.cash.before_deal()
         t = self.tournament or self.start()
@@ -116,15 +140,26 @@ class Director:
 
     def resume_level(self, start_fields: dict[str, Any]) -> None:
         """A resumed hand plays at the level it was dealt at."""
+        if self.link is not None and "level" in start_fields:
+            self.link.resume_level(int(start_fields["level"]))
+            return
         t = self.tournament
         if t is None and not self.on and self.cash is not None:
             self.cash.resume_level(start_fields)
         if t is not None and "level" in start_fields:
             self.session.game = t.game_for(self.game(), int(start_fields["level"]))
             self.level = int(start_fields["level"])
+        elif t is None and self.on and "level" in start_fields:
+            # a multi-table tournament's table resumed before its tournament links it:
+            # the tournament's schedule is made from this table's own fields
+            index = int(start_fields["level"])
+            self.session.game = self.config().schedule().level(index).apply(self.game())
 
     def after_hand(self, before: dict[int, int]) -> None:
         """Give the places of the seats that went out in the hand just ended."""
+        if self.link is not None:
+            self.link.after_hand(before)
+            return
         t = self.tournament
         if t is None or t.over:
             return
@@ -148,17 +183,19 @@ class Director:
     # --- what the other parts may not do during a tournament ------------------------------
 
     def check_join(self) -> None:
+        if self.link is not None:
+            raise TableFull("a multi-table tournament seats its players: register in its lobby")
         if self.on and self.tournament is not None:
             raise TableFull("the tournament has started: nobody joins now (you may watch)")
 
     def check_rebuy(self) -> None:
-        if self.on:
+        if self.held:
             raise ActionError(
                 "a tournament has no rebuys: everyone plays the chips they started with"
             )
 
     def check_settings(self, data: dict[str, Any]) -> None:
-        if self.on and STAKES_SETTINGS & set(data):
+        if self.held and STAKES_SETTINGS & set(data):
             raise ActionError(
                 "a tournament's stakes follow its schedule: the host can change the clock, "
                 "the bot delay, the pause and the table's name"
@@ -166,6 +203,8 @@ class Director:
 
     def stays_in(self, seat: int) -> bool:
         """A tournament seat with chips is not given up by leaving: it is blinded away."""
+        if self.link is not None:
+            return self.session.seats[seat].stack > 0
         t = self.tournament
         return (
             t is not None
@@ -180,7 +219,7 @@ class Director:
         """A sit-and-go's side of the ledger (None at a cash table): each entrant's
         buy-in, place and prize, and their net (the prize less the buy-in); chips are
         the tournament's, not money, so they settle nothing."""
-        if not self.on:
+        if not self.on or self.link is not None:  # a multi-table one: its lobby has them
             return None
         t = self.tournament
         buy_in = self.config().tournament_buy_in
@@ -202,6 +241,8 @@ class Director:
     def payload(self, live: bool) -> dict[str, Any] | None:
         """What every client is shown of the tournament (None at a cash table);
         ``live``: a hand is in play."""
+        if self.link is not None:
+            return self.link.payload()
         if not self.on:
             return None
         t = self.tournament

@@ -16,6 +16,7 @@ from cardlab.web.table_extras import Extras
 from cardlab.web.table_fair import TableSeeds
 from cardlab.web.table_hand import HandRunner
 from cardlab.web.table_host import HostControls
+from cardlab.web.table_odds import TableOdds
 from cardlab.web.table_pace import Pace
 from cardlab.web.table_payload import payload, status
 from cardlab.web.table_seats import Seating
@@ -43,6 +44,7 @@ class View:
         pace: Pace,
         extras: Extras,
         away: Callable[[], bool] = lambda: False,
+        odds: TableOdds | None = None,
     ) -> None:
         self.table_id, self.notices = table_id, notices
         self.controls, self.seating, self.runner = controls, seating, runner
@@ -50,6 +52,7 @@ class View:
         self.audience, self.clock = audience, clock
         self.ending, self.pace, self.extras = ending, pace, extras
         self.away = away  # the table's store is unreachable (table_gate)
+        self.odds = odds  # the exact all-in odds and each player's hints (table_odds)
 
     def status(self) -> str:
         return status(
@@ -64,7 +67,7 @@ class View:
             seating=self.seating, runner=self.runner, director=self.director, fair=self.fair,
             chat=self.chat, notices=self.notices(), connected=self.audience.seats(),
             clock=self.clock.remaining(), status=self.status(), closed=self.ending.closed,
-            closing=self.ending.closing,
+            closing=self.ending.closing, odds=self.odds,
         ))  # fmt: skip
 
     def render(self, seat: int | None, host: bool) -> str:

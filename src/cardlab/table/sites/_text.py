@@ -199,6 +199,7 @@ class HandBuilder:
     figures: Figures = field(default_factory=Figures)
     notes: list[str] = field(default_factory=list)
     fields: dict[str, Any] = field(default_factory=dict)  # more PHH fields
+    runs: int = 1  # the board was run this many times (GGPoker's run it twice)
     # what each has put in: this street (as the sites' "raises to" count) and before
     _street: dict[str, int | Decimal] = field(default_factory=dict)
     _before: dict[str, int | Decimal] = field(default_factory=dict)
@@ -409,6 +410,8 @@ class HandBuilder:
             kind = event[0]
             if kind == "db":
                 actions.append(f"d db {event[1]}")
+            elif kind == "#":
+                actions.append(f"# {event[1]}")
             elif kind == "sm":
                 actions.append(f"p{index[event[1]]} sm {event[2]}")
             elif kind == "dh":
@@ -446,6 +449,8 @@ class HandBuilder:
             user["_total_pot"] = figures.total_pot[0]
         if self.notes:
             user["_notes"] = list(self.notes)
+        if self.runs > 1:
+            user["_runs"] = self.runs
         history = phh.HandHistory(
             variant=self.variant,
             antes=tuple(self.antes.get(n, 0) for n in names),

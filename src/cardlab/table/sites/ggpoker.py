@@ -1,8 +1,9 @@
 """GGPoker hand histories: PokerStars' grammar (:mod:`.pokerstars`) with GGPoker's first
 line (``Poker Hand #RC123: Hold'em No Limit ($0.02/$0.05)``), its game names (``PLO``,
 ``PLO-5``, ``ShortDeck``), straddles, and fees after the rake (``| Jackpot 0 | Bingo
-0``, counted with it). A hand run twice (``*** FIRST FLOP ***``) is reported as
-unsupported; all-in insurance and cash-out lines are kept as the hand's notes.
+0``, counted with it). A hand run twice (``*** FIRST FLOP ***``, ``*** SECOND FLOP
+***``) replays with the engine's runs (``_runs``, docs/phh.md); all-in insurance and
+cash-out lines are kept as the hand's notes.
 """
 
 from __future__ import annotations

@@ -159,7 +159,7 @@ class Reader:
                     summary = True
                     b.replace_draws()
                     b.street()
-                elif "SHOW" in line and not any(w in line for w in ("FIRST", "SECOND")):
+                elif "SHOW" in line:  # a board run twice has a showdown per run
                     showdown_seen = True
                 else:
                     river = self.street_line(b, line, number)
@@ -210,7 +210,18 @@ class Reader:
             b.replace_draws()
             b.street()
         elif any(w in line for w in ("FIRST", "SECOND", "THIRD")):
-            raise Unsupported(f"line {number}: run it twice (or more) is not played")
+            # a board run twice (GGPoker): each run's streets in turn, the cards they
+            # share written once (the engine's runs: docs/phh.md)
+            run = 3 if "THIRD" in line else 2 if "SECOND" in line else 1
+            if b.dealing != "flop":
+                raise Unsupported(f"line {number}: a {b.dealing} hand run more than once")
+            if run > b.runs:
+                b.runs = run
+                b.events.append(("#", f"run {run}"))
+            b.street()
+            boards = re.findall(r"\[([^\]]*)\]", line)
+            if boards:
+                b.board(cards(boards[-1]))
         elif b.dealing == "stud":
             if "3rd" in line:
                 return None

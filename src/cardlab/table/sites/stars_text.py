@@ -32,6 +32,9 @@ _GAMES = {
     "FO/8": "Omaha Hi/Lo Limit",
 }
 _STREETS = {1: "FLOP", 2: "TURN", 3: "RIVER"}
+_BY_LENGTH = {0: "FLOP", 3: "TURN", 4: "RIVER"}  # a run's street by the board before it
+_RUNS = ("FIRST", "SECOND", "THIRD")
+_TIMES = {2: "two", 3: "three"}
 
 
 def dumps(r: Replay, hand_id: str | int = 1) -> str:
@@ -76,7 +79,7 @@ def dumps(r: Replay, hand_id: str | int = 1) -> str:
             lines.append(f"{names[i]} collected {money(paid)} from pot")
     total = sum((Decimal(w) for w in won), Decimal(0))
     lines += ["*** SUMMARY ***", f"Total pot {money(total)} | Rake {money(rake)}"]
-    board = [str(c) for e in r.hand.history if isinstance(e, ev.DealBoard) for c in e.cards]
+    board = [str(c) for c in r.hand.runouts()[0]]
     if board:
         lines.append(f"Board [{' '.join(board)}]")
     return "\n".join(lines) + "\n"
@@ -142,10 +145,20 @@ def _body(r: Replay, names: list[str]) -> list[str]:
             for i, held in enumerate(r.hand.hole):  # each hand whose every card is known
                 if held and None not in held:
                     lines.append(f"Dealt to {names[i]} [{' '.join(map(str, held))}]")
+        elif isinstance(e, ev.NewRun):  # GGPoker's run it twice: "*** SECOND FLOP ***"
+            board = board[: r.hand.all_in_board or 0]
         elif isinstance(e, ev.DealBoard):
             _hole_header(lines)
             shown = [str(c) for c in e.cards]
             title = _STREETS.get(len([x for x in lines if x.startswith("*** ")]), "RIVER")
+            shared = r.hand.all_in_board
+            if r.hand.runs > 1 and shared is not None and len(board) >= shared:
+                run = sum(
+                    1 for x in r.hand.history[: r.hand.history.index(e)] if isinstance(x, ev.NewRun)
+                )
+                if run == 0 and len(board) == shared:
+                    lines.append(f"Hand was run {_TIMES.get(r.hand.runs, r.hand.runs)} times")
+                title = f"{_RUNS[run]} {_BY_LENGTH.get(len(board), 'RIVER')}"
             before = f"[{' '.join(board)}] " if board else ""
             lines.append(f"*** {title} *** {before}[{' '.join(shown)}]")
             board += shown

@@ -126,6 +126,15 @@ function show(k) {
   // a double-board bomb pot's second board (docs/home-games.md)
   $("rp-board2").hidden = !frame.second_board;
   $("rp-board2").replaceChildren(...(frame.second_board || []).map((c) => card(c, false)));
+  // a board run more than once: the runs before this one; the exact all-in odds
+  const runs = frame.runs_done || [];
+  $("rp-runs").hidden = !runs.length;
+  $("rp-runs").replaceChildren(...runs.map((b, k) => h("div", { class: "rp-run", "data-run": String(k + 1) }, `run ${k + 1}: `, ...b.map((c) => card(c, false)))));
+  const odds = frame.odds;
+  $("rp-odds").hidden = !odds;
+  $("rp-odds").replaceChildren(...(odds ? odds.hands.map((x) => h("tr", { "data-player": String(x.player) },
+    h("td", {}, data.players[x.player - 1] || `p${x.player}`), h("td", {}, x.cards),
+    h("td", {}, `${(100 * x.equity).toFixed(1)}%` + (x.tie > 0 ? ` (tie ${(100 * x.tie).toFixed(1)}%)` : "")))) : []));
   $("rp-action").textContent = frame.text;
   $("rp-seats").replaceChildren(...frame.players.map((p, i) => seat(p, i, frame, last)));
   drawLog();
@@ -183,6 +192,8 @@ function drawResult(last) {
     `${p.name} ${amount(p.amount)}: ${p.winners.join(" and ")}${p.why ? ` (${p.why})` : ""}`)));
   $("rp-shown").replaceChildren(...result.hands.map((x) => h("li", {},
     `${x.name} shows ${x.cards}${x.description ? `: ${x.description}` : ""}`)));
+  $("rp-rabbit").hidden = !data.rabbit;
+  $("rp-rabbit").textContent = data.rabbit ? `The rabbit (the cards that would have come, not part of the hand): ${data.rabbit.join(" ")}` : "";
 }
 
 // --- controls ----------------------------------------------------------------------------

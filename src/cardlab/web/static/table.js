@@ -162,6 +162,7 @@ function table(root) {
   });
   $("pt-approve").addEventListener("click", () => host({ op: "settings", settings: { approve_seats: !(state && state.table.config.approve_seats) } }));
   $("pt-new-players").addEventListener("change", (e) => host({ op: "settings", settings: { new_players: e.target.value } }));
+  $("pt-run-it").addEventListener("change", (e) => host({ op: "settings", settings: { run_it: Number(e.target.value) } }));
   $("pt-settings").addEventListener("submit", (event) => {
     event.preventDefault();
     const settings = {};
@@ -284,6 +285,7 @@ function table(root) {
       $("pt-requests-box").hidden = !requests.length;
       $("pt-approve").textContent = s.table.config.approve_seats ? "Seat people without approval" : "Approve each new seat";
       if (document.activeElement !== $("pt-new-players")) $("pt-new-players").value = s.table.config.new_players || "wait";
+      if (document.activeElement !== $("pt-run-it")) $("pt-run-it").value = String(s.table.config.run_it || 1);
     }
     if (ledgerHand !== s.table.hand_number + (s.hand && s.hand.over ? 0.5 : 0)) { ledgerHand = s.table.hand_number + (s.hand && s.hand.over ? 0.5 : 0); loadLedger(); }
     $("pt-close").hidden = !s.host || s.table.closed;
@@ -304,6 +306,7 @@ function table(root) {
     renderFelt();
     renderActions();
     renderLast();
+    renderOdds();
     renderTournament();
     const logBox = $("pt-log");
     logBox.textContent = "";
@@ -651,6 +654,12 @@ function table(root) {
       update();
       draw.addEventListener("click", () => { const cards = [...selected].join(" "); selected.clear(); act(cards ? "d " + cards : "d"); });
       buttons.append(draw);
+    } else if (legal.phase === "runs") {
+      // everyone left is all in: run the rest of the board more than once if all agree
+      me.cards.forEach((c, k) => hole.append(mine(c, k)));
+      const times = ["once", "twice", "three times"];
+      for (let n = 1; n <= legal.runs; n++) buttons.append(h("button", { type: "button", id: `pt-act-runs-${n}`, class: n === 2 ? "primary" : "", onclick: () => act(`runs ${n}`) }, `Run it ${times[n - 1] || n + " times"}`));
+      buttons.append(h("button", { type: "button", id: "pt-act-runs-any", onclick: () => act("runs") }, "No preference"));
     } else if (legal.phase === "showdown") {
       me.cards.forEach((c, k) => hole.append(mine(c, k)));
       buttons.append(h("button", { type: "button", id: "pt-act-show", class: "primary", onclick: () => act("s") }, "Show"));
@@ -696,7 +705,53 @@ function table(root) {
   function renderLast() {
     const box = $("pt-last");
     box.hidden = !state.last;
-    put(box, state.last ? lastHand(state.last) : []);
+    // the rabbit: anyone may ask for it between hands (a hand won before its last street)
+    const rabbit = betweenHands(state) ? () => send({ type: "rabbit" }) : null;
+    put(box, state.last ? lastHand(state.last, rabbit) : []);
+  }
+
+  // the exact all-in odds (everyone's, street by street and run by run) and your hint
+  let hintsAsked = null;
+  function renderOdds() {
+    const s = state;
+    const box = $("pt-odds");
+    box.textContent = "";
+    const pct = (x) => `${(100 * x).toFixed(1)}%`;
+    if (s.odds && s.odds.length) {
+      const several = s.odds.some((x) => x.run > 1);
+      const rows = s.odds.map((o) => h("tr", { "data-run": o.run, "data-board": o.board },
+        h("td", {}, (several ? `run ${o.run}: ` : "") + (o.board || "before the flop")),
+        h("td", {}, o.hands.map((x) => `${x.cards} ${pct(x.equity)}` + (x.tie > 0 ? ` (tie ${pct(x.tie)})` : "")).join(" · "))));
+      box.append(h("h2", {}, "All-in odds (exact)"),
+        h("table", { id: "pt-odds-table" }, h("thead", {}, h("tr", {}, h("th", {}, "Board"), h("th", {}, "Each hand's share"))), h("tbody", {}, ...rows)));
+    }
+    if (s.hints_on && s.hint) {
+      const x = s.hint;
+      const words = x.hand ? `You have ${x.hand}. ` : "";
+      const eq = x.equity == null ? "too many deals to count exactly now" : `${pct(x.equity)} against a random hand (exact)`;
+      box.append(h("p", { id: "pt-hint", class: "pt-hint" }, `${words}Your equity: ${eq}.`));
+    }
+    box.hidden = !box.childNodes.length;
+    const want = pref("cardlab-hints");
+    if (s.you && !!s.hints_on !== want && hintsAsked !== want) { hintsAsked = want; send({ type: "hints", on: want }); }
+  }
+
+  // a multi-table tournament's table (web/mtt.py): its number, the lobby, and a player
+  // moved to another table follows there (the lobby knows where this browser sits)
+  let wasSeated = false;
+  let following = false;
+  function followMtt(m, facts) {
+    facts.append(h("div", {}, h("dt", {}, "Table"), h("dd", { id: "pt-mtt-table" },
+      m.final_table ? "the final table" : `${m.table} (${m.tables} tables left) `,
+      h("a", { id: "pt-mtt-lobby", href: m.lobby }, "lobby"))));
+    if (state.you) { wasSeated = true; return; }
+    if (!wasSeated || following) return;
+    following = true;
+    api("GET", `/api/mtts/${m.id}`).then((lobby) => {
+      const url = lobby.you && lobby.you.table_url;
+      if (url && url !== location.pathname) location.assign(url);
+      else following = false;
+    }).catch(() => { following = false; });
   }
 
   // a sit-and-go: the level, the stakes and the next ones, who is left, the standings
@@ -732,6 +787,7 @@ function table(root) {
     if (t.players_left != null) fact("Players left", `${t.players_left} of ${t.entrants}`);
     if (t.prizes && t.prizes.some((x) => x > 0)) fact("Prizes", t.prizes.join(" · "));
     if (t.started === false) body.append(h("p", { class: "note" }, "Not started yet: the levels count from the first hand."));
+    if (t.mtt) followMtt(t.mtt, facts);
     body.append(facts);
     body.append(standings(t.standings || []));
   }
@@ -741,6 +797,9 @@ function table(root) {
   four.checked = pref("cardlab-four-colour");
   root.classList.toggle("four-colour", four.checked);
   four.addEventListener("change", () => { pref("cardlab-four-colour", four.checked); root.classList.toggle("four-colour", four.checked); });
+  const hints = $("pt-hints");
+  hints.checked = pref("cardlab-hints");
+  hints.addEventListener("change", () => { pref("cardlab-hints", hints.checked); hintsAsked = null; if (state) renderOdds(); });
   const loud = $("pt-sound");
   loud.checked = sound.on = pref("cardlab-sound");
   loud.addEventListener("change", () => { sound.on = pref("cardlab-sound", loud.checked); if (sound.on) sound.click(); });

@@ -7,19 +7,26 @@ const signed = (n) => (n > 0 ? "+" : "") + n;
 const row = (cells) => h("tr", {}, cells.map((c) => h("td", {}, c)));
 const head = (names) => h("thead", {}, h("tr", {}, names.map((x) => h("th", {}, x))));
 
-// The last hand: its pots and who won them why, the hands shown, each player's result,
-// and the link to its replay (as this browser may see it, web/replay.py).
-export function lastHand(last) {
+// The last hand: its pots and who won them why, the hands shown, a board run more than
+// once (each run's board), the rabbit (or ``rabbit()``'s button to ask for it, when
+// given), each player's result, and the link to its replay (as this browser may see it,
+// web/replay.py).
+export function lastHand(last, rabbit = null) {
   const potRows = last.pots.map((p) => h("tr", {}, h("td", {}, `${p.name} ${p.amount}`), h("td", {}, p.winners.join(", ")),
     h("td", { title: `decided by: ${p.decided_by}`, "data-decided-by": p.decided_by }, p.why || p.decided_by,
       p.decided_by === "suits" ? h("a", { href: "/rules" }, " (rules)") : null)));
   return [
-    h("h2", {}, `Hand ${last.hand}` + (last.board ? `: board ${last.board}` : "")),
+    h("h2", {}, `Hand ${last.hand}` + ((last.boards || []).length > 1 ? `: boards ${last.boards.join(" and ")}`
+      : last.board ? `: board ${last.board}` : "")),
     h("table", { id: "pt-last-pots" }, head(["Pot", "Won by", "Why"]), h("tbody", {}, potRows)),
     last.hands.length
       ? h("table", { id: "pt-last-hands" }, head(["Player", "Cards", "Best five"]),
         h("tbody", {}, last.hands.map((x) => row([x.name, x.cards, x.description]))))
       : null,
+    ...(last.runs || []).map((b, k) => h("p", { class: "pt-run", "data-run": k + 1 }, `Run ${k + 1}: ${b}`)),
+    last.rabbit ? h("p", { id: "pt-rabbit-cards", class: "pt-rabbit" }, `The rabbit (not part of the hand): ${last.rabbit}`)
+      : last.rabbit_due && rabbit ? h("p", {}, h("button", { type: "button", id: "pt-rabbit", onclick: rabbit }, "Show the cards that would have come"))
+        : null,
     h("p", { class: "note" }, last.results.map((r) => `${r.name} ${r.won > 0 ? "+" : ""}${r.won}`).join(" · ")),
     last.replay ? h("p", {}, h("a", { id: "pt-last-replay", href: last.replay }, `Replay hand ${last.hand}`)) : null,
   ];

@@ -1,0 +1,111 @@
+"""Two people in two headless Chromiums run it twice: one goes all in, the other calls,
+both choose "Run it twice"; both pages show the two runs, each pot's share per run, and
+the exact all-in odds of every street of both runs. Screenshots at 1280 and 390 px go
+to out/screenshots/ (gitignored)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("selenium")
+pytest.importorskip("uvicorn")
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from test_web_tables_browser import (
+    DESKTOP,
+    PHONE,
+    WIDE,
+    _browser,
+    base_url,
+    screenshot,
+    size,
+    text,
+    visible,
+    wait,
+)
+
+pytestmark = pytest.mark.slow
+__all__ = ["base_url"]  # the module's server, shared
+
+# all in when it is this page's turn to bet, call an all-in, run it twice when asked
+PLAY = (
+    "const q = (s) => document.querySelector(s);"
+    "const runs = q('#pt-act-runs-2'); if (runs) { runs.click(); return 'runs'; }"
+    "const allin = q(\"#pt-presets button[aria-label^='all-in']\");"
+    "if (allin && q('#pt-raise') && !q('#pt-raise').hidden) {"
+    "  allin.click(); q('#pt-raise-btn').click(); return 'all-in'; }"
+    "const call = q('#pt-act-call'); if (call) { call.click(); return 'call'; }"
+    "return '';"
+)
+
+
+@pytest.fixture(scope="module")
+def players() -> Iterator[list[WebDriver]]:
+    made = [_browser() for _ in range(2)]
+    try:
+        yield [d for d, _ in made]
+    finally:
+        for driver, profile in made:
+            driver.quit()
+            shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_two_people_run_it_twice(base_url: str, players: list[WebDriver]) -> None:
+    import httpx
+
+    config = {
+        "game": "standard52-holdem",
+        "seats": 2,
+        "stack": 100,
+        "clock": 0,
+        "pause": 60,
+        "run_it": 2,
+        "name": "run it twice",
+    }
+    created = httpx.post(base_url + "/api/tables", json=config).json()
+    url = base_url + created["url"]
+    for driver, name in zip(players, ("ann", "bob"), strict=True):
+        size(driver, DESKTOP)
+        driver.get(url)
+        wait(driver, lambda d=driver: visible(d, "pt-join"), "the join form")
+        driver.find_element(By.ID, "pt-name").send_keys(name)
+        driver.find_element(By.ID, "pt-join-btn").click()
+        wait(driver, lambda d=driver, n=name: f"you are {n}" in text(d, "#pt-status"), "seated")
+    done: list[str] = []
+
+    def step() -> bool:
+        for driver in players:
+            did = driver.execute_script(PLAY)
+            if did:
+                done.append(str(did))
+        return all(
+            visible(d, "pt-last") and text(d, "#pt-last").count("Run ") >= 2 for d in players
+        )
+
+    wait(players[0], step, "the hand run twice on both pages")
+    assert done.count("runs") >= 2 and "all-in" in done  # a click may repeat before the redraw
+    for driver in players:
+        last = text(driver, "#pt-last")
+        assert "Run 1:" in last and "Run 2:" in last
+        assert "run 1, main pot" in last and "run 2, main pot" in last
+        # the exact odds of both runs (counted off the event loop, then pushed)
+        wait(driver, lambda d=driver: visible(d, "pt-odds-table"), "the all-in odds")
+        runs = driver.execute_script(
+            "return [...document.querySelectorAll('#pt-odds-table tr[data-run]')]"
+            ".map(e => e.dataset.run)"
+        )
+        assert set(runs) == {"1", "2"}
+    ann, bob = players
+    screenshot(ann, "table-run-it-twice")
+    size(ann, DESKTOP)
+    size(bob, PHONE)
+    bob.refresh()
+    wait(bob, lambda: visible(bob, "pt-odds-table"), "the odds on a phone")
+    assert bob.execute_script("return document.documentElement.scrollWidth") <= PHONE[0], (
+        bob.execute_script(WIDE)
+    )
+    screenshot(bob, "table-run-it-twice")
