@@ -35,6 +35,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "table_fences": ("table_id",),
     "player_notes": ("writer", "subject"),
     "mtt_tournaments": ("id",),
+    "viewer_hands": ("writer", "digest"),
 }
 """Every table of the store, in the order it is copied, and its primary key."""
 

@@ -168,6 +168,16 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         closed_at TEXT COLLATE "C"
     );
     """,
+    # 8: the hands a browser imported for its HUD
+    """
+    CREATE TABLE viewer_hands (
+        writer TEXT COLLATE "C" NOT NULL,
+        digest TEXT COLLATE "C" NOT NULL,
+        phh TEXT COLLATE "C" NOT NULL,
+        added_at TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (writer, digest)
+    );
+    """,
 )
 
 IDENTITY_TABLES = ("hands", "arena_runs", "ledger")

@@ -160,6 +160,17 @@ MIGRATIONS: tuple[str, ...] = (
         closed_at TEXT
     );
     """,
+    # 8: the hands a browser imported from its own histories for its HUD, private to the
+    # writer (``digest``: the SHA-256 of the PHH text, so a hand is kept once)
+    """
+    CREATE TABLE viewer_hands (
+        writer TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        phh TEXT NOT NULL,
+        added_at TEXT NOT NULL,
+        PRIMARY KEY (writer, digest)
+    ) WITHOUT ROWID;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -52,6 +52,7 @@ from cardlab.store.records import (
     utc_text,
 )
 from cardlab.store.schema import SCHEMA_VERSION
+from cardlab.store.viewer_hands import ViewerHandsMixin
 from cardlab.store.web_tables import TablesMixin
 
 ENV_VAR = "CARDLAB_DB"
@@ -85,7 +86,7 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("cardlab", appauthor=False)) / FILE_NAME
 
 
-class Store(TablesMixin, NotesMixin, MttMixin):
+class Store(TablesMixin, NotesMixin, MttMixin, ViewerHandsMixin):
     """An open hand store. Make one with :meth:`Store.open` (or :meth:`Store.in_memory`)."""
 
     def __init__(

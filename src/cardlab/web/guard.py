@@ -143,6 +143,8 @@ DEFAULT_LIMITS: Mapping[str, Limit] = MappingProxyType(
         "message": Limit(50, 1.0),  # WebSocket messages per second (per connection)
         "notes": Limit(60, 60.0),  # player notes written per minute, per browser
         "notes/address": Limit(300, 60.0),  # ... by every browser at one address
+        "hud_upload": Limit(10, 60.0),  # own hand histories sent to the HUD per minute
+        "hud_upload/address": Limit(50, 60.0),  # ... by every browser at one address
         "request": Limit(600, 10.0),  # API requests per 10 seconds, per browser (Guard's)
         "request/address": Limit(3000, 10.0),  # ... by every browser at one address
     }

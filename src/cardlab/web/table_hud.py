@@ -37,12 +37,12 @@ from cardlab.table.player_stats import (
 from cardlab.web.table_config import TableConfig
 from cardlab.web.table_outlets import Outlets
 
-__all__ = ["Hud", "hud_row"]
+__all__ = ["Hud", "NoEquities", "hud_row"]
 
 log = logging.getLogger(__name__)
 
 
-class _NoEquities(EquityCache):
+class NoEquities(EquityCache):
     """The HUD's figures never use an all-in's equity: none is worked out (each all-in
     is left unadjusted, which changes only the expected net)."""
 
@@ -89,7 +89,7 @@ class Hud:
         self.summaries: dict[int, HandSummary] = {}
         self.figures: dict[str, dict[str, Any]] = {}
         self.counted = -1  # the table's hand count when the figures were made
-        self._cache = _NoEquities()
+        self._cache = NoEquities()
         self._task: asyncio.Task[None] | None = None
 
     def refresh(self) -> None:

@@ -114,6 +114,7 @@ from cardlab.web.table_phh import phhs
 from cardlab.web.table_relay import RemoteSockets, relay_socket
 from cardlab.web.table_room import Room, digest
 from cardlab.web.verify_page import deck_orders_json
+from cardlab.web.viewer_hud import ViewerHands, viewer_hud_routes
 
 log = logging.getLogger(__name__)
 
@@ -531,6 +532,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
     return [
         *mtts,
         *note_routes(lambda: manager.store, browser_hash, _body, notes_limited),
+        *viewer_hud_routes(ViewerHands(lambda: manager.store), browser_hash, notes_limited),
         Route("/tables", lobby),
         Route("/tables/{table_id}", table_page),
         Route("/api/tables", api_list, methods=["GET"]),

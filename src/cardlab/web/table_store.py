@@ -17,6 +17,7 @@ process.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -83,6 +84,14 @@ class TableStore(Protocol):
     def save_mtt(self, mtt_id: str, state: dict[str, Any], *, closed: bool = False) -> None: ...
 
     def mtts(self, *, closed: bool = False) -> list[Any]: ...
+
+    def add_viewer_hands(self, writer: str, texts: Sequence[str]) -> tuple[int, int]: ...
+
+    def viewer_hands(self, writer: str) -> list[str]: ...
+
+    def viewer_hands_mark(self, writer: str) -> tuple[int, str]: ...
+
+    def forget_viewer_hands(self, writer: str) -> int: ...
 
 
 def open_table_store(path: str | None) -> Store:

@@ -41,6 +41,8 @@ export function extras(root, hooks) {
   let editing = null;  // the name whose note the form edits
   const shownReactions = new Set();
   let avatarSent = false;
+  let own = new Map();  // name key -> figures from this browser's own hand histories
+  let ownHands = 0;
 
   // --- notes (GET/POST /api/notes: this browser's own) ---------------------------
   async function loadNotes() {
@@ -75,6 +77,34 @@ export function extras(root, hooks) {
     } catch (e) { showError("px-note-error", e.message); }
   });
   $("px-note-cancel").addEventListener("click", () => { $("px-note").hidden = true; editing = null; });
+
+  // --- this browser's own hand histories (GET/POST /api/hud/mine) -------------------
+  async function loadMine() {
+    try {
+      const got = await api("GET", "/api/hud/mine");
+      own = new Map(Object.entries(got.players));
+      ownHands = got.hands;
+      $("px-mine-status").textContent = ownHands ? `${ownHands} of your hands kept for the HUD` : "";
+      $("px-mine-forget").hidden = !ownHands;
+      if (state) decorate();
+    } catch (e) { /* optional: the table's own figures still show */ }
+  }
+  $("px-mine-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    showError("px-mine-error", "");
+    $("px-mine-status").textContent = `reading ${file.name}…`;
+    try {
+      const got = await api("POST", "/api/hud/mine", { text: await file.text(), name: file.name });
+      await loadMine();
+      const skipped = got.skipped_count ? `; ${got.skipped_count} not read (${got.skipped[0]})` : "";
+      $("px-mine-status").textContent = `${got.added} new hands, ${got.already} already kept; ${got.hands} in all${skipped}`;
+    } catch (e) { showError("px-mine-error", e.message); $("px-mine-status").textContent = ""; }
+    event.target.value = "";
+  });
+  $("px-mine-forget").addEventListener("click", async () => {
+    try { await api("POST", "/api/hud/mine/forget"); await loadMine(); } catch (e) { showError("px-mine-error", e.message); }
+  });
 
   // --- the bar: time bank, reactions, avatar ---------------------------------------
   $("px-bank").addEventListener("click", () => hooks.send({ type: "time_bank" }));
@@ -142,6 +172,7 @@ export function extras(root, hooks) {
     $("px-blinds").hidden = !bc;
     if (bc) $("px-blinds").textContent = `Blinds level ${bc.level}: ${bc.stakes}; next ${bc.next} in ${Math.ceil(bc.next_in / 60)} min`;
     $("px-hud-box").hidden = !s.hud;
+    $("px-mine").hidden = !s.hud;
     $("px-coach-box").hidden = !s.you || s.table.closed || !(s.table.practice || s.seats.every((p) => p.kind !== "human" || p.you));
     if (s.host) {
       const c = s.table.config;
@@ -177,6 +208,13 @@ export function extras(root, hooks) {
         plate.append(h("div", { class: "px-hud", "data-hud": p.seat, title: "hands · VPIP/PFR/3-bet % · aggression factor · went to showdown % (this table)" },
           h("span", {}, `${hud.hands}h ${pct(hud.vpip)}/${pct(hud.pfr)}/${pct(hud.three_bet)}`), " ",
           h("span", {}, `AF ${af} SD ${pct(hud.went_to_showdown)}`)));
+      }
+      const yours = s.hud && !p.you ? own.get(nameKey(p.name)) : null;
+      if (yours && $("px-hud-show").checked) {
+        const af = yours.aggression === null ? "–" : yours.aggression.toFixed(1);
+        plate.append(h("div", { class: "px-hud px-hud-mine", "data-hud-mine": p.seat, title: "from your own hand histories: hands · VPIP/PFR/3-bet % · aggression factor · went to showdown %" },
+          h("span", {}, `yours ${yours.hands}h ${pct(yours.vpip)}/${pct(yours.pfr)}/${pct(yours.three_bet)}`), " ",
+          h("span", {}, `AF ${af} SD ${pct(yours.went_to_showdown)}`)));
       }
     }
   }
@@ -217,4 +255,5 @@ export function extras(root, hooks) {
   }
 
   loadNotes();
+  loadMine();
 }
