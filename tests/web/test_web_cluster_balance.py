@@ -29,6 +29,8 @@ from _postgres import PostgresServer, postgres_server
 from _redis import RedisServer, redis_server
 from cardlab.store import Store
 
+pytestmark = pytest.mark.xdist_group("clusters")  # see test_web_cluster_browser.py
+
 __all__ = ["postgres_server", "redis_server"]
 
 httpx = pytest.importorskip("httpx")

@@ -31,7 +31,9 @@ pytest.importorskip("selenium")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
-pytestmark = pytest.mark.slow
+# slow; and in one xdist group with the other multi-process cluster tests, which run one
+# after another on one worker (two clusters of processes at once starve each other's leases)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("clusters")]
 
 Message = dict[str, Any]
 HOLE = "#pt-hole [data-card]"  # the page's own cards, big, under the table
@@ -40,9 +42,10 @@ STACKS = (  # each seat's name and stack, as the page shows them
     "return [...document.querySelectorAll('.pt-seat')]"
     ".map(e => [e.querySelector('.nm').textContent, e.querySelector('.stk').textContent])"
 )
-TAKEOVER = (
-    20.0  # seconds a new owner may take after a kill -9 (a 5 s lease, looked for every 5/3 s)
-)
+# seconds a new owner may take after a kill -9: a 5 s lease, looked for every 5/3 s, and
+# a balance move right after the takeover (a handed lease lasts 10 s if its receiver
+# does not claim it: docs/scale-out.md)
+TAKEOVER = 40.0
 
 
 class Cluster:
