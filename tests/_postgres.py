@@ -211,9 +211,9 @@ def _switch_user(user: pwd.struct_passwd) -> list[str]:
     raise FileNotFoundError("running PostgreSQL as root needs setpriv or runuser (util-linux)")
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
-    """A PostgreSQL server for the whole session (fails, never skips, without one)."""
+def running_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server started in a folder of its own and stopped after (a fixture's
+    body: fails, never skips, without PostgreSQL)."""
     try:
         server = PostgresServer()
     except FileNotFoundError as error:
@@ -223,6 +223,12 @@ def postgres_server() -> Iterator[PostgresServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for the whole session (fails, never skips, without one)."""
+    yield from running_server()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from _postgres import PostgresServer
+from _postgres import PostgresServer, running_server
 from cardlab.errors import StoreError
 from cardlab.store import Store
 from cardlab.store import store as store_module
@@ -19,15 +19,7 @@ from cardlab.store import store as store_module
 @pytest.fixture(scope="module")
 def own_server() -> Iterator[PostgresServer]:
     """A server of this module's own: stopping the session's would fail other tests."""
-    try:
-        server = PostgresServer()
-    except FileNotFoundError as error:
-        pytest.fail(str(error), pytrace=False)
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
+    yield from running_server()
 
 
 def test_a_lost_connection_is_made_again_when_the_server_returns(
