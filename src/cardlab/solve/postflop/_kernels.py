@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 import numba as nb
 import numpy as np
 
-from cardlab._sharing import borrowed, fetch_add
+from cardlab._sharing import borrowed
 
 CFR, BEST, AVERAGE = 0, 1, 2
 DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3
@@ -694,99 +694,3 @@ def slot_reaches(
             slot_reaches(g, child, mode, p, sub, reach_o, slots_p, slots_o)
         else:
             slot_reaches(g, child, mode, p, reach_p, reach_o * sigma[i], slots_p, slots_o)
-
-
-@_jit
-def chance_tasks(
-    g: Arrays,
-    task_node: Any,
-    task_card: Any,
-    counter: Any,
-    mode: int,
-    p: int,
-    slots_p: Any,
-    slots_o: Any,
-    results: Any,
-    disc: Any,
-    scratch: Any,
-) -> None:
-    """Phase 2: first-street chance nodes' children, one card each, largest first,
-    each taken by the next free thread from the shared ``counter`` (int64 [1], from 0).
-    The caller runs one call per thread (the GIL is released; numba's ``prange`` cannot
-    call a recursive function). ``scratch``: this thread's own, :func:`task_stack_size`
-    long."""
-    n_tasks = task_node.shape[0]
-    empty = np.zeros((1, 1))
-    g = borrowed(g)  # no reference counts on the shared arrays for the threads to share
-    disc = borrowed(disc)
-    stack = borrowed(scratch)  # nor on this thread's own scratch
-    n_p = slots_p.shape[1]
-    stack_len = stack.shape[0] - n_p - slots_o.shape[1]
-    sub_p = stack[stack_len : stack_len + n_p]
-    sub_o = stack[stack_len + n_p :]
-    cards_p = g.cards0 if p == 0 else g.cards1
-    cards_o = g.cards1 if p == 0 else g.cards0
-    factor = g.chance_factor[0]
-    while True:
-        i = fetch_add(counter, 1)
-        if i >= n_tasks:
-            break
-        a = task_node[i]
-        j = task_card[i]
-        s = g.slot[a]
-        card = g.avail[j]
-        out = borrowed(results[i])
-        out[:] = 0.0
-        if _mask(cards_o, slots_o[s], card, sub_o) <= 0.0 and mode != CFR:
-            continue
-        _mask(cards_p, slots_p[s], card, sub_p)
-        _walk(
-            g,
-            g.children[g.child_start[a]],
-            np.int64(j),
-            mode,
-            p,
-            sub_p,
-            sub_o,
-            out,
-            empty,
-            False,
-            disc,
-            stack,
-            np.int64(0),
-        )
-        for h in range(n_p):
-            if cards_p[h, 0] == card or cards_p[h, 1] == card:
-                out[h] = 0.0
-            else:
-                out[h] *= factor
-
-
-def task_stack_size(g: Arrays, task_node: Any, n: int) -> int:
-    """The scratch :func:`chance_tasks` needs: the deepest of the tasks' subtrees, with
-    at most ``n`` hands a player, and each player's reach."""
-    deepest = 0
-    for a in {int(x) for x in task_node}:
-        deepest = max(deepest, int(stack_size(g, np.int64(g.children[g.child_start[a]]), n)))
-    return deepest + 2 * n
-
-
-@_jit
-def gather_tasks(
-    results: Any, slot: Any, to: Any, task: Any, swap: Any, perm: Any, cache: Any
-) -> None:
-    """Each first-street chance node's values: the sum of its cards' tasks, a mirrored
-    card adding its walked card's values with the hands swapped (``perm[swap]``)."""
-    cache[:] = 0.0
-    n_h = cache.shape[1]
-    for i in range(slot.shape[0]):
-        row = cache[slot[i]]
-        values = results[i]
-        for h in range(n_h):
-            row[h] += values[h]
-    for m in range(to.shape[0]):
-        row = cache[to[m]]
-        values = results[task[m]]
-        order = perm[swap[m]]
-        for h in range(n_h):
-            row[h] += values[order[h]]

@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from cardlab.errors import GameError
 from cardlab.solve.postflop import _kernels as k
+from cardlab.solve.postflop import _loop
 from cardlab.solve.postflop.game import PostflopGame
 from cardlab.solve.postflop.tree import DECISION
 
@@ -90,6 +91,7 @@ class Solver:
         if self.mass <= 0:
             raise GameError("the two ranges share every card: no deal is possible")
         self._tasks = self._task_list()
+        self._frames = [_loop.frames(self.g) for _ in range(self.threads)]
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
 
     def _task_list(
@@ -119,7 +121,7 @@ class Solver:
         columns = tuple(zip(*mirrored, strict=True)) or ((), (), ())
         self._mirrored = tuple(np.array(m, np.int64).reshape(-1) for m in columns)
         n = max(len(h) for h in self.game.hands)
-        self._scratch_size = k.task_stack_size(self.g, nodes, n)
+        self._scratch_size = _loop.task_stack_size(self.g, nodes, n)
         self._scratch: dict[type[np.floating[Any]], list[npt.NDArray[np.floating]]] = {}
         return nodes, cards, slots
 
@@ -144,7 +146,7 @@ class Solver:
         disc = disc if disc is not None else np.zeros(3)
         slots = self.game.slots
         if not slots:
-            k.walk(g, 0, 0, mode, p, w_p, w_o, out, np.zeros((1, 1), dtype), False, disc)
+            _loop.walk_loop(g, 0, 0, mode, p, w_p, w_o, out, np.zeros((1, 1), dtype), False, disc)
             return out.astype(np.float64, copy=False)
         slots_p = np.zeros((len(slots), len(w_p)))
         slots_o = np.zeros((len(slots), len(w_o)))
@@ -155,7 +157,7 @@ class Solver:
         counter = np.zeros(1, np.int64)
 
         def run(first: int) -> None:
-            k.chance_tasks(
+            _loop.chance_tasks(
                 g,
                 node,
                 card,
@@ -167,6 +169,7 @@ class Solver:
                 results,
                 disc,
                 scratch[first],
+                self._frames[first],
             )
 
         if self._pool is None:
@@ -175,8 +178,8 @@ class Solver:
             list(self._pool.map(run, range(self.threads)))
         cache = np.empty((len(slots), len(w_p)), dtype)
         to, task, swap = self._mirrored
-        k.gather_tasks(results, slot, to, task, swap, (g.perm0, g.perm1)[p], cache)
-        k.walk(g, 0, 0, mode, p, w_p, w_o, out, cache, True, disc)
+        _loop.gather_tasks(results, slot, to, task, swap, (g.perm0, g.perm1)[p], cache)
+        _loop.walk_loop(g, 0, 0, mode, p, w_p, w_o, out, cache, True, disc)
         return out.astype(np.float64, copy=False)
 
     def iterate(self) -> None:
