@@ -310,19 +310,22 @@ def _loop(
             fr[d, _RO] = ro
             fr[d, _TOP] = at + n_p
             continue
+        # row by row (an index a loop counts from 0 is never negative: no wrap-around
+        # test, the loops vectorise), each hand's sum in the order of the actions
         if mode == BEST:
-            for h in range(n_p):
-                best = values[h]
-                for i in range(1, n_act):
-                    if values[i * n_p + h] > best:
-                        best = values[i * n_p + h]
-                out[h] = best
+            out[:] = values[:n_p]
+            for i in range(1, n_act):
+                row = values[i * n_p : (i + 1) * n_p]
+                for h in range(n_p):
+                    if row[h] > out[h]:
+                        out[h] = row[h]
         else:
-            for h in range(n_p):
-                v = zero
-                for i in range(n_act):
-                    v += sigma[i * n_p + h] * values[i * n_p + h]
-                out[h] = v
+            out[:] = zero
+            for i in range(n_act):
+                row = values[i * n_p : (i + 1) * n_p]
+                weights = sigma[i * n_p : (i + 1) * n_p]
+                for h in range(n_p):
+                    out[h] += weights[h] * row[h]
             if mode == CFR and fr[d, _LOCK] < 0:
                 size = n_act * n_p
                 if g.regret_scale.shape[0] == 0:  # float32
@@ -340,24 +343,27 @@ def _loop(
 @_jit
 def _regret_matching(stored: Any, n_act: Any, sigma: Any, work: Any) -> None:
     """:func:`cardlab.solve.postflop._kernels.normalised` on flat ``[action, hand]``
-    arrays: the same numbers in the same order."""
+    arrays, row by row: the same numbers in the same order."""
     n_h = stored.shape[0] // n_act
     f = sigma.dtype.type
     zero = f(0.0)
     total = work[:n_h]
     total[:] = zero
     for a in range(n_act):
+        row = stored[a * n_h : (a + 1) * n_h]
+        weights = sigma[a * n_h : (a + 1) * n_h]
         for h in range(n_h):
-            r = max(f(stored[a * n_h + h]), zero)
-            sigma[a * n_h + h] = r
+            r = max(f(row[h]), zero)
+            weights[h] = r
             total[h] += r
     uniform = f(1.0) / f(n_act)
     for h in range(n_h):
         total[h] = f(1.0) / total[h] if total[h] > zero else zero
     for a in range(n_act):
+        weights = sigma[a * n_h : (a + 1) * n_h]
         for h in range(n_h):
             t = total[h]
-            sigma[a * n_h + h] = sigma[a * n_h + h] * t if t > 0 else uniform
+            weights[h] = weights[h] * t if t > 0 else uniform
 
 
 @_jit
@@ -365,17 +371,20 @@ def _update(
     regrets: Any, sums: Any, disc: Any, reach_p: Any, sigma: Any, values: Any, out: Any
 ) -> None:
     """:func:`cardlab.solve.postflop._kernels.update` of float32 storage on flat
-    ``[action, hand]`` arrays (``regrets`` and ``sums``: the node's own)."""
+    ``[action, hand]`` arrays (``regrets`` and ``sums``: the node's own), row by row."""
     n_p = out.shape[0]
     n_act = values.shape[0] // n_p
     f = values.dtype.type  # the walk's precision
     positive, negative, keep = f(disc[0]), f(disc[1]), f(disc[2])
     for i in range(n_act):
+        r_row = regrets[i * n_p : (i + 1) * n_p]
+        s_row = sums[i * n_p : (i + 1) * n_p]
+        v_row = values[i * n_p : (i + 1) * n_p]
+        w_row = sigma[i * n_p : (i + 1) * n_p]
         for h in range(n_p):
-            r = regrets[i * n_p + h]
-            regret = values[i * n_p + h] - out[h]
-            regrets[i * n_p + h] = r * (positive if r > 0 else negative) + regret
-            sums[i * n_p + h] = sums[i * n_p + h] * keep + reach_p[h] * sigma[i * n_p + h]
+            r = r_row[h]
+            r_row[h] = r * (positive if r > 0 else negative) + (v_row[h] - out[h])
+            s_row[h] = s_row[h] * keep + reach_p[h] * w_row[h]
 
 
 @_jit
