@@ -5,7 +5,9 @@ written out as the peer driver's flags, so the sizes, donk bets and thresholds a
 the same text) with the same iteration cap and target, measuring the exploitability
 every 10 iterations and after the last one, and stopping once it is at most the target
 (% of the starting pot). Printed per spot and solver: iterations, seconds to the target
-or the cap (measurements included), seconds per iteration (DCFR steps only), the
+or the cap (measurements included), seconds per iteration (DCFR steps only), CPU
+seconds per iteration (every thread's, measurements included: on a shared machine
+the figure to compare), the
 exploitability reached, memory (each solver's own estimate, and the peak resident set
 of its process: cardlab's includes ~0.19 GB of Python, numpy and numba), the root EV
 and equity of OOP and IP, the root strategy; then the ratios cardlab / peer and the
@@ -202,7 +204,9 @@ def cardlab_figures(
             measure[0] += time.perf_counter() - start
 
     solver.exploitability = timed_exploitability  # type: ignore[method-assign]
+    cpu = time.process_time()  # every thread of this process
     solution = PostflopSolution(case.spot, solver).resume(iterations, target=target)
+    solve_cpu = time.process_time() - cpu
     ev, equity = solution.ev(), solution.equity()
     data = solution.as_dict()
     return {
@@ -214,6 +218,7 @@ def cardlab_figures(
         "step_seconds": solution.seconds - measure[0],
         "measure_seconds": measure[0],
         "build_seconds": build_seconds,
+        "solve_cpu_seconds": solve_cpu,
         "memory_bytes": game.memory_bytes,
         "peak_rss_bytes": peak_resident(),
         "ev_oop": ev.oop,
@@ -297,6 +302,13 @@ def ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}" if b > 0 and math.isfinite(a / b) else "—"
 
 
+def solve_cpu(figures: dict[str, Any]) -> float:
+    """The CPU seconds (every thread) of a solve, measurements included: cardlab's
+    child times its solve apart from its start and warm-up; the peer's driver starts
+    in milliseconds, so its process's CPU time is its solve's."""
+    return float(figures.get("solve_cpu_seconds", figures["cpu_seconds"]))
+
+
 def report(console: Console, case: Case, results: dict[str, Any]) -> dict[str, Any]:
     """Print one spot's figures; return its ratios and differences."""
     names = list(results)
@@ -312,6 +324,7 @@ def report(console: Console, case: Case, results: dict[str, Any]) -> dict[str, A
         ("seconds (to target or cap)", lambda r: f"{r['seconds']:.2f}"),
         ("  of which measuring", lambda r: f"{r['measure_seconds']:.2f}"),
         ("seconds per iteration", lambda r: f"{r['step_seconds'] / r['iterations']:.4f}"),
+        ("CPU s per iteration", lambda r: f"{solve_cpu(r) / r['iterations']:.4f}"),
         ("exploitability, % of pot", lambda r: f"{r['exploitability_pot_percent']:.4f}"),
         ("exploitability, chips", lambda r: f"{r['exploitability']:.4f}"),
         ("memory (own estimate)", lambda r: gb(r["memory_bytes"])),
@@ -344,9 +357,12 @@ def report(console: Console, case: Case, results: dict[str, Any]) -> dict[str, A
     p = results["postflop-solver"]
     c_it = c["step_seconds"] / c["iterations"]
     p_it = p["step_seconds"] / p["iterations"]
+    c_cpu = solve_cpu(c) / c["iterations"]
+    p_cpu = solve_cpu(p) / p["iterations"]
     both = c["exploitability_pot_percent"] <= target and p["exploitability_pot_percent"] <= target
     out = {
         "seconds_per_iteration": c_it / p_it,
+        "cpu_seconds_per_iteration": c_cpu / p_cpu,
         "seconds_to_target": c["seconds"] / p["seconds"] if both else None,
         "memory_estimate": c["memory_bytes"] / p["memory_bytes"],
         "peak_rss": c["peak_rss_bytes"] / p["peak_rss_bytes"],
@@ -370,6 +386,7 @@ def report(console: Console, case: Case, results: dict[str, Any]) -> dict[str, A
     )
     console.print(
         f"cardlab / peer: seconds per iteration {ratio(c_it, p_it)}, "
+        f"CPU seconds per iteration {ratio(c_cpu, p_cpu)}, "
         f"seconds to target {to_target}, iterations {ratio(c['iterations'], p['iterations'])}, "
         f"memory {ratio(c['memory_bytes'], p['memory_bytes'])} (estimates), "
         f"{ratio(c['peak_rss_bytes'], p['peak_rss_bytes'])} (peak resident)"
