@@ -310,9 +310,11 @@ def showdown_zero_sum(
     """:func:`showdown_values` less the starting pot's half per opponent hand, where no
     rake is taken: each hand wins ``half_pot`` from the opponent's weaker hands and loses
     it to the stronger, a tie is worth 0. Two sweeps, weakest first for the wins and
-    strongest first for the losses, that skip the opponent's hands of no reach (many,
-    deep in the tree). The starting pot's half is a constant of every hand pair, the same
-    at every action (:func:`_walk` uses these where only differences of values count)."""
+    strongest first for the losses, adding every opponent hand, of no reach too (a test
+    to skip those mispredicts where reaches of 0 and not are mixed: 12% of an
+    iteration, and adding 0 changes no sum). The starting pot's half is a constant of
+    every hand pair, the same at every action (:func:`_walk` uses these where only
+    differences of values count)."""
     if p == 0:
         hands_p = g.sorted0[board]
         hands_o = g.sorted1[board]
@@ -337,10 +339,9 @@ def showdown_zero_sum(
         end = weaker[i]
         while o < end:
             r = reach_o[hands_o[o, 0]]
-            if r != zero:
-                passed += r
-                passed_by_card[hands_o[o, 1]] += r
-                passed_by_card[hands_o[o, 2]] += r
+            passed += r
+            passed_by_card[hands_o[o, 1]] += r
+            passed_by_card[hands_o[o, 2]] += r
             o += 1
         c1, c2 = hands_p[i, 1], hands_p[i, 2]
         out[hands_p[i, 0]] = half * (passed - passed_by_card[c1] - passed_by_card[c2])
@@ -352,10 +353,9 @@ def showdown_zero_sum(
         while o > end:
             o -= 1
             r = reach_o[hands_o[o, 0]]
-            if r != zero:
-                passed += r
-                passed_by_card[hands_o[o, 1]] += r
-                passed_by_card[hands_o[o, 2]] += r
+            passed += r
+            passed_by_card[hands_o[o, 1]] += r
+            passed_by_card[hands_o[o, 2]] += r
         c1, c2 = hands_p[i, 1], hands_p[i, 2]
         out[hands_p[i, 0]] -= half * (passed - passed_by_card[c1] - passed_by_card[c2])
 
