@@ -37,7 +37,7 @@ from cardlab.solve.postflop._kernels import (
     update,
 )
 
-__all__ = ["AVERAGE", "BEST", "CFR", "chance_tasks", "gather_tasks", "task_stack_size"]
+__all__ = ["chance_tasks", "frames", "gather_tasks", "task_stack_size", "walk_loop"]
 
 # a frame's columns: node, deal, next child (-1: not entered), where the node's values,
 # the walker's reach, the opponent's reach and the node's scratch start in the stack,
@@ -160,7 +160,8 @@ def _loop(
         out = stack[fr[d, _OUT] : fr[d, _OUT] + n_p]
         reach_o = stack[ro : ro + n_o]
         kind = g.kind[a]
-        if kind in (FOLD, SHOWDOWN):
+        if kind in (FOLD, SHOWDOWN):  # as _kernels._walk, inline (a call of a
+            # function taking ``g`` passes all of it: 25% of an iteration)
             put_p = g.put_in[a, p]
             pot = g.starting_pot + g.put_in[a, 0] + g.put_in[a, 1]
             rake = min(pot * g.rake_rate, g.rake_cap)
