@@ -405,9 +405,9 @@ def chance_tasks(
 ) -> None:
     """Phase 2: first-street chance nodes' children, one card each, largest first,
     each taken by the next free thread from the shared ``counter`` (int64 [1], from 0).
-    The caller runs one call per thread (the GIL is released; numba's ``prange`` cannot
-    call a recursive function). ``scratch``: this thread's own, :func:`task_stack_size`
-    long; ``fr``: its frames (:func:`frames`)."""
+    The caller runs one call per thread (the GIL is released; a shared counter rather
+    than ``prange``'s equal shares, the tasks' sizes being far apart). ``scratch``: this
+    thread's own, :func:`task_stack_size` long; ``fr``: its frames (:func:`frames`)."""
     n_tasks = task_node.shape[0]
     empty = np.zeros((1, 1), scratch.dtype)
     g = borrowed(g)  # no reference counts on the shared arrays for the threads to share
