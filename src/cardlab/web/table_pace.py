@@ -82,12 +82,30 @@ class Pace:
     def changed(self) -> None:
         """After a deal or an action: the next decision's answer, or between hands."""
         if self.runner.live():
-            self.clock.schedule_decision()
+            self._next_in_hand()
             return
         self.clock.stop()
         self.runner.finish()
         with contextlib.suppress(RuntimeError):  # no running loop: wake() goes on
             self.tasks.schedule(self.between_hands())
+
+    def _next_in_hand(self) -> None:
+        """The next decision's answer, or the next street of an all-in runout."""
+        if not self.runner.runout_due():
+            self.clock.schedule_decision()
+            return
+        self.clock.stop()
+        with contextlib.suppress(RuntimeError):  # no running loop: wake() goes on
+            self.tasks.schedule(self._runout(self.runner.turn))
+
+    async def _runout(self, turn: int) -> None:
+        """After a pause (none when nobody watches), the runout's next street: every page
+        shows the exact odds of the street before it meanwhile."""
+        config = self.controls.config
+        await asyncio.sleep(config.runout_pause if self.watched() else 0.0)
+        self.tasks.done()
+        if not self.shut():
+            self.runner.deal_runout(turn)
 
     async def between_hands(self) -> None:
         self.runner.finish()  # a hand resumed over, or one that ended as it was dealt
@@ -146,7 +164,7 @@ class Pace:
             return
         if self.runner.live():
             if not self.tasks.busy() and not self.runner.storing:
-                self.clock.schedule_decision()
+                self._next_in_hand()
         elif self.runner.waiting_to_end():
             if not self.tasks.busy():
                 self.tasks.schedule(self.between_hands())
