@@ -719,8 +719,9 @@ function table(root) {
     const pct = (x) => `${(100 * x).toFixed(1)}%`;
     if (s.odds && s.odds.length) {
       const several = s.odds.some((x) => x.run > 1);
-      const rows = s.odds.map((o) => h("tr", { "data-run": o.run, "data-board": o.board },
-        h("td", {}, (several ? `run ${o.run}: ` : "") + (o.board || "before the flop")),
+      const two = s.odds.some((x) => x.on > 1);  // a double board: each board's own odds
+      const rows = s.odds.map((o) => h("tr", { "data-run": o.run, "data-on": o.on, "data-board": o.board },
+        h("td", {}, (several ? `run ${o.run}: ` : "") + (two ? `board ${o.on}: ` : "") + (o.board || "before the flop")),
         h("td", {}, o.hands.map((x) => `${x.cards} ${pct(x.equity)}` + (x.tie > 0 ? ` (tie ${pct(x.tie)})` : "")).join(" · "))));
       box.append(h("h2", {}, "All-in odds (exact)"),
         h("table", { id: "pt-odds-table" }, h("thead", {}, h("tr", {}, h("th", {}, "Board"), h("th", {}, "Each hand's share"))), h("tbody", {}, ...rows)));

@@ -1,0 +1,213 @@
+"""An all-in runout at a web table comes street by street (``runout_pause`` seconds
+apart): every page, the players' and a watcher's, sees the exact odds of each street
+while the next one waits, equal to the reference evaluator's brute force over every
+remaining board (each board of a double-board bomb pot on its own); the stored history
+has pokerkit's order and replays in pokerkit; a restart in the middle of a runout
+deals the same cards and finishes the hand."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pokerkit as pk
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message=".*httpx2")
+    from starlette.testclient import TestClient
+
+from test_web_tables_restart import app_on, make_table
+
+from cardlab.poker.equity import reference_equity
+from cardlab.poker.games import get_game
+from cardlab.store import Store
+from cardlab.table import phh
+from cardlab.web import create_app
+
+Message = dict[str, Any]
+WAIT = 120.0
+
+
+@pytest.fixture
+def store() -> Store:
+    return Store.in_memory()
+
+
+@pytest.fixture
+def client(store: Store) -> Iterator[TestClient]:
+    with TestClient(create_app(table_store=store, limiter=None)) as c:
+        yield c
+
+
+def _views(client: TestClient, tid: str, cookies: list[str | None]) -> list[Message]:
+    out = []
+    for c in cookies:
+        headers = {"cookie": c} if c else {}
+        client.cookies.clear()
+        out.append(client.get(f"/api/tables/{tid}", headers=headers).json())
+    return out
+
+
+def _shove_on_the_flop(ws: Any, view: Message) -> None:
+    """Check or call before the flop; all in on the flop (or call the all-in)."""
+    legal = view["legal"]
+    if legal is None:
+        return
+    if legal["phase"] == "showdown":
+        action = "s"
+    elif view["hand"]["street"] != "pre-flop" and legal["raise_max"] is not None:
+        action = f"r {legal['raise_max']}"
+    else:
+        action = "c"
+    ws.send_json({"type": "action", "action": action, "turn": view["turn"]})
+
+
+def _boards(view: Message) -> list[list[str]]:
+    hand = view["hand"]
+    return hand.get("boards") or [hand["board"]]
+
+
+def _watch_the_runout(
+    client: TestClient, tid: str, cookies: list[str], watcher: bool = True
+) -> tuple[list[list[Message]], Message]:
+    """Both players push on the flop; every page's views until the hand is over (the
+    pages polled as the runout comes), and the finished hand's summary."""
+    url = f"/api/tables/{tid}/ws"
+    pages: list[str | None] = [*cookies, None] if watcher else list(cookies)
+    seen: list[list[Message]] = []
+    with (
+        client.websocket_connect(url, headers={"cookie": cookies[0]}) as w0,
+        client.websocket_connect(url, headers={"cookie": cookies[1]}) as w1,
+    ):
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            views = _views(client, tid, pages)
+            if views[0]["last"] is not None:
+                return seen, views[0]["last"]
+            if views[0]["hand"] is not None and views[0]["hand"]["street"] != "pre-flop":
+                seen.append(views)
+            for ws, view in zip((w0, w1), views, strict=False):
+                _shove_on_the_flop(ws, view)
+            time.sleep(0.02)
+    raise AssertionError("the hand never ended")
+
+
+def _check_odds(odds: Message, boards: list[list[str]], game: str) -> None:
+    """One street's odds: the brute force of the reference evaluator on that board,
+    the other board's cards (of a double board) out of the deck."""
+    on = odds["on"] - 1
+    length = len(odds["board"].split())
+    assert odds["board"].split() == boards[on][:length]
+    dead = [c for k, b in enumerate(boards) if k != on for c in b[:length]]
+    assert odds["dead"].split() == dead
+    holes = [h["cards"] for h in odds["hands"]]
+    plain = reference_equity(get_game(game), holes, board=odds["board"], dead=" ".join(dead))
+    assert [Fraction(h["exact"]["equity"]) for h in odds["hands"]] == [
+        p.equity for p in plain.players
+    ]
+    assert [Fraction(h["exact"]["win"]) for h in odds["hands"]] == [p.win for p in plain.players]
+
+
+@pytest.mark.parametrize("boards", [1, 2])
+def test_every_page_sees_each_streets_odds_before_the_next(
+    client: TestClient, store: Store, boards: int
+) -> None:
+    game = "standard52-holdem"
+    house = {"bomb_pot_every": 1, "bomb_pot_ante": 5, "bomb_pot_boards": 2} if boards == 2 else {}
+    tid, cookies = make_table(client, game=game, pause=30, runout_pause=1.5, **house)
+    seen, last = _watch_the_runout(client, tid, cookies)
+    final = [b.split() for b in last["boards"]] if boards == 2 else [last["board"].split()]
+    assert all(len(b) == 5 for b in final)
+    # while the turn waited (four cards out, the hand not over), every page showed the
+    # flop's odds; while the river waited, the turn's too; each board on its own
+    for length in (3, 4):
+        waiting = [
+            views
+            for views in seen
+            if len(_boards(views[0])[0]) == length and not views[0]["hand"]["over"]
+        ]
+        assert waiting, f"the runout never waited with {length} cards out"
+        counted = [
+            views
+            for views in waiting
+            if all(
+                sorted(o["on"] for o in v["odds"] or [] if len(o["board"].split()) == length)
+                == list(range(1, boards + 1))
+                for v in views
+            )
+        ]
+        assert counted, f"no page showed the odds with {length} cards out"
+        views = counted[-1]
+        assert all(v["odds"] == views[0]["odds"] for v in views)  # the same for everyone
+        newest = [o for o in views[0]["odds"] if len(o["board"].split()) == length]
+        assert sorted(o["on"] for o in newest) == list(range(1, boards + 1))
+        for odds in newest:
+            _check_odds(odds, final, game)
+    # the stored history lists the shows before the runout and replays in pokerkit
+    text = next(r.phh for r in store.hands(table_id=tid))
+    actions = [str(a) for a in phh.loads(text).actions]
+    shows = [k for k, a in enumerate(actions) if " sm " in a]
+    last_bet = max(k for k, a in enumerate(actions) if " cbr " in a or " cc" in a)
+    deals_after = [k for k, a in enumerate(actions) if a.startswith("d db") and k > last_bet]
+    assert len(shows) == 2 and max(shows) < min(deals_after)
+    if boards == 1:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            *_, state = pk.HandHistory.loads(text)
+        assert list(state.stacks) == list(phh.loads(text).finishing_stacks)
+
+
+def test_a_restart_in_the_middle_of_a_runout_deals_the_same_cards(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    with TestClient(app_on(path)) as client:
+        tid, cookies = make_table(client, game="standard52-holdem", pause=30, runout_pause=3)
+        url = f"/api/tables/{tid}/ws"
+        with (
+            client.websocket_connect(url, headers={"cookie": cookies[0]}) as w0,
+            client.websocket_connect(url, headers={"cookie": cookies[1]}) as w1,
+        ):
+            deadline = time.monotonic() + WAIT
+            before: Message | None = None
+            while time.monotonic() < deadline and before is None:
+                views = _views(client, tid, list(cookies))
+                hand = views[0]["hand"]
+                shown = all(s["cards"] for s in views[0]["seats"] if s["in_hand"])
+                if hand is not None and len(hand["board"]) == 3 and shown and not views[0]["legal"]:
+                    if all(not v["legal"] for v in views):
+                        before = views[0]
+                        break
+                for ws, view in zip((w0, w1), views, strict=True):
+                    _shove_on_the_flop(ws, view)
+                time.sleep(0.02)
+        assert before is not None, "the runout never waited on the flop"
+        assert before["hand"]["board"] and not before["hand"]["over"]
+    # a new server on the same file: the hand resumes at the same pause (nobody watches
+    # now: no pause) and runs out from the same deck
+    with TestClient(app_on(path)) as client:
+        store = client.app.state.tables.store  # type: ignore[attr-defined]
+        deadline = time.monotonic() + WAIT
+        view: Message = {}
+        while time.monotonic() < deadline and not store.hands(table_id=tid):
+            client.cookies.clear()
+            view = client.get(f"/api/tables/{tid}", headers={"cookie": cookies[0]}).json()
+            time.sleep(0.05)
+        assert any("resumed after a server restart" in n for n in view["notices"])
+        records = store.hands(table_id=tid)
+        assert len(records) == 1
+        history = phh.loads(records[0].phh)
+        assert sum(history.finishing_stacks) == 200
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            *_, state = pk.HandHistory.loads(records[0].phh)
+        assert list(state.stacks) == list(history.finishing_stacks)
+        # the flop the pages saw before the restart is the stored hand's flop
+        board = [repr(c) for cards in state.board_cards for c in cards]
+        assert len(board) == 5 and board[:3] == before["hand"]["board"]
