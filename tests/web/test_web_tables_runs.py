@@ -58,7 +58,7 @@ def _send(ws: Any, view: Message, action: str) -> None:
 def test_two_people_run_it_twice_and_see_the_odds(client: TestClient, store: Store) -> None:
     # a long pause: the hand's odds are counted before the next hand is dealt (3 seconds
     # may be too short for a loaded machine)
-    tid, host = create(client, game="standard52-holdem", seats=2, clock=30, run_it=3, pause=60)
+    tid, host = create(client, game="standard52-holdem", seats=2, clock=30, run_it=3, pause=60, runout_pause=0)
     cookies = [join(client, tid, "ann", host), join(client, tid, "bob")]
     url = f"/api/tables/{tid}/ws"
     with (
@@ -96,8 +96,16 @@ def test_two_people_run_it_twice_and_see_the_odds(client: TestClient, store: Sto
         hand = replay(history).hand
         assert [" ".join(map(str, b)) for b in hand.runouts()] == last["runs"]
         # the odds, every street of both runs, once counted (off the event loop)
-        view = _wait(client, tid, cookies[1], lambda v: v["odds"], "the odds")
-        assert {o["run"] for o in view["odds"]} == {1, 2}
+        # (shown street by street as each is counted: before the flop, run 1's flop and
+        # turn, run 2's flop and turn; the empty board both runs share counted once)
+        view = _wait(client, tid, cookies[1], lambda v: v["odds"] and len(v["odds"]) == 5, "odds")
+        assert [(o["run"], len(o["board"].split())) for o in view["odds"]] == [
+            (1, 0),
+            (1, 3),
+            (1, 4),
+            (2, 3),
+            (2, 4),
+        ]
         for o in view["odds"]:
             assert abs(sum(h["equity"] for h in o["hands"]) - 1) < 1e-9
 
