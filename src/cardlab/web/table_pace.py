@@ -129,8 +129,8 @@ class Pace:
             return False
         if self.held():
             return False
-        if self.director.over:
-            return False
+        if self.director.over or not self.director.may_deal():
+            return False  # (hand for hand: the other tables' hands come first)
         if len(self.runner.session.next_order(seating.sitting_out())) < 2:
             return False
         # nobody watching (people seated or not): a few hands, then the table waits (a
