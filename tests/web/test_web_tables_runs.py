@@ -177,3 +177,39 @@ def test_the_replayer_shows_each_run_its_odds_and_the_rabbit() -> None:
     data = hand_frames(phh.loads(phh.dumps(to_history(folded))))
     assert data["rabbit"] == [str(c) for c in rabbit]
     assert all(not f["board"] for f in data["frames"])  # no part of the hand
+
+
+def test_the_rabbit_of_a_double_board(client: TestClient, store: Store) -> None:
+    house = {"bomb_pot_every": 1, "bomb_pot_ante": 5, "bomb_pot_boards": 2}
+    tid, host = create(client, game="standard52-holdem", seats=2, clock=30, pause=30, **house)
+    cookies = [join(client, tid, "ann", host), join(client, tid, "bob")]
+    url = f"/api/tables/{tid}/ws"
+    with (
+        client.websocket_connect(url, headers={"cookie": cookies[0]}) as w0,
+        client.websocket_connect(url, headers={"cookie": cookies[1]}) as w1,
+    ):
+        sockets = [w0, w1]
+        # on the flop (a bomb pot: no betting before it) the first to act bets, the
+        # other folds: the turn and the river of both boards are the rabbit's
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            views = [get(client, tid, c) for c in cookies]
+            if views[0]["last"] is not None:
+                break
+            for ws, v in zip(sockets, views, strict=True):
+                if v["legal"] is not None:
+                    _send(ws, v, "f" if v["legal"]["call"] else "r 10")
+            time.sleep(0.01)
+        last = _wait(client, tid, cookies[1], lambda v: v["last"], "the end")["last"]
+        assert last["rabbit_due"] and len(last["boards"]) == 2
+        w1.send_json({"type": "rabbit"})
+        last = _wait(
+            client, tid, cookies[0], lambda v: v["last"] and v["last"]["rabbit"], "the rabbit"
+        )["last"]
+    assert [len(b.split()) for b in last["rabbit_boards"]] == [2, 2]
+    text = next(r.phh for r in store.hands(table_id=tid))
+    history = phh.loads(text)
+    shown = history.user_fields["_rabbit"].split()
+    # dealt as the hand would have: the turn to board 1, then to board 2, then the rivers
+    turns, rivers = shown[:2], shown[2:]
+    assert last["rabbit_boards"] == [f"{turns[0]} {rivers[0]}", f"{turns[1]} {rivers[1]}"]

@@ -847,12 +847,10 @@ class HandState:
         the cards come from the deck (0: nothing to hunt)."""
         if self.result is None or self.result.showdown or not self.auto_deal:
             return 0
-        if len(self.boards) > 1:
-            return 0  # a double board: no rabbit (docs/home-games.md)
         later = self.streets[self.street_index + 1 :]
         if any(s.hole or s.draw for s in later):
             return 0  # stud and draw: the cards to come are players' own
-        return sum(s.board for s in later)
+        return sum(s.board for s in later) * len(self.boards)
 
     def verify_rabbit_hunt(self) -> None:
         if self._rabbit is not None:
@@ -864,8 +862,9 @@ class HandState:
 
     def rabbit_hunt(self) -> tuple[Card, ...]:
         """The board cards the hand would have dealt had it gone on, from the same deck
-        (a burn before each street as the hand burns): shown to all, no part of the
-        hand. Asking again gives the same cards."""
+        (a burn before each street as the hand burns; on a double board each street to
+        each board, the first first, as the hand deals them): shown to all, no part of
+        the hand. Asking again gives the same cards."""
         self.verify_rabbit_hunt()
         if self._rabbit is None:
             cards: list[Card] = []
@@ -873,9 +872,22 @@ class HandState:
                 if not street.board:
                     continue
                 self._burn()
-                cards.extend(self._draw_card() for _ in range(street.board))
+                for _board in self.boards:
+                    cards.extend(self._draw_card() for _ in range(street.board))
             self._rabbit = tuple(cards)
         return self._rabbit
+
+    def rabbit_boards(self) -> tuple[tuple[Card, ...], ...] | None:
+        """The rabbit's cards board by board (each board's cards that would have come;
+        one board but on a double board), None while nobody asked."""
+        if self._rabbit is None:
+            return None
+        out: list[list[Card]] = [[] for _ in self.boards]
+        cards = iter(self._rabbit)
+        for street in self.streets[self.street_index + 1 :]:
+            for board in out:
+                board.extend(next(cards) for _ in range(street.board))
+        return tuple(map(tuple, out))
 
     # --- an all-in runout dealt street by street -------------------------------------
 

@@ -211,6 +211,10 @@ def showdown_summary(
         "boards": [format_cards(b) for b in result.boards],  # a double board's two
         "runs": [format_cards(b) for b in result.runouts],
         "rabbit": None if rabbit is None else format_cards(rabbit),
+        # a double board's rabbit: what each board would have brought
+        "rabbit_boards": [format_cards(b) for b in hand.rabbit_boards() or ()]
+        if len(hand.boards) > 1
+        else [],
         "rabbit_due": rabbit is None and hand.rabbit_due() > 0,
         "pots": pots,
         "hands": [

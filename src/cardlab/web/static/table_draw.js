@@ -24,7 +24,8 @@ export function lastHand(last, rabbit = null) {
         h("tbody", {}, last.hands.map((x) => row([x.name, x.cards, x.description]))))
       : null,
     ...(last.runs || []).map((b, k) => h("p", { class: "pt-run", "data-run": k + 1 }, `Run ${k + 1}: ${b}`)),
-    last.rabbit ? h("p", { id: "pt-rabbit-cards", class: "pt-rabbit" }, `The rabbit (not part of the hand): ${last.rabbit}`)
+    last.rabbit ? h("p", { id: "pt-rabbit-cards", class: "pt-rabbit" }, `The rabbit (not part of the hand): ${
+      (last.rabbit_boards || []).length ? last.rabbit_boards.map((b, k) => `board ${k + 1}: ${b}`).join(" · ") : last.rabbit}`)
       : last.rabbit_due && rabbit ? h("p", {}, h("button", { type: "button", id: "pt-rabbit", onclick: rabbit }, "Show the cards that would have come"))
         : null,
     h("p", { class: "note" }, last.results.map((r) => `${r.name} ${r.won > 0 ? "+" : ""}${r.won}`).join(" · ")),
