@@ -96,9 +96,9 @@ def test_street_by_street_deals_what_the_runout_at_once_deals(code: str, runs: i
             )
             assert last_show < first_runout
             # one pause before each street of each run, none while a show is due
-            assert [w for w in waits if w[0] == "show"] == [
-                ("show", by_street.all_in_board)
-            ] * len(shows)
+            assert [w for w in waits if w[0] == "show"] == [("show", by_street.all_in_board)] * len(
+                shows
+            )
         # pokerkit plays the history (its own order: shows first) to the same end
         text = phh.dumps(to_history(by_street))
         theirs = _pokerkit_replay(text)

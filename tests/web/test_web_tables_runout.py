@@ -180,10 +180,10 @@ def test_a_restart_in_the_middle_of_a_runout_deals_the_same_cards(tmp_path: Path
                 views = _views(client, tid, list(cookies))
                 hand = views[0]["hand"]
                 shown = all(s["cards"] for s in views[0]["seats"] if s["in_hand"])
-                if hand is not None and len(hand["board"]) == 3 and shown and not views[0]["legal"]:
-                    if all(not v["legal"] for v in views):
-                        before = views[0]
-                        break
+                waiting = all(not v["legal"] for v in views)
+                if hand is not None and len(hand["board"]) == 3 and shown and waiting:
+                    before = views[0]
+                    break
                 for ws, view in zip((w0, w1), views, strict=True):
                     _shove_on_the_flop(ws, view)
                 time.sleep(0.02)

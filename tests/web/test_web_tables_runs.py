@@ -58,7 +58,9 @@ def _send(ws: Any, view: Message, action: str) -> None:
 def test_two_people_run_it_twice_and_see_the_odds(client: TestClient, store: Store) -> None:
     # a long pause: the hand's odds are counted before the next hand is dealt (3 seconds
     # may be too short for a loaded machine)
-    tid, host = create(client, game="standard52-holdem", seats=2, clock=30, run_it=3, pause=60, runout_pause=0)
+    tid, host = create(
+        client, game="standard52-holdem", seats=2, clock=30, run_it=3, pause=60, runout_pause=0
+    )
     cookies = [join(client, tid, "ann", host), join(client, tid, "bob")]
     url = f"/api/tables/{tid}/ws"
     with (

@@ -7,8 +7,9 @@ equity of :func:`cardlab.poker.equity.exact_equity`, the numbers of
 on its own). :func:`all_in_streets` — the same odds on every street of an all-in
 runout as it came (each run, and each board of a double board, on its own: the cards
 the other board or an earlier run dealt are out of its deck); :func:`all_in_spots`
-names those boards, :func:`spot_odds` counts one. :func:`strength_hint` — for a learner: their best hand so far in words and
-their exact equity against one random hand (or a range), from their own cards only.
+names those boards, :func:`spot_odds` counts one. :func:`strength_hint` — for a
+learner: their best hand so far in words and their exact equity against one random
+hand (or a range), from their own cards only.
 
 Both answer for the high-hand board games the exact kernels count (Hold'em and Omaha
 on any deck); a game played for low, hi-lo, stud or draw gets None (its cards to come
@@ -181,12 +182,12 @@ def all_in_spots(hand: HandState) -> list[OddsSpot]:
     out: list[OddsSpot] = []
     if len(hand.boards) > 1:  # both boards are dealt each street, the first first
         for length in ends:
-            for on, board in enumerate(hand.boards):
-                if length > len(board):
+            for on, cards in enumerate(hand.boards):
+                if length > len(cards):
                     continue
                 others = [b[:length] for k, b in enumerate(hand.boards) if k != on]
                 dead = tuple(c for b in others for c in b)
-                out.append(OddsSpot(tuple(board[:length]), 0, on, dead))
+                out.append(OddsSpot(tuple(cards[:length]), 0, on, dead))
         return out
     seen: set[tuple[Card, ...]] = set()
     runouts = hand.runouts()

@@ -49,9 +49,9 @@ class TableConfig:
     ``approve_seats``: a person who asks for a seat waits for the host's approval;
     ``runout_pause``: seconds between the streets of a runout when everyone left is all
     in, so every page shows the exact odds street by street (not given: 2, or ``pause``
-    if that is shorter). ``new_players``: a person who sits down at a running table (or back in after
-    sitting out) is dealt in at their big blind ("wait") or at once, posting a big
-    blind ("post").
+    if that is shorter). ``new_players``: a person who sits down at a running table (or
+    back in after sitting out) is dealt in at their big blind ("wait") or at once,
+    posting a big blind ("post").
 
     ``format``: "cash" or "tournament" (a sit-and-go, :mod:`cardlab.table.tournament`:
     ``levels`` like "10/20,15/30+3" or the default ladder from the stack, each lasting
