@@ -12,7 +12,10 @@ gives it the level of each hand (one clock for all tables), is told each hand's 
 and then stands up the players who went out and moves players to other tables (between
 hands of the table they leave; a player moved to a table in the middle of a hand is
 dealt in from the next). A moved person keeps their browser's seat: the lobby and the
-old table's page say where they sit now.
+old table's page say where they sit now. On the bubble the tables play hand for hand: a
+table that played its hand of the round does not deal (its director asks
+:meth:`MttTable.may_deal`) until every other table has played its own; the table whose
+hand ends the round wakes the others.
 
 Levels by minutes count the time since the start (the tables' pauses do not stop the
 tournament's clock; a server restart does). The tables of a tournament run in one
