@@ -205,3 +205,21 @@ def test_a_double_board_shows_each_boards_odds_street_by_street() -> None:
         streets += 1
         hand.deal_runout()
     assert streets == 2 and len(hand.boards[1]) == 5
+
+
+@pytest.mark.parametrize("runs", [1, 2, 3])
+def test_a_fair_runout_street_by_street_verifies(runs: int) -> None:
+    from test_fair_runs_rabbit import SEED, _history
+
+    from cardlab.table import dealing as d
+
+    game = TableGame.create("fesca78-holdem", blinds=(1, 2), betting="no-limit")
+    deal = d.FairDeal(d.commitment(SEED), ("a1", "", "b2"), 4)
+    dealer = d.Dealer(game.game.deck, SEED, deal)
+    hand = HandState(game, [100] * 3, dealer=dealer, runs=3, runout="street", showdown="manual")
+    hand.bet_or_raise_to(100)
+    while hand.phase is Phase.BET:
+        hand.check_or_call()
+    _play_out(hand, runs)
+    assert hand.runs == runs
+    assert d.verify_deal(_history(hand, deal)).status == "verified"
