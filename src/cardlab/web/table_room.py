@@ -19,16 +19,18 @@ reactions, the HUD, the coach). The saved state is
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from cardlab.errors import ActionError
+from cardlab.errors import ActionError, CardlabError
 from cardlab.table import Action, TableGame
 from cardlab.web.table_arrivals import SeatRequests
 from cardlab.web.table_audience import Audience, Connection
+from cardlab.web.table_chat import KEEP as CHAT_KEEP
 from cardlab.web.table_chat import Chat
 from cardlab.web.table_clock import DecisionClock
 from cardlab.web.table_closing import Closing
@@ -117,7 +119,11 @@ class Room:
             storing=lambda: self.runner.storing, play=self._play, off_loop=off_loop,
             rng=random.Random(config.seed) if config.practice else random.Random(),
         )  # fmt: skip
-        self.chat = Chat(is_host=self.seating.is_host, on_change=self.notify)  # memory only
+        self.chat = Chat(
+            is_host=self.seating.is_host, on_change=self.notify, on_mute=self._save_mutes,
+            keep=lambda message: store.add_chat_line(table_id, message.line(), keep=CHAT_KEEP),
+            off_loop=off_loop, away=lambda: self.gate.away,
+        )  # fmt: skip
         self.odds = TableOdds(self.notify)  # exact odds, hints: memory only
         self.audience = Audience(lambda seat, host: self.view.render(seat, host))
         self.gate = StoreGate(self.clock, self.tasks, self.audience, self.notify)  # the store
@@ -173,10 +179,19 @@ class Room:
         return table_state(
             self.session, self.seating, deals=self.runner.deals, paused=self.controls.paused,
             fair=self.fair, director=self.director, extras=self.extras, house=self.house,
+            chat=self.chat,
         )  # fmt: skip
 
     def save(self) -> None:
         self.store.save_table(self.id, self.config.as_dict(), self.state())
+
+    def _save_mutes(self) -> None:
+        """The host muted or unmuted someone: saved with the table's state now (as the
+        host's pause is), so the mute outlives a handover; the store away, at the next
+        save."""
+        if not self.gate.away:
+            with contextlib.suppress(CardlabError):
+                self.save()
 
     @classmethod
     def restore(
@@ -187,10 +202,11 @@ class Room:
         store: Any,
         **options: Any,
     ) -> Room:
-        """The table as saved, with its hand in play resumed (or cancelled)."""
+        """The table as saved, with its hand in play resumed (or cancelled) and its chat."""
         saved = SavedTable.from_state(table_id, state)
         room = cls(table_id, parse_config(config, saved=True), store, saved=saved, **options)
         room.runner.load_finished()
+        room.chat.restore(store.chat_lines(table_id), saved.chat)
         live = store.live_hand(table_id)
         if live is not None:
             room.clock.resume_from = room.runner.resume(live)
