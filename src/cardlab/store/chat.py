@@ -108,9 +108,6 @@ class ChatMixin:
                 (table_id,),
             ).fetchall()
         return [
-            ChatLine(
-                int(i), name, None if seat is None else int(seat), text, bool(host), author,
-                parse_utc(at),
-            )  # fmt: skip
-            for i, name, seat, text, host, author, at in rows
+            ChatLine(int(i), name, None if s is None else int(s), text, bool(h), by, parse_utc(at))
+            for i, name, s, text, h, by, at in rows
         ]

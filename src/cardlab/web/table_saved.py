@@ -6,9 +6,10 @@ button, the hands played and deals dealt, the host's pause, the seat requests, t
 dealing's seeds, a sit-and-go's standings, the home game's extras (time banks, timed
 blinds, avatars: :mod:`~cardlab.web.table_extras`), its rules' memory
 (:mod:`~cardlab.web.table_house`) and the chat's mutes and numbering
-(:mod:`~cardlab.web.table_chat`; its messages are the store's ``chat_lines``). A hand in play is not in it (the store's
-``live_hands`` has it, and :meth:`~cardlab.web.table_hand.HandRunner.resume` replays
-it); the stacks are those the hand started with. docs/web-tables.md, "Restarts".
+(:mod:`~cardlab.web.table_chat`; its messages are the store's ``chat_lines``). A hand
+in play is not in it (the store's ``live_hands`` has it, and
+:meth:`~cardlab.web.table_hand.HandRunner.resume` replays it); the stacks are those the
+hand started with. docs/web-tables.md, "Restarts".
 """
 
 from __future__ import annotations
