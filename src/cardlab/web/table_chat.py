@@ -68,6 +68,7 @@ from cardlab.web.payload import RequestError, shown
 from cardlab.web.table_config import check_name, name_key
 
 if TYPE_CHECKING:
+    from cardlab.web.table_outlets import Outlets
     from cardlab.web.table_seats import SeatInfo
 
 log = logging.getLogger(__name__)
@@ -228,6 +229,33 @@ class Chat:
         self._spectators = kept.spectators
         self._muted = dict(kept.muted)
         self._next_key = kept.next_key
+
+    @classmethod
+    def at_table(
+        cls,
+        out: Outlets,
+        is_host: Callable[[str | None], bool],
+        away: Callable[[], bool],
+        off_loop: bool,
+    ) -> Chat:
+        """The chat of the table ``out`` names (``off_loop``: its store is written from a
+        worker thread): each message written to its store's
+        lines (its last :data:`KEEP`) before it is shown, and each mute saved with the
+        table's state at once (as the host's pause is; the store away: at its next
+        save), so both outlive a restart and a handover."""
+
+        def keep(message: ChatMessage) -> None:
+            out.store.add_chat_line(out.table_id, message.line(), keep=KEEP)
+
+        def save_mutes() -> None:
+            if not away():
+                with contextlib.suppress(CardlabError):
+                    out.save()
+
+        return cls(
+            is_host=is_host, on_change=out.notify, on_mute=save_mutes, keep=keep,
+            off_loop=off_loop, away=away,
+        )  # fmt: skip
 
     def state(self) -> dict[str, Any]:
         """What is saved with the table's state (its messages are the store's lines): the

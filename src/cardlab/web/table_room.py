@@ -13,24 +13,22 @@ action's write-ahead steps, the turn, a hand's end), :class:`~cardlab.web.table_
 :class:`~cardlab.web.table_pace.Pace` (what comes next),
 :class:`~cardlab.web.table_view.View` (what each connection is sent) and
 :class:`~cardlab.web.table_extras.Extras` (time banks, timed cash blinds, avatars,
-reactions, the HUD, the coach). The saved state is
-:mod:`~cardlab.web.table_saved`'s. The room only wires them and passes each request on.
+reactions, the HUD, the coach). The saved state is :mod:`~cardlab.web.table_saved`'s.
+The room only wires them and passes each request on.
 """
 
 from __future__ import annotations
 
-import contextlib
 import random
 import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from cardlab.errors import ActionError, CardlabError
+from cardlab.errors import ActionError
 from cardlab.table import Action, TableGame
 from cardlab.web.table_arrivals import SeatRequests
 from cardlab.web.table_audience import Audience, Connection
-from cardlab.web.table_chat import KEEP as CHAT_KEEP
 from cardlab.web.table_chat import Chat
 from cardlab.web.table_clock import DecisionClock
 from cardlab.web.table_closing import Closing
@@ -119,11 +117,7 @@ class Room:
             storing=lambda: self.runner.storing, play=self._play, off_loop=off_loop,
             rng=random.Random(config.seed) if config.practice else random.Random(),
         )  # fmt: skip
-        self.chat = Chat(
-            is_host=self.seating.is_host, on_change=self.notify, on_mute=self._save_mutes,
-            keep=lambda message: store.add_chat_line(table_id, message.line(), keep=CHAT_KEEP),
-            off_loop=off_loop, away=lambda: self.gate.away,
-        )  # fmt: skip
+        self.chat = Chat.at_table(out, self.seating.is_host, lambda: self.gate.away, off_loop)
         self.odds = TableOdds(self.notify)  # exact odds, hints: memory only
         self.audience = Audience(lambda seat, host: self.view.render(seat, host))
         self.gate = StoreGate(self.clock, self.tasks, self.audience, self.notify)  # the store
@@ -177,21 +171,12 @@ class Room:
     def state(self) -> dict[str, Any]:
         """The table's state between hands (:func:`~cardlab.web.table_saved.table_state`)."""
         return table_state(
-            self.session, self.seating, deals=self.runner.deals, paused=self.controls.paused,
+            self.session, self.seating, self.runner.deals, self.controls.paused, chat=self.chat,
             fair=self.fair, director=self.director, extras=self.extras, house=self.house,
-            chat=self.chat,
         )  # fmt: skip
 
     def save(self) -> None:
         self.store.save_table(self.id, self.config.as_dict(), self.state())
-
-    def _save_mutes(self) -> None:
-        """The host muted or unmuted someone: saved with the table's state now (as the
-        host's pause is), so the mute outlives a handover; the store away, at the next
-        save."""
-        if not self.gate.away:
-            with contextlib.suppress(CardlabError):
-                self.save()
 
     @classmethod
     def restore(

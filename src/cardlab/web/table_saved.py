@@ -113,9 +113,9 @@ class SavedTable:
 def table_state(
     session: Session,
     seating: Seating,
-    *,
     deals: int,
     paused: bool,
+    *,
     fair: _Saves,
     director: _Saves,
     extras: _Saves,
