@@ -2,13 +2,13 @@
 (at once on SQLite, from a worker thread when the store is a server), restored with the
 table after a restart (the same messages, ids, names, mutes and spectators' numbering),
 kept in memory only while the store is away. A handover between two processes is in
-tests/web/test_web_cluster_balance.py."""
+tests/web/test_web_cluster_balance.py (the drain), a kill -9 takeover in
+tests/web/test_web_tables_failover.py."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 import threading
 import time
 import warnings
@@ -24,6 +24,8 @@ with warnings.catch_warnings():  # starlette >= 1 would rather have httpx2
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient
 
+from test_web_tables_chat import Clock, browser, connect, post, reply, say
+
 from cardlab.errors import CardlabError, StoreError
 from cardlab.store import Store
 from cardlab.store.chat import ChatLine
@@ -33,17 +35,8 @@ from cardlab.web.table_config import parse_config
 from cardlab.web.table_room import Room
 
 Message = dict[str, Any]
-OWN = "http://testserver"
 BASE: dict[str, Any] = {"game": "fesca78-holdem", "seats": 3, "stack": 100, "clock": 0}
 NOT_KEPT = "the server could not store the message: it was not sent (try again)"
-
-
-class Clock:
-    def __init__(self, now: float = 100.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 # --- the Chat with a store ---------------------------------------------------------------------
@@ -182,33 +175,6 @@ def test_off_the_loop_a_message_is_shown_once_stored_in_the_order_sent() -> None
 
 
 # --- a table restarted from its store ---------------------------------------------------------
-
-
-def browser() -> dict[str, str]:
-    return {"cookie": f"cardlab_id={secrets.token_urlsafe(32)}"}
-
-
-def post(client: TestClient, url: str, body: Any, who: dict[str, str]) -> Any:
-    client.cookies.clear()
-    return client.post(url, json=body, headers=who | {"origin": OWN})
-
-
-def connect(client: TestClient, tid: str, who: dict[str, str]) -> Any:
-    client.cookies.clear()
-    return client.websocket_connect(f"/api/tables/{tid}/ws", headers=who | {"origin": OWN})
-
-
-def reply(ws: Any) -> Message:
-    for _ in range(200):
-        m: Message = ws.receive_json()
-        if m["type"] != "state":
-            return m
-    raise AssertionError("no reply came")
-
-
-def say(ws: Any, text: str, **extra: Any) -> Message:
-    ws.send_json({"type": "chat", "text": text} | extra)
-    return reply(ws)
 
 
 def first_state(ws: Any) -> Message:
