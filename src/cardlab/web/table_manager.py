@@ -268,7 +268,7 @@ class TableManager:
                 await asyncio.to_thread(self.keeper.let_go, table_id)
         else:
             self.rooms[table_id] = fresh
-            fresh.chat.take_over(old.chat.kept())  # the chat lives in memory only
+            fresh.chat.take_over(old.chat.kept())  # with what was said while away
             fresh.notices.append("the table's store is back: play resumes")
             fresh.wake()
         self._spawn(old.gate.retire(RECONNECT))

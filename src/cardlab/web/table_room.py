@@ -13,8 +13,8 @@ action's write-ahead steps, the turn, a hand's end), :class:`~cardlab.web.table_
 :class:`~cardlab.web.table_pace.Pace` (what comes next),
 :class:`~cardlab.web.table_view.View` (what each connection is sent) and
 :class:`~cardlab.web.table_extras.Extras` (time banks, timed cash blinds, avatars,
-reactions, the HUD, the coach). The saved state is
-:mod:`~cardlab.web.table_saved`'s. The room only wires them and passes each request on.
+reactions, the HUD, the coach). The saved state is :mod:`~cardlab.web.table_saved`'s.
+The room only wires them and passes each request on.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ class Room:
             storing=lambda: self.runner.storing, play=self._play, off_loop=off_loop,
             rng=random.Random(config.seed) if config.practice else random.Random(),
         )  # fmt: skip
-        self.chat = Chat(is_host=self.seating.is_host, on_change=self.notify)  # memory only
+        self.chat = Chat.at_table(out, self.seating.is_host, lambda: self.gate.away, off_loop)
         self.odds = TableOdds(self.notify)  # exact odds, hints: memory only
         self.audience = Audience(lambda seat, host: self.view.render(seat, host))
         self.gate = StoreGate(self.clock, self.tasks, self.audience, self.notify)  # the store
@@ -171,7 +171,7 @@ class Room:
     def state(self) -> dict[str, Any]:
         """The table's state between hands (:func:`~cardlab.web.table_saved.table_state`)."""
         return table_state(
-            self.session, self.seating, deals=self.runner.deals, paused=self.controls.paused,
+            self.session, self.seating, self.runner.deals, self.controls.paused, chat=self.chat,
             fair=self.fair, director=self.director, extras=self.extras, house=self.house,
         )  # fmt: skip
 
@@ -187,10 +187,11 @@ class Room:
         store: Any,
         **options: Any,
     ) -> Room:
-        """The table as saved, with its hand in play resumed (or cancelled)."""
+        """The table as saved, with its hand in play resumed (or cancelled) and its chat."""
         saved = SavedTable.from_state(table_id, state)
         room = cls(table_id, parse_config(config, saved=True), store, saved=saved, **options)
         room.runner.load_finished()
+        room.chat.restore(store.chat_lines(table_id), saved.chat)
         live = store.live_hand(table_id)
         if live is not None:
             room.clock.resume_from = room.runner.resume(live)

@@ -624,7 +624,7 @@ def handle_message(
             return {"type": "pong"}
         if room.closed:
             raise RequestError("the table is closed")
-        if kind != "chat":  # the chat is kept in memory only
+        if kind != "chat":  # chat goes on in memory while the store is away (table_chat)
             room.gate.check()
         if kind == "start":
             room.seating.start_now(seat)
