@@ -212,3 +212,28 @@ def test_a_restart_in_the_middle_of_a_runout_deals_the_same_cards(tmp_path: Path
         # the flop the pages saw before the restart is the stored hand's flop
         board = [repr(c) for cards in state.board_cards for c in cards]
         assert len(board) == 5 and board[:3] == before["hand"]["board"]
+
+
+def test_a_street_too_big_to_count_does_not_hide_the_later_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cardlab.table import HandState, Phase, TableGame
+    from cardlab.table import odds as table_odds_rules
+    from cardlab.web import table_odds
+
+    game = TableGame.create("standard52-holdem", blinds=(1, 2))
+    hand = HandState(game, [100, 100], seed=8, showdown="manual", runout="street")
+    hand.bet_or_raise_to(100)
+    hand.check_or_call()
+    while hand.phase is Phase.SHOWDOWN:
+        hand.show_or_muck(True)
+    hand.deal_runout()
+    hand.deal_runout()  # the turn is out, the river waits
+
+    def spot_odds(h: HandState, spot: Any) -> Any:  # the pre-flop count: too big
+        return None if not spot.board else table_odds_rules.spot_odds(h, spot)
+
+    monkeypatch.setattr(table_odds, "spot_odds", spot_odds)
+    shown = table_odds.TableOdds().all_in(hand)  # no event loop: counted at once
+    assert shown is not None
+    assert [len(o["board"].split()) for o in shown] == [3, 4]

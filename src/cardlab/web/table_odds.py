@@ -62,8 +62,10 @@ class TableOdds:
                 return None if odds is None else odds.as_dict()
 
             found = self._get(key, count)
+            if found is None and key in self._done:
+                continue  # too many deals to count now (a big deck before the flop)
             if found is None:
-                break  # this street still counting (or too big): the streets before it
+                break  # this street is still counting: the streets before it
             out.append(found)
         return out or None
 
