@@ -7,6 +7,7 @@ deals the same cards and finishes the hand."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import warnings
 from collections.abc import Iterator
@@ -237,3 +238,43 @@ def test_a_street_too_big_to_count_does_not_hide_the_later_ones(
     shown = table_odds.TableOdds().all_in(hand)  # no event loop: counted at once
     assert shown is not None
     assert [len(o["board"].split()) for o in shown] == [3, 4]
+
+
+def test_the_replayer_shows_each_boards_odds_on_a_double_board() -> None:
+    from cardlab.table import HandState, Phase, TableGame
+    from cardlab.table.history import to_history
+    from cardlab.table.house import bomb_pot_stakes
+    from cardlab.web.replay import hand_frames
+
+    base = TableGame.create("standard52-holdem", blinds=(1, 2))
+    game = dataclasses.replace(base, stakes=bomb_pot_stakes(base.stakes, 5))
+    hand = HandState(
+        game, [60] * 3, seed=5, showdown="manual", runout="street", bomb_pot=True, boards=2
+    )
+    while not hand.is_over:  # all in on the flop, shown, run out
+        if hand.phase is Phase.BET:
+            most = hand.legal().raise_max
+            hand.bet_or_raise_to(most) if most is not None else hand.check_or_call()
+        elif hand.runout_paused:
+            hand.deal_runout()
+        else:
+            hand.show_or_muck(True)
+    data = hand_frames(phh.loads(phh.dumps(to_history(hand))))
+    shown = [f["odds"] for f in data["frames"] if f["odds"]]
+    assert len(shown) >= 2  # the flop, the turn (and the frame between the boards' turns)
+    for odds in shown:
+        each = odds["boards"]
+        assert [b["on"] for b in each] == [1, 2]
+        for b in each:
+            other = [str(c) for c in hand.boards[2 - b["on"]]]
+            dead = b["dead"].split()
+            assert dead == other[: len(dead)] and len(dead) >= 3  # the other board, so far
+            holes = [x["cards"] for x in b["hands"]]
+            plain = reference_equity(game.game, holes, board=b["board"], dead=b["dead"])
+            assert [Fraction(x["exact"]["equity"]) for x in b["hands"]] == [
+                p.equity for p in plain.players
+            ]
+        # a hand's share of the pot: the mean of its two boards' shares
+        for k, x in enumerate(odds["hands"]):
+            mean = sum(Fraction(b["hands"][k]["exact"]["equity"]) for b in each) / 2
+            assert Fraction(x["exact"]["equity"]) == mean

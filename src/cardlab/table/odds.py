@@ -112,12 +112,12 @@ def _dealt_before(runs: Sequence[Sequence[Card]], board: Sequence[Card]) -> tupl
     return tuple(out)
 
 
-def all_in_odds(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) -> AllInOdds | None:
-    """Each hand's exact odds when everyone left is all in with board cards to come
-    (None otherwise, or when the count would take longer than ``max_seconds``)."""
+def _all_in_holes(hand: HandState) -> tuple[list[int], list[tuple[Card, ...]]] | None:
+    """The players left and their hole cards, when all are all in with board cards to
+    come and every hand is known (None otherwise)."""
     players = hand.in_hand()
-    if hand.is_over or len(players) < 2 or not _counts_exactly(hand) or len(hand.boards) > 1:
-        return None  # (a double board: see all_in_streets, each board on its own)
+    if hand.is_over or len(players) < 2 or not _counts_exactly(hand):
+        return None
     if sum(1 for p in players if hand.stacks[p] > 0) > 1 or hand.to_act:
         return None  # somebody can still bet
     if not board_to_come(hand):
@@ -126,28 +126,67 @@ def all_in_odds(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) ->
     need = hand.game.game.base.hole_cards
     if any(len(h) != need for h in holes):
         return None  # a hand not known (a replayed history's ????)
-    board = tuple(hand.board)
-    dead = _dealt_before(hand.run_boards, board)
+    return players, holes
+
+
+def _counted(
+    hand: HandState,
+    players: Sequence[int],
+    holes: Sequence[tuple[Card, ...]],
+    spot: OddsSpot,
+    max_seconds: float | None,
+) -> AllInOdds | None:
     try:
         result = exact_equity(
             hand.game.game,
             [format_cards(h) for h in holes],
-            board=format_cards(board),
-            dead=format_cards(dead),
+            board=format_cards(spot.board),
+            dead=format_cards(spot.dead),
             max_seconds=max_seconds,
         )
     except GameError:  # too big to count now (ExactTooBig)
         return None
     return AllInOdds(
-        board,
-        len(hand.run_boards),
+        spot.board,
+        spot.run,
         result.deals,
-        dead,
+        spot.dead,
         tuple(
             HandOdds(p, h, Fraction(e.win), Fraction(e.tie), Fraction(e.equity))
             for p, h, e in zip(players, holes, result.players, strict=True)
         ),
+        spot.on,
     )
+
+
+def all_in_odds(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) -> AllInOdds | None:
+    """Each hand's exact odds when everyone left is all in with board cards to come
+    (None otherwise, or when the count would take longer than ``max_seconds``; on a
+    double board see :func:`all_in_board_odds`)."""
+    found = _all_in_holes(hand)
+    if found is None or len(hand.boards) > 1:
+        return None
+    board = tuple(hand.board)
+    spot = OddsSpot(board, len(hand.run_boards), 0, _dealt_before(hand.run_boards, board))
+    return _counted(hand, *found, spot, max_seconds)
+
+
+def all_in_board_odds(
+    hand: HandState, *, max_seconds: float | None = ODDS_SECONDS
+) -> list[AllInOdds]:
+    """:func:`all_in_odds` of each board of a double board, the other board's cards out
+    of its deck (empty when there are none, or one count would be too big)."""
+    found = _all_in_holes(hand)
+    if found is None or len(hand.boards) < 2:
+        return []
+    out: list[AllInOdds] = []
+    for on, cards in enumerate(hand.boards):
+        dead = tuple(c for k, b in enumerate(hand.boards) if k != on for c in b)
+        odds = _counted(hand, *found, OddsSpot(tuple(cards), 0, on, dead), max_seconds)
+        if odds is None:
+            return []
+        out.append(odds)
+    return out
 
 
 def _face_up_holes(hand: HandState) -> list[tuple[Card, ...]] | None:
@@ -209,28 +248,7 @@ def spot_odds(
     holes = _face_up_holes(hand)
     if holes is None:
         return None
-    players = hand.in_hand()
-    try:
-        result = exact_equity(
-            hand.game.game,
-            [format_cards(h) for h in holes],
-            board=format_cards(spot.board),
-            dead=format_cards(spot.dead),
-            max_seconds=max_seconds,
-        )
-    except GameError:  # too big to count now (ExactTooBig)
-        return None
-    return AllInOdds(
-        spot.board,
-        spot.run,
-        result.deals,
-        spot.dead,
-        tuple(
-            HandOdds(p, h, Fraction(e.win), Fraction(e.tie), Fraction(e.equity))
-            for p, h, e in zip(players, holes, result.players, strict=True)
-        ),
-        spot.on,
-    )
+    return _counted(hand, hand.in_hand(), holes, spot, max_seconds)
 
 
 def all_in_streets(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) -> list[AllInOdds]:
