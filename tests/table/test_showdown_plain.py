@@ -323,6 +323,12 @@ def test_a_played_deal_keeps_its_cards_and_a_read_one_reads_them_in_its_deck() -
     assert isinstance(read, ev.DealHole) and read.cards == () and read.up == ()
     assert played.token == read.token == "M5" and str(read) == "d dh p2 M5"
     assert played.cards_in(deck) == read.cards_in(deck) == (_FIVE,)
+    # as JSON (positions as the file writes them): a played deal by its cards, a read one
+    # by its token; a muck and a stand pat have no cards to give
+    assert played.as_dict() == {"event": "deal_hole", "player": 2, "cards": "木5", "up": (True,)}
+    assert read.as_dict() == {"event": "deal_hole", "player": 2, "token": "M5"}
+    assert ev.ShowMuck.played(0, None).as_dict() == {"event": "show_muck", "player": 1}
+    assert ev.StandPatDiscard.played(3, ()).as_dict() == {"event": "stand_pat_discard", "player": 4}
     assert ev.DealBoard.played(()).phh is None  # a deal of no cards is no action
     assert ev.ShowMuck.played(0, ()).phh == "p1 sm"  # a show of no known card: a bare sm
 

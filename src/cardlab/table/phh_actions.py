@@ -125,8 +125,10 @@ class Event:
         played = bool(getattr(self, "cards", None))
         for name in self.__slots__:
             value = getattr(self, name)
-            if (name == "comment" and value is None) or (name == "token" and played):
-                continue  # a played record's cards say what its token does
+            if value is None and name in ("comment", "token", "cards"):
+                continue  # nothing to say: no comment, a muck, a stand pat
+            if (name == "token" and played) or (name in ("cards", "up") and value == ()):
+                continue  # played, its cards say what its token does; read, the token
             if isinstance(value, tuple) and value and isinstance(value[0], Card):
                 value = format_cards(value)
             elif name == "player" or name == "players":
