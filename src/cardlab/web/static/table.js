@@ -5,7 +5,7 @@ import { $, h, put, showError } from "./dom.js";
 import { api, text as fetchText, socket } from "./api.js";
 import { verifyText, parsePhhs } from "./fair.js";
 import { chat } from "./chat.js";
-import { countdown, hostSeats, houseLine, lastHand, ledger, odds, revealed, seatRequests, standings, tournament } from "./table_draw.js";
+import { countdown, hostSeats, houseLine, lastHand, ledger, odds, revealed, seatRequests, standings, tournament, verifyRows } from "./table_draw.js";
 import { betweenHands, felt, handKey, winners } from "./table_felt.js";
 import { layout, ghost } from "./table_layout.js";
 import { choices, fitRaise, panel } from "./table_panel.js";
@@ -217,19 +217,7 @@ function table(root) {
       const text = await fetchText(`/api/tables/${id}/hands.phhs`);
       const results = text.trim() ? await verifyText(text) : [];
       const hands = text.trim() ? parsePhhs(text) : [];
-      const seeds = mySeeds();
-      results.forEach((r, i) => {
-        let detail = r.detail;
-        const fields = hands[i] ? hands[i].fields : {};
-        const mine = seeds[r.deal];
-        // dealt in: the viewer's own hole cards are written out (others' are ??)
-        const dealtIn = Array.isArray(fields.actions) && fields.actions.some((a) => /^d dh p\d+ /.test(a) && !a.includes("?"));
-        if (mine && dealtIn && Array.isArray(fields._client_seeds)) {
-          detail += fields._client_seeds.includes(mine) ? " · your client seed is in it" : " · YOUR CLIENT SEED IS MISSING";
-        }
-        rows.append(h("tr", { "data-status": r.status, "data-deal": r.deal === null ? "" : String(r.deal) }, h("td", {}, String(fields.hand ?? r.hand)), h("td", {}, r.status), h("td", {}, detail)));
-      });
-      if (!results.length) rows.append(h("tr", {}, h("td", { colspan: "3" }, "No finished hands yet.")));
+      put(rows, verifyRows(results, hands, mySeeds()));
       box.dataset.state = "done";
     } catch (e) {
       box.dataset.state = "error";

@@ -164,3 +164,21 @@ export function countdown(start, seconds, now) {
   const left = Math.max(0, Math.round((start + seconds * 1000 - now) / 1000));
   return `in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
+
+// The rows of the fair-dealing check of a table's hands (fair.js's verifyText results,
+// parsePhhs's hands, in the same order): each hand's verdict, and for a hand this
+// browser was dealt into (its own hole cards are written out, the others' are ??)
+// whether its client seed (``seeds``: deal -> seed, kept in this browser) is in it.
+export function verifyRows(results, hands, seeds) {
+  if (!results.length) return [h("tr", {}, h("td", { colspan: "3" }, "No finished hands yet."))];
+  return results.map((r, i) => {
+    let detail = r.detail;
+    const fields = hands[i] ? hands[i].fields : {};
+    const mine = seeds[r.deal];
+    const dealtIn = Array.isArray(fields.actions) && fields.actions.some((a) => /^d dh p\d+ /.test(a) && !a.includes("?"));
+    if (mine && dealtIn && Array.isArray(fields._client_seeds)) {
+      detail += fields._client_seeds.includes(mine) ? " · your client seed is in it" : " · YOUR CLIENT SEED IS MISSING";
+    }
+    return h("tr", { "data-status": r.status, "data-deal": r.deal === null ? "" : String(r.deal) }, h("td", {}, String(fields.hand ?? r.hand)), h("td", {}, r.status), h("td", {}, detail));
+  });
+}
