@@ -1201,9 +1201,7 @@ class HandState:
     def _show_next(self) -> None:
         i = self._show_queue.popleft()
         self._shown[i] = True
-        self.history.append(
-            ev.ShowMuck.played(i, tuple(c for c in self.hole[i] if c is not None))
-        )
+        self.history.append(ev.ShowMuck.played(i, tuple(c for c in self.hole[i] if c is not None)))
 
     def _next_street(self) -> None:
         if self.street_index < len(self.streets) - 1:
