@@ -131,3 +131,46 @@ def test_no_rabbit_after_a_showdown_or_in_stud() -> None:
     stud.bring_in()
     stud.fold()
     assert stud.rabbit_due() == 0
+
+
+def _double_board(dealer: d.Dealer | None, fold: bool) -> HandState:
+    """A double-board bomb pot, three players: a bet on the flop, then both others fold
+    (``fold``) or everyone checks it down."""
+    game = TableGame.create("standard52-holdem", blinds=(1, 2), antes=5)
+    hand = HandState(game, [100, 100, 100], seed=21, dealer=dealer, bomb_pot=True, boards=2)
+    assert len(hand.board) == 3 and hand.phase is Phase.BET
+    if fold:
+        hand.bet_or_raise_to(10)
+        hand.fold()
+        hand.fold()
+    else:
+        while hand.phase is Phase.BET:
+            hand.check_or_call()
+        while not hand.is_over:
+            hand.show_or_muck(True)
+    return hand
+
+
+@pytest.mark.parametrize("fair", [False, True])
+def test_a_double_boards_rabbit_is_what_each_board_would_have_brought(fair: bool) -> None:
+    deal = d.FairDeal(d.commitment(SEED), ("", "c3", "d4"), 5)
+
+    def dealer() -> d.Dealer | None:
+        game = TableGame.create("standard52-holdem")
+        return d.Dealer(game.game.deck, SEED, deal) if fair else None
+
+    folded = _double_board(dealer(), fold=True)
+    assert folded.rabbit_due() == 4  # the turn and the river, to each board
+    rabbit = folded.rabbit_hunt()
+    # the same deal checked down: each board's turn and river are its rabbit
+    played = _double_board(dealer(), fold=False)
+    assert [b[:3] for b in played.boards] == [b[:3] for b in folded.boards]
+    assert folded.rabbit_boards() == tuple(tuple(b[3:]) for b in played.boards)
+    assert sorted(map(str, rabbit)) == sorted(str(c) for b in played.boards for c in b[3:])
+    if fair:  # the next cards from the top, in the order the hand would have dealt
+        deck = folded.game.game.deck
+        top = reference_shuffle(list(deck.cards), SEED, list(deal.client_seeds), 5)
+        used = sum(len(h) for h in folded.hole) + 6
+        assert list(rabbit) == top[used : used + 4]
+        history = _history(folded, deal)
+        assert d.verify_deal(history).status == "verified"

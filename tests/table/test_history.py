@@ -22,11 +22,14 @@ from cardlab.table.history import replay, to_history
 DATA = Path(__file__).parent.parent / "data" / "phh"
 
 
-def _random_hand(game: TableGame, n: int, seed: int) -> HandState:
+def _random_hand(game: TableGame, n: int, seed: int, runout: str = "all") -> HandState:
     rng = random.Random(seed)
     stacks = [rng.choice([rng.randint(3, 40), rng.randint(100, 600)]) for _ in range(n)]
-    h = HandState(game, stacks, seed=seed)
+    h = HandState(game, stacks, seed=seed, runout=runout)
     while not h.is_over:
+        if h.runout_paused:  # a web table's all-in runout, street by street
+            h.deal_runout()
+            continue
         legal = h.legal()
         if legal.phase is Phase.DRAW:
             held = [c for c in h.hole[legal.player] if c is not None]
@@ -91,6 +94,25 @@ def test_pokerkit_replays_what_cardlab_writes(key: str, betting: str | None) -> 
         again = replay(phh.loads(text))
         assert again.hand.stacks == h.stacks
         assert [e.phh for e in again.hand.history] == [e.phh for e in h.history]
+
+
+@pytest.mark.parametrize("key", ["standard52-holdem", "standard52-omaha"])
+def test_pokerkit_replays_a_runout_dealt_street_by_street(key: str) -> None:
+    """A web table's hands: all in, the hands shown before the runout (pokerkit's own
+    order), then each street; pokerkit and cardlab replay them to the same end."""
+    game = TableGame.create(key)
+    runouts = 0
+    for seed in range(40):
+        h = _random_hand(game, 2 + seed % 4, seed, runout="street")
+        runouts += h.all_in_board is not None and h.all_in_board < 5
+        text = phh.dumps(to_history(h, players=[f"p{i}" for i in range(h.players)]))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            *_, state = pk.HandHistory.loads(text)
+        assert list(state.stacks) == h.stacks, text
+        again = replay(phh.loads(text))
+        assert [e.phh for e in again.hand.history] == [e.phh for e in h.history]
+    assert runouts >= 5
 
 
 @pytest.mark.parametrize("kind", ["NT", "FT", "PO", "F7S"])

@@ -58,7 +58,9 @@ def _send(ws: Any, view: Message, action: str) -> None:
 def test_two_people_run_it_twice_and_see_the_odds(client: TestClient, store: Store) -> None:
     # a long pause: the hand's odds are counted before the next hand is dealt (3 seconds
     # may be too short for a loaded machine)
-    tid, host = create(client, game="standard52-holdem", seats=2, clock=30, run_it=3, pause=60)
+    tid, host = create(
+        client, game="standard52-holdem", seats=2, clock=30, run_it=3, pause=60, runout_pause=0
+    )
     cookies = [join(client, tid, "ann", host), join(client, tid, "bob")]
     url = f"/api/tables/{tid}/ws"
     with (
@@ -96,8 +98,16 @@ def test_two_people_run_it_twice_and_see_the_odds(client: TestClient, store: Sto
         hand = replay(history).hand
         assert [" ".join(map(str, b)) for b in hand.runouts()] == last["runs"]
         # the odds, every street of both runs, once counted (off the event loop)
-        view = _wait(client, tid, cookies[1], lambda v: v["odds"], "the odds")
-        assert {o["run"] for o in view["odds"]} == {1, 2}
+        # (shown street by street as each is counted: before the flop, run 1's flop and
+        # turn, run 2's flop and turn; the empty board both runs share counted once)
+        view = _wait(client, tid, cookies[1], lambda v: v["odds"] and len(v["odds"]) == 5, "odds")
+        assert [(o["run"], len(o["board"].split())) for o in view["odds"]] == [
+            (1, 0),
+            (1, 3),
+            (1, 4),
+            (2, 3),
+            (2, 4),
+        ]
         for o in view["odds"]:
             assert abs(sum(h["equity"] for h in o["hands"]) - 1) < 1e-9
 
@@ -169,3 +179,39 @@ def test_the_replayer_shows_each_run_its_odds_and_the_rabbit() -> None:
     data = hand_frames(phh.loads(phh.dumps(to_history(folded))))
     assert data["rabbit"] == [str(c) for c in rabbit]
     assert all(not f["board"] for f in data["frames"])  # no part of the hand
+
+
+def test_the_rabbit_of_a_double_board(client: TestClient, store: Store) -> None:
+    house = {"bomb_pot_every": 1, "bomb_pot_ante": 5, "bomb_pot_boards": 2}
+    tid, host = create(client, game="standard52-holdem", seats=2, clock=30, pause=30, **house)
+    cookies = [join(client, tid, "ann", host), join(client, tid, "bob")]
+    url = f"/api/tables/{tid}/ws"
+    with (
+        client.websocket_connect(url, headers={"cookie": cookies[0]}) as w0,
+        client.websocket_connect(url, headers={"cookie": cookies[1]}) as w1,
+    ):
+        sockets = [w0, w1]
+        # on the flop (a bomb pot: no betting before it) the first to act bets, the
+        # other folds: the turn and the river of both boards are the rabbit's
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            views = [get(client, tid, c) for c in cookies]
+            if views[0]["last"] is not None:
+                break
+            for ws, v in zip(sockets, views, strict=True):
+                if v["legal"] is not None:
+                    _send(ws, v, "f" if v["legal"]["call"] else "r 10")
+            time.sleep(0.01)
+        last = _wait(client, tid, cookies[1], lambda v: v["last"], "the end")["last"]
+        assert last["rabbit_due"] and len(last["boards"]) == 2
+        w1.send_json({"type": "rabbit"})
+        last = _wait(
+            client, tid, cookies[0], lambda v: v["last"] and v["last"]["rabbit"], "the rabbit"
+        )["last"]
+    assert [len(b.split()) for b in last["rabbit_boards"]] == [2, 2]
+    text = next(r.phh for r in store.hands(table_id=tid))
+    history = phh.loads(text)
+    shown = history.user_fields["_rabbit"].split()
+    # dealt as the hand would have: the turn to board 1, then to board 2, then the rivers
+    turns, rivers = shown[:2], shown[2:]
+    assert last["rabbit_boards"] == [f"{turns[0]} {rivers[0]}", f"{turns[1]} {rivers[1]}"]

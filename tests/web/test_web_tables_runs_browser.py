@@ -54,6 +54,11 @@ def players() -> Iterator[list[WebDriver]]:
             shutil.rmtree(profile, ignore_errors=True)
 
 
+RUNS = (  # the runs of the odds table's rows
+    "return [...document.querySelectorAll('#pt-odds-table tr[data-run]')].map(e => e.dataset.run)"
+)
+
+
 def test_two_people_run_it_twice(base_url: str, players: list[WebDriver]) -> None:
     import httpx
 
@@ -63,6 +68,7 @@ def test_two_people_run_it_twice(base_url: str, players: list[WebDriver]) -> Non
         "stack": 100,
         "clock": 0,
         "pause": 60,
+        "runout_pause": 0.5,  # the runout street by street, quickly
         "run_it": 2,
         "name": "run it twice",
     }
@@ -93,12 +99,12 @@ def test_two_people_run_it_twice(base_url: str, players: list[WebDriver]) -> Non
         assert "Run 1:" in last and "Run 2:" in last
         assert "run 1, main pot" in last and "run 2, main pot" in last
         # the exact odds of both runs (counted off the event loop, then pushed)
-        wait(driver, lambda d=driver: visible(d, "pt-odds-table"), "the all-in odds")
-        runs = driver.execute_script(
-            "return [...document.querySelectorAll('#pt-odds-table tr[data-run]')]"
-            ".map(e => e.dataset.run)"
+        # (each street's as it is counted: wait for both runs')
+        wait(
+            driver,
+            lambda d=driver: set(d.execute_script(RUNS) or []) == {"1", "2"},
+            "the all-in odds of both runs",
         )
-        assert set(runs) == {"1", "2"}
     ann, bob = players
     screenshot(ann, "table-run-it-twice")
     size(ann, DESKTOP)
@@ -109,3 +115,56 @@ def test_two_people_run_it_twice(base_url: str, players: list[WebDriver]) -> Non
         bob.execute_script(WIDE)
     )
     screenshot(bob, "table-run-it-twice")
+
+
+# the page's board cards and odds rows: [cards on the board, odds rows, the hand is over]
+WATCH = (
+    "const rows = document.querySelectorAll('#pt-odds-table tbody tr').length;"
+    "const cards = document.getElementById('pt-board').children.length;"
+    "return [cards, rows, !document.getElementById('pt-last').hidden];"
+)
+
+
+def test_the_odds_come_street_by_street_on_a_phone(base_url: str, players: list[WebDriver]) -> None:
+    """All in before the flop: the board comes a street at a time (``runout_pause``), and
+    the phone's odds table gains each street's row while the next street waits."""
+    import time
+
+    import httpx
+
+    config = {
+        "game": "standard52-holdem", "seats": 2, "stack": 100, "clock": 0, "pause": 60,
+        "runout_pause": 3, "name": "street by street",
+    }  # fmt: skip
+    created = httpx.post(base_url + "/api/tables", json=config).json()
+    url = base_url + created["url"]
+    ann, bob = players
+    size(ann, DESKTOP)
+    size(bob, PHONE)
+    for driver, name in ((ann, "ann"), (bob, "bob")):
+        driver.get(url)
+        wait(driver, lambda d=driver: visible(d, "pt-join"), "the join form")
+        driver.find_element(By.ID, "pt-name").send_keys(name)
+        driver.find_element(By.ID, "pt-join-btn").click()
+        wait(driver, lambda d=driver, n=name: f"you are {n}" in text(d, "#pt-status"), "seated")
+    seen: list[tuple[int, int, bool]] = []
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        for driver in players:
+            driver.execute_script(PLAY)
+        cards, rows, over = bob.execute_script(WATCH)
+        seen.append((cards, rows, over))
+        if over and rows == 3:
+            break
+        time.sleep(0.1)
+    assert seen and seen[-1] == (5, 3, True), seen[-5:]
+    # while the turn waited, the flop's odds were on the page (and before them the odds
+    # before the flop); while the river waited, the turn's: never a street not dealt yet
+    waiting = {(cards, rows) for cards, rows, over in seen if not over}
+    expected = {0: 1, 3: 2, 4: 3}  # rows once each street's odds are counted
+    assert (3, 2) in waiting and (4, 3) in waiting, sorted(waiting)
+    assert all(rows <= expected[cards] for cards, rows in waiting), sorted(waiting)
+    assert bob.execute_script("return document.documentElement.scrollWidth") <= PHONE[0], (
+        bob.execute_script(WIDE)
+    )
+    screenshot(bob, "table-odds-street-by-street")

@@ -22,6 +22,11 @@ tables" and "breaking tables" rules):
   shortest table, it sends players, one at a time, to the shortest table until it is
   within one: first the player who would be big blind next at it (the table says who,
   in ``next_big_blinds``), then the next, each to a random open seat.
+- **Hand for hand on the bubble**: while the next player out finishes just outside the
+  money (one player more than the places paid) and more than one table plays, every
+  table plays one hand at a time: a table that finished its hand of the round does not
+  deal again (:meth:`Mtt.may_deal`) until every table that can deal has finished its
+  own; then the next round starts.
 - **The final table** is the last table left; nobody is redrawn.
 - **Levels**: one schedule (:class:`~cardlab.table.tournament.Schedule`) for every
   table. Levels by minutes count the tournament's playing time; levels by hands count
@@ -154,6 +159,7 @@ class Mtt:
     seconds: float = 0.0  # playing time, for levels by minutes
     results: Tournament | None = None  # places and prizes, once started
     draws: int = 0  # random draws made so far (the rng is replayed on a restore)
+    round_done: set[int] = field(default_factory=set)  # hand for hand: tables that played
     _rng: random.Random = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -277,6 +283,31 @@ class Mtt:
     def final_table(self) -> bool:
         return self.started and len(self.tables) == 1
 
+    @property
+    def places_paid(self) -> int:
+        return sum(1 for prize in self._results().prizes if prize > 0)
+
+    @property
+    def hand_for_hand(self) -> bool:
+        """The bubble: the next player out finishes just outside the money, and more
+        than one table plays (see the module documentation)."""
+        if not self.started or self.over or len(self.tables) < 2:
+            return False
+        return len(self.playing) == self.places_paid + 1
+
+    def may_deal(self, table: int) -> bool:
+        """Table ``table`` may deal its next hand (hand for hand: not before every table
+        has played this round's hand)."""
+        return table in self.tables and (not self.hand_for_hand or table not in self.round_done)
+
+    def _end_of_round(self) -> None:
+        """Hand for hand: once every table that can deal (two players or more) has
+        played this round's hand, the next round starts (and off the bubble, none)."""
+        dealing = {k for k, seats in self.tables.items() if len(seats) >= 2}
+        self.round_done &= set(self.tables)
+        if not self.hand_for_hand or dealing <= self.round_done:
+            self.round_done.clear()
+
     def table_of(self, player: str) -> tuple[int, int] | None:
         """(table, seat) of ``player`` while in."""
         for table, seats in self.tables.items():
@@ -329,8 +360,12 @@ class Mtt:
         if t.over:
             winner = t.winner
             self.tables = {k: v for k, v in self.tables.items() if winner in v.values()}
+            self.round_done.clear()
             return []
-        return self.between_hands(table, next_big_blinds)
+        moves = self.between_hands(table, next_big_blinds)
+        self.round_done.add(table)
+        self._end_of_round()
+        return moves
 
     def between_hands(self, table: int, next_big_blinds: Sequence[int] = ()) -> list[Move]:
         """The moves out of ``table``, which is between hands (done at once): all its
@@ -408,6 +443,7 @@ class Mtt:
             "seconds": self.seconds,
             "results": None if self.results is None else self.results.as_dict(),
             "draws": self.draws,
+            "round_done": sorted(self.round_done),
         }
 
     @classmethod
@@ -426,4 +462,5 @@ class Mtt:
             float(data.get("seconds", 0.0)),
             None if results is None else Tournament.from_dict(results),
             int(data.get("draws", 0)),
+            {int(k) for k in data.get("round_done", [])},
         )

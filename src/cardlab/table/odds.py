@@ -4,8 +4,12 @@
 come, each hand's exact win and tie share over every remaining board (the exact
 equity of :func:`cardlab.poker.equity.exact_equity`, the numbers of
 ``cardlab equity --exact``), for the board being dealt (each run of a board run twice
-on its own). :func:`strength_hint` — for a learner: their best hand so far in words and
-their exact equity against one random hand (or a range), from their own cards only.
+on its own). :func:`all_in_streets` — the same odds on every street of an all-in
+runout as it came (each run, and each board of a double board, on its own: the cards
+the other board or an earlier run dealt are out of its deck); :func:`all_in_spots`
+names those boards, :func:`spot_odds` counts one. :func:`strength_hint` — for a
+learner: their best hand so far in words and their exact equity against one random
+hand (or a range), from their own cards only.
 
 Both answer for the high-hand board games the exact kernels count (Hold'em and Omaha
 on any deck); a game played for low, hi-lo, stud or draw gets None (its cards to come
@@ -54,28 +58,40 @@ class HandOdds:
 @dataclass(frozen=True, slots=True)
 class AllInOdds:
     """The odds of every hand left for ``board`` (``run``: which run of the board; a
-    later run's deck lacks the cards the runs before it dealt, ``dead``)."""
+    later run's deck lacks the cards the runs before it dealt, ``dead``; ``on``: which
+    board of a double board, whose other board's cards are dead too)."""
 
     board: tuple[Card, ...]
     run: int
     deals: int
-    dead: tuple[Card, ...]  # the cards earlier runs dealt: out of this run's deck
+    dead: tuple[Card, ...]  # cards earlier runs or the other board dealt: out of the deck
     hands: tuple[HandOdds, ...]
+    on: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "board": format_cards(self.board),
             "run": self.run + 1,
+            "on": self.on + 1,
             "deals": self.deals,
             "dead": format_cards(self.dead),
             "hands": [h.as_dict() for h in self.hands],
         }
 
 
+@dataclass(frozen=True, slots=True)
+class OddsSpot:
+    """One board of an all-in runout as it stood after a street: its cards, the run
+    and the board (of a double board) it belongs to, and the cards out of its deck."""
+
+    board: tuple[Card, ...]
+    run: int
+    on: int
+    dead: tuple[Card, ...]
+
+
 def _counts_exactly(hand: HandState) -> bool:
     game = hand.game
-    if len(hand.boards) > 1:
-        return False  # a double board: a share on each board, no one equity to count
     if game.own_order or game.variant.low is not None or not game.variant.high:
         return False
     return game.game.base.key in ("holdem", "omaha")
@@ -96,9 +112,9 @@ def _dealt_before(runs: Sequence[Sequence[Card]], board: Sequence[Card]) -> tupl
     return tuple(out)
 
 
-def all_in_odds(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) -> AllInOdds | None:
-    """Each hand's exact odds when everyone left is all in with board cards to come
-    (None otherwise, or when the count would take longer than ``max_seconds``)."""
+def _all_in_holes(hand: HandState) -> tuple[list[int], list[tuple[Card, ...]]] | None:
+    """The players left and their hole cards, when all are all in with board cards to
+    come and every hand is known (None otherwise)."""
     players = hand.in_hand()
     if hand.is_over or len(players) < 2 or not _counts_exactly(hand):
         return None
@@ -110,80 +126,141 @@ def all_in_odds(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) ->
     need = hand.game.game.base.hole_cards
     if any(len(h) != need for h in holes):
         return None  # a hand not known (a replayed history's ????)
-    board = tuple(hand.board)
-    dead = _dealt_before(hand.run_boards, board)
+    return players, holes
+
+
+def _counted(
+    hand: HandState,
+    players: Sequence[int],
+    holes: Sequence[tuple[Card, ...]],
+    spot: OddsSpot,
+    max_seconds: float | None,
+) -> AllInOdds | None:
     try:
         result = exact_equity(
             hand.game.game,
             [format_cards(h) for h in holes],
-            board=format_cards(board),
-            dead=format_cards(dead),
+            board=format_cards(spot.board),
+            dead=format_cards(spot.dead),
             max_seconds=max_seconds,
         )
     except GameError:  # too big to count now (ExactTooBig)
         return None
     return AllInOdds(
-        board,
-        len(hand.run_boards),
+        spot.board,
+        spot.run,
         result.deals,
-        dead,
+        spot.dead,
         tuple(
             HandOdds(p, h, Fraction(e.win), Fraction(e.tie), Fraction(e.equity))
             for p, h, e in zip(players, holes, result.players, strict=True)
         ),
+        spot.on,
     )
 
 
-def all_in_streets(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) -> list[AllInOdds]:
-    """The odds of an all-in hand on every street of every run, as the board came (the
-    board when the betting ended, then each street of the first run, then each street
-    of the later runs from the cards they share): what a viewer sees street by street,
+def all_in_odds(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) -> AllInOdds | None:
+    """Each hand's exact odds when everyone left is all in with board cards to come
+    (None otherwise, or when the count would take longer than ``max_seconds``; on a
+    double board see :func:`all_in_board_odds`)."""
+    found = _all_in_holes(hand)
+    if found is None or len(hand.boards) > 1:
+        return None
+    board = tuple(hand.board)
+    spot = OddsSpot(board, len(hand.run_boards), 0, _dealt_before(hand.run_boards, board))
+    return _counted(hand, *found, spot, max_seconds)
+
+
+def all_in_board_odds(
+    hand: HandState, *, max_seconds: float | None = ODDS_SECONDS
+) -> list[AllInOdds]:
+    """:func:`all_in_odds` of each board of a double board, the other board's cards out
+    of its deck (empty when there are none, or one count would be too big)."""
+    found = _all_in_holes(hand)
+    if found is None or len(hand.boards) < 2:
+        return []
+    out: list[AllInOdds] = []
+    for on, cards in enumerate(hand.boards):
+        dead = tuple(c for k, b in enumerate(hand.boards) if k != on for c in b)
+        odds = _counted(hand, *found, OddsSpot(tuple(cards), 0, on, dead), max_seconds)
+        if odds is None:
+            return []
+        out.append(odds)
+    return out
+
+
+def _face_up_holes(hand: HandState) -> list[tuple[Card, ...]] | None:
+    """The hole cards of every player left, once all are face up (None: not yet)."""
+    players = hand.in_hand()
+    if not hand.is_over and not all(hand.has_shown(p) for p in players):
+        return None
+    holes = [tuple(c for c in hand.hole[p] if c is not None) for p in players]
+    if any(len(h) != hand.game.game.base.hole_cards for h in holes):
+        return None
+    return holes
+
+
+def all_in_spots(hand: HandState) -> list[OddsSpot]:
+    """The boards of an all-in runout as they came, street by street: the board when the
+    betting ended, then each street but the last of the first run, then of the later
+    runs from the cards they share (each board of a double board beside the other),
     once every hand left is face up (empty otherwise)."""
     players = hand.in_hand()
     start = hand.all_in_board
     if start is None or len(players) < 2 or not _counts_exactly(hand):
         return []
-    if not hand.is_over and not all(hand.has_shown(p) for p in players):
-        return []  # the hands are not face up yet
-    holes = [tuple(c for c in hand.hole[p] if c is not None) for p in players]
-    if any(len(h) != hand.game.game.base.hole_cards for h in holes):
+    if _face_up_holes(hand) is None:
         return []
-    ends = []
+    full = sum(s.board for s in hand.streets)
+    ends: list[int] = []
     total = 0
     for street in hand.streets:
         total += street.board
-        if start <= total < sum(s.board for s in hand.streets):
+        if start <= total < full and total not in ends:
             ends.append(total)
-    out: list[AllInOdds] = []
+    out: list[OddsSpot] = []
+    if len(hand.boards) > 1:  # both boards are dealt each street, the first first
+        for length in ends:
+            for on, cards in enumerate(hand.boards):
+                if length > len(cards):
+                    continue
+                others = [b[:length] for k, b in enumerate(hand.boards) if k != on]
+                dead = tuple(c for b in others for c in b)
+                out.append(OddsSpot(tuple(cards[:length]), 0, on, dead))
+        return out
     seen: set[tuple[Card, ...]] = set()
-    for run, board in enumerate(hand.runouts()):
-        for length in sorted(set(ends)):
+    runouts = hand.runouts()
+    for run, board in enumerate(runouts):
+        for length in ends:
             if length > len(board) or tuple(board[:length]) in seen:
                 continue
             seen.add(tuple(board[:length]))
-            dead = _dealt_before(hand.runouts()[:run], board[:length])
-            try:
-                result = exact_equity(
-                    hand.game.game,
-                    [format_cards(h) for h in holes],
-                    board=format_cards(board[:length]),
-                    dead=format_cards(dead),
-                    max_seconds=max_seconds,
-                )
-            except GameError:
-                return out
-            out.append(
-                AllInOdds(
-                    tuple(board[:length]),
-                    run,
-                    result.deals,
-                    dead,
-                    tuple(
-                        HandOdds(p, h, Fraction(e.win), Fraction(e.tie), Fraction(e.equity))
-                        for p, h, e in zip(players, holes, result.players, strict=True)
-                    ),
-                )
-            )
+            dead = _dealt_before(runouts[:run], board[:length])
+            out.append(OddsSpot(tuple(board[:length]), run, 0, dead))
+    return out
+
+
+def spot_odds(
+    hand: HandState, spot: OddsSpot, *, max_seconds: float | None = ODDS_SECONDS
+) -> AllInOdds | None:
+    """The exact odds of every face-up hand left on ``spot`` (None: too many deals to
+    count now, or the hands are not face up)."""
+    holes = _face_up_holes(hand)
+    if holes is None:
+        return None
+    return _counted(hand, hand.in_hand(), holes, spot, max_seconds)
+
+
+def all_in_streets(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS) -> list[AllInOdds]:
+    """The odds of an all-in hand on every street of every run (and board), as the
+    board came (:func:`all_in_spots`): what a viewer sees street by street, once every
+    hand left is face up (empty otherwise; cut short where a count would be too big)."""
+    out: list[AllInOdds] = []
+    for spot in all_in_spots(hand):
+        odds = spot_odds(hand, spot, max_seconds=max_seconds)
+        if odds is None:
+            break
+        out.append(odds)
     return out
 
 
@@ -219,7 +296,7 @@ def strength_hint(
 ) -> StrengthHint | None:
     """``player``'s hint from their own cards and the board (never another's cards);
     None when the game has no exact count or it would take too long."""
-    if not _counts_exactly(hand) or not 0 <= player < hand.players:
+    if not _counts_exactly(hand) or not 0 <= player < hand.players or len(hand.boards) > 1:
         return None
     own = tuple(c for c in hand.hole[player] if c is not None)
     game = hand.game.game

@@ -21,7 +21,11 @@ with the amount ranges.
 
 Dealing is separate from deciding: with ``deal="auto"`` (the default) the cards come
 from a deck shuffled by ``seed``; with ``deal="manual"`` the state waits for
-:meth:`deal_hole` / :meth:`deal_board` (replaying a hand history). The betting follows
+:meth:`deal_hole` / :meth:`deal_board` (replaying a hand history). When everyone left
+is all in, ``runout="all"`` (the default) deals the rest of the board at once and shows
+the hands after it; ``runout="street"`` shows them first (pokerkit's order) and deals
+each street on :meth:`deal_runout`, so a table can show the odds street by street. The
+betting follows
 pokerkit's rules exactly (the differential tests check every step): the minimum raise
 is the largest full raise of the round; an all-in raise short of that does not reopen
 the betting to players who already acted (short all-ins add up); uncalled bets go
@@ -122,6 +126,9 @@ class HandState:
         "_run_limit",
         "_run_street",
         "_run_waiting",
+        "_runout_by_street",
+        "_runout_go",
+        "_runout_live",
         "_seed",
         "_short_all_ins",
         "_show_queue",
@@ -167,6 +174,7 @@ class HandState:
         bomb_pot: bool = False,
         boards: int = 1,
         runs: int = 1,
+        runout: str = "all",
     ) -> None:
         n = len(stacks)
         if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
@@ -187,6 +195,8 @@ class HandState:
                     )
         if deal not in ("auto", "manual") or showdown not in ("auto", "manual"):
             raise ActionError(f"deal and showdown are 'auto' or 'manual': {deal!r}, {showdown!r}")
+        if runout not in ("all", "street"):
+            raise ActionError(f"runout is 'all' or 'street': {runout!r}")
         self.game = game
         self.rules = game.game.rules
         self.stakes = game.stakes
@@ -266,6 +276,12 @@ class HandState:
         self._run_street = -1
         self._run_base = 0
         self._rabbit: tuple[Card, ...] | None = None
+        # an all-in runout dealt street by street (runout="street", docs/table.md): the
+        # hands are shown first (pokerkit's order), then each street waits for
+        # deal_runout(), so a table can show the odds on every street as it comes
+        self._runout_by_street = runout == "street" and self.auto_deal
+        self._runout_live = False  # the betting ended all in with only board cards to come
+        self._runout_go = False  # deal_runout() was asked: deal the street due
         self._stage = "dealing"
         self._start()
         self._advance()
@@ -296,6 +312,8 @@ class HandState:
             return Phase.DRAW
         if self._run_waiting:
             return Phase.RUNS
+        if self._runout_live and self._show_queue:
+            return Phase.SHOWDOWN  # the hands are shown before the runout
         if self._pending_board or any(self._pending_hole):
             return Phase.DEAL
         return Phase.SHOWDOWN
@@ -313,7 +331,9 @@ class HandState:
             return self._pending_discard.index(True)
         if self._run_waiting:
             return self._run_waiting[0]
-        if self._show_queue and (self._stage == "showdown" or not self.auto_deal):
+        if self._show_queue and (
+            self._stage == "showdown" or not self.auto_deal or self._runout_live
+        ):
             return self._show_queue[0]
         return None
 
@@ -583,7 +603,7 @@ class HandState:
     def can_discard(self, cards: Iterable[Card | str | None] | str = ()) -> bool:
         return self._can(lambda: self.verify_discard(cards))
 
-    def discard(self, cards: Iterable[Card | str | None] | str = ()) -> ev.Discard:
+    def discard(self, cards: Iterable[Card | str | None] | str = ()) -> ev.StandPatDiscard:
         """Throw away ``cards`` (none: stand pat); replacements are dealt once every
         player has drawn, as in pokerkit."""
         thrown = self.verify_discard(cards)
@@ -595,9 +615,9 @@ class HandState:
         self._discarded.extend(c for c in thrown if c is not None)
         self._pending_discard[i] = False
         self._pending_hole[i].extend([False] * len(thrown))
-        return self._record_and_continue(ev.Discard(i, thrown))
+        return self._record_and_continue(ev.StandPatDiscard.played(i, thrown))
 
-    def stand_pat(self) -> ev.Discard:
+    def stand_pat(self) -> ev.StandPatDiscard:
         return self.discard(())
 
     # --- showdown -------------------------------------------------------------------
@@ -664,7 +684,7 @@ class HandState:
         if self.result is not None:  # the winner of an uncontested pot shows
             self._shown[i] = True
             shown = tuple(c for c in self.hole[i] if c is not None)
-            event = ev.ShowMuck(i, shown)
+            event = ev.ShowMuck.played(i, shown)
             self.history.append(event)
             return event
         self._show_queue.remove(i)
@@ -673,7 +693,7 @@ class HandState:
             shown = tuple(c for c in self.hole[i] if c is not None)
         else:
             self._muck(i)
-        return self._record_and_continue(ev.ShowMuck(i, shown))
+        return self._record_and_continue(ev.ShowMuck.played(i, shown))
 
     def has_shown(self, player: int) -> bool:
         """True once ``player`` has shown their hand (at the showdown, or after winning
@@ -827,12 +847,10 @@ class HandState:
         the cards come from the deck (0: nothing to hunt)."""
         if self.result is None or self.result.showdown or not self.auto_deal:
             return 0
-        if len(self.boards) > 1:
-            return 0  # a double board: no rabbit (docs/home-games.md)
         later = self.streets[self.street_index + 1 :]
         if any(s.hole or s.draw for s in later):
             return 0  # stud and draw: the cards to come are players' own
-        return sum(s.board for s in later)
+        return sum(s.board for s in later) * len(self.boards)
 
     def verify_rabbit_hunt(self) -> None:
         if self._rabbit is not None:
@@ -844,8 +862,9 @@ class HandState:
 
     def rabbit_hunt(self) -> tuple[Card, ...]:
         """The board cards the hand would have dealt had it gone on, from the same deck
-        (a burn before each street as the hand burns): shown to all, no part of the
-        hand. Asking again gives the same cards."""
+        (a burn before each street as the hand burns; on a double board each street to
+        each board, the first first, as the hand deals them): shown to all, no part of
+        the hand. Asking again gives the same cards."""
         self.verify_rabbit_hunt()
         if self._rabbit is None:
             cards: list[Card] = []
@@ -853,9 +872,52 @@ class HandState:
                 if not street.board:
                     continue
                 self._burn()
-                cards.extend(self._draw_card() for _ in range(street.board))
+                for _board in self.boards:
+                    cards.extend(self._draw_card() for _ in range(street.board))
             self._rabbit = tuple(cards)
         return self._rabbit
+
+    def rabbit_boards(self) -> tuple[tuple[Card, ...], ...] | None:
+        """The rabbit's cards board by board (each board's cards that would have come;
+        one board but on a double board), None while nobody asked."""
+        if self._rabbit is None:
+            return None
+        out: list[list[Card]] = [[] for _ in self.boards]
+        cards = iter(self._rabbit)
+        for street in self.streets[self.street_index + 1 :]:
+            for board in out:
+                board.extend(next(cards) for _ in range(street.board))
+        return tuple(map(tuple, out))
+
+    # --- an all-in runout dealt street by street -------------------------------------
+
+    @property
+    def runout_paused(self) -> bool:
+        """The hand waits for :meth:`deal_runout`: everyone left is all in, every hand is
+        shown, and the next street of the board is due (``runout="street"`` only)."""
+        return (
+            self.result is None
+            and self._runout_live
+            and not self._show_queue
+            and not self._run_waiting
+            and bool(self._pending_board)
+        )
+
+    def verify_deal_runout(self) -> None:
+        if not self.runout_paused:
+            raise ActionError(
+                f"no street of an all-in runout is due: the hand is {self._waiting_for()}"
+            )
+
+    def can_deal_runout(self) -> bool:
+        return self._can(self.verify_deal_runout)
+
+    def deal_runout(self) -> None:
+        """Deal the next street of an all-in runout (every board, from the same deck as
+        the hand dealt all at once would: the cards do not depend on the pauses)."""
+        self.verify_deal_runout()
+        self._runout_go = True
+        self._advance()
 
     # --- manual dealing -------------------------------------------------------------
 
@@ -1005,6 +1067,8 @@ class HandState:
             return f"waiting for p{self._pending_discard.index(True) + 1} to draw"
         if phase is Phase.RUNS:
             return f"waiting for p{self._run_waiting[0] + 1} to choose the runs"
+        if phase is Phase.DEAL and self.runout_paused:
+            return "waiting for the next street of the all-in runout"
         if phase is Phase.DEAL:
             return "waiting for cards to be dealt"
         return "at the showdown"
@@ -1091,16 +1155,25 @@ class HandState:
         A street goes through three stages: its cards are dealt (after the draw's
         discards), its betting round is played, then the hand moves on to the next
         street, to the showdown, or ends when one player is left. After an all-in with
-        nobody left to bet, the remaining streets are dealt with no betting.
+        nobody left to bet, the remaining streets are dealt with no betting (with
+        ``runout="street"``: the hands shown first, then each street on deal_runout()).
         """
         while self.result is None:
             if self._stage == "dealing":
                 if any(self._pending_discard) or self._run_waiting:
                     return
+                if self._runout_live and self._show_queue:  # the hands are shown first
+                    if not self.auto_showdown:
+                        return
+                    self._show_next()
+                    continue
+                if self._runout_live and self._pending_board and not self._runout_go:
+                    return  # each street of the runout waits for deal_runout()
                 if self._pending_board or any(self._pending_hole):
                     if not self.auto_deal:
                         return
                     self._auto_deal()
+                    self._runout_go = False
                     continue
                 if self._all_in:
                     self._next_street()
@@ -1121,11 +1194,14 @@ class HandState:
             if self._show_queue:
                 if not self.auto_showdown:
                     return
-                i = self._show_queue.popleft()
-                self._shown[i] = True
-                self.history.append(ev.ShowMuck(i, tuple(c for c in self.hole[i] if c is not None)))
+                self._show_next()
                 continue
             self._finish()
+
+    def _show_next(self) -> None:
+        i = self._show_queue.popleft()
+        self._shown[i] = True
+        self.history.append(ev.ShowMuck.played(i, tuple(c for c in self.hole[i] if c is not None)))
 
     def _next_street(self) -> None:
         if self.street_index < len(self.streets) - 1:
@@ -1223,6 +1299,10 @@ class HandState:
                 later = self.streets[self.street_index + 1 :]
                 if any(s.board for s in later) and not any(s.hole or s.draw for s in later):
                     self._run_waiting = list(self._show_queue)
+            if self._all_in and not last and self._runout_by_street:
+                later = self.streets[self.street_index + 1 :]
+                if any(s.board for s in later) and not any(s.hole or s.draw for s in later):
+                    self._runout_live = True
 
     def _return_uncalled(self, *, include_antes: bool) -> None:
         bets = self.bets
@@ -1308,13 +1388,13 @@ class HandState:
         for i in range(n):
             if dealt[i]:
                 k = len(dealt[i])
-                self.history.append(ev.DealHole(i, tuple(dealt[i]), tuple(self.up[i][-k:])))
+                self.history.append(ev.DealHole.played(i, tuple(dealt[i]), tuple(self.up[i][-k:])))
         if self._pending_board:
             each = self._pending_board // len(self.boards)
             for board in self.boards:
                 cards = tuple(self._draw_card() for _ in range(each))
                 board.extend(cards)
-                self.history.append(ev.DealBoard(cards))
+                self.history.append(ev.DealBoard.played(cards))
             self._pending_board = 0
 
     def _receive(self, i: int, cards: Sequence[Card | None]) -> None:
@@ -1336,7 +1416,7 @@ class HandState:
             hole.append(c)
             up.append(pending.popleft())
         k = len(cards)
-        event = ev.DealHole(player, cards, tuple(up[-k:]))
+        event = ev.DealHole.played(player, cards, tuple(up[-k:]))
         return self._record_and_continue(event)
 
     def _deal_board(self, cards: tuple[Card, ...], bits: int | None = None) -> ev.DealBoard:
@@ -1350,7 +1430,7 @@ class HandState:
         target = boards[0] if len(boards) == 1 else min(boards, key=len)
         target.extend(cards)
         self._pending_board -= len(cards)
-        return self._record_and_continue(ev.DealBoard(cards))
+        return self._record_and_continue(ev.DealBoard.played(cards))
 
     def _take(self, c: Card) -> None:
         code = self._codes.get(id(c))

@@ -12,7 +12,10 @@ gives it the level of each hand (one clock for all tables), is told each hand's 
 and then stands up the players who went out and moves players to other tables (between
 hands of the table they leave; a player moved to a table in the middle of a hand is
 dealt in from the next). A moved person keeps their browser's seat: the lobby and the
-old table's page say where they sit now.
+old table's page say where they sit now. On the bubble the tables play hand for hand: a
+table that played its hand of the round does not deal (its director asks
+:meth:`MttTable.may_deal`) until every other table has played its own; the table whose
+hand ends the round wakes the others.
 
 Levels by minutes count the time since the start (the tables' pauses do not stop the
 tournament's clock; a server restart does). The tables of a tournament run in one
@@ -29,7 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 from cardlab.bots import get_bot
 from cardlab.errors import ActionError, CardlabError, GameError
-from cardlab.table.mtt import Move, Mtt, MttRules
+from cardlab.table.mtt import MAX_ENTRANTS, Move, Mtt, MttRules
+from cardlab.table.tournament import check_payouts
 from cardlab.web.table_config import check_name, parse_config
 from cardlab.web.table_seats import SeatInfo
 
@@ -75,6 +79,9 @@ class MttTable:
 
     def before_deal(self) -> int:
         return self.run.before_deal(self)
+
+    def may_deal(self) -> bool:
+        return self.run.mtt.may_deal(self.number)
 
     def resume_level(self, level: int) -> None:
         self.room.session.game = self.run.mtt.schedule.level(level).apply(self.room.game)
@@ -256,6 +263,7 @@ class MttRun:
         # the seats in the order they will be big blind: the big blind comes second
         next_big = order[1:] + order[:1] if len(order) > 1 else order
         placed_before = {r["name"] for r in self.mtt.standings() if r["place"] is not None}
+        hand_for_hand = self.mtt.hand_for_hand
         try:
             moves = self.mtt.record_hand(
                 table.number, before, after, order=list(before), next_big_blinds=next_big
@@ -278,6 +286,15 @@ class MttRun:
                     self._notice_all(f"{row['name']} is out in place {row['place']}{prize}")
         touched |= self._apply(moves)
         touched |= self._settle_waiting(exclude=table.number)
+        if self.mtt.hand_for_hand and not hand_for_hand:
+            self._notice_all(
+                f"hand for hand: {len(self.mtt.playing)} players left and "
+                f"{self.mtt.places_paid} paid, every table plays one hand at a time"
+            )
+        elif hand_for_hand and not self.mtt.hand_for_hand and not self.mtt.over:
+            self._notice_all("the bubble burst: the tables play on at their own pace")
+        if hand_for_hand or self.mtt.hand_for_hand:  # a table that waited may deal now
+            touched |= {k for k in self.mtt.tables if self.mtt.may_deal(k)}
         self._save_all(touched, skip=table.number)
 
     def _settle_waiting(self, exclude: int) -> set[int]:
@@ -373,6 +390,9 @@ class MttRun:
                 "tables": len(mtt.tables),
                 "broken": table.number not in mtt.tables,
                 "final_table": mtt.final_table,
+                # the bubble: every table plays one hand at a time (this one may wait)
+                "hand_for_hand": mtt.hand_for_hand,
+                "waiting": table.number in mtt.tables and not mtt.may_deal(table.number),
             },
         }
 
@@ -411,6 +431,7 @@ class MttRun:
             "winner": mtt.winner,
             "level": None if not mtt.started else mtt.level_index + 1,
             "final_table": mtt.final_table,
+            "hand_for_hand": mtt.started and mtt.hand_for_hand,
             "tables": tables,
             "standings": mtt.standings() if mtt.started else [],
             "prizes": list(mtt.results.prizes) if mtt.results is not None else [],
@@ -451,6 +472,21 @@ class MttRun:
 
     def save(self) -> None:
         self.hall.manager.store.save_mtt(self.id, self.as_dict(), closed=self.mtt.over)
+
+
+def _payouts(raw: object) -> tuple[int, ...] | None:
+    """The ``payouts`` of a creation request: percents by place (None: the usual)."""
+    if raw is None:
+        return None
+    if (
+        not isinstance(raw, list)
+        or not 1 <= len(raw) <= MAX_ENTRANTS
+        or any(isinstance(p, bool) or not isinstance(p, int) for p in raw)
+    ):
+        raise ActionError(
+            f"field 'payouts' must be a list of 1 to {MAX_ENTRANTS} whole percents: {raw!r:.60}"
+        )
+    return check_payouts(raw, MAX_ENTRANTS)  # GameError: says what is wrong
 
 
 class MttHall:
@@ -518,12 +554,14 @@ class MttHall:
         if unknown:
             raise ActionError(f"unknown tournament fields: {', '.join(sorted(unknown))[:80]}")
         fields = {k: data[k] for k in TABLE_FIELDS if k in data}
+        # a tournament pays places across its tables (more than one table's seats)
+        payouts = _payouts(fields.pop("payouts", None))
         size = data.get("table_size", 9)
         config = parse_config(
             fields | {"seats": size, "format": "tournament", "game": data.get("game", "")}
         )
         rules = MttRules(
-            config.seats, config.stack, config.schedule(), config.tournament_buy_in, config.payouts
+            config.seats, config.stack, config.schedule(), config.tournament_buy_in, payouts
         )
         name = data.get("name", "")
         if not isinstance(name, str) or len(name) > 60:

@@ -39,6 +39,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
@@ -48,13 +49,13 @@ from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
 from cardlab import render
-from cardlab.cards import Card
+from cardlab.cards import Card, format_cards
 from cardlab.errors import CardlabError, HistoryError
 from cardlab.table import events as ev
 from cardlab.table import narrate, phh
 from cardlab.table import phh_actions as pa
 from cardlab.table.history import Replay, replay
-from cardlab.table.odds import all_in_odds
+from cardlab.table.odds import AllInOdds, all_in_board_odds, all_in_odds
 from cardlab.table.state import HandState
 from cardlab.web.hands import card_name
 from cardlab.web.payload import RequestError
@@ -115,6 +116,27 @@ class _Step:
     odds: Any = None  # the exact all-in odds (everyone all in), as the table shows them
 
 
+def _double_board_odds(each: Sequence[AllInOdds]) -> dict[str, Any] | None:
+    """A double board's odds as a frame shows them: each hand's share of the pot (the
+    mean of its shares of the two boards, which split the pot), and each board's."""
+    if not each:
+        return None
+    out = each[0].as_dict() | {"board": "", "boards": [o.as_dict() for o in each]}
+    hands = []
+    for k, first in enumerate(each[0].hands):
+        share = {
+            name: sum((getattr(o.hands[k], name) for o in each), Fraction(0)) / len(each)
+            for name in ("win", "tie", "equity")
+        }
+        hands.append(
+            {"player": first.player + 1, "cards": format_cards(first.cards)}
+            | {name: float(v) for name, v in share.items()}
+            | {"exact": {name: str(v) for name, v in share.items()}}
+        )
+    out["hands"] = hands
+    return out
+
+
 def _texts(cards: Sequence[Card | None]) -> tuple[str, ...]:
     return tuple(UNKNOWN if c is None else str(c) for c in cards)
 
@@ -133,7 +155,12 @@ def _step(
     if any(isinstance(e, ev.NewRun) for e in events):  # the run this step completed
         done, board = done[:-1], done[-1]
     found = None
-    if odds is not None:  # counted once per board (the steps between deals share it)
+    if odds is not None and len(hand.boards) > 1:  # a double board: each board's odds
+        key = (tuple(c for b in hand.boards for c in b), hand.all_in_board is not None)
+        if key not in odds:
+            odds[key] = _double_board_odds(all_in_board_odds(hand))
+        found = odds[key]
+    elif odds is not None:  # counted once per board (the steps between deals share it)
         key = (board, hand.all_in_board is not None)
         if key not in odds:
             counted = all_in_odds(hand) if board == tuple(hand.board) else None

@@ -30,6 +30,7 @@ MAX_TABLE_NAME = 60
 DEFAULT_CLOCK = 30.0
 DEFAULT_BOT_DELAY = 0.8
 DEFAULT_PAUSE = 3.0
+DEFAULT_RUNOUT_PAUSE = 2.0
 NEW_PLAYERS = ("wait", "post")
 FORMATS = ("cash", "tournament")  # a new seat waits for its big blind, or posts one
 DEFAULT_BLIND_MINUTES = 15
@@ -46,9 +47,11 @@ class TableConfig:
     creator fixed every deal and which seats nobody else (docs/fair-dealing.md); other
     tables deal from a committed server seed and the players' client seeds.
     ``approve_seats``: a person who asks for a seat waits for the host's approval;
-    ``new_players``: a person who sits down at a running table (or back in after
-    sitting out) is dealt in at their big blind ("wait") or at once, posting a big
-    blind ("post").
+    ``runout_pause``: seconds between the streets of a runout when everyone left is all
+    in, so every page shows the exact odds street by street (not given: 2, or ``pause``
+    if that is shorter). ``new_players``: a person who sits down at a running table (or
+    back in after sitting out) is dealt in at their big blind ("wait") or at once,
+    posting a big blind ("post").
 
     ``format``: "cash" or "tournament" (a sit-and-go, :mod:`cardlab.table.tournament`:
     ``levels`` like "10/20,15/30+3" or the default ladder from the stack, each lasting
@@ -76,6 +79,7 @@ class TableConfig:
     clock: float = DEFAULT_CLOCK
     bot_delay: float = DEFAULT_BOT_DELAY
     pause: float = DEFAULT_PAUSE
+    runout_pause: float = DEFAULT_RUNOUT_PAUSE
     name: str = ""
     seed: int | None = None
     public: bool = False
@@ -244,6 +248,7 @@ def parse_config(
     clock = _seconds(data, "clock", DEFAULT_CLOCK, 3600.0)
     bot_delay = _seconds(data, "bot_delay", DEFAULT_BOT_DELAY, 10.0)
     pause = _seconds(data, "pause", DEFAULT_PAUSE, 60.0)
+    runout_pause = _seconds(data, "runout_pause", min(DEFAULT_RUNOUT_PAUSE, pause), 10.0)
     name = " ".join(_text(data, "name", "").split())
     strict = not saved or changed  # a new set-up, or one the host changes
     try:
@@ -343,6 +348,7 @@ def parse_config(
         clock=clock,
         bot_delay=bot_delay,
         pause=pause,
+        runout_pause=runout_pause,
         name=name,
         seed=seed,
         public=public,

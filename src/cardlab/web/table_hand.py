@@ -190,6 +190,29 @@ class HandRunner:
         self.on_change()
         return True
 
+    # --- an all-in runout, street by street ---------------------------------------------------
+
+    def runout_due(self) -> bool:
+        """The hand in play waits for the next street of its all-in runout."""
+        hand = self.session.hand
+        return hand is not None and hand.runout_paused and not self.storing
+
+    def deal_runout(self, turn: int) -> bool:
+        """Deal the next street of the all-in runout, if the hand is still at ``turn``
+        (False: it moved on). Nothing is stored: the hand's dealer deals the same cards
+        after a restart, where the runout starts again from the street the betting ended
+        on (its stored actions replay to the same pause)."""
+        hand = self.session.hand
+        if hand is None or turn != self.turn or not self.runout_due():
+            return False
+        hand.deal_runout()
+        self.turn += 1
+        if hand.is_over:  # stored as finished before anyone sees the river
+            self.finish()
+        self.out.notify()
+        self.on_change()
+        return True
+
     # --- dealing ----------------------------------------------------------------------------
 
     def deal_next(self, watched: bool) -> bool:
@@ -247,6 +270,7 @@ class HandRunner:
             boards=plan.boards,
             showdown="manual",
             runs=start["runs"],
+            runout="street",
         )
         if self.house is not None:
             self.house.dealt(plan)
@@ -382,6 +406,7 @@ class HandRunner:
                 boards=plan.boards,
                 showdown="manual",
                 runs=int(start.get("runs", 1)),
+                runout="street",
             )
             self.plan_in_play = plan
             if self.house is not None:  # the table was saved before this deal counted

@@ -31,6 +31,7 @@ SETTINGS = (
     "clock",
     "bot_delay",
     "pause",
+    "runout_pause",
     "max_buy_in",
     "max_missed",
     "public",

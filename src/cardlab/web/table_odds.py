@@ -18,13 +18,13 @@ from typing import Any
 
 from cardlab.errors import ActionError
 from cardlab.table import HandState
-from cardlab.table.odds import all_in_streets, strength_hint
+from cardlab.table.odds import OddsSpot, all_in_spots, spot_odds, strength_hint
 
 __all__ = ["TableOdds"]
 
 log = logging.getLogger(__name__)
 
-_KEEP = 64  # counts kept per table (a hand needs a handful)
+_KEEP = 64  # counts kept per table (a hand needs a dozen at most)
 
 
 class TableOdds:
@@ -47,12 +47,27 @@ class TableOdds:
         self.notify()
 
     def all_in(self, hand: HandState | None) -> list[dict[str, Any]] | None:
-        """The all-in odds street by street (None: no all-in, or still counting)."""
+        """The all-in odds street by street, as far as they are counted (None: no
+        all-in, or the first street still counting). Each street's board is counted
+        once: as a runout comes street by street, only the new street is counted."""
         if hand is None or hand.all_in_board is None or len(hand.in_hand()) < 2:
             return None
-        key = ("all-in", id(hand), len(hand.history))
-        found = self._get(key, lambda: [o.as_dict() for o in all_in_streets(hand)])
-        return found or None
+        holes = tuple(tuple(hand.hole[p]) for p in hand.in_hand())
+        out: list[dict[str, Any]] = []
+        for spot in all_in_spots(hand):
+            key = ("all-in", id(hand), holes, spot)
+
+            def count(spot: OddsSpot = spot) -> dict[str, Any] | None:
+                odds = spot_odds(hand, spot)
+                return None if odds is None else odds.as_dict()
+
+            found = self._get(key, count)
+            if found is None and key in self._done:
+                continue  # too many deals to count now (a big deck before the flop)
+            if found is None:
+                break  # this street is still counting: the streets before it
+            out.append(found)
+        return out or None
 
     def hint(
         self, hand: HandState | None, seat: int, position: int | None

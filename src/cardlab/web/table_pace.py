@@ -17,7 +17,7 @@ import contextlib
 import time
 from collections.abc import Callable
 
-from cardlab.web.table_audience import Audience
+from cardlab.web.table_audience import Audience, Connection
 from cardlab.web.table_clock import DecisionClock
 from cardlab.web.table_fair import TableSeeds
 from cardlab.web.table_hand import HandRunner
@@ -79,15 +79,48 @@ class Pace:
     def watched(self) -> bool:
         return len(self.audience) > 0
 
+    def connect(self, conn: Connection, seat: int | None, host: bool = False) -> int:
+        """A page connects (as ``seat``, the host or a spectator): the table is watched
+        again, everyone hears of it, and a deal waiting for someone may come."""
+        conn_id = self.audience.connect(conn, seat, host)
+        self.runner.unwatched = 0
+        self.out.touch()
+        self.out.notify()
+        self.maybe_deal()
+        return conn_id
+
+    def disconnect(self, conn_id: int) -> None:
+        if self.audience.disconnect(conn_id):
+            self.out.touch()
+            self.out.notify()
+
     def changed(self) -> None:
         """After a deal or an action: the next decision's answer, or between hands."""
         if self.runner.live():
-            self.clock.schedule_decision()
+            self._next_in_hand()
             return
         self.clock.stop()
         self.runner.finish()
         with contextlib.suppress(RuntimeError):  # no running loop: wake() goes on
             self.tasks.schedule(self.between_hands())
+
+    def _next_in_hand(self) -> None:
+        """The next decision's answer, or the next street of an all-in runout."""
+        if not self.runner.runout_due():
+            self.clock.schedule_decision()
+            return
+        self.clock.stop()
+        with contextlib.suppress(RuntimeError):  # no running loop: wake() goes on
+            self.tasks.schedule(self._runout(self.runner.turn))
+
+    async def _runout(self, turn: int) -> None:
+        """After a pause (none when nobody watches), the runout's next street: every page
+        shows the exact odds of the street before it meanwhile."""
+        config = self.controls.config
+        await asyncio.sleep(config.runout_pause if self.watched() else 0.0)
+        self.tasks.done()
+        if not self.shut():
+            self.runner.deal_runout(turn)
 
     async def between_hands(self) -> None:
         self.runner.finish()  # a hand resumed over, or one that ended as it was dealt
@@ -111,8 +144,8 @@ class Pace:
             return False
         if self.held():
             return False
-        if self.director.over:
-            return False
+        if self.director.over or not self.director.may_deal():
+            return False  # (hand for hand: the other tables' hands come first)
         if len(self.runner.session.next_order(seating.sitting_out())) < 2:
             return False
         # nobody watching (people seated or not): a few hands, then the table waits (a
@@ -146,7 +179,7 @@ class Pace:
             return
         if self.runner.live():
             if not self.tasks.busy() and not self.runner.storing:
-                self.clock.schedule_decision()
+                self._next_in_hand()
         elif self.runner.waiting_to_end():
             if not self.tasks.busy():
                 self.tasks.schedule(self.between_hands())

@@ -316,6 +316,8 @@ def status(
         return f"waiting for players ({seating.open_seats} open seats) or a start"
     if paused:
         return f"paused by the host{waits}"
+    if not director.may_deal():
+        return "hand for hand on the bubble: waiting for the other tables' hands"
     if not can_deal():
         return f"paused: nobody has watched the last {runner.unwatched} hands"
     if runner.last_number is not None:

@@ -40,6 +40,8 @@ class TableLink(Protocol):
 
     def before_deal(self) -> int: ...
 
+    def may_deal(self) -> bool: ...
+
     def resume_level(self, level: int) -> None: ...
 
     def after_hand(self, before: dict[int, int]) -> None: ...
@@ -109,6 +111,11 @@ class Director:
         self.tournament = t
         self.out.notice(f"the tournament starts: {len(entrants)} players")
         return t
+
+    def may_deal(self) -> bool:
+        """The tournament lets this table deal its next hand (a multi-table one plays
+        hand for hand on the bubble: a table waits for the others' hands)."""
+        return self.link is None or self.link.may_deal()
 
     def before_deal(self) -> int | None:
         """Set the stakes of the hand about to be dealt; returns its level (from 0), at a

@@ -132,9 +132,11 @@ function show(k) {
   $("rp-runs").replaceChildren(...runs.map((b, k) => h("div", { class: "rp-run", "data-run": String(k + 1) }, `run ${k + 1}: `, ...b.map((c) => card(c, false)))));
   const odds = frame.odds;
   $("rp-odds").hidden = !odds;
-  $("rp-odds").replaceChildren(...(odds ? odds.hands.map((x) => h("tr", { "data-player": String(x.player) },
+  $("rp-odds").replaceChildren(...(odds ? odds.hands.map((x, i) => h("tr", { "data-player": String(x.player) },
     h("td", {}, data.players[x.player - 1] || `p${x.player}`), h("td", {}, x.cards),
-    h("td", {}, `${(100 * x.equity).toFixed(1)}%` + (x.tie > 0 ? ` (tie ${(100 * x.tie).toFixed(1)}%)` : "")))) : []));
+    h("td", {}, `${(100 * x.equity).toFixed(1)}%` + (x.tie > 0 ? ` (tie ${(100 * x.tie).toFixed(1)}%)` : "")),
+    // a double board: each board's share (the pot is split between the boards)
+    ...(odds.boards ? [h("td", { class: "rp-odds-boards" }, odds.boards.map((b, k) => `board ${k + 1}: ${(100 * b.hands[i].equity).toFixed(1)}%`).join(" · "))] : []))) : []));
   $("rp-action").textContent = frame.text;
   $("rp-seats").replaceChildren(...frame.players.map((p, i) => seat(p, i, frame, last)));
   drawLog();
