@@ -40,6 +40,20 @@ COMMANDS: dict[str, list[str]] = {
     "equity sampled": ["equity", "As Ac", "7d 8d", "--samples", "100000", "--seed", "1"],
     "ties": ["ties", "--game", "standard52-holdem", "--samples", "1000"],
     "draw": ["draw", "--game", "tesca54-draw", "木7 火7 水2 陰陽9 木11"],
+    "equity AsAh v random exact": ["equity", "As Ah", "random", "--exact"],
+    "equity Omaha exact": [
+        "equity",
+        "--game",
+        "standard52-omaha",
+        "As Ac Kd Kh",
+        "7d 8d 9c Tc",
+        "--board",
+        "2c 3d 4h",
+    ],
+    "chart AA 72o": ["chart", "--hands", "AA,72o", "--workers", "0"],
+    "showdown": ["showdown", "--game", "standard52-holdem", "As Ac", "7d 8d", "--board", "2c 3d 4h 5s 9h"],
+    "openseven odds": ["openseven", "odds", "--cards", "7"],
+    "arena": ["arena", "--bots", "equity,station", "--hands", "20"],
 }
 DEFAULT = "decks,equity exact AsAc v 7d8d,equity exact FESCA78,equity AsAh v random,ties"
 

@@ -19,6 +19,15 @@ kernels' algorithm does little work (an exact Hold'em equity of fixed hands coun
 boards by rank class: a few seconds) and far too slow where it does much (Monte Carlo,
 a hand against every random hand): the caller decides which questions qualify.
 
+Every process shares the compile of each kernel besides (:func:`share_compiles`, which
+the kernel packages install when numba is imported: web workers, a report's Dask
+workers, the daemon's children, any command): a cached kernel that is not in the
+process yet is compiled or loaded under a lock of its own in the cache directory
+(``locks/<module>.<function>.lock``), so of several processes that need it at once one
+compiles and the others then load it; a compile leaves a ``kernel ... compiled`` line in
+``prepare.log``. A kernel in the cache is loaded with no wait (the lock is free unless
+another process is compiling that kernel).
+
 Whether a set is prepared is read from the cache directory's index files (numba writes
 one per compiled function, ``<module>.<function>-<line>.py311.nbi``), without importing
 numba: the decision has to come before numba is imported, because the compiler switch
@@ -31,11 +40,15 @@ import contextlib
 import datetime
 import fcntl
 import importlib
+import importlib.abc
+import importlib.machinery
 import os
+import re
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -163,6 +176,12 @@ def wait_in_process() -> None:
             done.wait()
 
 
+def preparing_in_process() -> bool:
+    """Whether a preparation of this process runs in another thread now (:func:`in_thread`)."""
+    me = threading.current_thread()
+    return any(t is not me and not done.is_set() for t, done in list(_in_threads.items()))
+
+
 def note(root: Path, compiled: bool, name: str, seconds: float) -> None:
     """Log one preparation of set ``name`` in ``root``'s ``prepare.log``."""
     _log(root, f"{'compiled' if compiled else 'found'} {name} in {seconds:.1f} s")
@@ -238,14 +257,16 @@ def command_process() -> bool:
     return Path(sys.argv[0]).name == "cardlab"
 
 
-def answer_interpreted(name: str, background: str | None = None) -> bool:
+def answer_interpreted(name: str, background: str | None = None, *, interpret: bool = True) -> bool:
     """Before numba is imported: when set ``name`` (what the question runs) is not in
     the cache, start the preparation of set ``background`` (default ``name``: what the
-    command may run next time) in the background, and run this process's kernels as
-    plain Python (numba's compiler off). True when so. False, the kernels compiled as
-    usual: in the cache already, numba imported already, the user set numba's switch,
-    a process other than the command's own, or ``CARDLAB_PREPARE=off``.
-    ``CARDLAB_PREPARE=no-background`` answers interpreted without a preparation."""
+    command may run next time) in the background, and (``interpret``) run this process's
+    kernels as plain Python (numba's compiler off). True when so: the caller answers
+    without the compiled kernels (``interpret`` False: by a plain path of its own). False,
+    the kernels compiled as usual: in the cache already, numba imported already, the user
+    set numba's switch, a process other than the command's own, or
+    ``CARDLAB_PREPARE=off``. ``CARDLAB_PREPARE=no-background`` answers without a
+    preparation."""
     switch = os.environ.get(SWITCH, "").lower()
     if switch == "off" or "NUMBA_DISABLE_JIT" in os.environ or not command_process():
         return False
@@ -253,8 +274,107 @@ def answer_interpreted(name: str, background: str | None = None) -> bool:
         return False
     if switch != "no-background":
         start_in_background(background or name)
-    os.environ["NUMBA_DISABLE_JIT"] = "1"
+    if interpret:
+        os.environ["NUMBA_DISABLE_JIT"] = "1"
     return True
+
+
+# --- every kernel's compile shared by the processes of the machine ------------------------
+
+_compiling = threading.RLock()  # this process's compiles, one at a time (numba's own rule)
+_held: set[str] = set()  # the kernel locks this process holds (a compile inside a compile)
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+@contextlib.contextmanager
+def kernel_lock(root: Path, name: str) -> Iterator[None]:
+    """Hold the lock of kernel ``name`` in cache directory ``root`` (nothing when the
+    directory cannot be written: the process then compiles on its own, as numba does)."""
+    try:
+        folder = root / "locks"
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = os.open(folder / f"{_UNSAFE.sub('_', name)}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # releases the lock
+
+
+def share_compiles() -> None:
+    """Compile (or load) each cached numba kernel under its lock (:func:`kernel_lock`),
+    from numba's import on (``import cardlab`` calls this: numba itself is not imported
+    here, only its dispatcher patched once it is). A kernel the process has compiled or
+    loaded for the signature already costs nothing more; one without a disk cache
+    (``cache=True`` not set) is left alone. The order of the locks follows the calls (a
+    kernel's compile types the kernels it calls, under their locks): kernels do not call
+    each other in a circle, so no two processes wait for each other."""
+    dispatcher = sys.modules.get("numba.core.dispatcher")
+    if dispatcher is not None and hasattr(dispatcher, "Dispatcher"):
+        _patch(dispatcher.Dispatcher)
+    elif not any(isinstance(f, _AfterDispatcher) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterDispatcher())
+
+
+class _AfterDispatcher(importlib.abc.MetaPathFinder):
+    """Patches numba's dispatcher when its module has been executed (then leaves)."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if fullname != "numba.core.dispatcher":
+            return None
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        run = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            _patch(module.Dispatcher)
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def _patch(dispatcher: Any) -> None:
+    original = dispatcher.compile
+    if getattr(original, "cardlab_shared", False):
+        return
+
+    def compile(self: Any, sig: Any) -> Any:  # noqa: A001 - numba's method name
+        cache = getattr(self, "_cache", None)
+        if cache is None or type(cache).__name__ == "NullCache":
+            return original(self, sig)
+        from numba.core import sigutils
+
+        args, _ = sigutils.normalize_signature(sig)
+        existing = self.overloads.get(tuple(args))
+        if existing is not None:  # compiled or loaded here already
+            return existing.entry_point
+        name = f"{self.py_func.__module__}.{self.py_func.__qualname__}"
+        with _compiling:
+            if name in _held:  # this kernel's compile is under way here already
+                return original(self, sig)
+            root = cache_dir()
+            misses = sum(self._cache_misses.values())
+            start = time.monotonic()
+            with kernel_lock(root, name):
+                _held.add(name)
+                try:
+                    entry = original(self, sig)
+                finally:
+                    _held.discard(name)
+            if sum(self._cache_misses.values()) > misses:
+                _log(root, f"kernel {name} compiled in {time.monotonic() - start:.1f} s")
+            return entry
+
+    compile.cardlab_shared = True  # type: ignore[attr-defined]
+    dispatcher.compile = compile
 
 
 def main(argv: list[str]) -> int:
