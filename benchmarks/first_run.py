@@ -97,7 +97,17 @@ def compiles(numba_dir: Path) -> tuple[int, int]:
         lines = (numba_dir / "prepare.log").read_text().splitlines()
     except OSError:
         return 0, 0
-    return sum(" compiled " in x for x in lines), sum(" found " in x for x in lines)
+    sets = [x for x in lines if " kernel " not in x]  # a kernel's own compile: kernels()
+    return sum(" compiled " in x for x in sets), sum(" found " in x for x in sets)
+
+
+def kernels(numba_dir: Path) -> int:
+    """Kernels compiled (``kernel ... compiled`` lines of the cache's ``prepare.log``)."""
+    try:
+        lines = (numba_dir / "prepare.log").read_text().splitlines()
+    except OSError:
+        return 0
+    return sum(" kernel " in x and " compiled " in x for x in lines)
 
 
 def commands(names: list[str], after: bool) -> None:
