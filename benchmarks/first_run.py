@@ -6,7 +6,8 @@ look-ups), as on a fresh install; then, once any kernel preparation it started i
 background has finished (``cardlab._prepare``: its lock is free again), the same command
 runs again on the now warm caches. ``cardlab decks`` runs beside as the floor (Python,
 cardlab and the command line). Peak memory is the process's own maximum resident set
-(``wait4``), the background preparation's besides.
+(``wait4``), the background preparation's besides. The kernels each run compiled are
+counted from the cache's ``prepare.log`` (``cardlab._shared_compile``).
 
 ``--web N`` also starts N ``cardlab web`` processes at once on one empty cache and times
 each until it answers its first page (ready to deal), then until the bots' kernels are
@@ -51,11 +52,22 @@ COMMANDS: dict[str, list[str]] = {
         "2c 3d 4h",
     ],
     "chart AA 72o": ["chart", "--hands", "AA,72o", "--workers", "0"],
-    "showdown": ["showdown", "--game", "standard52-holdem", "As Ac", "7d 8d", "--board", "2c 3d 4h 5s 9h"],
+    "showdown": [
+        "showdown",
+        "--game",
+        "standard52-holdem",
+        "As Ac",
+        "7d 8d",
+        "--board",
+        "2c 3d 4h 5s 9h",
+    ],
     "openseven odds": ["openseven", "odds", "--cards", "7"],
     "arena": ["arena", "--bots", "equity,station", "--hands", "20"],
 }
-DEFAULT = "decks,equity exact AsAc v 7d8d,equity exact FESCA78,equity AsAh v random,ties"
+DEFAULT = (
+    "decks,equity exact AsAc v 7d8d,equity exact FESCA78,equity AsAh v random,equity sampled,"
+    "ties,draw,chart AA 72o"
+)
 
 
 def timed(args: list[str], env: dict[str, str]) -> tuple[float, float, float, int]:
@@ -127,6 +139,8 @@ def commands(names: list[str], after: bool) -> None:
                 code = code or code2
             made, found = compiles(Path(env["NUMBA_CACHE_DIR"]))
             line += f"   (background compiles {made}, found {found})" if made or found else ""
+            compiled = kernels(Path(env["NUMBA_CACHE_DIR"]))
+            line += f"   kernels compiled {compiled}" if compiled else ""
             print(line + (f"  exit {code}" if code else ""), flush=True)
 
 

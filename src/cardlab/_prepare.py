@@ -19,9 +19,9 @@ kernels' algorithm does little work (an exact Hold'em equity of fixed hands coun
 boards by rank class: a few seconds) and far too slow where it does much (Monte Carlo,
 a hand against every random hand): the caller decides which questions qualify.
 
-Every process shares the compile of each kernel besides (:func:`share_compiles`, which
-the kernel packages install when numba is imported: web workers, a report's Dask
-workers, the daemon's children, any command): a cached kernel that is not in the
+Every process shares the compile of each kernel besides (:mod:`cardlab._shared_compile`,
+installed by ``import cardlab``: web workers, a report's Dask workers, the daemon's
+children, any command): a cached kernel that is not in the
 process yet is compiled or loaded under a lock of its own in the cache directory
 (``locks/<module>.<function>.lock``), so of several processes that need it at once one
 compiles and the others then load it; a compile leaves a ``kernel ... compiled`` line in
@@ -40,15 +40,11 @@ import contextlib
 import datetime
 import fcntl
 import importlib
-import importlib.abc
-import importlib.machinery
 import os
-import re
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -141,7 +137,7 @@ def preparing(root: Path) -> bool:
     return False
 
 
-def _log(root: Path, text: str) -> None:
+def log_line(root: Path, text: str) -> None:
     stamp = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     with contextlib.suppress(OSError), open(root / LOG, "a", encoding="utf-8") as out:
         out.write(f"{stamp} pid {os.getpid()} {text}\n")
@@ -184,7 +180,7 @@ def preparing_in_process() -> bool:
 
 def note(root: Path, compiled: bool, name: str, seconds: float) -> None:
     """Log one preparation of set ``name`` in ``root``'s ``prepare.log``."""
-    _log(root, f"{'compiled' if compiled else 'found'} {name} in {seconds:.1f} s")
+    log_line(root, f"{'compiled' if compiled else 'found'} {name} in {seconds:.1f} s")
 
 
 def prepare(name: str) -> bool:
@@ -277,104 +273,6 @@ def answer_interpreted(name: str, background: str | None = None, *, interpret: b
     if interpret:
         os.environ["NUMBA_DISABLE_JIT"] = "1"
     return True
-
-
-# --- every kernel's compile shared by the processes of the machine ------------------------
-
-_compiling = threading.RLock()  # this process's compiles, one at a time (numba's own rule)
-_held: set[str] = set()  # the kernel locks this process holds (a compile inside a compile)
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
-
-
-@contextlib.contextmanager
-def kernel_lock(root: Path, name: str) -> Iterator[None]:
-    """Hold the lock of kernel ``name`` in cache directory ``root`` (nothing when the
-    directory cannot be written: the process then compiles on its own, as numba does)."""
-    try:
-        folder = root / "locks"
-        folder.mkdir(parents=True, exist_ok=True)
-        handle = os.open(folder / f"{_UNSAFE.sub('_', name)}.lock", os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:
-        yield
-        return
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(handle)  # releases the lock
-
-
-def share_compiles() -> None:
-    """Compile (or load) each cached numba kernel under its lock (:func:`kernel_lock`),
-    from numba's import on (``import cardlab`` calls this: numba itself is not imported
-    here, only its dispatcher patched once it is). A kernel the process has compiled or
-    loaded for the signature already costs nothing more; one without a disk cache
-    (``cache=True`` not set) is left alone. The order of the locks follows the calls (a
-    kernel's compile types the kernels it calls, under their locks): kernels do not call
-    each other in a circle, so no two processes wait for each other."""
-    dispatcher = sys.modules.get("numba.core.dispatcher")
-    if dispatcher is not None and hasattr(dispatcher, "Dispatcher"):
-        _patch(dispatcher.Dispatcher)
-    elif not any(isinstance(f, _AfterDispatcher) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterDispatcher())
-
-
-class _AfterDispatcher(importlib.abc.MetaPathFinder):
-    """Patches numba's dispatcher when its module has been executed (then leaves)."""
-
-    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != "numba.core.dispatcher":
-            return None
-        with contextlib.suppress(ValueError):
-            sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        loader = getattr(spec, "loader", None)
-        if loader is None or not hasattr(loader, "exec_module"):
-            return spec
-        run = loader.exec_module
-
-        def exec_module(module: Any) -> None:
-            run(module)
-            _patch(module.Dispatcher)
-
-        loader.exec_module = exec_module
-        return spec
-
-
-def _patch(dispatcher: Any) -> None:
-    original = dispatcher.compile
-    if getattr(original, "cardlab_shared", False):
-        return
-
-    def compile(self: Any, sig: Any) -> Any:  # noqa: A001 - numba's method name
-        cache = getattr(self, "_cache", None)
-        if cache is None or type(cache).__name__ == "NullCache":
-            return original(self, sig)
-        from numba.core import sigutils
-
-        args, _ = sigutils.normalize_signature(sig)
-        existing = self.overloads.get(tuple(args))
-        if existing is not None:  # compiled or loaded here already
-            return existing.entry_point
-        name = f"{self.py_func.__module__}.{self.py_func.__qualname__}"
-        with _compiling:
-            if name in _held:  # this kernel's compile is under way here already
-                return original(self, sig)
-            root = cache_dir()
-            misses = sum(self._cache_misses.values())
-            start = time.monotonic()
-            with kernel_lock(root, name):
-                _held.add(name)
-                try:
-                    entry = original(self, sig)
-                finally:
-                    _held.discard(name)
-            if sum(self._cache_misses.values()) > misses:
-                _log(root, f"kernel {name} compiled in {time.monotonic() - start:.1f} s")
-            return entry
-
-    compile.cardlab_shared = True  # type: ignore[attr-defined]
-    dispatcher.compile = compile
 
 
 def main(argv: list[str]) -> int:

@@ -714,7 +714,8 @@ def _plain_hands(game: Game, deal: _Deal) -> list[tuple[Card, ...] | None] | Non
     needs the compiled sampler."""
     from cardlab.poker import _plain_sampling
 
-    hands = [None if r else (c[0] if len(c) == 1 else ()) for r, c in zip(deal.random, deal.combos)]
+    pairs = zip(deal.random, deal.combos, strict=True)
+    hands = [None if r else (c[0] if len(c) == 1 else ()) for r, c in pairs]
     return hands if _plain_sampling.applies(game, hands) else None
 
 
@@ -733,7 +734,11 @@ def _plain_sampled(
     _assignments(deal)  # the hands share no card
 
     def stop(total: np.ndarray[Any, np.dtype[np.int64]], done: int) -> bool:
-        return target_se is not None and done >= 10_000 and max(_sampled(deal, total, done)[1]) <= target_se
+        return (
+            target_se is not None
+            and done >= 10_000
+            and max(_sampled(deal, total, done)[1]) <= target_se
+        )
 
     try:
         total, done = _plain_sampling.sample_tallies(
