@@ -132,10 +132,10 @@ def test_the_plain_sampler_takes_complete_or_random_hands() -> None:
 
 def test_the_plain_sampler_stops_at_a_target_standard_error() -> None:
     game = get_game("standard52-holdem")
-    result = plain_sample_equity(game, ["As Ac", "random"], "2c 9h Td Kd 3s", target_se=0.01)
+    result = plain_sample_equity(game, ["As Ac", "random"], "2c 9h Td Kd 3s", target_se=0.02)
     assert result.target_reached is True
-    assert 10_000 <= result.deals < 20_000  # checked from 10,000 deals, every thousand
-    assert max(p.equity_se or 0 for p in result.players) <= 0.01
+    assert 2_000 <= result.deals < 5_000  # checked from 2,000 deals, every thousand
+    assert max(p.equity_se or 0 for p in result.players) <= 0.02
 
 
 def test_a_small_sample_does_not_wait_for_a_preparation_in_a_thread() -> None:

@@ -697,7 +697,7 @@ def plain_sample_equity(
     """Monte Carlo as :func:`sample_equity`, settled by the plain evaluator (no compiled
     code: :mod:`cardlab.poker._plain_sampling`): what a first run answers while the
     kernels compile. Deals ``samples`` (or stops once every standard error is at most
-    ``target_se``, checked from 10,000 deals on); the same seed deals other cards than
+    ``target_se``, checked from 2,000 deals on); the same seed deals other cards than
     the compiled sampler. Each hand is complete or random (:func:`plain_sample_applies`)."""
     if samples < 1:
         raise GameError(f"samples must be positive, got {samples}")
@@ -736,7 +736,7 @@ def _plain_sampled(
     def stop(total: np.ndarray[Any, np.dtype[np.int64]], done: int) -> bool:
         return (
             target_se is not None
-            and done >= 10_000
+            and done >= 2_000
             and max(_sampled(deal, total, done)[1]) <= target_se
         )
 
