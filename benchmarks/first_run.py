@@ -6,7 +6,8 @@ look-ups), as on a fresh install; then, once any kernel preparation it started i
 background has finished (``cardlab._prepare``: its lock is free again), the same command
 runs again on the now warm caches. ``cardlab decks`` runs beside as the floor (Python,
 cardlab and the command line). Peak memory is the process's own maximum resident set
-(``wait4``), the background preparation's besides.
+(``wait4``), the background preparation's besides. The kernels each run compiled are
+counted from the cache's ``prepare.log`` (``cardlab._shared_compile``).
 
 ``--web N`` also starts N ``cardlab web`` processes at once on one empty cache and times
 each until it answers its first page (ready to deal), then until the bots' kernels are
@@ -40,8 +41,33 @@ COMMANDS: dict[str, list[str]] = {
     "equity sampled": ["equity", "As Ac", "7d 8d", "--samples", "100000", "--seed", "1"],
     "ties": ["ties", "--game", "standard52-holdem", "--samples", "1000"],
     "draw": ["draw", "--game", "tesca54-draw", "木7 火7 水2 陰陽9 木11"],
+    "equity AsAh v random exact": ["equity", "As Ah", "random", "--exact"],
+    "equity Omaha exact": [
+        "equity",
+        "--game",
+        "standard52-omaha",
+        "As Ac Kd Kh",
+        "7d 8d 9c Tc",
+        "--board",
+        "2c 3d 4h",
+    ],
+    "chart AA 72o": ["chart", "--hands", "AA,72o", "--workers", "0"],
+    "showdown": [
+        "showdown",
+        "--game",
+        "standard52-holdem",
+        "As Ac",
+        "7d 8d",
+        "--board",
+        "2c 3d 4h 5s 9h",
+    ],
+    "openseven odds": ["openseven", "odds", "--cards", "7"],
+    "arena": ["arena", "--bots", "equity,station", "--hands", "20"],
 }
-DEFAULT = "decks,equity exact AsAc v 7d8d,equity exact FESCA78,equity AsAh v random,ties"
+DEFAULT = (
+    "decks,equity exact AsAc v 7d8d,equity exact FESCA78,equity AsAh v random,equity sampled,"
+    "ties,draw,chart AA 72o"
+)
 
 
 def timed(args: list[str], env: dict[str, str]) -> tuple[float, float, float, int]:
@@ -83,7 +109,17 @@ def compiles(numba_dir: Path) -> tuple[int, int]:
         lines = (numba_dir / "prepare.log").read_text().splitlines()
     except OSError:
         return 0, 0
-    return sum(" compiled " in x for x in lines), sum(" found " in x for x in lines)
+    sets = [x for x in lines if " kernel " not in x]  # a kernel's own compile: kernels()
+    return sum(" compiled " in x for x in sets), sum(" found " in x for x in sets)
+
+
+def kernels(numba_dir: Path) -> int:
+    """Kernels compiled (``kernel ... compiled`` lines of the cache's ``prepare.log``)."""
+    try:
+        lines = (numba_dir / "prepare.log").read_text().splitlines()
+    except OSError:
+        return 0
+    return sum(" kernel " in x and " compiled " in x for x in lines)
 
 
 def commands(names: list[str], after: bool) -> None:
@@ -103,6 +139,8 @@ def commands(names: list[str], after: bool) -> None:
                 code = code or code2
             made, found = compiles(Path(env["NUMBA_CACHE_DIR"]))
             line += f"   (background compiles {made}, found {found})" if made or found else ""
+            compiled = kernels(Path(env["NUMBA_CACHE_DIR"]))
+            line += f"   kernels compiled {compiled}" if compiled else ""
             print(line + (f"  exit {code}" if code else ""), flush=True)
 
 

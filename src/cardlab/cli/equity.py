@@ -28,9 +28,13 @@ from cardlab.cli._common import (
 from cardlab.errors import GameError, RuleError
 from cardlab.poker.equity import (
     COMPILE_SECONDS,
+    PLAIN_FIRST_DEALS,
     EquityResult,
     ExactTooBig,
     TieRate,
+    deals_for,
+    plain_sample_applies,
+    plain_sample_equity,
     quick_uncompiled,
     sampling_seconds,
     tie_rate,
@@ -120,19 +124,32 @@ def equity(
                 err=True,
             )
 
+    first = _first_sample(game, hands, board, dead, exact, samples, target_se, rule)
     with _progress(fmt == "text", "dealing") as progress:
         try:
-            result = compute_equity(
-                game,
-                list(hands),
-                board=board,
-                dead=dead,
-                exact=exact,
-                samples=samples,
-                rng=seed,
-                target_se=target_se,
-                progress=progress,
-            )
+            if first:
+                result = plain_sample_equity(
+                    game,
+                    list(hands),
+                    board=board,
+                    dead=dead,
+                    samples=first,
+                    rng=seed,
+                    target_se=target_se,
+                    progress=progress,
+                )
+            else:
+                result = compute_equity(
+                    game,
+                    list(hands),
+                    board=board,
+                    dead=dead,
+                    exact=exact,
+                    samples=samples,
+                    rng=seed,
+                    target_se=target_se,
+                    progress=progress,
+                )
         except ExactTooBig as exc:
             raise GameError(f"{exc} with --samples 1000000 (or --target-se 0.001)") from None
     if fmt == "json":
@@ -144,6 +161,39 @@ def equity(
             f"the target standard error {target_se:g} was not reached: sampling stopped at "
             f"its cap of {result.deals:,} deals (give --samples to deal more)"
         )
+
+
+def _first_sample(
+    game: Game,
+    hands: tuple[str, ...],
+    board: str,
+    dead: str,
+    exact: bool | None,
+    samples: int | None,
+    target_se: float | None,
+    rule: tuple[str, ...],
+) -> int:
+    """On a first run after install (the compiled sampler not in the cache), the deals a
+    sampled question gets from the plain evaluator while the kernels compile in the
+    background for the next run (at most PLAIN_FIRST_DEALS, said on stderr); 0: the
+    question runs as usual."""
+    if rule or exact or (samples is None and target_se is None):
+        return 0
+    if not plain_sample_applies(game, hands, board, dead):
+        return 0
+    from cardlab import _prepare
+
+    if not _prepare.answer_interpreted("bots", "equity", interpret=False):
+        return 0
+    asked = samples if samples is not None else deals_for(target_se or 1.0)
+    deals = min(asked, PLAIN_FIRST_DEALS)
+    fewer = f" {deals:,} of the {asked:,} deals asked," if deals < asked else ""
+    click.echo(
+        "cardlab: preparing the equity kernels in the background (first run after install:"
+        f"{fewer} sampled by the plain evaluator, other deals than the same --seed gives later)",
+        err=True,
+    )
+    return deals
 
 
 def _print_equity(game: Game, result: EquityResult) -> None:
