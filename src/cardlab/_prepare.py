@@ -44,6 +44,7 @@ import os
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -272,6 +273,9 @@ def answer_interpreted(name: str, background: str | None = None, *, interpret: b
         start_in_background(background or name)
     if interpret:
         os.environ["NUMBA_DISABLE_JIT"] = "1"
+        # the kernels' random generators and hashes wrap around 64 bits on purpose:
+        # compiled, silently; interpreted, numpy's scalars warn (the values are the same)
+        warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, r"cardlab\.")
     return True
 
 

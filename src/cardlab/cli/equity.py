@@ -28,18 +28,16 @@ from cardlab.cli._common import (
 from cardlab.errors import GameError, RuleError
 from cardlab.poker.equity import (
     COMPILE_SECONDS,
-    PLAIN_FIRST_DEALS,
     EquityResult,
     ExactTooBig,
     TieRate,
     deals_for,
-    plain_sample_applies,
-    plain_sample_equity,
     quick_uncompiled,
     sampling_seconds,
     tie_rate,
 )
 from cardlab.poker.equity import equity as compute_equity
+from cardlab.poker import uncompiled
 from cardlab.poker.games import Game, game_names
 
 
@@ -123,33 +121,28 @@ def equity(
                 "install, this answer without them)...",
                 err=True,
             )
+    elif not rule and _sampled_quickly(game, hands, exact, samples, target_se):
+        from cardlab import _prepare
 
-    first = _first_sample(game, hands, board, dead, exact, samples, target_se, rule)
+        if _prepare.answer_interpreted("bots", "equity"):
+            click.echo(
+                "cardlab: preparing the equity kernels in the background (first run after "
+                "install, this answer without them)...",
+                err=True,
+            )
     with _progress(fmt == "text", "dealing") as progress:
         try:
-            if first:
-                result = plain_sample_equity(
-                    game,
-                    list(hands),
-                    board=board,
-                    dead=dead,
-                    samples=first,
-                    rng=seed,
-                    target_se=target_se,
-                    progress=progress,
-                )
-            else:
-                result = compute_equity(
-                    game,
-                    list(hands),
-                    board=board,
-                    dead=dead,
-                    exact=exact,
-                    samples=samples,
-                    rng=seed,
-                    target_se=target_se,
-                    progress=progress,
-                )
+            result = compute_equity(
+                game,
+                list(hands),
+                board=board,
+                dead=dead,
+                exact=exact,
+                samples=samples,
+                rng=seed,
+                target_se=target_se,
+                progress=progress,
+            )
         except ExactTooBig as exc:
             raise GameError(f"{exc} with --samples 1000000 (or --target-se 0.001)") from None
     if fmt == "json":
@@ -163,37 +156,20 @@ def equity(
         )
 
 
-def _first_sample(
+def _sampled_quickly(
     game: Game,
     hands: tuple[str, ...],
-    board: str,
-    dead: str,
     exact: bool | None,
     samples: int | None,
     target_se: float | None,
-    rule: tuple[str, ...],
-) -> int:
-    """On a first run after install (the compiled sampler not in the cache), the deals a
-    sampled question gets from the plain evaluator while the kernels compile in the
-    background for the next run (at most PLAIN_FIRST_DEALS, said on stderr); 0: the
-    question runs as usual."""
-    if rule or exact or (samples is None and target_se is None):
-        return 0
-    if not plain_sample_applies(game, hands, board, dead):
-        return 0
-    from cardlab import _prepare
-
-    if not _prepare.answer_interpreted("bots", "equity", interpret=False):
-        return 0
-    asked = samples if samples is not None else deals_for(target_se or 1.0)
-    deals = min(asked, PLAIN_FIRST_DEALS)
-    fewer = f" {deals:,} of the {asked:,} deals asked," if deals < asked else ""
-    click.echo(
-        "cardlab: preparing the equity kernels in the background (first run after install:"
-        f"{fewer} sampled by the plain evaluator, other deals than the same --seed gives later)",
-        err=True,
-    )
-    return deals
+) -> bool:
+    """Whether the question samples (``--samples``, ``--target-se``, ``--sample``) few
+    enough showdowns to be answered interpreted on a first run
+    (:mod:`cardlab.poker.uncompiled`)."""
+    if exact or (samples is None and target_se is None):
+        return False
+    deals = samples if samples is not None else deals_for(target_se or 1.0)
+    return uncompiled.sampling_quick([game], deals * len(hands))
 
 
 def _print_equity(game: Game, result: EquityResult) -> None:
@@ -276,6 +252,18 @@ def ties(
     played = [game_from(name, rule, deck) for name in names]  # every name checked first
     for game in played:
         game.check_players(2)
+    # a first run after install: a small sample is answered by the kernels as plain
+    # Python, the same tallies, while the compiled sampler is prepared for next time
+    showdowns = 2 * samples * 2 * len(played)  # suits on and off, two players
+    if not rule and uncompiled.sampling_quick(played, showdowns):
+        from cardlab import _prepare
+
+        if _prepare.answer_interpreted("bots", "bots"):
+            click.echo(
+                "cardlab: preparing the sampling kernels in the background (first run after "
+                "install, this answer without them)...",
+                err=True,
+            )
     seconds = sum(sampling_seconds(game, 2 * samples) for game in played)
     budget.check(
         f"sampling {2 * samples:,} deals in each of {len(played)} game(s)",
