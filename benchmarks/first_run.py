@@ -14,6 +14,7 @@ each until it answers its first page (ready to deal), then until the bots' kerne
 prepared, and counts the compiles in the cache's ``prepare.log`` (one expected).
 
     python benchmarks/first_run.py [--commands NAME,...] [--web N] [--no-after]
+        [--prepare off|no-background]
 """
 
 from __future__ import annotations
@@ -62,11 +63,11 @@ COMMANDS: dict[str, list[str]] = {
         "2c 3d 4h 5s 9h",
     ],
     "openseven odds": ["openseven", "odds", "--cards", "7"],
-    "arena": ["arena", "--bots", "equity,station", "--hands", "20"],
+    "arena": ["arena", "--bots", "equity,station", "--hands", "20", "--no-store"],
 }
 DEFAULT = (
     "decks,equity exact AsAc v 7d8d,equity exact FESCA78,equity AsAh v random,equity sampled,"
-    "ties,draw,chart AA 72o"
+    "ties,draw,chart AA 72o,arena"
 )
 
 
@@ -95,11 +96,19 @@ def wait_for_preparation(numba_dir: Path) -> float:
     return time.perf_counter() - start
 
 
-def fresh_env(scratch: Path) -> dict[str, str]:
+def fresh_env(scratch: Path, prepare: str | None = None) -> dict[str, str]:
+    """Empty caches under ``scratch``: numba's kernels, cardlab's look-ups, and every
+    other user cache (``XDG_CACHE_HOME``: the finished tasks of ``chart`` and ``report``,
+    which would answer a repeated chart without running it). ``prepare``: the value of
+    ``CARDLAB_PREPARE`` (``off``: every kernel compiled in the foreground, as before
+    first answers were interpreted; ``no-background``: no preparation started)."""
     env = dict(os.environ, CARDLAB_DAEMON="off")
     env["NUMBA_CACHE_DIR"] = str(scratch / "numba")
     env["CARDLAB_CACHE_DIR"] = str(scratch / "cardlab")
+    env["XDG_CACHE_HOME"] = str(scratch / "user-cache")
     env.pop("CARDLAB_PREPARE", None)
+    if prepare is not None:
+        env["CARDLAB_PREPARE"] = prepare
     return env
 
 
@@ -122,16 +131,16 @@ def kernels(numba_dir: Path) -> int:
     return sum(" kernel " in x and " compiled " in x for x in lines)
 
 
-def commands(names: list[str], after: bool) -> None:
+def commands(names: list[str], after: bool, prepare: str | None = None) -> None:
     print(
         f"{'command':28} {'first s':>8} {'CPU s':>6} {'MB':>6} {'background s':>13}"
         f" {'after s':>8} {'CPU s':>6} {'MB':>6}"
     )
     for name in names:
         with tempfile.TemporaryDirectory(prefix="cardlab-first-run-") as scratch:
-            env = fresh_env(Path(scratch))
+            env = fresh_env(Path(scratch), prepare)
             first, cpu, first_mb, code = timed([*CARDLAB, *COMMANDS[name]], env)
-            background = wait_for_preparation(Path(env["NUMBA_CACHE_DIR"]))
+            background = wait_for_preparation(Path(env["NUMBA_CACHE_DIR"])) if after else 0.0
             line = f"{name:28} {first:8.2f} {cpu:6.1f} {first_mb:6.0f} {background:13.1f}"
             if after:
                 again, cpu2, again_mb, code2 = timed([*CARDLAB, *COMMANDS[name]], env)
@@ -208,14 +217,23 @@ def main() -> None:
     )
     parser.add_argument("--web", type=int, default=0, help="start N web processes at once")
     parser.add_argument("--web-limit", type=float, default=600, help="seconds to wait for them")
-    parser.add_argument("--no-after", action="store_true", help="skip the warm run after")
+    parser.add_argument(
+        "--no-after", action="store_true", help="skip the warm run after (and the wait for it)"
+    )
+    parser.add_argument(
+        "--prepare",
+        choices=("off", "no-background"),
+        default=None,
+        help="CARDLAB_PREPARE for the commands: off, every kernel compiled in the foreground"
+        " (the figures before); no-background, no background preparation started",
+    )
     args = parser.parse_args()
     names = [n for n in args.commands.split(",") if n]
     unknown = [n for n in names if n not in COMMANDS]
     if unknown:
         parser.error(f"unknown command {unknown[0]!r}")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {_load()}")
-    commands(names, not args.no_after)
+    commands(names, not args.no_after, args.prepare)
     if args.web:
         web(args.web, args.web_limit)
     print(f"load at the end {_load()}")
