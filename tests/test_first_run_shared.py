@@ -1,6 +1,9 @@
 """The first run, continued: every process shares each kernel's compile (a lock per
-kernel in numba's cache directory), and a sampled answer does not wait for the compiled
-sampler (the plain evaluator's Monte Carlo, ``cardlab.poker._plain_sampling``)."""
+kernel in numba's cache directory); a first sampled answer (``equity --samples``,
+``ties``, a small ``arena``) does not wait for the compiled sampler and is its answer
+(the kernels interpreted, ``cardlab.poker.uncompiled``); a web bot's decision while its
+process prepares the sampler comes from the plain evaluator's Monte Carlo
+(``cardlab.poker._plain_sampling``)."""
 
 from __future__ import annotations
 
@@ -15,13 +18,17 @@ from pathlib import Path
 import pytest
 
 from cardlab import _prepare
+from cardlab.bots.arena import ArenaConfig, run_arena
+from cardlab.poker import uncompiled
 from cardlab.poker.equity import (
-    plain_sample_applies,
+    RANDOM,
+    exact_equity,
     plain_sample_equity,
     reference_equity,
     sample_equity,
+    tie_rate,
 )
-from cardlab.poker.games import get_game
+from cardlab.poker.games import game_names, get_game
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -121,15 +128,6 @@ def test_the_plain_sampler_agrees_with_the_exact_equity(
         assert _close(mine.win, float(theirs.win), max(mine.win_se, 1e-3))
 
 
-def test_the_plain_sampler_takes_complete_or_random_hands() -> None:
-    holdem = get_game("standard52-holdem")
-    assert plain_sample_applies(holdem, ["As Ac", "random"])
-    assert not plain_sample_applies(holdem, ["AA", "random"])  # a range: the kernels
-    assert not plain_sample_applies(holdem, ["As Ax", "random"])  # bad input: the question's
-    stud = get_game("standard52-stud")
-    assert not plain_sample_applies(stud, ["As Ac Kd", "random"])  # a partial Stud hand
-
-
 def test_the_plain_sampler_stops_at_a_target_standard_error() -> None:
     game = get_game("standard52-holdem")
     result = plain_sample_equity(game, ["As Ac", "random"], "2c 9h Td Kd 3s", target_se=0.02)
@@ -156,23 +154,72 @@ def test_a_small_sample_does_not_wait_for_a_preparation_in_a_thread() -> None:
         thread.join(10)
 
 
-def test_a_first_sampled_answer_comes_from_the_plain_evaluator(tmp_path: Path) -> None:
-    env = _fresh_env(tmp_path, CARDLAB_PREPARE="no-background")
-    hands, board = ["As Ac", "7d 8d"], "2c 9h Td"
-    args = ["equity", *hands, "--board", board, "--samples", "3000", "--seed", "1"]
+def _first_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``cardlab ARGS`` on empty caches, no preparation started: what a first run after
+    install answers (the kernels interpreted) and says on stderr."""
     done = subprocess.run(
-        [sys.executable, "-m", "cardlab", *args, "--format", "json"],
-        env=env,
+        [sys.executable, "-m", "cardlab", *args],
+        env=_fresh_env(tmp_path, CARDLAB_PREPARE="no-background"),
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "sampled by the plain evaluator" in done.stderr
-    assert not list((tmp_path / "numba").rglob("*.nbi"))  # nothing compiled for it
-    first = json.loads(done.stdout)
-    assert first["exact"] is False and first["deals"] == 3000
-    exact = reference_equity(get_game("standard52-holdem"), hands, board)
-    for mine, theirs in zip(first["players"], exact.players, strict=True):
-        assert _close(float(mine["equity"]), float(theirs.equity), float(mine["equity_se"]))
+    assert "in the background (first run after install" in done.stderr
+    assert "RuntimeWarning" not in done.stderr  # the generators' wrap-around is silent
+    assert not list((tmp_path / "numba").rglob("*.nbi"))  # no kernel compiled for it
+    return done
+
+
+def test_a_first_sampled_answer_is_the_compiled_samplers(tmp_path: Path) -> None:
+    hands, board = ["As Ac", "7d 8d"], "2c 9h Td"
+    args = ["equity", *hands, "--board", board, "--samples", "3000", "--seed", "1"]
+    first = json.loads(_first_run(tmp_path, *args, "--format", "json").stdout)
+    compiled = sample_equity(get_game("standard52-holdem"), hands, board, samples=3000, rng=1)
+    assert first["exact"] is False and first["deals"] == compiled.deals == 3000
+    for mine, theirs in zip(first["players"], compiled.players, strict=True):
+        for field in ("win", "tie", "lose", "equity", "equity_se"):
+            assert float(mine[field]) == getattr(theirs, field)  # the same deals, bit for bit
+
+
+def test_a_first_ties_answer_is_the_compiled_samplers(tmp_path: Path) -> None:
+    args = ["ties", "--game", "fesca78-holdem", "--samples", "2000", "--seed", "5"]
+    first = json.loads(_first_run(tmp_path, *args, "--format", "json").stdout)["games"][0]
+    compiled = tie_rate(get_game("fesca78-holdem"), samples=2000, rng=5)
+    assert first["split_with_suits"] == compiled.with_suits
+    assert first["split_without_suits"] == compiled.without_suits
+    assert first["split_with_suits_se"] == compiled.with_suits_se
+    assert compiled.with_suits < compiled.without_suits  # suits break ties: fewer splits
+
+
+def test_a_first_arena_plays_the_compiled_bots_hands(tmp_path: Path) -> None:
+    args = ["arena", "--bots", "equity,station", "--hands", "12", "--seed", "3", "--no-store"]
+    first = json.loads(_first_run(tmp_path, *args, "--format", "json").stdout)
+    config = ArenaConfig(game="fesca78-holdem", bots=("equity", "station"), hands=12, seed=3)
+    compiled = run_arena(config, workers=1).as_dict()  # this process: compiled kernels
+    assert first == json.loads(json.dumps(compiled))
+    assert {b["name"] for b in first["bots"]} == {"equity", "station"}
+
+
+def test_a_big_sample_still_compiles(tmp_path: Path) -> None:
+    # over the interpreted budget (some 800,000 showdowns): the compiled sampler, as before
+    holdem = get_game("standard52-holdem")
+    assert uncompiled.sampling_quick([holdem], 200_000)
+    assert not uncompiled.sampling_quick([holdem], 10_000_000)
+    assert not uncompiled.sampling_quick([get_game("standard52-omaha")], 1_000)  # not measured
+    every = [get_game(n) for n in game_names() if n.endswith("-holdem")]
+    assert not uncompiled.sampling_quick(every, 8 * 4 * 200_000)  # `cardlab ties` by default
+
+
+def test_a_hand_against_a_random_hand_compiles_each_part_once() -> None:
+    # a callee first typed with a literal argument (``n = 0`` before a loop) was compiled
+    # twice, for Literal[int](0) and for int64: 20 s of a first run's compile
+    from cardlab.poker._kernels import tally, vs_random
+
+    exact_equity(get_game("standard52-holdem"), ["As Ah", RANDOM], board="2c 9h Td")
+    for kernel in (vs_random._part_a, vs_random._part_b, tally.multiset_prefixes):
+        index = kernel._cache._cache_file._load_index()  # numba's index of the disk cache
+        if not index:
+            pytest.skip("the kernels were not written to numba's disk cache")
+        assert all("Literal" not in str(key[0]) for key in index), kernel.py_func.__name__

@@ -89,18 +89,27 @@ class _AfterDispatcher(importlib.abc.MetaPathFinder):
 
 
 def _patch(dispatcher: Any) -> None:
-    original = dispatcher.compile
-    if getattr(original, "cardlab_shared", False):
-        return
+    original = getattr(dispatcher, "compile", None)
+    if original is None or getattr(original, "cardlab_shared", False):
+        return  # another numba (no such method: compiles go on unshared), or patched
 
     def compile(self: Any, sig: Any) -> Any:
+        # numba's own attributes, read defensively: a numba whose dispatcher differs
+        # compiles as it always does (each process its own), never fails here
         cache = getattr(self, "_cache", None)
+        overloads = getattr(self, "overloads", None)
+        misses_of = getattr(self, "_cache_misses", None)
         if cache is None or type(cache).__name__ == "NullCache":
             return original(self, sig)
-        from numba.core import sigutils
+        if not isinstance(overloads, dict) or not isinstance(misses_of, dict):
+            return original(self, sig)
+        try:
+            from numba.core import sigutils
 
-        args, _ = sigutils.normalize_signature(sig)  # type: ignore[no-untyped-call]
-        existing = self.overloads.get(tuple(args))
+            args, _ = sigutils.normalize_signature(sig)  # type: ignore[no-untyped-call]
+        except (ImportError, AttributeError, TypeError):
+            return original(self, sig)
+        existing = overloads.get(tuple(args))
         if existing is not None:  # compiled or loaded here already
             return existing.entry_point
         name = f"{self.py_func.__module__}.{self.py_func.__qualname__}"
@@ -110,7 +119,7 @@ def _patch(dispatcher: Any) -> None:
             from cardlab import _prepare
 
             root = _prepare.cache_dir()
-            misses = sum(self._cache_misses.values())
+            misses = sum(misses_of.values())
             start = time.monotonic()
             with kernel_lock(root, name):
                 _held.add(name)
@@ -118,7 +127,7 @@ def _patch(dispatcher: Any) -> None:
                     entry = original(self, sig)
                 finally:
                     _held.discard(name)
-            if sum(self._cache_misses.values()) > misses:
+            if sum(misses_of.values()) > misses:
                 _prepare.log_line(
                     root, f"kernel {name} compiled in {time.monotonic() - start:.1f} s"
                 )

@@ -26,6 +26,7 @@ from cardlab.cli._common import (
     rule_option,
 )
 from cardlab.errors import GameError, RuleError
+from cardlab.poker import uncompiled
 from cardlab.poker.equity import (
     COMPILE_SECONDS,
     EquityResult,
@@ -37,7 +38,6 @@ from cardlab.poker.equity import (
     tie_rate,
 )
 from cardlab.poker.equity import equity as compute_equity
-from cardlab.poker import uncompiled
 from cardlab.poker.games import Game, game_names
 
 

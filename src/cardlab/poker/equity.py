@@ -667,20 +667,6 @@ def sample_equity(
 # settled by the plain evaluator rather than wait for it: a bot's decision deals 800
 # (the plain evaluator settles about 2,400 heads-up deals a second on this machine's core)
 PLAIN_WHILE_PREPARING = 8_000
-# The most deals of a first run's plain sample (:func:`plain_sample_equity`): about ten
-# seconds of one core, a standard error near 0.003 heads-up
-PLAIN_FIRST_DEALS = 20_000
-
-
-def plain_sample_applies(
-    game: Game, hands: Sequence[HandLike], board: CardsLike = (), dead: CardsLike = ()
-) -> bool:
-    """Whether :func:`plain_sample_equity` takes the deal (each hand complete or random;
-    bad input is False here: the question itself reports it)."""
-    try:
-        return _plain_hands(game, _parse_deal(game, hands, board, dead)) is not None
-    except (CardError, GameError):
-        return False
 
 
 def plain_sample_equity(
@@ -689,16 +675,16 @@ def plain_sample_equity(
     board: CardsLike = (),
     dead: CardsLike = (),
     *,
-    samples: int = PLAIN_FIRST_DEALS,
+    samples: int = 20_000,
     rng: np.random.Generator | int | None = None,
     target_se: float | None = None,
     progress: Progress | None = None,
 ) -> EquityResult:
     """Monte Carlo as :func:`sample_equity`, settled by the plain evaluator (no compiled
-    code: :mod:`cardlab.poker._plain_sampling`): what a first run answers while the
-    kernels compile. Deals ``samples`` (or stops once every standard error is at most
-    ``target_se``, checked from 2,000 deals on); the same seed deals other cards than
-    the compiled sampler. Each hand is complete or random (:func:`plain_sample_applies`)."""
+    code: :mod:`cardlab.poker._plain_sampling`): what a web bot decides by while its
+    process prepares the compiled sampler. Deals ``samples`` (or stops once every
+    standard error is at most ``target_se``, checked from 2,000 deals on); the same seed
+    deals other cards than the compiled sampler. Each hand is complete or random."""
     if samples < 1:
         raise GameError(f"samples must be positive, got {samples}")
     if target_se is not None and not target_se > 0:
