@@ -388,7 +388,7 @@ def test_the_room_is_a_small_facade() -> None:
     each action's steps are parts of their own (issue 31)."""
     room = SRC / "cardlab" / "web" / "table_room.py"
     lines = len(room.read_text(encoding="utf-8").splitlines())
-    assert lines <= 300, f"table_room.py has {lines} lines: move a concern into a part"
+    assert lines <= 250, f"table_room.py has {lines} lines: move a concern into a part"
     tree = ast.parse(room.read_text(encoding="utf-8"))
     (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Room"]
     for node in ast.walk(cls):  # every method but __init__ is a few lines

@@ -20,7 +20,8 @@ BACKENDS = ["sqlite", "postgresql"]
 # every table a store makes, emptied between the examples of a property test
 _TABLES = (
     "hands, seats, tables, arena_runs, deal_seeds, live_hands, live_actions, ledger,"
-    " tournament_results, table_fences, player_notes, mtt_tournaments, viewer_hands"
+    " tournament_results, table_fences, player_notes, mtt_tournaments, viewer_hands,"
+    " chat_lines"
 )
 
 

@@ -451,7 +451,7 @@ def test_fesca_history_with_user_fields() -> None:
         "_game": "fesca78-holdem",
         "_rules": {"suit_tiebreak": "off", "compound": "rarer"},
     }
-    assert split_cards(hand.actions[0].cards, hand.deck) == (  # type: ignore[union-attr]
+    assert split_cards(hand.actions[0].token, hand.deck) == (  # type: ignore[union-attr]
         Card.parse("木12"),
         Card.parse("太極"),
     )
@@ -550,7 +550,7 @@ def _histories(draw: st.DrawFn) -> HandHistory:
 
 
 def _cards_ok(action: object) -> bool:
-    cards = getattr(action, "cards", None)
+    cards = getattr(action, "token", None)
     if cards is None or cards == "-":
         return True
     try:

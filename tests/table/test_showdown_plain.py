@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 
 from cardlab.cards import Card
+from cardlab.decks import get_deck
 from cardlab.errors import ActionError
 from cardlab.poker import RuleSet
 from cardlab.poker import _few_hands as few
@@ -39,6 +40,7 @@ from cardlab.table.phh_actions import parse_action
 from cardlab.table.pots import Pot, layer_pots
 from cardlab.table.state import HandState
 from cardlab.table.structure import TableGame
+from cardlab.table.view import masked
 
 RULES = [
     RuleSet.for_deck("standard52"),
@@ -270,11 +272,7 @@ EVENTS = [
     ev.NewStreet(1, "flop"),
     ev.PostAnte(0, 5),
     ev.PostBlind(1, 2),
-    ev.DealHole(2, (None,), (False,)),
-    ev.DealBoard(()),
     ev.Reshuffle(7),
-    ev.Discard(1, ()),
-    ev.ShowMuck(0, None),
     ev.ReturnBet(1, 9),
     ev.Award(0, (1, 2), (5, 4), "tie"),
 ]
@@ -289,15 +287,63 @@ DECISIONS = [
 ]
 
 
-@pytest.mark.parametrize("event", DECISIONS, ids=lambda e: type(e).__name__)
-def test_a_played_decision_is_the_record_its_line_reads_back_as(event: ev.Event) -> None:
-    """One type for a decision played and read from a file: its PHH line parses back to
-    an equal record of the same type (the chips a call put in are not in the line)."""
+# the events that carry cards, played (the engine's Card values ride along)
+_AC, _KD, _FIVE = Card.parse("Ac"), Card.parse("Kd"), Card.parse("木5")
+CARD_EVENTS = [
+    ev.DealHole.played(2, (_AC, None), (False, True)),
+    ev.DealHole.played(0, (_FIVE,), (True,)),
+    ev.DealBoard.played((_KD, _AC)),
+    ev.StandPatDiscard.played(1, (_AC, _KD)),
+    ev.StandPatDiscard.played(3, ()),
+    ev.StandPatDiscard.played(1, (None, None)),
+    ev.ShowMuck.played(0, (_KD, _AC)),
+    ev.ShowMuck.played(4, None),
+]
+
+
+@pytest.mark.parametrize(
+    "event", DECISIONS + CARD_EVENTS, ids=lambda e: f"{type(e).__name__}-{e.phh}"
+)
+def test_a_played_event_is_the_record_its_line_reads_back_as(event: ev.Event) -> None:
+    """One type for an action played and read from a file: its PHH line parses back to
+    an equal record of the same type, positions counted the same way (the chips a call
+    put in and the Card values dealt are not compared: the line writes the cards'
+    token)."""
     line = event.phh
     assert line is not None and event.phh_action is event
     back = parse_action(line)
-    assert type(back) is type(event) and back == event
-    assert str(back) == line and back.player == event.player
+    assert type(back) is type(event) and back == event and hash(back) == hash(event)
+    assert str(back) == line and getattr(back, "player", 0) == getattr(event, "player", 0)
+
+
+def test_a_played_deal_keeps_its_cards_and_a_read_one_reads_them_in_its_deck() -> None:
+    deck = get_deck("FESCA78")
+    played = ev.DealHole.played(1, (_FIVE,), (True,))
+    read = parse_action(str(played))
+    assert isinstance(read, ev.DealHole) and read.cards == () and read.up == ()
+    assert played.token == read.token == "M5" and str(read) == "d dh p2 M5"
+    assert played.cards_in(deck) == read.cards_in(deck) == (_FIVE,)
+    # as JSON (positions as the file writes them): a played deal by its cards, a read one
+    # by its token; a muck and a stand pat have no cards to give
+    assert played.as_dict() == {"event": "deal_hole", "player": 2, "cards": "木5", "up": (True,)}
+    assert read.as_dict() == {"event": "deal_hole", "player": 2, "token": "M5"}
+    assert ev.ShowMuck.played(0, None).as_dict() == {"event": "show_muck", "player": 1}
+    assert ev.StandPatDiscard.played(3, ()).as_dict() == {"event": "stand_pat_discard", "player": 4}
+    assert ev.DealBoard.played(()).phh is None  # a deal of no cards is no action
+    assert ev.ShowMuck.played(0, ()).phh == "p1 sm"  # a show of no known card: a bare sm
+
+
+def test_a_card_event_masked_for_a_viewer_hides_its_line_too() -> None:
+    """A deal hidden from a seat is a new record: its token (the PHH line) hides the
+    cards as its Card values do (a record that kept the old token would leak them)."""
+    hand = HandState(TableGame.create("standard52-holdem", blinds=(1, 2)), [100, 100, 100], seed=3)
+    dealt = [e for e in hand.history if isinstance(e, ev.DealHole)]
+    assert len(dealt) == 3 and all(None not in e.cards for e in dealt)
+    for e in dealt:
+        hidden = masked(e, viewer=(e.player + 1) % 3, hand=hand)
+        assert isinstance(hidden, ev.DealHole) and hidden.cards == (None, None)
+        assert hidden.phh == f"d dh p{e.player + 1} ????"
+        assert masked(e, viewer=e.player, hand=hand) is e
 
 
 @pytest.mark.parametrize("event", EVENTS, ids=lambda e: type(e).__name__)

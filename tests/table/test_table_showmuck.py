@@ -109,7 +109,7 @@ def test_a_show_after_an_uncontested_pot_round_trips(
     event = apply(h, Action.show())
 
     # the show is recorded and changes nothing else
-    assert event == ev.ShowMuck(winner, cards)
+    assert event == ev.ShowMuck.played(winner, cards)
     assert h.history == [*events, event]
     assert h.stacks == chips and h.result is result and list(result.finishing_stacks) == chips
     assert h.winner_may_show is None and h.has_shown(winner)
@@ -205,7 +205,7 @@ def test_nobody_shows_twice() -> None:
     h = folded_to_p2()
     check_action(h, Action.show())  # the Action API takes the show after the hand
     shown = apply(h, Action.show())
-    assert shown == ev.ShowMuck(1, hole(h, 1))
+    assert shown == ev.ShowMuck.played(1, hole(h, 1))
     before = snapshot(h)
     for attempt in (lambda: apply(h, Action.show()), lambda: h.show_or_muck(True, player=1)):
         with pytest.raises(ActionError, match="p2 has already shown"):
@@ -301,4 +301,4 @@ def test_a_show_after_the_hand_is_seen_by_everyone() -> None:
         view = seat_view(h, viewer)
         assert view.players[1].cards == hole(h, 1)
         assert view.players[0].cards == (None, None) or viewer == 0
-        assert view.history[-1] == ev.ShowMuck(1, hole(h, 1))
+        assert view.history[-1] == ev.ShowMuck.played(1, hole(h, 1))

@@ -1,13 +1,17 @@
 """Spreading tables over processes (:mod:`cardlab.web.balance`): the balance plan against a
 brute force over every balanced outcome, the placement rule, a lease handed from one
-process to another in a real Redis, and the per-process WebSocket limit of one app."""
+process to another in a real Redis, the per-process WebSocket limit of one app, and a
+table's least stay before balance moves it."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import json
 import logging
 import random
 import time
+from types import SimpleNamespace
 
 import pytest
 import redis
@@ -15,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from _redis import redis_server, redis_url
-from cardlab.web.balance import Move, fair_shares, least_loaded, plan_moves
+from cardlab.web.balance import Balancer, Move, fair_shares, least_loaded, plan_moves
 from cardlab.web.lease import TableLeases
 
 __all__ = ["redis_server", "redis_url"]
@@ -155,3 +159,61 @@ def test_a_drain_without_redis_is_refused() -> None:
         assert client.get("/readyz").status_code == 200
         assert client.post("/drain").status_code == 403  # the metrics' token, or nothing
     assert app.state.tables.balancer is None
+
+
+class _Redis:
+    """The Redis calls of a balance tick, in memory: every process listens."""
+
+    def __init__(self) -> None:
+        self.loads: dict[str, str] = {}
+
+    async def hset(self, key: str, field: str, value: str) -> None:
+        self.loads[field] = value
+
+    async def hgetall(self, key: str) -> dict[str, str]:
+        return dict(self.loads)
+
+    async def pubsub_numsub(self, *channels: str) -> list[tuple[str, int]]:
+        return [(name, 1) for name in channels]
+
+
+class _Room:
+    def __init__(self, table_id: str) -> None:
+        self.id = table_id
+        self.closed = False
+        self.audience: list[object] = []
+
+    def live(self) -> bool:
+        return False
+
+
+def test_a_table_just_taken_over_is_not_handed_on_at_once() -> None:
+    """Process b runs one table, takes three over (a crash of another process), and c
+    runs none: the plan has b give two to c, but only the table that stayed
+    ``min_stay`` seconds goes at once; the three go once they have stayed as long (a
+    room made anew, the table back from elsewhere, starts again)."""
+    redis_fake = _Redis()
+    cluster = SimpleNamespace(redis=redis_fake, node="b", handlers={})
+    tables = SimpleNamespace(rooms={"old": _Room("old")}, process="b")
+    now = [0.0]
+    balancer = Balancer(tables, cluster, min_stay=10.0, clock=lambda: now[0])  # type: ignore[arg-type]
+    given: list[tuple[str, str, str]] = []
+    balancer.give = lambda table_id, to, reason, **_: given.append((table_id, to, reason))  # type: ignore[method-assign]
+
+    def tick(at: float) -> list[str]:
+        now[0] = at
+        redis_fake.loads["c"] = json.dumps({"tables": 0, "draining": False, "at": time.time()})
+        given.clear()
+        asyncio.run(balancer.tick())
+        assert all(to == "c" and reason == "balance" for _, to, reason in given)
+        return [table_id for table_id, _, _ in given]
+
+    assert tick(0.0) == []  # one table for two processes: balanced
+    for table_id in ("t1", "t2", "t3"):  # taken over just before the tick
+        tables.rooms[table_id] = _Room(table_id)
+    assert tick(20.0) == ["old"]  # 4 against 0: two should go; one has stayed long enough
+    assert tick(29.9) == ["old"]
+    assert tick(30.0) == ["old", "t1"]
+    tables.rooms["old"] = _Room("old")  # the table went away and came back
+    assert tick(35.0) == ["t1", "t2"]
+    assert tick(45.0) == ["old", "t1"]

@@ -7,7 +7,8 @@ one Redis (tests/_cluster.py, :mod:`cardlab.web.balance`):
   agree with the store's and the logs' counts;
 - SIGTERM drains a process: ``/readyz`` says so, the people at its table finish their
   hand there, then their pages reconnect (through the doc's nginx) to the new owner and
-  play on; the process exits 0 with every table handed over, one log line each.
+  play on, with the table's chat; the process exits 0 with every table handed over, one
+  log line each.
 """
 
 from __future__ import annotations
@@ -286,6 +287,8 @@ def test_sigterm_drains_a_process_and_the_pages_play_on(
         players = [Page(nginx.base, tid, join(a.base, tid, n)) for n in ("ann", "bob")]
         for p in players:
             p.wait_for(lambda s: s["seats"] is not None)
+        players[0].send({"type": "chat", "text": "good luck"})  # kept in the store
+        players[1].wait_for(lambda s: [c["text"] for c in s["chat"]] == ["good luck"])
         players[0].send({"type": "start"})
         # hand 1 under way, then SIGTERM: A drains
         play_until(players, lambda s: s["hand"] is not None and s["hand"]["street"] != "preflop")
@@ -303,6 +306,10 @@ def test_sigterm_drains_a_process_and_the_pages_play_on(
         play_until(players, lambda s: s["table"]["hand_number"] >= 2 and over(s))
         assert all(1012 in p.closes or p.opened > 1 for p in players), [p.closes for p in players]
         assert a.process.wait(60) == 0
+        # the chat came with the table: B shows what was said at A, its ids go on
+        players[1].send({"type": "chat", "text": "gg"})
+        said = [(1, "ann", "good luck"), (2, "bob", "gg")]
+        players[0].wait_for(lambda s: [(c["id"], c["name"], c["text"]) for c in s["chat"]] == said)
     finally:
         for p in players if "players" in locals() else []:
             p.close()

@@ -1,7 +1,7 @@
 """Many `cardlab web` processes, one set of tables (``--redis``): each table runs in the
 process holding its lease (the others relay to it); kill -9 that process mid-hand and
 another takes the lease within seconds and serves the hand from the store at the same
-decision."""
+decision, with the table's chat."""
 
 from __future__ import annotations
 
@@ -113,6 +113,20 @@ def _call_until(base: str, tid: str, cookies: list[str], done: Any) -> list[Mess
     raise AssertionError("the table never reached the wanted state")
 
 
+def _chat(base: str, tid: str, cookie: str, text: str) -> int:
+    """Say ``text`` at the table as the browser of ``cookie``; the id it was posted as
+    (told once the owner has stored it)."""
+    url = base.replace("http://", "ws://") + f"/api/tables/{tid}/ws"
+    with wsc.connect(url, additional_headers={"cookie": cookie}) as ws:
+        ws.send(json.dumps({"type": "chat", "text": text}))
+        for _ in range(100):
+            message = json.loads(ws.recv(timeout=10))
+            if message["type"] in ("chat_status", "error"):
+                assert "posted" in message, message
+                return int(message["posted"])
+    raise AssertionError("the chat message was never posted")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("street", ["pre-flop", "flop", "turn", "river"])
 def test_kill_9_the_owner_and_another_process_resumes_the_hand(
@@ -137,6 +151,7 @@ def test_kill_9_the_owner_and_another_process_resumes_the_hand(
         # B serves the table A runs (relayed to A): the same views
         relayed = _views(bases[1], tid, cookies)
         assert [essentials(r.json()) for r in relayed] == [essentials(v) for v in before]
+        assert _chat(bases[1], tid, cookies[1], "nh ann") == 1  # through B, stored by A
         a.send_signal(signal.SIGKILL)
         a.wait()
         killed = time.monotonic()
@@ -150,6 +165,8 @@ def test_kill_9_the_owner_and_another_process_resumes_the_hand(
         assert took < 12  # a 5 s lease, renewed and looked for every 5/3 s
         for was, now in zip(before, after, strict=True):
             assert essentials(now.json()) == essentials(was)
+            said = [(c["id"], c["name"], c["text"]) for c in now.json()["chat"]]
+            assert said == [(1, "bob", "nh ann")]  # the chat came through the crash
         # B plays the hand on to its end: it is stored once, with every chip
         deal = before[0]["hand"]["deal_number"]
         _call_until(bases[1], tid, cookies, lambda v: v["hand"]["deal_number"] > deal)

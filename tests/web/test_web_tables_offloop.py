@@ -99,7 +99,7 @@ async def play(room: Room, store: Store, seconds: float) -> tuple[float, Watcher
 
 async def stop(room: Room, conn_id: int) -> None:
     room.disconnect(conn_id)
-    room.mark_closed()  # its broadcaster ends at its next wake
+    room.ending.mark_closed()  # its broadcaster ends at its next wake
     room.notify()
     room.close()
     await asyncio.sleep(0.05)
@@ -189,7 +189,7 @@ def test_a_hand_cancelled_while_its_action_is_stored(tmp_path: Path) -> None:
             await asyncio.sleep(0.01)
         assert room.runner.deal is not None
         history = list(room.session.hand.history) if room.session.hand else []
-        room.cancel_hand("a test")
+        room.ending.cancel_hand("a test")
         storing = room.shell.storing_task
         await storing
         await stop(room, conn_id)

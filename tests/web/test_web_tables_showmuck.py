@@ -170,11 +170,11 @@ def stored(store: Store, tid: str, number: int) -> str:
 
 def shows(history: phh.HandHistory) -> dict[int, str | None]:
     """Position (from 0) -> the cards of its sm line (None: mucked)."""
-    return {a.player: a.cards for a in history.actions if isinstance(a, pa.ShowMuck)}
+    return {a.player: a.token for a in history.actions if isinstance(a, pa.ShowMuck)}
 
 
 def dealt(history: phh.HandHistory) -> dict[int, str]:
-    return {a.player: a.cards for a in history.actions if isinstance(a, pa.DealHole)}
+    return {a.player: a.token for a in history.actions if isinstance(a, pa.DealHole)}
 
 
 def token(cards: list[str]) -> str:
@@ -385,10 +385,10 @@ def test_bots_show_winners_and_muck_losers(client: TestClient, store: Store) -> 
             for p in range(hand.players)
         }
         first, *rest = lines
-        assert first.cards is not None  # the first hand is turned up by the rule
+        assert first.token is not None  # the first hand is turned up by the rule
         for line in rest:  # a calling station never bets: no all-in, the default decides
             p, q = line.player, first.player
-            if line.cards is None:
+            if line.token is None:
                 assert value[p] < value[q]  # a muck only ever gives up a lost pot
                 seen["mucked"] += 1
             else:

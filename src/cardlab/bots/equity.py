@@ -84,7 +84,7 @@ def known_cards(view: SeatView) -> tuple[list[HandLike], list[Card]]:
         else:
             dead.extend(shown)
     for e in view.history:
-        if isinstance(e, ev.Discard) and e.player == me:
+        if isinstance(e, ev.StandPatDiscard) and e.player == me:
             dead.extend(c for c in e.cards if c is not None)
     # after a reshuffle a discard can come back into play: it is then not dead
     live = {c for h in hands if not isinstance(h, str) for c in h} | set(view.board)

@@ -302,7 +302,7 @@ class HandTeller:
             return f"[bold]{e.name}[/bold]"
         if isinstance(e, ev.DealHole):
             return self._dealt(e)
-        if isinstance(e, ev.Discard) and e.cards:
+        if isinstance(e, ev.StandPatDiscard) and e.cards:
             self._drawing.add(e.player)
             if e.player == self.me:
                 return f"you discard {format_cards([c for c in e.cards if c is not None])}"

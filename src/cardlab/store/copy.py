@@ -36,6 +36,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "player_notes": ("writer", "subject"),
     "mtt_tournaments": ("id",),
     "viewer_hands": ("writer", "digest"),
+    "chat_lines": ("table_id", "id"),
 }
 """Every table of the store, in the order it is copied, and its primary key."""
 

@@ -178,6 +178,20 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (writer, digest)
     );
     """,
+    # 9: the recent chat of each web table
+    """
+    CREATE TABLE chat_lines (
+        table_id TEXT COLLATE "C" NOT NULL,
+        id BIGINT NOT NULL CHECK (id >= 1),
+        name TEXT COLLATE "C" NOT NULL,
+        seat BIGINT CHECK (seat >= 1),
+        text TEXT COLLATE "C" NOT NULL,
+        host BIGINT NOT NULL CHECK (host IN (0, 1)),
+        author TEXT COLLATE "C" NOT NULL,
+        at TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (table_id, id)
+    );
+    """,
 )
 
 IDENTITY_TABLES = ("hands", "arena_runs", "ledger")

@@ -171,6 +171,22 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (writer, digest)
     ) WITHOUT ROWID;
     """,
+    # 9: the recent chat of each web table (cardlab.web.table_chat), written as it is sent
+    # so that it survives a restart and a table changing process; ``author`` is the
+    # SHA-256 of the writer's cardlab_id cookie, ``seat`` from 1 (NULL: a spectator's)
+    """
+    CREATE TABLE chat_lines (
+        table_id TEXT NOT NULL,
+        id INTEGER NOT NULL CHECK (id >= 1),
+        name TEXT NOT NULL,
+        seat INTEGER CHECK (seat >= 1),
+        text TEXT NOT NULL,
+        host INTEGER NOT NULL CHECK (host IN (0, 1)),
+        author TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (table_id, id)
+    ) WITHOUT ROWID;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

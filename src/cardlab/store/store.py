@@ -39,6 +39,7 @@ from cardlab.errors import StoreError
 from cardlab.store import postgres, sqlite
 from cardlab.store._checks import _check_count, _check_text, _json
 from cardlab.store._connection import Connection, DriverError
+from cardlab.store.chat import ChatMixin
 from cardlab.store.mtt import MttMixin
 from cardlab.store.notes import NotesMixin
 from cardlab.store.postgres import is_url
@@ -86,7 +87,7 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("cardlab", appauthor=False)) / FILE_NAME
 
 
-class Store(TablesMixin, NotesMixin, MttMixin, ViewerHandsMixin):
+class Store(TablesMixin, ChatMixin, NotesMixin, MttMixin, ViewerHandsMixin):
     """An open hand store. Make one with :meth:`Store.open` (or :meth:`Store.in_memory`)."""
 
     def __init__(

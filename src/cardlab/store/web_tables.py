@@ -261,6 +261,7 @@ class TablesMixin:
             connection = self._open_connection()
             connection.execute("DELETE FROM live_hands WHERE table_id = ?", (table_id,))
             connection.execute("DELETE FROM live_actions WHERE table_id = ?", (table_id,))
+            connection.execute("DELETE FROM chat_lines WHERE table_id = ?", (table_id,))
             cursor = connection.execute("DELETE FROM tables WHERE id = ?", (table_id,))
         return cursor.rowcount > 0
 
@@ -574,7 +575,7 @@ class TablesMixin:
 
     def prune(self, before: datetime.datetime) -> tuple[int, int]:
         """Delete the hands played before ``before`` and the tables closed before it
-        (with their ledgers and revealed seeds); (hands, tables) deleted. Open tables and
+        (with their ledgers, revealed seeds and chat); (hands, tables) deleted. Open tables and
         their unrevealed seeds are never touched."""
         when = utc_text(before)
         with self.transaction():
@@ -590,6 +591,7 @@ class TablesMixin:
             for table_id in closed:
                 connection.execute("DELETE FROM ledger WHERE table_id = ?", (table_id,))
                 connection.execute("DELETE FROM tournament_results WHERE table_id = ?", (table_id,))
+                connection.execute("DELETE FROM chat_lines WHERE table_id = ?", (table_id,))
                 connection.execute(
                     "DELETE FROM deal_seeds WHERE table_id = ? AND revealed_at IS NOT NULL",
                     (table_id,),

@@ -338,7 +338,7 @@ def _walk(
         action = pa.parse_action(item) if isinstance(item, str) else item
         text = str(action)
         if isinstance(action, pa.ShowMuck | pa.StandPatDiscard):
-            named = action.cards
+            named = action.token
             if named is None or named == "-":
                 continue
             mine = held.get(action.player, set())
@@ -352,7 +352,7 @@ def _walk(
                         practice,
                     )
         if isinstance(action, pa.DealHole | pa.DealBoard):
-            for card in pa.split_cards(action.cards, deck):
+            for card in pa.split_cards(action.token, deck):
                 if at == len(cards):
                     if passes >= len(piles):
                         return Verdict(

@@ -9,11 +9,15 @@ text; both are None for steps PHH leaves implicit (forced bets, collecting bets,
 awards). A record's ``player`` is a position counted from 0 (p1 in PHH is position 0:
 the first seat left of the button), the same count as the PHH records'.
 
-The four decisions without cards (:class:`Fold`, :class:`CheckCall`,
-:class:`CompleteBetRaiseTo`, :class:`PostBringIn`) and the base :class:`Event` are the
-types of :mod:`cardlab.table.phh_actions`, the lower module: a fold read from a file and
-a fold played are one type. A deal, a discard and a show carry :class:`Card` values here
-and the file's card text there, so they are records of each module.
+Every event a PHH line writes is one type, whether played or read from a file: the
+decisions (:class:`Fold`, :class:`CheckCall`, :class:`CompleteBetRaiseTo`,
+:class:`PostBringIn`), the deals (:class:`DealHole`, :class:`DealBoard`), the draw's
+:class:`StandPatDiscard` and the showdown's :class:`ShowMuck`, and the base
+:class:`Event`, are the records of :mod:`cardlab.table.phh_actions`, the lower module. A
+record compares by what its line writes (the cards as the file's ``token``); what only
+a played hand knows -- the chips a call put in, the :class:`Card` values dealt, shown or
+thrown (``cards``), which hole cards are face up -- rides along in keyword fields that
+take no part in comparing, so a played event equals the record its line reads back as.
 """
 
 from __future__ import annotations
@@ -21,9 +25,18 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, TypeVar
 
-from cardlab.cards import Card
 from cardlab.table import phh_actions as pa
-from cardlab.table.phh_actions import CheckCall, CompleteBetRaiseTo, Event, Fold, PostBringIn
+from cardlab.table.phh_actions import (
+    CheckCall,
+    CompleteBetRaiseTo,
+    DealBoard,
+    DealHole,
+    Event,
+    Fold,
+    PostBringIn,
+    ShowMuck,
+    StandPatDiscard,
+)
 
 __all__ = [
     "Award",
@@ -31,7 +44,6 @@ __all__ = [
     "CompleteBetRaiseTo",
     "DealBoard",
     "DealHole",
-    "Discard",
     "Event",
     "Fold",
     "NewStreet",
@@ -41,6 +53,7 @@ __all__ = [
     "Reshuffle",
     "ReturnBet",
     "ShowMuck",
+    "StandPatDiscard",
 ]
 
 E = TypeVar("E", bound=Event)
@@ -76,37 +89,6 @@ class PostBlind(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class DealHole(Event):
-    """Hole cards to one player; ``up`` says which are dealt face up (stud); an
-    unknown card (a replayed history that hides it) is None."""
-
-    player: int
-    cards: tuple[Card | None, ...]
-    up: tuple[bool, ...]
-
-    @property
-    def phh_action(self) -> pa.DealHole | None:
-        if not self.cards:
-            return None  # a deal of no cards is no action
-        return pa.DealHole(self.player, pa.card_token(self.cards))
-
-    def __str__(self) -> str:
-        return str(self.phh)
-
-
-@dataclass(frozen=True, slots=True)
-class DealBoard(Event):
-    cards: tuple[Card, ...]
-
-    @property
-    def phh_action(self) -> pa.DealBoard | None:
-        return pa.DealBoard(pa.card_token(self.cards)) if self.cards else None
-
-    def __str__(self) -> str:
-        return str(self.phh)
-
-
-@dataclass(frozen=True, slots=True)
 class Reshuffle(Event):
     """Draw: the stub ran out; the discards so far were shuffled into a new stub."""
 
@@ -114,38 +96,6 @@ class Reshuffle(Event):
 
     def __str__(self) -> str:
         return f"the stub ran out: {self.count} discards reshuffled"
-
-
-@dataclass(frozen=True, slots=True)
-class Discard(Event):
-    """Draw: the cards thrown away (none: stands pat; None: hidden from a viewer)."""
-
-    player: int
-    cards: tuple[Card | None, ...]
-
-    @property
-    def phh_action(self) -> pa.StandPatDiscard:
-        return pa.StandPatDiscard(self.player, pa.card_token(self.cards) or None)
-
-    def __str__(self) -> str:
-        return str(self.phh)
-
-
-@dataclass(frozen=True, slots=True)
-class ShowMuck(Event):
-    """Showdown: the player shows ``cards`` or mucks (``cards`` None)."""
-
-    player: int
-    cards: tuple[Card, ...] | None
-
-    @property
-    def phh_action(self) -> pa.ShowMuck:
-        # a bare sm mucks (cards None); so does a show of no known card, as its text
-        # always read ("p1 sm " is a bare sm)
-        return pa.ShowMuck(self.player, pa.card_token(self.cards or ()) or None)
-
-    def __str__(self) -> str:
-        return str(self.phh)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,11 +194,7 @@ for _cls in (
     NewStreet,
     PostAnte,
     PostBlind,
-    DealHole,
-    DealBoard,
     Reshuffle,
-    Discard,
-    ShowMuck,
     ReturnBet,
     Award,
     ChooseRuns,

@@ -204,7 +204,7 @@ _PLAYER_ACTIONS = (
     ev.CheckCall,
     ev.CompleteBetRaiseTo,
     ev.PostBringIn,
-    ev.Discard,
+    ev.StandPatDiscard,
     ev.ShowMuck,
 )
 
@@ -506,20 +506,20 @@ def _apply(
     if kind not in _RECORDS:  # a subclass of a record: played as the record
         kind = next(k for k in pa.ACTION_TYPES if isinstance(action, k))
     if kind is pa.DealHole:  # the most common action first
-        cards, mask = _dealt(tokens, action.cards, deck)  # type: ignore[union-attr,arg-type]
+        cards, mask = _dealt(tokens, action.token, deck)  # type: ignore[union-attr,arg-type]
         hand._deal_hole_masked(action.player, cards, mask)  # type: ignore[union-attr]
         return
     if kind is pa.NoOp:
         return
     if kind is pa.DealBoard:
-        cards, mask = _dealt(tokens, action.cards, deck)  # type: ignore[union-attr,arg-type]
+        cards, mask = _dealt(tokens, action.token, deck)  # type: ignore[union-attr,arg-type]
         if None in cards:
             raise HistoryError("board cards cannot be unknown")
         hand._deal_board_masked(cards, mask)  # type: ignore[arg-type]
         return
     player = action.player  # type: ignore[union-attr]
     if kind is pa.ShowMuck:
-        _show_or_muck(hand, player, action.cards, deck)  # type: ignore[union-attr]
+        _show_or_muck(hand, player, action.token, deck)  # type: ignore[union-attr]
         return
     if hand.actor != player:
         if hand.phase is Phase.BET and player in hand.to_act:
@@ -542,7 +542,7 @@ def _apply(
     elif kind is pa.PostBringIn:
         hand.bring_in()
     elif kind is pa.StandPatDiscard:
-        cards = _cards(action.cards, deck) if action.cards else ()  # type: ignore[union-attr]
+        cards = _cards(action.token, deck) if action.token else ()  # type: ignore[union-attr]
         hand.discard(cards)
 
 

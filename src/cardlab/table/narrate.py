@@ -86,7 +86,7 @@ def describe(
             return says(event.player, f"is dealt {cards(event.cards)}")
         if isinstance(event, ev.DealBoard):
             return f"board: {cards(event.cards)}"
-        if isinstance(event, ev.Discard) and event.cards and None not in event.cards:
+        if isinstance(event, ev.StandPatDiscard) and event.cards and None not in event.cards:
             return says(event.player, f"discards {cards(event.cards)}")
 
     if isinstance(event, ev.Fold):
@@ -103,7 +103,7 @@ def describe(
         return says(event.player, f"posts {event.amount}")
     if isinstance(event, ev.PostAnte):
         return None
-    if isinstance(event, ev.Discard):
+    if isinstance(event, ev.StandPatDiscard):
         if not event.cards:
             return says(event.player, "stands pat")
         return says(event.player, f"draws {len(event.cards)}")

@@ -494,7 +494,7 @@ def _check_hand(hand: HandHistory) -> None:
     actions = hand.actions
     # the usual case, quickly: every player in range, every card token known good
     top = max(map(getattr, actions, repeat("player"), repeat(-1)), default=-1)  # from 0
-    tokens: set[str | None] = set(map(getattr, actions, repeat("cards"), repeat(None)))
+    tokens: set[str | None] = set(map(getattr, actions, repeat("token"), repeat(None)))
     tokens.discard(None)  # the records without cards
     tokens.discard("-")
     if top < players:
@@ -512,7 +512,7 @@ def _check_hand(hand: HandHistory) -> None:
         player = getattr(action, "player", None)
         if player is not None and player >= players:
             raise HistoryFieldError("actions", i, f"player p{player + 1} of {players}", str(action))
-        cards: str | None = None if type(action) is NoOp else getattr(action, "cards", None)
+        cards: str | None = None if type(action) is NoOp else getattr(action, "token", None)
         if cards is not None and cards not in valid and cards != "-":
             try:
                 split_cards(cards, deck)

@@ -22,15 +22,20 @@ no operation          ``# commentary`` or empty   ``NoOp("commentary")``
 A record's ``player`` is the player's position, counted from 0 as everywhere in cardlab
 (``p1`` in the file is ``player=0``, the first player of ``starting_stacks``).
 
-The four decisions without cards -- :class:`Fold`, :class:`CheckCall`,
-:class:`CompleteBetRaiseTo` and :class:`PostBringIn` -- are also the events a hand
-records when they are played (:mod:`cardlab.table.events` uses these very types, with the
-chips a call or bring-in put in, which a file does not write): one type for each
-decision, whether read from a file or played. :class:`Event` is the base of every record
-in a hand's history. Cards stay the raw token of the file; :func:`split_cards` and
-:func:`join_cards` turn a token into :class:`~cardlab.cards.Card` values of a deck and
-back. A standard52 token is rank+suit pairs run together (``AcKd``); a FESCA/TESCA token
-is cardlab's ASCII codes run together (``M12K3YZ``); ``??`` is one unknown card.
+Every record here is also the event a hand records when it is played
+(:mod:`cardlab.table.events` uses these very types): one type for each action, whether
+read from a file or played, its ``player`` counted the one way. A record compares by
+what its line writes; what only a played hand knows rides along in keyword-only fields
+that take no part in comparing: the chips a call or bring-in put in (``amount``), and
+for the deals, the discard and the show the :class:`~cardlab.cards.Card` values
+(``cards``) and which hole cards are face up (``up``). A played record is made by its
+``played(...)`` constructor, which writes the cards' ``token``; one read from a file has
+only the ``token`` (``cards_in(deck)`` reads a deal's cards). :class:`Event` is the
+base of every record in a hand's history. Cards stay the raw token of the file;
+:func:`split_cards` and :func:`join_cards` turn a token into
+:class:`~cardlab.cards.Card` values of a deck and back. A standard52 token is rank+suit
+pairs run together (``AcKd``); a FESCA/TESCA token is cardlab's ASCII codes run together
+(``M12K3YZ``); ``??`` is one unknown card.
 
 ``str(record)`` is the canonical PHH text and ``parse_action(str(record)) == record``.
 Amounts are ``int`` or, when written with a decimal point, ``decimal.Decimal`` (exact).
@@ -117,10 +122,13 @@ class Event:
         file writes them, cards as text; a comment only when there is one."""
         out: dict[str, Any] = {"event": _kind(self)}
         name: str
+        played = bool(getattr(self, "cards", None))
         for name in self.__slots__:
             value = getattr(self, name)
-            if name == "comment" and value is None:
-                continue
+            if value is None and name in ("comment", "token", "cards"):
+                continue  # nothing to say: no comment, a muck, a stand pat
+            if (name == "token" and played) or (name in ("cards", "up") and value == ()):
+                continue  # played, its cards say what its token does; read, the token
             if isinstance(value, tuple) and value and isinstance(value[0], Card):
                 value = format_cards(value)
             elif name == "player" or name == "players":
@@ -135,35 +143,80 @@ def _kind(event: Event) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class DealHole:
-    """The dealer deals hole (or, in stud, up) cards to a player: ``d dh p1 AcKd``."""
+class DealHole(Event):
+    """The dealer deals hole (or, in stud, up) cards to a player: ``d dh p1 AcKd``.
+
+    ``token`` is the cards as the file writes them (``??`` an unknown card). A played
+    deal (:meth:`played`) also keeps its :class:`Card` values (``cards``, None for a card
+    hidden from a viewer) and which are dealt face up (``up``); a deal read from a file
+    has neither (``cards_in(deck)`` reads the token): they take no part in comparing."""
 
     player: int
-    cards: str
+    token: str
     comment: str | None = None
+    cards: tuple[Card | None, ...] = field(default=(), kw_only=True, compare=False)
+    up: tuple[bool, ...] = field(default=(), kw_only=True, compare=False)
+
+    @classmethod
+    def played(cls, player: int, cards: tuple[Card | None, ...], up: tuple[bool, ...]) -> DealHole:
+        """The deal as a hand records it (no check: the engine dealt the cards)."""
+        record = object.__new__(cls)
+        _set_dh_player(record, player)
+        _set_dh_token(record, card_token(cards))
+        _set_dh_comment(record, None)
+        _set_dh_cards(record, cards)
+        _set_dh_up(record, up)
+        return record
+
+    @property
+    def phh_action(self) -> DealHole | None:
+        return self if self.token else None  # a deal of no cards is no action
+
+    def cards_in(self, deck: Deck) -> tuple[Card | None, ...]:
+        """The cards dealt: the played values, else the token read in ``deck``."""
+        return self.cards or split_cards(self.token, deck)
 
     def __post_init__(self) -> None:
         _check_player(self.player)
-        _check_cards(self.cards)
+        _check_cards(self.token)
         _check_comment(self.comment)
 
     def __str__(self) -> str:
-        return _with_comment(f"d dh p{self.player + 1} {self.cards}", self.comment)
+        return _with_comment(f"d dh p{self.player + 1} {self.token}", self.comment)
 
 
 @dataclass(frozen=True, slots=True)
-class DealBoard:
-    """The dealer deals board cards: ``d db AcKdQh``."""
+class DealBoard(Event):
+    """The dealer deals board cards: ``d db AcKdQh`` (``token``; a played deal also keeps
+    its :class:`Card` values, ``cards``, not compared)."""
 
-    cards: str
+    token: str
     comment: str | None = None
+    cards: tuple[Card, ...] = field(default=(), kw_only=True, compare=False)
+
+    @classmethod
+    def played(cls, cards: tuple[Card, ...]) -> DealBoard:
+        """The board cards as a hand records them."""
+        record = object.__new__(cls)
+        _set_db_token(record, card_token(cards))
+        _set_db_comment(record, None)
+        _set_db_cards(record, cards)
+        return record
+
+    @property
+    def phh_action(self) -> DealBoard | None:
+        return self if self.token else None
+
+    def cards_in(self, deck: Deck) -> tuple[Card | None, ...]:
+        """The cards dealt: the played values, else the token read in ``deck``."""
+        return self.cards or split_cards(self.token, deck)
 
     def __post_init__(self) -> None:
-        _check_cards(self.cards)
+        _check_cards(self.token)
         _check_comment(self.comment)
 
     def __str__(self) -> str:
-        return _with_comment(f"d db {self.cards}", self.comment)
+        return _with_comment(f"d db {self.token}", self.comment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,47 +312,101 @@ class PostBringIn(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class StandPatDiscard:
-    """``p1 sd 7c8d`` discards those cards; ``p1 sd`` (``cards=None``) stands pat."""
+class StandPatDiscard(Event):
+    """Draw: ``p1 sd 7c8d`` discards those cards; ``p1 sd`` (``token`` None) stands pat.
+    A played one also keeps the :class:`Card` values thrown (``cards``: none when
+    standing pat, None for a card hidden from a viewer), not compared."""
 
     player: int
-    cards: str | None = None
+    token: str | None = None
     comment: str | None = None
+    cards: tuple[Card | None, ...] = field(default=(), kw_only=True, compare=False)
+
+    @classmethod
+    def played(cls, player: int, cards: tuple[Card | None, ...]) -> StandPatDiscard:
+        """The discard as a hand records it (no cards: stands pat)."""
+        record = object.__new__(cls)
+        _set_sd_player(record, player)
+        _set_sd_token(record, card_token(cards) or None)
+        _set_sd_comment(record, None)
+        _set_sd_cards(record, cards)
+        return record
+
+    @property
+    def phh_action(self) -> StandPatDiscard:
+        return self
 
     def __post_init__(self) -> None:
         _check_player(self.player)
-        if self.cards is not None:
-            _check_cards(self.cards)
+        if self.token is not None:
+            _check_cards(self.token)
         _check_comment(self.comment)
 
     def __str__(self) -> str:
-        tail = "" if self.cards is None else f" {self.cards}"
+        tail = "" if self.token is None else f" {self.token}"
         return _with_comment(f"p{self.player + 1} sd{tail}", self.comment)
 
 
 @dataclass(frozen=True, slots=True)
-class ShowMuck:
-    """``p1 sm AcKd`` shows those cards; ``p1 sm -`` shows the cards dealt to the
-    player; ``p1 sm`` (``cards=None``) mucks. Shown cards may be partly unknown
-    (``??Ad``) in cash games."""
+class ShowMuck(Event):
+    """Showdown: ``p1 sm AcKd`` shows those cards; ``p1 sm -`` shows the cards dealt to
+    the player; ``p1 sm`` (``token`` None) mucks. Shown cards may be partly unknown
+    (``??Ad``) in cash games. A played one also keeps the :class:`Card` values shown
+    (``cards``; None: mucked), not compared; a show of no known card writes a bare
+    ``sm``, as a muck."""
 
     player: int
-    cards: str | None = None
+    token: str | None = None
     comment: str | None = None
+    cards: tuple[Card, ...] | None = field(default=None, kw_only=True, compare=False)
+
+    @classmethod
+    def played(cls, player: int, cards: tuple[Card, ...] | None) -> ShowMuck:
+        """The show (``cards``) or muck (None) as a hand records it."""
+        record = object.__new__(cls)
+        _set_sm_player(record, player)
+        _set_sm_token(record, card_token(cards or ()) or None)
+        _set_sm_comment(record, None)
+        _set_sm_cards(record, cards)
+        return record
+
+    @property
+    def phh_action(self) -> ShowMuck:
+        return self
 
     def __post_init__(self) -> None:
         _check_player(self.player)
-        if self.cards is not None:
-            _check_cards(self.cards, dash=True)
+        if self.token is not None:
+            _check_cards(self.token, dash=True)
         _check_comment(self.comment)
 
     @property
     def mucks(self) -> bool:
-        return self.cards is None
+        return self.token is None
 
     def __str__(self) -> str:
-        tail = "" if self.cards is None else f" {self.cards}"
+        tail = "" if self.token is None else f" {self.token}"
         return _with_comment(f"p{self.player + 1} sm{tail}", self.comment)
+
+
+# the slots' setters, for records made without __init__'s checks (played, or a line
+# the parser's pattern checked already)
+_set_dh_player = DealHole.__dict__["player"].__set__
+_set_dh_token = DealHole.__dict__["token"].__set__
+_set_dh_comment = DealHole.__dict__["comment"].__set__
+_set_dh_cards = DealHole.__dict__["cards"].__set__
+_set_dh_up = DealHole.__dict__["up"].__set__
+_set_db_token = DealBoard.__dict__["token"].__set__
+_set_db_comment = DealBoard.__dict__["comment"].__set__
+_set_db_cards = DealBoard.__dict__["cards"].__set__
+_set_sd_player = StandPatDiscard.__dict__["player"].__set__
+_set_sd_token = StandPatDiscard.__dict__["token"].__set__
+_set_sd_comment = StandPatDiscard.__dict__["comment"].__set__
+_set_sd_cards = StandPatDiscard.__dict__["cards"].__set__
+_set_sm_player = ShowMuck.__dict__["player"].__set__
+_set_sm_token = ShowMuck.__dict__["token"].__set__
+_set_sm_comment = ShowMuck.__dict__["comment"].__set__
+_set_sm_cards = ShowMuck.__dict__["cards"].__set__
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,15 +523,12 @@ def _deal_hole(player: int, cards: str) -> DealHole:
     """``DealHole(player, cards)`` of values the pattern checked already (a position
     from 0, a card token without spaces, '#' or '-'), without checking them again."""
     record = object.__new__(DealHole)
-    _SET_PLAYER(record, player)
-    _SET_CARDS(record, cards)
-    _SET_COMMENT(record, None)
+    _set_dh_player(record, player)
+    _set_dh_token(record, cards)
+    _set_dh_comment(record, None)
+    _set_dh_cards(record, ())
+    _set_dh_up(record, ())
     return record
-
-
-_SET_PLAYER = DealHole.__dict__["player"].__set__
-_SET_CARDS = DealHole.__dict__["cards"].__set__
-_SET_COMMENT = DealHole.__dict__["comment"].__set__
 
 
 def _parse_dealer(words: list[str], comment: str | None) -> Action:

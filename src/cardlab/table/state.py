@@ -583,7 +583,7 @@ class HandState:
     def can_discard(self, cards: Iterable[Card | str | None] | str = ()) -> bool:
         return self._can(lambda: self.verify_discard(cards))
 
-    def discard(self, cards: Iterable[Card | str | None] | str = ()) -> ev.Discard:
+    def discard(self, cards: Iterable[Card | str | None] | str = ()) -> ev.StandPatDiscard:
         """Throw away ``cards`` (none: stand pat); replacements are dealt once every
         player has drawn, as in pokerkit."""
         thrown = self.verify_discard(cards)
@@ -595,9 +595,9 @@ class HandState:
         self._discarded.extend(c for c in thrown if c is not None)
         self._pending_discard[i] = False
         self._pending_hole[i].extend([False] * len(thrown))
-        return self._record_and_continue(ev.Discard(i, thrown))
+        return self._record_and_continue(ev.StandPatDiscard.played(i, thrown))
 
-    def stand_pat(self) -> ev.Discard:
+    def stand_pat(self) -> ev.StandPatDiscard:
         return self.discard(())
 
     # --- showdown -------------------------------------------------------------------
@@ -664,7 +664,7 @@ class HandState:
         if self.result is not None:  # the winner of an uncontested pot shows
             self._shown[i] = True
             shown = tuple(c for c in self.hole[i] if c is not None)
-            event = ev.ShowMuck(i, shown)
+            event = ev.ShowMuck.played(i, shown)
             self.history.append(event)
             return event
         self._show_queue.remove(i)
@@ -673,7 +673,7 @@ class HandState:
             shown = tuple(c for c in self.hole[i] if c is not None)
         else:
             self._muck(i)
-        return self._record_and_continue(ev.ShowMuck(i, shown))
+        return self._record_and_continue(ev.ShowMuck.played(i, shown))
 
     def has_shown(self, player: int) -> bool:
         """True once ``player`` has shown their hand (at the showdown, or after winning
@@ -1123,7 +1123,9 @@ class HandState:
                     return
                 i = self._show_queue.popleft()
                 self._shown[i] = True
-                self.history.append(ev.ShowMuck(i, tuple(c for c in self.hole[i] if c is not None)))
+                self.history.append(
+                    ev.ShowMuck.played(i, tuple(c for c in self.hole[i] if c is not None))
+                )
                 continue
             self._finish()
 
@@ -1308,13 +1310,13 @@ class HandState:
         for i in range(n):
             if dealt[i]:
                 k = len(dealt[i])
-                self.history.append(ev.DealHole(i, tuple(dealt[i]), tuple(self.up[i][-k:])))
+                self.history.append(ev.DealHole.played(i, tuple(dealt[i]), tuple(self.up[i][-k:])))
         if self._pending_board:
             each = self._pending_board // len(self.boards)
             for board in self.boards:
                 cards = tuple(self._draw_card() for _ in range(each))
                 board.extend(cards)
-                self.history.append(ev.DealBoard(cards))
+                self.history.append(ev.DealBoard.played(cards))
             self._pending_board = 0
 
     def _receive(self, i: int, cards: Sequence[Card | None]) -> None:
@@ -1336,7 +1338,7 @@ class HandState:
             hole.append(c)
             up.append(pending.popleft())
         k = len(cards)
-        event = ev.DealHole(player, cards, tuple(up[-k:]))
+        event = ev.DealHole.played(player, cards, tuple(up[-k:]))
         return self._record_and_continue(event)
 
     def _deal_board(self, cards: tuple[Card, ...], bits: int | None = None) -> ev.DealBoard:
@@ -1350,7 +1352,7 @@ class HandState:
         target = boards[0] if len(boards) == 1 else min(boards, key=len)
         target.extend(cards)
         self._pending_board -= len(cards)
-        return self._record_and_continue(ev.DealBoard(cards))
+        return self._record_and_continue(ev.DealBoard.played(cards))
 
     def _take(self, c: Card) -> None:
         code = self._codes.get(id(c))

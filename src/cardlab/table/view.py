@@ -8,7 +8,7 @@ of an uncontested pot after the hand is public; mucked and folded hands never ar
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from cardlab.cards import Card, format_cards
@@ -122,9 +122,9 @@ def masked(event: ev.Event, viewer: int | None, hand: HandState) -> ev.Event:
         if hand.has_shown(event.player):
             return event
         cards = tuple(c if up else None for c, up in zip(event.cards, event.up, strict=True))
-        return replace(event, cards=cards)
-    if isinstance(event, ev.Discard) and event.player != viewer:
-        return ev.Discard(event.player, (None,) * len(event.cards))
+        return ev.DealHole.played(event.player, cards, event.up)  # its token hides them too
+    if isinstance(event, ev.StandPatDiscard) and event.player != viewer:
+        return ev.StandPatDiscard.played(event.player, (None,) * len(event.cards))
     return event
 
 

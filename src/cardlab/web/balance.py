@@ -11,7 +11,10 @@ handover and drain.
 - **Balance.** Every tick each process works out, from the same loads, the same plan
   (:func:`plan_moves`: who gives how many tables to whom so that no two processes differ
   by more than one table, moving as few as possible) and carries out its own part: a
-  process that joins gets its fair share.
+  process that joins gets its fair share. A table moves only after it has stayed
+  :data:`MIN_STAY` seconds with the process (counted from the first tick that saw it
+  there): one just taken over after a crash, received or restored is not handed on in
+  the same instant, so its pages reconnect once, not twice in a row.
 - **Handover.** A table given away deals no new hand; at the end of the hand in play it
   stops here (its clock saved, its sockets closed with 1012 so the pages reconnect), its
   lease is handed to the receiver (:meth:`~cardlab.web.lease.TableKeeper.hand_over`),
@@ -35,6 +38,7 @@ import contextlib
 import json
 import logging
 import time
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -51,6 +55,7 @@ DRAIN_GRACE = 10.0  # seconds past the bound a drain waits for handovers under w
 POLL = 0.1  # seconds between looks at a table waiting for its hand to end
 LOOK_EVERY = 10  # polls between looks at whether the receiver still runs
 RESTART = 1012  # the close code telling a page to reconnect (the table changed hands)
+MIN_STAY = 10.0  # seconds a table stays with a process before balance may move it
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +131,9 @@ class Tables(Protocol):
 
 class Balancer:
     """One process's part in placing, balancing and draining the tables (see the module
-    documentation). ``on_handover(reason)``: counts a table handed away (the metrics)."""
+    documentation). ``on_handover(reason)``: counts a table handed away (the metrics);
+    ``min_stay``: the seconds a table stays before balance moves it; ``clock``: monotonic
+    seconds (injected so tests control time)."""
 
     def __init__(
         self,
@@ -135,9 +142,18 @@ class Balancer:
         *,
         drain_timeout: float = DRAIN_TIMEOUT,
         on_handover: Callable[[str], None] = lambda reason: None,
+        min_stay: float = MIN_STAY,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if not drain_timeout >= 0:
             raise ValueError(f"a drain's bound is seconds >= 0, got {drain_timeout!r}")
+        if not min_stay >= 0:
+            raise ValueError(f"a table's least stay is seconds >= 0, got {min_stay!r}")
+        self.min_stay = min_stay
+        self.clock = clock
+        # each room this process runs -> when a tick first saw it (a room is made anew
+        # whenever the table comes here: created, restored, received or taken over)
+        self._arrived: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
         self.tables = tables
         self.cluster = cluster
         self.drain_timeout = drain_timeout
@@ -211,6 +227,9 @@ class Balancer:
         """Write this process's load; unless it drains or is already handing tables
         over, carry out its part of the balance plan."""
         await self.publish()
+        now = self.clock()
+        for room in list(self.tables.rooms.values()):
+            self._arrived.setdefault(room, now)
         if self.draining or self.leaving:
             return
         loads = await self.loads()
@@ -220,9 +239,18 @@ class Balancer:
                     self.give(table_id, move.receiver, "balance")
 
     def _pick(self, count: int) -> list[str]:
-        """The tables to give away: first those between hands, then those with the
-        fewest connections (the fewest pages to reconnect)."""
-        rooms = [r for r in self.tables.rooms.values() if not r.closed and r.id not in self.leaving]
+        """The tables to give away, of those here for :attr:`min_stay` seconds at least:
+        first those between hands, then those with the fewest connections (the fewest
+        pages to reconnect). Fewer than ``count`` when too few have stayed long enough
+        (a later tick plans again)."""
+        now = self.clock()
+        rooms = [
+            r
+            for r in list(self.tables.rooms.values())
+            if not r.closed
+            and r.id not in self.leaving
+            and now - self._arrived.setdefault(r, now) >= self.min_stay
+        ]
         rooms.sort(key=lambda r: (r.live(), len(r.audience), r.id))
         return [r.id for r in rooms[:count]]
 
@@ -250,8 +278,10 @@ class Balancer:
             while True:
                 if room.closed or not self._runs(table_id, room):
                     return  # closed, or its lease lost meanwhile
-                storing = room.runner.storing or (
-                    room.shell.storing_task is not None and not room.shell.storing_task.done()
+                storing = (
+                    room.runner.storing
+                    or bool(room.chat.pending)  # a chat message being stored comes along
+                    or (room.shell.storing_task is not None and not room.shell.storing_task.done())
                 )
                 between = not room.live() and not room.runner.waiting_to_end()
                 late = force_after is not None and time.monotonic() - started >= force_after

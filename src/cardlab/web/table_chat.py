@@ -1,7 +1,18 @@
 """Chat at a web table: the seated players and the spectators talk; the host may mute.
 
-Chat is ephemeral: a table keeps its last :data:`KEEP` messages in memory and never in
-the store, so a restarted server starts with an empty chat (message ids start again).
+**What is kept.** A table keeps its last :data:`KEEP` messages, in memory and in the
+store (:mod:`cardlab.store.chat`, the table's last :data:`KEEP` lines), so a table
+restored from the store (a restart, a handover to another process, a takeover after a
+crash: :meth:`Chat.restore`) shows the chat its pages showed, with the same message ids.
+A message is written before anyone is shown it (like an action, ``keep``): at once on
+SQLite, from a worker thread on PostgreSQL (``off_loop``: the event loop goes on; the
+message is shown and its author told it is posted once it is stored, messages in the
+order they were sent); a message the store refuses is not shown, and its author is told
+(a ``chat`` error). While the table's store is unreachable (``away``) messages are kept
+in memory only, as they were before there was a store: they survive the store coming
+back, not a later restart or handover. The mutes, the spectators' numbering and the
+next ids are saved with the table's state (:meth:`Chat.state`); the rate limits'
+memory is not (a restored table lets each author send at once).
 
 **Who speaks.** An author is a browser: the SHA-256 of its ``cardlab_id`` cookie, the
 key a seat and the host hold too. A seated person speaks under the seat's name. A
@@ -23,8 +34,8 @@ seconds (:data:`LIMITS`); a refused message does not count.
 
 **Mute.** The host mutes an author by seat or by one of the author's messages
 (:func:`host_chat_operation`); a muted author's new messages are refused, their earlier
-ones stay. The host cannot be muted. A mute lasts as long as the table's chat (it is kept
-in memory too) and follows the browser, not the seat.
+ones stay. The host cannot be muted. A mute lasts as long as the table (it is saved with
+the table's state, ``on_mute``) and follows the browser, not the seat.
 
 **What a client is sent.** Every ``state`` carries the last :data:`SHOWN` messages
 (``chat``), the same for everyone, because the room builds one text per (seat, host)
@@ -39,7 +50,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import json
+import logging
 import math
 import re
 import time
@@ -50,11 +63,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardlab.errors import CardlabError
+from cardlab.store.chat import ChatLine
 from cardlab.web.payload import RequestError, shown
 from cardlab.web.table_config import check_name, name_key
 
 if TYPE_CHECKING:
+    from cardlab.web.table_outlets import Outlets
     from cardlab.web.table_seats import SeatInfo
+
+log = logging.getLogger(__name__)
 
 MAX_TEXT = 200  # characters of a message, after cleaning
 KEEP = 100  # messages a table keeps
@@ -67,6 +84,7 @@ SEND_TIMEOUT = 10.0
 _REMOVED = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 _JOINERS = "\u200c\u200d"  # zero-width non-joiner and joiner: emoji sequences, Persian
 _DEFAULT_NAME = re.compile(r"spectator\d*")  # a name key that passes for a default name
+_NUMBERED = re.compile(r"spectator [1-9]\d{0,8}")  # a spectator's default name
 
 
 class ChatError(RequestError):
@@ -85,6 +103,17 @@ class ChatMessage:
     at: int
     host: bool
     author: str = field(repr=False)
+
+    def line(self) -> ChatLine:
+        """The message as the store keeps it."""
+        at = datetime.datetime.fromtimestamp(self.at, datetime.UTC)
+        return ChatLine(self.id, self.name, self.seat, self.text, self.host, self.author, at)
+
+    @classmethod
+    def from_line(cls, line: ChatLine) -> ChatMessage:
+        """The message a stored line keeps."""
+        at = int(line.at.timestamp())
+        return cls(line.id, line.name, line.seat, line.text, at, line.host, line.author)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -140,22 +169,36 @@ class ChatKept:
 
 class Chat:
     """The chat of one table. ``is_host``: whether a browser key is the table's host now;
-    ``on_change``: called after every change (the room pushes the state); ``clock``
-    (seconds, for the rate limits) and ``wall`` (Unix seconds, for ``at``) are injected
-    so tests control time."""
+    ``on_change``: called after every change (the room pushes the state); ``on_mute``:
+    after a mute or unmute (the room saves its state); ``keep``: writes a message to the
+    store before it is shown (:class:`CardlabError` when it cannot; None: memory only),
+    from a worker thread if ``off_loop``; ``away``: the store is unreachable (messages
+    are kept in memory only); ``clock`` (seconds, for the rate limits) and ``wall`` (Unix
+    seconds, for ``at``) are injected so tests control time."""
 
     def __init__(
         self,
         *,
         is_host: Callable[[str | None], bool] = lambda author: False,
         on_change: Callable[[], None] = lambda: None,
+        on_mute: Callable[[], None] = lambda: None,
+        keep: Callable[[ChatMessage], None] | None = None,
+        off_loop: bool = False,
+        away: Callable[[], bool] = lambda: False,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
     ) -> None:
         self.is_host = is_host
         self.on_change = on_change
+        self.on_mute = on_mute
+        self.keep = keep
+        self.off_loop = off_loop
+        self.away = away
         self.clock = clock
         self.wall = wall
+        # messages being written (off the loop), in the order sent, with their send times
+        self.pending: OrderedDict[int, tuple[ChatMessage, float]] = OrderedDict()
+        self._writer: asyncio.Task[None] | None = None
         self.messages: deque[ChatMessage] = deque(maxlen=KEEP)
         self._next_id = 1
         self._authors: OrderedDict[str, _Author] = OrderedDict()
@@ -186,6 +229,69 @@ class Chat:
         self._spectators = kept.spectators
         self._muted = dict(kept.muted)
         self._next_key = kept.next_key
+
+    @classmethod
+    def at_table(
+        cls,
+        out: Outlets,
+        is_host: Callable[[str | None], bool],
+        away: Callable[[], bool],
+        off_loop: bool,
+    ) -> Chat:
+        """The chat of the table ``out`` names (``off_loop``: its store is written from a
+        worker thread): each message written to its store's
+        lines (its last :data:`KEEP`) before it is shown, and each mute saved with the
+        table's state at once (as the host's pause is; the store away: at its next
+        save), so both outlive a restart and a handover."""
+
+        def keep(message: ChatMessage) -> None:
+            out.store.add_chat_line(out.table_id, message.line(), keep=KEEP)
+
+        def save_mutes() -> None:
+            if not away():
+                with contextlib.suppress(CardlabError):
+                    out.save()
+
+        return cls(
+            is_host=is_host, on_change=out.notify, on_mute=save_mutes, keep=keep,
+            off_loop=off_loop, away=away,
+        )  # fmt: skip
+
+    def state(self) -> dict[str, Any]:
+        """What is saved with the table's state (its messages are the store's lines): the
+        mutes, the spectators counted, the next message id and mute key."""
+        return {
+            "muted": [[author, key, name] for author, (key, name) in self._muted.items()],
+            "spectators": self._spectators,
+            "next_id": self._next_id,
+            "next_key": self._next_key,
+        }
+
+    def restore(self, lines: Sequence[ChatLine], saved: dict[str, Any] | None) -> None:
+        """Go on from the table's stored ``lines`` (oldest first) and its saved chat
+        state (:meth:`state`; None: saved before the chat was). Each spectator who spoke
+        keeps the name of its last line; the spectators' numbering goes on."""
+        was = saved or {}
+        self.messages = deque((ChatMessage.from_line(line) for line in lines), maxlen=KEEP)
+        last = max((m.id for m in self.messages), default=0)
+        self._next_id = max(last + 1, int(was.get("next_id", 1)))
+        self._authors = OrderedDict()
+        for message in self.messages:
+            if message.seat is None:
+                self._authors[message.author] = _Author(spectator=message.name)
+                self._authors.move_to_end(message.author)
+        numbered = [
+            int(m.name.removeprefix("spectator "))
+            for m in self.messages
+            if m.seat is None and _NUMBERED.fullmatch(m.name)
+        ]
+        self._spectators = max([int(was.get("spectators", 0)), *numbered])
+        self._muted = {
+            str(author): (int(key), str(name)) for author, key, name in was.get("muted", [])
+        }
+        self._next_key = max(
+            [int(was.get("next_key", 1)), *(key + 1 for key, _ in self._muted.values())]
+        )
 
     # --- speaking ----------------------------------------------------------------------
 
@@ -231,9 +337,49 @@ class Chat:
             self._next_id, speaker, seat, body, int(self.wall()), self.is_host(author), author
         )
         self._next_id += 1
+        if self.keep is None or self.away():
+            self._show(message)
+        elif not self.off_loop:
+            try:
+                self.keep(message)
+            except CardlabError as exc:
+                self._not_kept(message, now)
+                raise ChatError(_NOT_KEPT) from exc
+            self._show(message)
+        else:
+            self.pending[message.id] = (message, now)
+            if self._writer is None or self._writer.done():
+                self._writer = asyncio.get_running_loop().create_task(self._write_pending())
+        return message
+
+    def _show(self, message: ChatMessage) -> None:
         self.messages.append(message)
         self.on_change()
-        return message
+
+    def _not_kept(self, message: ChatMessage, sent: float) -> None:
+        """The store refused ``message``: it does not count against its author's rate."""
+        record = self._authors.get(message.author)
+        if record is not None:
+            with contextlib.suppress(ValueError):
+                record.sent.remove(sent)
+
+    async def _write_pending(self) -> None:
+        """Write the pending messages in order from a worker thread, showing each once
+        it is stored (its author told it is posted) or telling its author it was not."""
+        keep = self.keep
+        while self.pending and keep is not None:
+            message, sent = next(iter(self.pending.values()))
+            try:
+                await asyncio.to_thread(keep, message)
+            except Exception as exc:  # the store's refusal or the driver's: not shown
+                log.warning("chat message %d not stored: %s", message.id, exc)
+                self.pending.pop(message.id, None)
+                self._not_kept(message, sent)
+                self._send(message.author, {"type": "error", "message": _NOT_KEPT, "about": "chat"})
+                continue
+            self.pending.pop(message.id, None)
+            self._show(message)
+            self._send(message.author, self.status(message.author, posted=message.id))
 
     def _spectator_name(self, author: str, name: object, taken: Collection[str]) -> str:
         record = self._authors.get(author)
@@ -291,6 +437,7 @@ class Chat:
         raise ChatError(f"no chat message {shown(message_id, 40)} (the chat keeps the last {KEEP})")
 
     def _changed(self, author: str) -> None:
+        self.on_mute()
         self.on_change()
         self.tell(author)
 
@@ -341,16 +488,23 @@ class Chat:
 
     def tell(self, author: str) -> None:
         """Send ``author``'s connections its status (on the running loop, if any)."""
+        self._send(author, self.status(author))
+
+    def _send(self, author: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``author``'s connections (on the running loop, if any)."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        text = json.dumps(self.status(author), ensure_ascii=False)
+        text = json.dumps(message, ensure_ascii=False)
         for who, conn in list(self._listeners.values()):
             if who == author:
                 task = loop.create_task(_deliver(conn, text))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
+
+
+_NOT_KEPT = "the server could not store the message: it was not sent (try again)"
 
 
 async def _deliver(conn: _Sender, text: str) -> None:
@@ -377,11 +531,12 @@ def chat_message(
     seat: int | None,
     author: str | None,
     message: dict[str, Any],
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
     """Do ``{"type": "chat", "text": ..., "name"?: ...}`` from the browser ``author`` in
     ``seat`` (from 0; None: a spectator). The reply for that client: its
     ``chat_status`` (with ``posted``), or ``{"type": "error", "message": ..., "about":
-    "chat"}``. Everyone gets the message in the next state."""
+    "chat"}``; None while the message is being stored off the loop (its author is sent
+    the status once it is). Everyone gets the message in the next state."""
     try:
         info = None if seat is None else seats[seat]
         taken = {name_key(s.name) for s in seats if s.kind != "open"}
@@ -395,6 +550,8 @@ def chat_message(
         )
     except CardlabError as exc:
         return {"type": "error", "message": str(exc)[:300], "about": "chat"}
+    if posted.id in chat.pending:
+        return None
     return chat.status(author, posted=posted.id)
 
 

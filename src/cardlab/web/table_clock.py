@@ -117,6 +117,12 @@ class DecisionClock:
         self.deadline = None
         self.tasks.schedule(self._leaving_turn(self.turn()))
 
+    def seat_left(self, seat: int) -> None:
+        """``seat`` left the table: if it is to act in the hand in play, answer now."""
+        position = self.session.position_of(seat)
+        if position is not None and self.live() and self.session.hand.actor == position:  # type: ignore[union-attr]
+            self.answer_now()
+
     def save(self) -> None:
         """Store the clock's seconds left (the server stops: it resumes from them)."""
         left = self.remaining()

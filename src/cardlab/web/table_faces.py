@@ -10,7 +10,7 @@ browser's key) may send one of :data:`REACTIONS`; every client sees the last
 :data:`SHOWN` for a few seconds over the sender's seat (or the spectators' corner).
 Reactions are limited like chat messages (:data:`cardlab.web.table_chat.LIMITS`: at most
 one per half second and five per ten seconds per browser), an author the host muted in
-the chat cannot send them, and like chat they live in memory only.
+the chat cannot send them; unlike the chat they live in memory only.
 """
 
 from __future__ import annotations

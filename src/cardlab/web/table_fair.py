@@ -12,7 +12,7 @@ import dataclasses
 from collections import deque
 from typing import Any
 
-from cardlab.errors import CardlabError
+from cardlab.errors import ActionError, CardlabError
 from cardlab.table import phh
 from cardlab.table.dealing import (
     FairDeal,
@@ -99,8 +99,10 @@ class TableSeeds:
 
     # --- client seeds -------------------------------------------------------------------
 
-    def offer(self, seat: int, deal: object, seed: object) -> None:
+    def offer(self, seat: int | None, deal: object, seed: object) -> None:
         """A seated person's client seed for deal ``deal`` (ignored if that deal is gone)."""
+        if seat is None:
+            raise ActionError("only a seated player sends a client seed")
         text = check_client_seed(seed)
         self.seeders.add(seat)
         if deal == self.next_deal:

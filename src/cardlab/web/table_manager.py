@@ -133,7 +133,7 @@ class TableManager:
                 continue
             room = self._load(saved)
             if room is not None:
-                room.mark_closed()
+                room.ending.mark_closed()
                 self.closed[saved.table_id] = (room, closed_at.timestamp())
 
     def find(self, table_id: str, browser: str | None, *, wake: bool = True) -> Room:
@@ -268,7 +268,7 @@ class TableManager:
                 await asyncio.to_thread(self.keeper.let_go, table_id)
         else:
             self.rooms[table_id] = fresh
-            fresh.chat.take_over(old.chat.kept())  # the chat lives in memory only
+            fresh.chat.take_over(old.chat.kept())  # with what was said while away
             fresh.notices.append("the table's store is back: play resumes")
             fresh.wake()
         self._spawn(old.gate.retire(RECONNECT))
@@ -403,12 +403,12 @@ class TableManager:
             room
             for room in list(self.rooms.values())
             if not any(s.kind == "human" for s in room.seats)
-            and not room.watched()
+            and not room.pace.watched()
             and room.idle_for() >= self.idle_close
             and not room.live()
         ]
         for room in idle:
-            room.close_table()
+            room.ending.close()
         now = time.time()
         for table_id, (_, at) in list(self.closed.items()):
             if now - at >= self.keep_closed:

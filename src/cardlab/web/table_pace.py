@@ -17,7 +17,7 @@ import contextlib
 import time
 from collections.abc import Callable
 
-from cardlab.web.table_audience import Audience
+from cardlab.web.table_audience import Audience, Connection
 from cardlab.web.table_clock import DecisionClock
 from cardlab.web.table_fair import TableSeeds
 from cardlab.web.table_hand import HandRunner
@@ -78,6 +78,21 @@ class Pace:
 
     def watched(self) -> bool:
         return len(self.audience) > 0
+
+    def connect(self, conn: Connection, seat: int | None, host: bool = False) -> int:
+        """A page connects (as ``seat``, the host or a spectator): the table is watched
+        again, everyone hears of it, and a deal waiting for someone may come."""
+        conn_id = self.audience.connect(conn, seat, host)
+        self.runner.unwatched = 0
+        self.out.touch()
+        self.out.notify()
+        self.maybe_deal()
+        return conn_id
+
+    def disconnect(self, conn_id: int) -> None:
+        if self.audience.disconnect(conn_id):
+            self.out.touch()
+            self.out.notify()
 
     def changed(self) -> None:
         """After a deal or an action: the next decision's answer, or between hands."""

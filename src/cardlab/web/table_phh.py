@@ -82,7 +82,7 @@ class FinishedHand:
         has shown their cards after it: one more action line, ``pN sm CARDS``, and their
         cards dealt face down shown to every viewer (``hand`` is not changed: a table
         stores this record before it applies the show)."""
-        show = ev.ShowMuck(position, tuple(c for c in hand.hole[position] if c is not None))
+        show = ev.ShowMuck.played(position, tuple(c for c in hand.hole[position] if c is not None))
         actions = (*self.history.actions, show.phh_action)
         history = dataclasses.replace(self.history, actions=actions)
         return replace(
@@ -132,9 +132,9 @@ def finished(
 def _mask(event: ev.Event, viewer: int | None, shown: frozenset[int]) -> ev.Event:
     if isinstance(event, ev.DealHole) and event.player != viewer and event.player not in shown:
         cards = tuple(c if up else None for c, up in zip(event.cards, event.up, strict=True))
-        return replace(event, cards=cards)
-    if isinstance(event, ev.Discard) and event.player != viewer:
-        return ev.Discard(event.player, (None,) * len(event.cards))
+        return ev.DealHole.played(event.player, cards, event.up)  # its token hides them too
+    if isinstance(event, ev.StandPatDiscard) and event.player != viewer:
+        return ev.StandPatDiscard.played(event.player, (None,) * len(event.cards))
     return event
 
 

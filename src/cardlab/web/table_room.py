@@ -1,20 +1,8 @@
-"""A live web table: the facade that wires its parts (docs/web-internals.md).
-
-Each concern is a part that owns its state and gets its collaborators in its
-constructor; none imports this module: :class:`~cardlab.web.table_seats.Seating` (seats,
-requests, the ledger), :class:`~cardlab.web.table_hand.HandRunner` (the deal, each
-action's write-ahead steps, the turn, a hand's end), :class:`~cardlab.web.table_steps.Shell`
-(carries the steps out), :class:`~cardlab.web.table_clock.DecisionClock` (bots, clocks),
-:class:`~cardlab.web.table_host.HostControls` (settings, pause),
-:class:`~cardlab.web.table_tournament.Director` (a sit-and-go),
-:class:`~cardlab.web.table_fair.TableSeeds`, :class:`~cardlab.web.table_chat.Chat`,
-:class:`~cardlab.web.table_audience.Audience` (the connections),
-:class:`~cardlab.web.table_closing.Closing` (the end, seed reveals),
-:class:`~cardlab.web.table_pace.Pace` (what comes next),
-:class:`~cardlab.web.table_view.View` (what each connection is sent) and
-:class:`~cardlab.web.table_extras.Extras` (time banks, timed cash blinds, avatars,
-reactions, the HUD, the coach). The saved state is
-:mod:`~cardlab.web.table_saved`'s. The room only wires them and passes each request on.
+"""A live web table: the facade that wires its parts (docs/web-internals.md, "The
+parts": each owns its state, gets its collaborators in its constructor and imports
+nothing of this module). The room builds them from a saved table, holds them as public
+attributes, passes each request on, and does itself only what spans parts: a seat that
+sits down or leaves, the host handed over, the pause, the server stopping.
 """
 
 from __future__ import annotations
@@ -25,7 +13,6 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from cardlab.errors import ActionError
 from cardlab.table import Action, TableGame
 from cardlab.web.table_arrivals import SeatRequests
 from cardlab.web.table_audience import Audience, Connection
@@ -117,7 +104,7 @@ class Room:
             storing=lambda: self.runner.storing, play=self._play, off_loop=off_loop,
             rng=random.Random(config.seed) if config.practice else random.Random(),
         )  # fmt: skip
-        self.chat = Chat(is_host=self.seating.is_host, on_change=self.notify)  # memory only
+        self.chat = Chat.at_table(out, self.seating.is_host, lambda: self.gate.away, off_loop)
         self.odds = TableOdds(self.notify)  # exact odds, hints: memory only
         self.audience = Audience(lambda seat, host: self.view.render(seat, host))
         self.gate = StoreGate(self.clock, self.tasks, self.audience, self.notify)  # the store
@@ -129,7 +116,7 @@ class Room:
             out, self.tasks, self.runner, self.clock, self.seating, self.controls,
             self.director, self.fair, self.audience, accepting=self.accepting,
             shut=lambda: self.gate.away,
-            closing=lambda: self.closing, close=self.close_table, reveal=self.ending.reveal,
+            closing=lambda: self.ending.closing, close=self.ending.close, reveal=self.ending.reveal,
             bot_hands=bot_hands, held=lambda: self.leaving,
         )  # fmt: skip
         self.view = View(
@@ -161,17 +148,10 @@ class Room:
     def closed(self) -> bool:
         return self.ending.closed
 
-    @property
-    def closing(self) -> bool:
-        return self.ending.closing
-
-    def watched(self) -> bool:
-        return self.pace.watched()
-
     def state(self) -> dict[str, Any]:
         """The table's state between hands (:func:`~cardlab.web.table_saved.table_state`)."""
         return table_state(
-            self.session, self.seating, deals=self.runner.deals, paused=self.controls.paused,
+            self.session, self.seating, self.runner.deals, self.controls.paused, chat=self.chat,
             fair=self.fair, director=self.director, extras=self.extras, house=self.house,
         )  # fmt: skip
 
@@ -187,10 +167,11 @@ class Room:
         store: Any,
         **options: Any,
     ) -> Room:
-        """The table as saved, with its hand in play resumed (or cancelled)."""
+        """The table as saved, with its hand in play resumed (or cancelled) and its chat."""
         saved = SavedTable.from_state(table_id, state)
         room = cls(table_id, parse_config(config, saved=True), store, saved=saved, **options)
         room.runner.load_finished()
+        room.chat.restore(store.chat_lines(table_id), saved.chat)
         live = store.live_hand(table_id)
         if live is not None:
             room.clock.resume_from = room.runner.resume(live)
@@ -202,21 +183,6 @@ class Room:
 
     def _play(self, action: Action) -> None:
         self.shell(self.runner.plan(action))
-
-    def offer_seed(self, seat: int | None, deal: object, seed: object) -> None:
-        if seat is None:
-            raise ActionError("only a seated player sends a client seed")
-        self.fair.offer(seat, deal, seed)
-
-    def request_reveal(self, seat: int | None) -> None:
-        self.ending.request_reveal(seat)
-
-    def ledger(self) -> dict[str, Any]:
-        """The ledger (:meth:`Seating.ledger`), with a sit-and-go's prizes."""
-        return self.seating.ledger() | {"tournament": self.director.ledger()}
-
-    def show_hand(self, seat: int | None) -> None:
-        self.runner.show_hand(seat, self.closed)
 
     def _on_pause(self, paused: bool) -> None:
         if self.director.tournament is not None:
@@ -230,19 +196,6 @@ class Room:
         index = self.seating.seat_index(seat)
         self.audience.rehost(lambda at: at == index)
 
-    def request_close(self, *, now: bool = False) -> None:
-        """The host closes the table (:meth:`Closing.request`)."""
-        self.ending.request(now=now)
-
-    def cancel_hand(self, why: str) -> None:
-        self.ending.cancel_hand(why)
-
-    def close_table(self) -> None:
-        self.ending.close()
-
-    def mark_closed(self) -> None:
-        self.ending.mark_closed()
-
     def _seated(self, seat: int, sends_seeds: bool) -> None:
         if sends_seeds:
             self.fair.expect(seat, time.monotonic())
@@ -252,10 +205,7 @@ class Room:
         self.audience.unseat(seat)
         if not self.seating.people & {seat}:
             self.fair.forget(seat)
-        hand = self.session.hand
-        position = None if hand is None else self.session.position_of(seat)
-        if hand is not None and position is not None and hand.actor == position and self.live():
-            self.clock.answer_now()
+        self.clock.seat_left(seat)
 
     def wake(self) -> None:
         """Start the room's tasks on the running loop (idempotent)."""
@@ -277,17 +227,10 @@ class Room:
         return self.view.payload(seat, host=host)
 
     def connect(self, conn: Connection, seat: int | None, host: bool = False) -> int:
-        conn_id = self.audience.connect(conn, seat, host)
-        self.runner.unwatched = 0
-        self.touch()
-        self.notify()
-        self.pace.maybe_deal()
-        return conn_id
+        return self.pace.connect(conn, seat, host)
 
     def disconnect(self, conn_id: int) -> None:
-        if self.audience.disconnect(conn_id):
-            self.touch()
-            self.notify()
+        self.pace.disconnect(conn_id)
 
     def touch(self) -> None:
         self.last_activity = time.monotonic()

@@ -362,10 +362,10 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             now = data.get("now", False)
             if not isinstance(now, bool):
                 raise RequestError(f"field 'now' must be true or false: {now!r:.40}")
-            room.request_close(now=now)
+            room.ending.request(now=now)
         except CardlabError as exc:
             return _error(exc)
-        return JSONResponse({"closed": room.closed, "closing": room.closing})
+        return JSONResponse({"closed": room.closed, "closing": room.ending.closing})
 
     async def api_chips(request: Request) -> Response:
         try:
@@ -383,7 +383,7 @@ def table_routes(manager: TableManager, templates: Jinja2Templates) -> list[Base
             room = manager.find(table_id, browser_hash(request, table_id))
         except CardlabError as exc:
             return _error(exc)
-        ledger = room.ledger()
+        ledger = room.seating.ledger()
         if request.query_params.get("format") == "csv":
             header = ("player", "bought", "cashed", "on_table", "net")
             rows = ledger["players"]
@@ -624,16 +624,16 @@ def handle_message(
             return {"type": "pong"}
         if room.closed:
             raise RequestError("the table is closed")
-        if kind != "chat":  # the chat is kept in memory only
+        if kind != "chat":  # chat goes on in memory while the store is away (table_chat)
             room.gate.check()
         if kind == "start":
             room.seating.start_now(seat)
             return None
         if kind == "client_seed":
-            room.offer_seed(seat, message.get("deal"), message.get("seed"))
+            room.fair.offer(seat, message.get("deal"), message.get("seed"))
             return None
         if kind == "reveal":
-            room.request_reveal(seat)
+            room.ending.request_reveal(seat)
             return None
         if kind == "leave":
             room.seating.leave(seat)
@@ -645,7 +645,7 @@ def handle_message(
             room.house.want_straddle(seat, kind == "straddle_on")
             return None
         if kind == "show":  # the winner of a hand everyone else folded to shows after it
-            room.show_hand(seat)
+            room.runner.show_hand(seat, room.closed)
             return None
         if kind == "rabbit":  # anyone: the cards a hand won early would have dealt
             room.runner.rabbit_hunt()

@@ -4,10 +4,12 @@ and read back (checked) into the values a room is built from.
 The state is one JSON object (``tables.state``): the seats and their stacks, the
 button, the hands played and deals dealt, the host's pause, the seat requests, the fair
 dealing's seeds, a sit-and-go's standings, the home game's extras (time banks, timed
-blinds, avatars: :mod:`~cardlab.web.table_extras`) and its rules' memory
-(:mod:`~cardlab.web.table_house`). A hand in play is not in it (the store's
-``live_hands`` has it, and :meth:`~cardlab.web.table_hand.HandRunner.resume` replays
-it); the stacks are those the hand started with. docs/web-tables.md, "Restarts".
+blinds, avatars: :mod:`~cardlab.web.table_extras`), its rules' memory
+(:mod:`~cardlab.web.table_house`) and the chat's mutes and numbering
+(:mod:`~cardlab.web.table_chat`; its messages are the store's ``chat_lines``). A hand
+in play is not in it (the store's ``live_hands`` has it, and
+:meth:`~cardlab.web.table_hand.HandRunner.resume` replays it); the stacks are those the
+hand started with. docs/web-tables.md, "Restarts".
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class SavedTable:
     tournament: Tournament | None = None
     extras: dict[str, Any] = field(default_factory=dict)  # table_extras
     house: dict[str, Any] | None = None  # the home-game rules' memory (table_house.py)
+    chat: dict[str, Any] | None = None  # the chat's mutes and numbering (table_chat.py)
 
     @classmethod
     def from_state(cls, table_id: str, state: dict[str, Any]) -> SavedTable:
@@ -80,6 +83,7 @@ class SavedTable:
             tournament=Tournament.from_dict(saved) if saved else None,
             extras=dict(state.get("extras") or {}),
             house=state.get("house"),
+            chat=_chat_state(table_id, state.get("chat")),
         )
 
     def session(self, config: TableConfig) -> tuple[list[SeatInfo], Session]:
@@ -109,13 +113,14 @@ class SavedTable:
 def table_state(
     session: Session,
     seating: Seating,
-    *,
     deals: int,
     paused: bool,
+    *,
     fair: _Saves,
     director: _Saves,
     extras: _Saves,
     house: _Saves | None = None,
+    chat: _Saves | None = None,
 ) -> dict[str, Any]:
     """The state to save (see the module documentation) of a table's parts."""
     return {
@@ -133,4 +138,32 @@ def table_state(
         "tournament": director.state(),
         "extras": extras.state(),
         **({} if house is None else {"house": house.state()}),
+        **({} if chat is None else {"chat": chat.state()}),
     }
+
+
+def _chat_state(table_id: str, saved: object) -> dict[str, Any] | None:
+    """The chat's saved state (``Chat.state``), its shape checked: :class:`GameError`."""
+    if saved is None:
+        return None
+    if isinstance(saved, dict):
+        muted = saved.get("muted", [])
+        counts = [saved.get(key, 1) for key in ("spectators", "next_id", "next_key")]
+        if (
+            isinstance(muted, list)
+            and all(_is_mute(m) for m in muted)
+            and all(type(v) is int and v >= 0 for v in counts)
+        ):
+            return dict(saved)
+    raise GameError(f"a saved table has a chat state that is not one: {table_id!r}")
+
+
+def _is_mute(entry: object) -> bool:
+    """``[author, key, name]`` as :meth:`~cardlab.web.table_chat.Chat.state` saves it."""
+    return (
+        isinstance(entry, list)
+        and len(entry) == 3
+        and isinstance(entry[0], str)
+        and type(entry[1]) is int
+        and isinstance(entry[2], str)
+    )

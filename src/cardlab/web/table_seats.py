@@ -108,6 +108,8 @@ class TournamentSeats(Protocol):
 
     def stays_in(self, seat: int) -> bool: ...
 
+    def ledger(self) -> dict[str, Any] | None: ...
+
 
 def _no(_seat: int) -> bool:
     return False
@@ -553,8 +555,10 @@ class Seating:
     def ledger(self) -> dict[str, Any]:
         """The ledger: every buy-in and cash-out, each person's totals and net (what
         they took away and have on the table, less what they brought), and the check
-        that chips brought less chips taken equal the chips at the table."""
-        return ledger(self.out.store.ledger(self.out.table_id), self.seats, self.session)
+        that chips brought less chips taken equal the chips at the table; a sit-and-go's
+        prizes under ``tournament`` (None at a cash table)."""
+        entries = self.out.store.ledger(self.out.table_id)
+        return ledger(entries, self.seats, self.session) | {"tournament": self.tournament.ledger()}
 
 
 def ledger(entries: Sequence[Any], seats: Sequence[SeatInfo], session: Session) -> dict[str, Any]:

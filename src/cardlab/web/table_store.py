@@ -22,6 +22,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from cardlab.store import Store
+from cardlab.store.chat import ChatLine
 
 
 class TableStore(Protocol):
@@ -64,6 +65,10 @@ class TableStore(Protocol):
     def hand(self, hand_id: int) -> Any: ...
 
     def hands(self, *, table_id: str | None = None, limit: int | None = None) -> list[Any]: ...
+
+    def add_chat_line(self, table_id: str, line: ChatLine, *, keep: int) -> None: ...
+
+    def chat_lines(self, table_id: str) -> list[ChatLine]: ...
 
     def add_ledger(self, table_id: str, seat: int, player: str, kind: str, amount: int) -> int: ...
 

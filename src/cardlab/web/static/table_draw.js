@@ -62,3 +62,123 @@ export function standings(rows) {
       h("td", {}, r.prize ? String(r.prize) : ""),
       h("td", {}, r.out_hand == null ? "" : `hand ${r.out_hand}`)))));
 }
+
+// The host's rows of seats: an open seat offers a bot (``bots``: the names the server
+// plays), a taken one Remove and, for another person, Make host, each asking first.
+// ``host(body)`` sends the host's request; ``sure(question)`` asks (window.confirm).
+export function hostSeats(seats, bots, host, sure = (q) => window.confirm(q)) {
+  return seats.map((p) => {
+    const cells = [h("td", {}, `${p.seat}. ${p.name}`)];
+    if (p.kind === "open") {
+      const sel = h("select", { "aria-label": `bot for seat ${p.seat}` }, bots.map((b) => h("option", { value: b }, b + " bot")));
+      if (bots.includes("station")) sel.value = "station";  // the usual opponent, chosen first
+      cells.push(h("td", {}, sel, h("button", { type: "button", onclick: () => host({ op: "add_bot", seat: p.seat, bot: sel.value }) }, "Seat a bot")));
+    } else {
+      const asking = (question, body) => () => { if (sure(question)) host(body); };
+      cells.push(h("td", {},
+        h("button", { type: "button", "data-remove": p.seat, onclick: asking(`Remove ${p.name} from seat ${p.seat}? Their chips go to the ledger.`, { op: "remove", seat: p.seat }) }, "Remove"),
+        p.kind === "human" && !p.you
+          ? h("button", { type: "button", "data-transfer": p.seat, onclick: asking(`Make ${p.name} the host? You lose the host's controls.`, { op: "transfer", seat: p.seat }) }, "Make host")
+          : null));
+    }
+    return h("tr", {}, cells);
+  });
+}
+
+// The seat requests waiting for the host (approve_seats), each with Approve and Refuse.
+export const seatRequests = (requests, host) => requests.map((q) => h("li", { "data-request": q.request },
+  h("span", {}, q.name + (q.seat ? ` (seat ${q.seat})` : "") + " "),
+  h("button", { type: "button", class: "primary", onclick: () => host({ op: "approve", request: q.request }) }, "Approve"),
+  h("button", { type: "button", onclick: () => host({ op: "refuse", request: q.request }) }, "Refuse")));
+
+// The home-game rules in force and what they do to this hand, as one line (docs/home-games.md).
+export function houseLine(s) {
+  const r = s.table.house || {};
+  const words = [];
+  if (r.straddle && r.straddle !== "off") words.push({ utg: "UTG straddle", button: "button straddle", mississippi: "Mississippi straddle" }[r.straddle]);
+  if (r.bomb_pot_every) words.push(`bomb pot every ${r.bomb_pot_every} hands` + (r.bomb_pot_boards === 2 ? " (two boards)" : ""));
+  else if (r.bomb_pot_boards === 2) words.push("bomb pots on two boards");
+  if (r.seven_deuce) words.push(`seven-deuce ${r.seven_deuce} (${(r.seven_deuce_ranks || ["7", "2"]).join("-")})`);
+  if (r.dead_button) words.push("dead button");
+  const live = s.hand && !s.hand.over;
+  if (live && s.hand.bomb_pot) words.push("this hand is a bomb pot");
+  else if (r.bomb_next) words.push("the next hand is a bomb pot");
+  if (live && s.hand.straddle_seat) words.push(`seat ${s.hand.straddle_seat} straddles`);
+  return words.join(" · ");
+}
+
+// The server seeds revealed so far, each with its commitment.
+export const revealed = (list) => list.map((r) => h("li", {}, "revealed: ", h("code", { class: "pt-hex" }, r.server_seed),
+  " (commitment ", h("code", { class: "pt-hex" }, r.commitment.slice(0, 16) + "…"), ")"));
+
+const pct = (x) => `${(100 * x).toFixed(1)}%`;
+
+// The exact all-in odds (everyone's, street by street and run by run) and the viewer's
+// hint, when the state has them.
+export function odds(s) {
+  const out = [];
+  if (s.odds && s.odds.length) {
+    const several = s.odds.some((x) => x.run > 1);
+    const rows = s.odds.map((o) => h("tr", { "data-run": o.run, "data-board": o.board },
+      h("td", {}, (several ? `run ${o.run}: ` : "") + (o.board || "before the flop")),
+      h("td", {}, o.hands.map((x) => `${x.cards} ${pct(x.equity)}` + (x.tie > 0 ? ` (tie ${pct(x.tie)})` : "")).join(" · "))));
+    out.push(h("h2", {}, "All-in odds (exact)"),
+      h("table", { id: "pt-odds-table" }, head(["Board", "Each hand's share"]), h("tbody", {}, rows)));
+  }
+  if (s.hints_on && s.hint) {
+    const x = s.hint;
+    const words = x.hand ? `You have ${x.hand}. ` : "";
+    const eq = x.equity == null ? "too many deals to count exactly now" : `${pct(x.equity)} against a random hand (exact)`;
+    out.push(h("p", { id: "pt-hint", class: "pt-hint" }, `${words}Your equity: ${eq}.`));
+  }
+  return out;
+}
+
+// A sit-and-go (``t``: the state's tournament): {nodes, facts: its list of facts (a
+// table of a multi-table tournament adds its own), when: the element counting down to
+// the next level by the clock, seconds: how long (null: counted in hands, or none)}.
+export function tournament(t) {
+  const nodes = [];
+  if (t.over) nodes.push(h("p", { id: "pt-tournament-winner", class: "pt-tournament-winner" }, `${t.winner} wins`));
+  const facts = h("dl", { class: "pt-tournament-facts" });
+  const fact = (name, ...value) => facts.append(h("div", {}, h("dt", {}, name), h("dd", {}, ...value)));
+  if (t.level != null) fact("Level", t.levels != null ? `${t.level} of ${t.levels}` : String(t.level));
+  if (t.stakes) fact("Stakes", String(t.stakes));
+  let when = null;
+  let seconds = null;
+  if (t.next && !t.over) {
+    when = h("span", { id: "pt-tournament-next-in" });
+    fact("Next level", `${t.next} `, when);
+    const next = t.next_in || {};
+    if (next.hands != null) when.textContent = `in ${next.hands} hand${next.hands === 1 ? "" : "s"}`;
+    else if (next.seconds != null) seconds = next.seconds;
+  }
+  if (t.players_left != null) fact("Players left", `${t.players_left} of ${t.entrants}`);
+  if (t.prizes && t.prizes.some((x) => x > 0)) fact("Prizes", t.prizes.join(" · "));
+  if (t.started === false) nodes.push(h("p", { class: "note" }, "Not started yet: the levels count from the first hand."));
+  return { nodes, facts, when, seconds };
+}
+
+// The mm:ss left of ``seconds`` counted from ``start`` (performance.now()) at ``now``.
+export function countdown(start, seconds, now) {
+  const left = Math.max(0, Math.round((start + seconds * 1000 - now) / 1000));
+  return `in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+// The rows of the fair-dealing check of a table's hands (fair.js's verifyText results,
+// parsePhhs's hands, in the same order): each hand's verdict, and for a hand this
+// browser was dealt into (its own hole cards are written out, the others' are ??)
+// whether its client seed (``seeds``: deal -> seed, kept in this browser) is in it.
+export function verifyRows(results, hands, seeds) {
+  if (!results.length) return [h("tr", {}, h("td", { colspan: "3" }, "No finished hands yet."))];
+  return results.map((r, i) => {
+    let detail = r.detail;
+    const fields = hands[i] ? hands[i].fields : {};
+    const mine = seeds[r.deal];
+    const dealtIn = Array.isArray(fields.actions) && fields.actions.some((a) => /^d dh p\d+ /.test(a) && !a.includes("?"));
+    if (mine && dealtIn && Array.isArray(fields._client_seeds)) {
+      detail += fields._client_seeds.includes(mine) ? " · your client seed is in it" : " · YOUR CLIENT SEED IS MISSING";
+    }
+    return h("tr", { "data-status": r.status, "data-deal": r.deal === null ? "" : String(r.deal) }, h("td", {}, String(fields.hand ?? r.hand)), h("td", {}, r.status), h("td", {}, detail));
+  });
+}
