@@ -6,13 +6,15 @@ look-ups), as on a fresh install; then, once any kernel preparation it started i
 background has finished (``cardlab._prepare``: its lock is free again), the same command
 runs again on the now warm caches. ``cardlab decks`` runs beside as the floor (Python,
 cardlab and the command line). Peak memory is the process's own maximum resident set
-(``wait4``), the background preparation's besides.
+(``wait4``), the background preparation's besides. The kernels each run compiled are
+counted from the cache's ``prepare.log`` (``cardlab._shared_compile``).
 
 ``--web N`` also starts N ``cardlab web`` processes at once on one empty cache and times
 each until it answers its first page (ready to deal), then until the bots' kernels are
 prepared, and counts the compiles in the cache's ``prepare.log`` (one expected).
 
     python benchmarks/first_run.py [--commands NAME,...] [--web N] [--no-after]
+        [--prepare off|no-background]
 """
 
 from __future__ import annotations
@@ -40,8 +42,33 @@ COMMANDS: dict[str, list[str]] = {
     "equity sampled": ["equity", "As Ac", "7d 8d", "--samples", "100000", "--seed", "1"],
     "ties": ["ties", "--game", "standard52-holdem", "--samples", "1000"],
     "draw": ["draw", "--game", "tesca54-draw", "木7 火7 水2 陰陽9 木11"],
+    "equity AsAh v random exact": ["equity", "As Ah", "random", "--exact"],
+    "equity Omaha exact": [
+        "equity",
+        "--game",
+        "standard52-omaha",
+        "As Ac Kd Kh",
+        "7d 8d 9c Tc",
+        "--board",
+        "2c 3d 4h",
+    ],
+    "chart AA 72o": ["chart", "--hands", "AA,72o", "--workers", "0"],
+    "showdown": [
+        "showdown",
+        "--game",
+        "standard52-holdem",
+        "As Ac",
+        "7d 8d",
+        "--board",
+        "2c 3d 4h 5s 9h",
+    ],
+    "openseven odds": ["openseven", "odds", "--cards", "7"],
+    "arena": ["arena", "--bots", "equity,station", "--hands", "20", "--no-store"],
 }
-DEFAULT = "decks,equity exact AsAc v 7d8d,equity exact FESCA78,equity AsAh v random,ties"
+DEFAULT = (
+    "decks,equity exact AsAc v 7d8d,equity exact FESCA78,equity AsAh v random,equity sampled,"
+    "ties,draw,chart AA 72o,arena"
+)
 
 
 def timed(args: list[str], env: dict[str, str]) -> tuple[float, float, float, int]:
@@ -69,11 +96,19 @@ def wait_for_preparation(numba_dir: Path) -> float:
     return time.perf_counter() - start
 
 
-def fresh_env(scratch: Path) -> dict[str, str]:
+def fresh_env(scratch: Path, prepare: str | None = None) -> dict[str, str]:
+    """Empty caches under ``scratch``: numba's kernels, cardlab's look-ups, and every
+    other user cache (``XDG_CACHE_HOME``: the finished tasks of ``chart`` and ``report``,
+    which would answer a repeated chart without running it). ``prepare``: the value of
+    ``CARDLAB_PREPARE`` (``off``: every kernel compiled in the foreground, as before
+    first answers were interpreted; ``no-background``: no preparation started)."""
     env = dict(os.environ, CARDLAB_DAEMON="off")
     env["NUMBA_CACHE_DIR"] = str(scratch / "numba")
     env["CARDLAB_CACHE_DIR"] = str(scratch / "cardlab")
+    env["XDG_CACHE_HOME"] = str(scratch / "user-cache")
     env.pop("CARDLAB_PREPARE", None)
+    if prepare is not None:
+        env["CARDLAB_PREPARE"] = prepare
     return env
 
 
@@ -83,19 +118,29 @@ def compiles(numba_dir: Path) -> tuple[int, int]:
         lines = (numba_dir / "prepare.log").read_text().splitlines()
     except OSError:
         return 0, 0
-    return sum(" compiled " in x for x in lines), sum(" found " in x for x in lines)
+    sets = [x for x in lines if " kernel " not in x]  # a kernel's own compile: kernels()
+    return sum(" compiled " in x for x in sets), sum(" found " in x for x in sets)
 
 
-def commands(names: list[str], after: bool) -> None:
+def kernels(numba_dir: Path) -> int:
+    """Kernels compiled (``kernel ... compiled`` lines of the cache's ``prepare.log``)."""
+    try:
+        lines = (numba_dir / "prepare.log").read_text().splitlines()
+    except OSError:
+        return 0
+    return sum(" kernel " in x and " compiled " in x for x in lines)
+
+
+def commands(names: list[str], after: bool, prepare: str | None = None) -> None:
     print(
         f"{'command':28} {'first s':>8} {'CPU s':>6} {'MB':>6} {'background s':>13}"
         f" {'after s':>8} {'CPU s':>6} {'MB':>6}"
     )
     for name in names:
         with tempfile.TemporaryDirectory(prefix="cardlab-first-run-") as scratch:
-            env = fresh_env(Path(scratch))
+            env = fresh_env(Path(scratch), prepare)
             first, cpu, first_mb, code = timed([*CARDLAB, *COMMANDS[name]], env)
-            background = wait_for_preparation(Path(env["NUMBA_CACHE_DIR"]))
+            background = wait_for_preparation(Path(env["NUMBA_CACHE_DIR"])) if after else 0.0
             line = f"{name:28} {first:8.2f} {cpu:6.1f} {first_mb:6.0f} {background:13.1f}"
             if after:
                 again, cpu2, again_mb, code2 = timed([*CARDLAB, *COMMANDS[name]], env)
@@ -103,6 +148,8 @@ def commands(names: list[str], after: bool) -> None:
                 code = code or code2
             made, found = compiles(Path(env["NUMBA_CACHE_DIR"]))
             line += f"   (background compiles {made}, found {found})" if made or found else ""
+            compiled = kernels(Path(env["NUMBA_CACHE_DIR"]))
+            line += f"   kernels compiled {compiled}" if compiled else ""
             print(line + (f"  exit {code}" if code else ""), flush=True)
 
 
@@ -170,14 +217,23 @@ def main() -> None:
     )
     parser.add_argument("--web", type=int, default=0, help="start N web processes at once")
     parser.add_argument("--web-limit", type=float, default=600, help="seconds to wait for them")
-    parser.add_argument("--no-after", action="store_true", help="skip the warm run after")
+    parser.add_argument(
+        "--no-after", action="store_true", help="skip the warm run after (and the wait for it)"
+    )
+    parser.add_argument(
+        "--prepare",
+        choices=("off", "no-background"),
+        default=None,
+        help="CARDLAB_PREPARE for the commands: off, every kernel compiled in the foreground"
+        " (the figures before); no-background, no background preparation started",
+    )
     args = parser.parse_args()
     names = [n for n in args.commands.split(",") if n]
     unknown = [n for n in names if n not in COMMANDS]
     if unknown:
         parser.error(f"unknown command {unknown[0]!r}")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {_load()}")
-    commands(names, not args.no_after)
+    commands(names, not args.no_after, args.prepare)
     if args.web:
         web(args.web, args.web_limit)
     print(f"load at the end {_load()}")

@@ -10,10 +10,11 @@ Counts are integers and probabilities are :class:`fractions.Fraction` values; fl
 appear only for display and for Monte Carlo estimates, which carry their standard error.
 """
 
-from cardlab import _numba_cache
+from cardlab import _numba_cache, _shared_compile
 from cardlab.errors import CardlabError
 
 _numba_cache.configure()  # before any kernel is compiled or loaded
+_shared_compile.share_compiles()  # processes that need a kernel at once compile it once
 
 __all__ = ["CardlabError", "__version__"]
 __version__ = "0.1.0"

@@ -19,6 +19,15 @@ kernels' algorithm does little work (an exact Hold'em equity of fixed hands coun
 boards by rank class: a few seconds) and far too slow where it does much (Monte Carlo,
 a hand against every random hand): the caller decides which questions qualify.
 
+Every process shares the compile of each kernel besides (:mod:`cardlab._shared_compile`,
+installed by ``import cardlab``: web workers, a report's Dask workers, the daemon's
+children, any command): a cached kernel that is not in the
+process yet is compiled or loaded under a lock of its own in the cache directory
+(``locks/<module>.<function>.lock``), so of several processes that need it at once one
+compiles and the others then load it; a compile leaves a ``kernel ... compiled`` line in
+``prepare.log``. A kernel in the cache is loaded with no wait (the lock is free unless
+another process is compiling that kernel).
+
 Whether a set is prepared is read from the cache directory's index files (numba writes
 one per compiled function, ``<module>.<function>-<line>.py311.nbi``), without importing
 numba: the decision has to come before numba is imported, because the compiler switch
@@ -35,6 +44,7 @@ import os
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,7 +138,7 @@ def preparing(root: Path) -> bool:
     return False
 
 
-def _log(root: Path, text: str) -> None:
+def log_line(root: Path, text: str) -> None:
     stamp = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     with contextlib.suppress(OSError), open(root / LOG, "a", encoding="utf-8") as out:
         out.write(f"{stamp} pid {os.getpid()} {text}\n")
@@ -163,9 +173,15 @@ def wait_in_process() -> None:
             done.wait()
 
 
+def preparing_in_process() -> bool:
+    """Whether a preparation of this process runs in another thread now (:func:`in_thread`)."""
+    me = threading.current_thread()
+    return any(t is not me and not done.is_set() for t, done in list(_in_threads.items()))
+
+
 def note(root: Path, compiled: bool, name: str, seconds: float) -> None:
     """Log one preparation of set ``name`` in ``root``'s ``prepare.log``."""
-    _log(root, f"{'compiled' if compiled else 'found'} {name} in {seconds:.1f} s")
+    log_line(root, f"{'compiled' if compiled else 'found'} {name} in {seconds:.1f} s")
 
 
 def prepare(name: str) -> bool:
@@ -238,14 +254,16 @@ def command_process() -> bool:
     return Path(sys.argv[0]).name == "cardlab"
 
 
-def answer_interpreted(name: str, background: str | None = None) -> bool:
+def answer_interpreted(name: str, background: str | None = None, *, interpret: bool = True) -> bool:
     """Before numba is imported: when set ``name`` (what the question runs) is not in
     the cache, start the preparation of set ``background`` (default ``name``: what the
-    command may run next time) in the background, and run this process's kernels as
-    plain Python (numba's compiler off). True when so. False, the kernels compiled as
-    usual: in the cache already, numba imported already, the user set numba's switch,
-    a process other than the command's own, or ``CARDLAB_PREPARE=off``.
-    ``CARDLAB_PREPARE=no-background`` answers interpreted without a preparation."""
+    command may run next time) in the background, and (``interpret``) run this process's
+    kernels as plain Python (numba's compiler off). True when so: the caller answers
+    without the compiled kernels (``interpret`` False: by a plain path of its own). False,
+    the kernels compiled as usual: in the cache already, numba imported already, the user
+    set numba's switch, a process other than the command's own, or
+    ``CARDLAB_PREPARE=off``. ``CARDLAB_PREPARE=no-background`` answers without a
+    preparation."""
     switch = os.environ.get(SWITCH, "").lower()
     if switch == "off" or "NUMBA_DISABLE_JIT" in os.environ or not command_process():
         return False
@@ -253,7 +271,11 @@ def answer_interpreted(name: str, background: str | None = None) -> bool:
         return False
     if switch != "no-background":
         start_in_background(background or name)
-    os.environ["NUMBA_DISABLE_JIT"] = "1"
+    if interpret:
+        os.environ["NUMBA_DISABLE_JIT"] = "1"
+        # the kernels' random generators and hashes wrap around 64 bits on purpose:
+        # compiled, silently; interpreted, numpy's scalars warn (the values are the same)
+        warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, r"cardlab\.")
     return True
 
 

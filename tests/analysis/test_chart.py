@@ -114,6 +114,20 @@ def test_standard52_sampled_classes_match_published_equities() -> None:
         assert abs(row.equity * 100 - PUBLISHED[row.hand.name]) < 4 * row.se * 100 + 0.05
 
 
+def test_an_exact_chart_of_some_classes_counts_only_those() -> None:
+    # counted by class: the chart of AA and 72o runs two tasks, not 169, and each row is
+    # the class's exact equity (its first hand against a random hand, every combo alike)
+    game = get_game("standard52-holdem")
+    some = tuple(c for c in hand_classes(game.rules) if c.name in ("72o", "AA"))
+    c = chart(game, exact=True, classes=some)
+    assert c.exact and c.tasks == 2
+    assert [r.hand.name for r in c.classes] == ["AA", "72o"]  # strongest first
+    for row in c.classes:
+        first = row.hand.combos[0]
+        assert row.equity == exact_equity(game, [first, "random"]).players[0].equity
+        assert round(float(row.equity) * 100, 1) == pytest.approx(PUBLISHED[row.hand.name])
+
+
 @pytest.mark.slow
 def test_standard52_exact_chart_is_the_published_one() -> None:
     c = chart(get_game("standard52-holdem"))

@@ -323,8 +323,8 @@ def chart(
     (default :func:`~cardlab.analysis.chart_multi.default_target_se`). Omaha and Stud
     games are charted by :mod:`cardlab.analysis.chart_multi`.
     ``client``/``cache``: see :func:`cardlab.tasks.run_tasks`. ``classes``
-    restricts the chart to some classes (exact Hold'em charts count all at once and
-    keep those).
+    restricts the chart to some classes (exact Hold'em charts by boards count all at
+    once and keep those; by class, only those are counted).
     """
     if isinstance(opponents, bool) or not 1 <= opponents <= MAX_OPPONENTS:
         raise GameError(f"opponents must be 1 to {MAX_OPPONENTS}, got {opponents!r}")
@@ -357,6 +357,8 @@ def chart(
                 "exact charts are heads-up (one opponent) in Hold'em games; "
                 f"{game.name} against {opponents} needs sampling (--se)"
             )
+        if classes is not None and _by_class(game):  # each class counted on its own
+            return _exact_chart_by_class(game, classes, client, cache, progress)
         full = _exact_chart(game, every, client, cache, progress)
         if classes is None:
             return full

@@ -126,14 +126,14 @@ def arena(
     # the store is opened (and checked) before the run, so that a bad file is said at once
     with ExitStack() as opened:
         store = None if no_store else opened.enter_context(Store.open(db))
-        if small is not None:
-            prepare_small_bots(config.game, config.bots)
-        else:
-            prepare_bots(table_game_of(config.game)[0], config.bots)
         if workers is None:
             import os
 
             workers = 1 if hands < SMALL_RUN else (os.cpu_count() or 1)
+        if small is not None:
+            prepare_small_bots(config.game, config.bots)
+        elif not (scheduler is None and workers == 1 and _interpreted(config)):
+            prepare_bots(table_game_of(config.game)[0], config.bots)
         with _progress(fmt == "text", "hands", notice=False) as progress:  # prepare_bots said
             result = run_arena(config, workers=workers, scheduler=scheduler, progress=progress)
         if store is not None:
@@ -142,6 +142,41 @@ def arena(
         emit_json(result.as_dict())
     else:
         _print(result)
+
+
+# bots whose work an interpreted first run does quickly: the equity bot samples its
+# equity (800 deals a decision), the others deal no showdown
+_INTERPRETED_BOTS = frozenset({"equity", "station", "random"})
+_DECISIONS = 4  # an equity bot's decisions a hand at most (one a street of Hold'em)
+
+
+def _interpreted(config: ArenaConfig) -> bool:
+    """On a first run after install, a small arena played in this process: when the
+    bots' sampler is not in numba's cache, prepare it in the background and play with
+    the kernels as plain Python, the same hands and decisions
+    (:mod:`cardlab.poker.uncompiled`). True when so (said on stderr)."""
+    from cardlab.bots.equity import EquityBot
+    from cardlab.poker import uncompiled
+
+    game = table_game_of(config.game)[0]
+    if not set(config.bots) <= _INTERPRETED_BOTS:
+        return False
+    seats = config.table_seats
+    equity_seats = sum(config.bots[i % len(config.bots)] == "equity" for i in range(seats))
+    hands = -(-config.hands // seats) * seats  # duplicate: whole blocks
+    showdowns = hands * equity_seats * _DECISIONS * EquityBot.samples * seats
+    if not uncompiled.sampling_quick([game], showdowns):
+        return False
+    from cardlab import _prepare
+
+    if not _prepare.answer_interpreted("bots", "bots"):
+        return False
+    click.echo(
+        "cardlab: preparing the bots' equity kernels in the background (first run after "
+        "install, these hands without them)...",
+        err=True,
+    )
+    return True
 
 
 def _print(result: ArenaResult) -> None:

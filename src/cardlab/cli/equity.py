@@ -26,11 +26,13 @@ from cardlab.cli._common import (
     rule_option,
 )
 from cardlab.errors import GameError, RuleError
+from cardlab.poker import uncompiled
 from cardlab.poker.equity import (
     COMPILE_SECONDS,
     EquityResult,
     ExactTooBig,
     TieRate,
+    deals_for,
     quick_uncompiled,
     sampling_seconds,
     tie_rate,
@@ -119,7 +121,15 @@ def equity(
                 "install, this answer without them)...",
                 err=True,
             )
+    elif not rule and _sampled_quickly(game, hands, exact, samples, target_se):
+        from cardlab import _prepare
 
+        if _prepare.answer_interpreted("bots", "equity"):
+            click.echo(
+                "cardlab: preparing the equity kernels in the background (first run after "
+                "install, this answer without them)...",
+                err=True,
+            )
     with _progress(fmt == "text", "dealing") as progress:
         try:
             result = compute_equity(
@@ -144,6 +154,22 @@ def equity(
             f"the target standard error {target_se:g} was not reached: sampling stopped at "
             f"its cap of {result.deals:,} deals (give --samples to deal more)"
         )
+
+
+def _sampled_quickly(
+    game: Game,
+    hands: tuple[str, ...],
+    exact: bool | None,
+    samples: int | None,
+    target_se: float | None,
+) -> bool:
+    """Whether the question samples (``--samples``, ``--target-se``, ``--sample``) few
+    enough showdowns to be answered interpreted on a first run
+    (:mod:`cardlab.poker.uncompiled`)."""
+    if exact or (samples is None and target_se is None):
+        return False
+    deals = samples if samples is not None else deals_for(target_se or 1.0)
+    return uncompiled.sampling_quick([game], deals * len(hands))
 
 
 def _print_equity(game: Game, result: EquityResult) -> None:
@@ -226,6 +252,18 @@ def ties(
     played = [game_from(name, rule, deck) for name in names]  # every name checked first
     for game in played:
         game.check_players(2)
+    # a first run after install: a small sample is answered by the kernels as plain
+    # Python, the same tallies, while the compiled sampler is prepared for next time
+    showdowns = 2 * samples * 2 * len(played)  # suits on and off, two players
+    if not rule and uncompiled.sampling_quick(played, showdowns):
+        from cardlab import _prepare
+
+        if _prepare.answer_interpreted("bots", "bots"):
+            click.echo(
+                "cardlab: preparing the sampling kernels in the background (first run after "
+                "install, this answer without them)...",
+                err=True,
+            )
     seconds = sum(sampling_seconds(game, 2 * samples) for game in played)
     budget.check(
         f"sampling {2 * samples:,} deals in each of {len(played)} game(s)",

@@ -614,13 +614,16 @@ def sample_equity(
     """
     if samples < 1:
         raise GameError(f"samples must be positive, got {samples}")
-    _prepare.wait_in_process()  # a web process compiling these kernels in a thread
     if target_se is not None and not target_se > 0:
         raise GameError(f"target standard error must be positive, got {target_se}")
     gen = _generator(rng)
     deal = _parse_deal(game, hands, board, dead)
     if len(deal.combos) > 1:
         _assignments_exist(deal)
+    small = target_se is None and samples * len(deal.combos) <= PLAIN_WHILE_PREPARING
+    if small and _plain_hands(game, deal) is not None and _prepare.preparing_in_process():
+        return _plain_sampled(game, deal, samples, gen, None, progress)
+    _prepare.wait_in_process()  # a web process compiling these kernels in a thread
     deck = game.deck
     players = len(deal.combos)
     combos, n_combos, board_arr, base_used = _sample_arrays(game, deal)
@@ -656,6 +659,79 @@ def sample_equity(
             ses = _sampled(deal, total, done)[1]
             if max(ses) <= target_se:
                 break
+    return _sampled_result(game, deal, total, done, target_se)
+
+
+# While this process prepares the compiled sampler in a thread (a web process's first
+# minute on an empty cache), a sample of at most this many showdowns (deals x players) is
+# settled by the plain evaluator rather than wait for it: a bot's decision deals 800
+# (the plain evaluator settles about 2,400 heads-up deals a second on this machine's core)
+PLAIN_WHILE_PREPARING = 8_000
+
+
+def plain_sample_equity(
+    game: Game,
+    hands: Sequence[HandLike],
+    board: CardsLike = (),
+    dead: CardsLike = (),
+    *,
+    samples: int = 20_000,
+    rng: np.random.Generator | int | None = None,
+    target_se: float | None = None,
+    progress: Progress | None = None,
+) -> EquityResult:
+    """Monte Carlo as :func:`sample_equity`, settled by the plain evaluator (no compiled
+    code: :mod:`cardlab.poker._plain_sampling`): what a web bot decides by while its
+    process prepares the compiled sampler. Deals ``samples`` (or stops once every
+    standard error is at most ``target_se``, checked from 2,000 deals on); the same seed
+    deals other cards than the compiled sampler. Each hand is complete or random."""
+    if samples < 1:
+        raise GameError(f"samples must be positive, got {samples}")
+    if target_se is not None and not target_se > 0:
+        raise GameError(f"target standard error must be positive, got {target_se}")
+    deal = _parse_deal(game, hands, board, dead)
+    if _plain_hands(game, deal) is None:
+        raise GameError("the plain sampler takes complete or random hands, not ranges")
+    return _plain_sampled(game, deal, samples, _generator(rng), target_se, progress)
+
+
+def _plain_hands(game: Game, deal: _Deal) -> list[tuple[Card, ...] | None] | None:
+    """Each player's one hand (None: random), or None when a range or a partial hand
+    needs the compiled sampler."""
+    from cardlab.poker import _plain_sampling
+
+    pairs = zip(deal.random, deal.combos, strict=True)
+    hands = [None if r else (c[0] if len(c) == 1 else ()) for r, c in pairs]
+    return hands if _plain_sampling.applies(game, hands) else None
+
+
+def _plain_sampled(
+    game: Game,
+    deal: _Deal,
+    samples: int,
+    gen: np.random.Generator,
+    target_se: float | None,
+    progress: Progress | None,
+) -> EquityResult:
+    from cardlab.poker import _plain_sampling
+
+    hands = _plain_hands(game, deal)
+    assert hands is not None  # the callers checked
+    _assignments(deal)  # the hands share no card
+
+    def stop(total: np.ndarray[Any, np.dtype[np.int64]], done: int) -> bool:
+        return (
+            target_se is not None
+            and done >= 2_000
+            and max(_sampled(deal, total, done)[1]) <= target_se
+        )
+
+    try:
+        total, done = _plain_sampling.sample_tallies(
+            game, hands, deal.board, deal.dead, samples, gen, progress, stop
+        )
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
     return _sampled_result(game, deal, total, done, target_se)
 
 

@@ -191,7 +191,7 @@ def best_direct(
         dc = np.zeros(32, np.int64)
         dm = np.zeros(32, np.int64)
         for i in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
-            rank_mask = 0
+            rank_mask = int(0)  # noqa: UP018, RUF046 - not a literal 0: groups_key compiled once
             mix_union = 0
             for j in range(k):
                 c = codes[i, j]
@@ -200,7 +200,7 @@ def best_direct(
                 by_suit[cards[c, 1]] |= 1 << r
                 rank_mask |= 1 << r
                 mix_union += cards[c, 4]
-            nd = 0
+            nd = int(0)  # noqa: UP018, RUF046
             for r in range(n_ranks - 1, -1, -1):
                 if rank_mask >> r & 1:
                     dr[nd] = r

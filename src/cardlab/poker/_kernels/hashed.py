@@ -142,8 +142,9 @@ def fill_rank_keys(
     dm = np.zeros(32, np.int64)
     bs = np.zeros(64, np.int64)
     for i in range(counts.shape[0]):
-        nd = 0
-        rank_mask = 0
+        # not literal zeros: groups_key typed first with Literal[int](0) compiled twice
+        nd = int(0)  # noqa: UP018, RUF046
+        rank_mask = int(0)  # noqa: UP018, RUF046
         for r in range(n_ranks - 1, -1, -1):
             c = counts[i, r]
             if c:

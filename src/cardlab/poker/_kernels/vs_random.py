@@ -63,8 +63,9 @@ def hand_vs_random(
     rank_mask = (1 << sc.suit_shift) - 1
     nb = board.shape[0]
     n = rest.shape[0]
-    n_ranks = 0
-    n_suits = 0
+    # not literal zeros: a callee typed first with Literal[int](0) would be compiled twice
+    n_ranks = int(0)  # noqa: UP018, RUF046
+    n_suits = int(0)  # noqa: UP018, RUF046
     for c in range(cards.shape[0]):
         n_ranks = max(n_ranks, cards[c, 0] + 1)
         n_suits = max(n_suits, cards[c, 1] + 1)
@@ -74,7 +75,7 @@ def hand_vs_random(
     avail = np.zeros(n_ranks, np.int64)  # cards left of each rank
     for i in range(n):
         avail[cards[rest[i], 0]] += 1
-    board_total = 0
+    board_total = int(0)  # noqa: UP018, RUF046
     for j in range(nb):
         board_total += per_card[board[j], 0] & rank_mask
     hero_total = board_total + (per_card[hero[0], 0] & rank_mask)
