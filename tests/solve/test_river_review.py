@@ -62,8 +62,8 @@ def test_the_river_spot_of_a_hand() -> None:
 
 def test_hands_with_no_river_review() -> None:
     cases = [
-        (PLAY[:4] + ["d db KsTd7c", "p1 cc", "p2 cbr 4", "p1 f"], "before the river"),
-        (PLAY[:2] + ["p2 cbr 200", "p1 cc", "d db KsTd7c", "d db 4h", "d db 2s"], "all in"),
+        ([*PLAY[:4], "d db KsTd7c", "p1 cc", "p2 cbr 4", "p1 f"], "before the river"),
+        ([*PLAY[:2], "p2 cbr 200", "p1 cc", "d db KsTd7c", "d db 4h", "d db 2s"], "all in"),
     ]
     for actions, words in cases:
         spot, why = river_spot(_hand(actions))
