@@ -122,7 +122,7 @@ class RiverDecision:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "line": " ".join(self.line) or "start of the river",
+            "line": " ".join(self.line),  # empty: the first action of the river
             "hand": format_cards(self.cards),
             "played": self.played,
             "strategy": {a: round(f, 4) for a, f in self.strategy.items()},

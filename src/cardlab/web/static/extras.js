@@ -254,7 +254,7 @@ export function extras(root, hooks) {
           const lost = d.ev_lost > Math.max(0.01, r.river.precision_bb);
           const mix = Object.entries(d.strategy).filter(([, f]) => f >= 0.005).map(([a, f]) => `${a} ${pct(f)}`).join(", ");
           list.append(h("li", { "data-lost": lost ? "1" : "0", class: "px-coach-river" },
-            `Hand ${r.hand}, river ${r.river.board}, ${r.river.position}, after ${d.line}, ${d.hand}: you played ${d.played}; ` +
+            `Hand ${r.hand}, river ${r.river.board}, ${r.river.position}, ${d.line ? `after ${d.line}` : "first to act"}, ${d.hand}: you played ${d.played}; ` +
             `the solver plays ${mix} — ` + (lost ? `lost ${d.ev_lost.toFixed(3)} bb (${d.best} was worth more)` : "right") +
             ` (${r.river.assuming})`));
         }
