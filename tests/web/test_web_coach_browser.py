@@ -188,7 +188,8 @@ def test_the_coach_reviews_the_river(base_url: str, viewer) -> None:  # type: ig
     # "Hand 1, river 8d 2d Kh Ts 8c, OOP, first to act, 5h Th: you played k; the solver
     # plays k 6%, b1 79%, b3 15% — lost 0.103 bb (b1 was worth more) (assuming ...)"
     found = re.search(
-        r"river (?:\S\S ){4}\S\S, (OOP|IP), (?:after [^,]+|first to act), \S\S \S\S: you played (k|c); "
+        r"river (?:\S\S ){4}\S\S, (OOP|IP), (?:after [^,]+|first to act), "
+        r"\S\S \S\S: you played (k|c); "
         r"the solver plays ((?:\w+ \d+%(?:, )?)+) — ",
         line,
     )
