@@ -247,7 +247,9 @@ def river_spot(hand: HandState) -> tuple[RiverSpot | None, str | None]:
     if len(board) != 5:
         return None, "the river coach needs the five board cards"
     hole = {p: tuple(c for c in hand.hole[p] if c is not None) for p in players}
-    unit = max(blinds, default=0) or 1
+    # the big blind of the stakes (a straddle is not the unit), else the minimum bet
+    posted = [b for b in hand.stakes.blinds[:2] if b > 0]
+    unit = max(posted, default=0) or hand.stakes.small_bet or max(blinds, default=0) or 1
     spot = RiverSpot(
         hand.game.game.key,
         board,
