@@ -5,14 +5,17 @@ answer against a direct solve of the same spot written out by hand."""
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardlab.cards import format_cards
 from cardlab.poker.games import get_game
 from cardlab.solve.postflop import Spot, solve
 from cardlab.solve.river_review import review_river, river_spot
-from cardlab.table import phh
+from cardlab.table import Phase, TableGame, phh
 from cardlab.table.history import replay
 from cardlab.table.state import HandState
 
@@ -135,3 +138,42 @@ def test_the_review_equals_a_direct_solve() -> None:
     # a fold gives up what was put in on the river: the big blind's bet of 10 chips
     (_, fold) = review_river(hand, 0)[0].decisions  # type: ignore[union-attr]
     assert fold.played == "f" and fold.values["f"] == pytest.approx(-5.0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(2, 3), st.integers(1, 3))
+def test_the_spot_of_any_played_hand_is_the_hand_at_the_river(
+    seed: int, players: int, ante: int
+) -> None:
+    """Random legal play (folds, calls, raises of any legal size, antes, two or three
+    players): the spot's pot and stack are the hand state's own when the river is dealt,
+    and its line replays the river's decisions."""
+    game = TableGame.create("standard52-holdem", betting="no-limit", blinds=(1, 2), antes=ante)
+    rng = random.Random(seed)
+    stacks = [rng.randint(20, 400) for _ in range(players)]
+    hand = HandState(game, stacks, seed=seed)
+    at_river: tuple[int, int, int] | None = None
+    while not hand.is_over:
+        if at_river is None and hand.street_name == "river" and hand.actor is not None:
+            alive = [p for p in range(players) if hand.alive[p]]
+            at_river = (hand.total_pot, min(hand.stacks[p] for p in alive), len(alive))
+        legal = hand.legal()
+        if legal.phase is Phase.SHOWDOWN:
+            hand.show_or_muck(True)
+            continue
+        roll = rng.random()
+        if legal.fold and roll < 0.15:
+            hand.fold()
+        elif legal.can_raise and roll > 0.7:
+            assert legal.raise_min is not None and legal.raise_max is not None
+            hand.bet_or_raise_to(rng.randint(legal.raise_min, legal.raise_max))
+        else:
+            hand.check_or_call()
+    spot, why = river_spot(hand)
+    if spot is None:
+        assert why is not None
+        assert at_river is None or at_river[2] != 2 or at_river[1] == 0, (why, at_river)
+        return
+    assert at_river is not None and at_river[2] == 2
+    assert (spot.pot, spot.stack) == at_river[:2]
+    assert len(spot.line) == len(spot.players) >= 1 and spot.unit == 2

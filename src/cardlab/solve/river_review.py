@@ -141,6 +141,7 @@ class RiverReview:
     decisions: tuple[RiverDecision, ...]
     iterations: int
     exploitability_pot_percent: float
+    assuming: str = RANGE_MODEL
 
     @property
     def precision(self) -> float:
@@ -155,7 +156,7 @@ class RiverReview:
             "pot": s.pot,
             "stack": s.stack,
             "position": "OOP" if self.player == s.oop else "IP",
-            "assuming": RANGE_MODEL,
+            "assuming": self.assuming,
             "iterations": self.iterations,
             "exploitability_pot_percent": round(self.exploitability_pot_percent, 4),
             "precision_bb": round(self.precision, 4),
@@ -268,10 +269,15 @@ def river_spot(hand: HandState) -> tuple[RiverSpot | None, str | None]:
 
 
 def solve_river(
-    spot: RiverSpot, *, iterations: int = ITERATIONS, target: float = TARGET
+    spot: RiverSpot,
+    *,
+    iterations: int = ITERATIONS,
+    target: float = TARGET,
+    ranges: tuple[str, str] = (RANGE, RANGE),
 ) -> PostflopSolution:
-    """Solve ``spot`` with the reference ranges (one thread: the caller is a worker)."""
-    return solve(spot.spot(), iterations, target=target, threads=1)
+    """Solve ``spot`` with ``ranges`` (OOP's, IP's; the reference model by default), on
+    one thread: the caller is a worker."""
+    return solve(spot.spot(*ranges), iterations, target=target, threads=1)
 
 
 def review_river(
@@ -280,6 +286,7 @@ def review_river(
     *,
     iterations: int = ITERATIONS,
     target: float = TARGET,
+    ranges: tuple[str, str] = (RANGE, RANGE),
 ) -> tuple[RiverReview | None, str | None]:
     """Judge the river decisions of ``player`` (a position) in the finished ``hand``;
     None and why when there are none. Slow (a solve): call it from a worker thread."""
@@ -293,7 +300,7 @@ def review_river(
     cards = spot.hole.get(player, ())
     if len(cards) != 2:
         return None, "your hole cards are not known"
-    solution = solve_river(spot, iterations=iterations, target=target)
+    solution = solve_river(spot, iterations=iterations, target=target, ranges=ranges)
     p = 0 if player == spot.oop else 1
     decisions = []
     node = solution.root()
@@ -305,6 +312,8 @@ def review_river(
         RiverReview(
             spot, player, tuple(decisions), solution.iterations,
             solution.exploitability_pot_percent,
+            RANGE_MODEL if ranges == (RANGE, RANGE)
+            else f"assuming OOP's range {ranges[0]} and IP's range {ranges[1]}",
         ),
         None,
     )  # fmt: skip

@@ -268,7 +268,12 @@ class Coach:
                 session.lost += d.ev_lost
                 session.mistakes += d.ev_lost >= MISTAKE
             entry["decisions"] = [d.as_dict() for d in decisions]
-        river, _ = review_river(hand, position)
+        try:
+            river, _ = review_river(hand, position)
+        except Exception:  # the push/fold part stands without it
+            log.exception("the coach could not review the river of hand %d", number)
+            river = None
+            entry["river_note"] = "the coach could not review this river"
         if river is not None:
             entry["river"] = river.as_dict()
             for rd in river.decisions:
