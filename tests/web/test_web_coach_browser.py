@@ -81,7 +81,7 @@ def test_the_coach_panel_and_ones_own_hud(base_url: str, viewer, tmp_path: Path)
     click(ann, "#px-coach-on")
     wait(ann, lambda: visible(ann, "px-coach"), "the coach's panel")
     # play until the coach has reviewed a small blind's fold that lost EV
-    lost = "#px-coach-reviews li[data-lost='1']"
+    lost = "#px-coach-reviews li[data-lost='1']:not(.px-coach-river)"  # a push/fold line
     end = time.monotonic() + 150
     while time.monotonic() < end and not text(ann, lost):
         ann.execute_script(FOLD_OR_CHECK)
@@ -141,3 +141,64 @@ def test_the_coach_panel_and_ones_own_hud(base_url: str, viewer, tmp_path: Path)
     assert scroll_width <= PHONE[0], ann.execute_script(WIDE)
     ann.execute_script("document.querySelector(arguments[0]).scrollIntoView()", cell)
     screenshot(ann, "table-hud-mine")
+
+
+# check or call every bet, show when asked: the hands reach the river
+CHECK_OR_CALL = (
+    "const c = document.getElementById('pt-act-call');"
+    " const s = document.getElementById('pt-act-show');"
+    " if (c) c.click(); else if (s) s.click();"
+)
+
+
+def test_the_coach_reviews_the_river(base_url: str, viewer) -> None:  # type: ignore[no-untyped-def]
+    """100 big blinds deep against a calling station: the viewer checks and calls to the
+    river, and the panel shows the postflop solver's strategy for the viewer's hand with
+    the range model it assumes."""
+    from selenium.webdriver.common.by import By
+
+    ann = viewer
+    size(ann, PHONE)
+    ann.get(base_url + "/tables")
+    config = {"game": "standard52-holdem", "seats": 2, "stack": 200, "blinds": [1, 2],
+              "bots": {"2": "station"}, "bot_delay": 0.1, "pause": 0.3, "seed": 4,
+              "name": "river coached"}  # fmt: skip
+    created = ann.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/tables', {method: 'POST', headers: {'content-type': 'application/json'},"
+        " body: JSON.stringify(arguments[0])}).then(r => r.json()).then(done);",
+        config,
+    )
+    assert "url" in created, created
+    ann.get(base_url + created["url"])
+    wait(ann, lambda: visible(ann, "pt-join"), "the join form")
+    ann.find_element(By.ID, "pt-name").send_keys("ann")
+    ann.find_element(By.ID, "pt-join-btn").click()
+    wait(ann, lambda: "you are ann" in text(ann, "#pt-status"), "ann seated")
+    wait(ann, lambda: visible(ann, "px-coach-box"), "the coach's switch")
+    click(ann, "#px-coach-on")
+    wait(ann, lambda: visible(ann, "px-coach"), "the coach's panel")
+    river = "#px-coach-reviews li.px-coach-river"
+    end = time.monotonic() + 150
+    while time.monotonic() < end and not text(ann, river):
+        ann.execute_script(CHECK_OR_CALL)
+        time.sleep(0.15)
+    line = text(ann, river)
+    assert line, text(ann, "#px-coach")
+    # "Hand 1, river 8d 2d Kh Ts 8c, OOP, first to act, 5h Th: you played k; the solver
+    # plays k 6%, b1 79%, b3 15% — lost 0.103 bb (b1 was worth more) (assuming ...)"
+    found = re.search(
+        r"river (?:\S\S ){4}\S\S, (OOP|IP), (?:after [^,]+|first to act), "
+        r"\S\S \S\S: you played (k|c); "
+        r"the solver plays ((?:\w+ \d+%(?:, )?)+) — ",
+        line,
+    )
+    assert found, line
+    shares = [int(x) for x in re.findall(r"(\d+)%", found[3])]
+    assert 98 <= sum(shares) <= 102
+    assert "assuming both players could hold any two cards" in line
+    assert re.search(r"River: [1-9]\d* decisions", text(ann, "#px-coach-summary"))
+    scroll_width = ann.execute_script("return document.documentElement.scrollWidth")
+    assert scroll_width <= PHONE[0], ann.execute_script(WIDE)
+    ann.execute_script("document.querySelector(arguments[0]).scrollIntoView()", river)
+    screenshot(ann, "table-coach-river")

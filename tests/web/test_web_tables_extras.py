@@ -529,7 +529,9 @@ def test_the_coach_is_only_for_practice_and_bot_tables(client: TestClient) -> No
         ws.send_json({"type": "coach", "on": True})
         assert answer(ws) == {"type": "coach", "on": True, "available": True, "reviews": [],
                               "summary": {"hands": 0, "decisions": 0, "mistakes": 0,
-                                          "ev_lost_bb": 0.0, "ev_lost_per_decision_bb": None},
+                                          "ev_lost_bb": 0.0, "ev_lost_per_decision_bb": None,
+                                          "river": {"decisions": 0, "mistakes": 0,
+                                                    "ev_lost_bb": 0.0}},
                               "note": None}  # fmt: skip
         ws.send_json({"type": "coach", "on": "yes"})
         assert answer(ws)["message"] == "'on' must be true or false: 'yes'"

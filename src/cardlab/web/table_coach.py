@@ -12,6 +12,13 @@ effective stack and ante, and sends that browser's connections alone a ``{"type"
 that lost EV, the EV lost in all and per decision, in big blinds). A session is from
 turning the coach on to turning it off; it lives in memory.
 
+**The river** (:mod:`cardlab.solve.river_review`): when the viewer made a decision on the
+river of a heads-up No-Limit Hold'em hand, the same worker thread solves that river with
+the postflop solver (the reference ranges of that module, said on the page as
+"assuming ...") and the review adds the solver's strategy for the viewer's two cards and
+the EV of each action (``"river"``); the summary counts those decisions apart
+(``"river"``). Only the viewer's own cards are in it, and only its browser is sent it.
+
 **Class matrices** (:class:`Matrices`): the standard52 one comes with cardlab; another
 deck's is sampled once (standard error :data:`MATRIX_SE`) in a worker thread and kept in
 the task cache on disk, so the first hands at a new deck are reviewed when it is ready
@@ -36,6 +43,7 @@ from cardlab.poker.games import Game
 from cardlab.solve.pushfold import PushFoldSolution, solve_pushfold
 from cardlab.solve.pushfold_matrix import ClassMatrix, class_matrix, shipped_matrix
 from cardlab.solve.pushfold_review import Decision, pushfold_spots, review
+from cardlab.solve.river_review import review_river
 from cardlab.table import HandState
 from cardlab.web.payload import RequestError, shown
 from cardlab.web.table_config import TableConfig
@@ -125,6 +133,9 @@ class _Session:
     mistakes: int = 0
     lost: float = 0.0
     hands: int = 0  # hands reviewed
+    river_decisions: int = 0
+    river_mistakes: int = 0
+    river_lost: float = 0.0
     note: str = ""
 
 
@@ -234,31 +245,42 @@ class Coach:
         self.tell(author, self.status(author))
 
     def review_hand(self, session: _Session, number: int, hand: HandState, position: int) -> None:
-        """Judge the push/fold decisions of ``position`` in ``hand`` into ``session``."""
+        """Judge the push/fold and river decisions of ``position`` in ``hand`` into
+        ``session``. Slow (solves): called in a worker thread."""
         spots, why = pushfold_spots(hand)
         mine = [s for s in spots if s.player == position]
         session.hands += 1
+        entry: dict[str, Any] = {"hand": number, "decisions": [], "note": None}
         if not mine:
-            session.reviews.append(
-                {"hand": number, "decisions": [], "note": why or "no push/fold decision of yours"}
-            )
-            return
-        game = hand.game.game
-        if self.matrices.get(game) is None:
-            self.matrices.build(game)
-        decisions: list[Decision] = []
-        for spot in mine:
-            solution = self.matrices.solution(game, spot.stack, spot.ante)
-            matrix = self.matrices.get(game)
-            assert matrix is not None
-            decisions.append(review(game, matrix, solution, spot))
-        for d in decisions:
-            session.decisions += 1
-            session.lost += d.ev_lost
-            session.mistakes += d.ev_lost >= MISTAKE
-        session.reviews.append(
-            {"hand": number, "decisions": [d.as_dict() for d in decisions], "note": None}
-        )
+            entry["note"] = why or "no push/fold decision of yours"
+        else:
+            game = hand.game.game
+            if self.matrices.get(game) is None:
+                self.matrices.build(game)
+            decisions: list[Decision] = []
+            for spot in mine:
+                solution = self.matrices.solution(game, spot.stack, spot.ante)
+                matrix = self.matrices.get(game)
+                assert matrix is not None
+                decisions.append(review(game, matrix, solution, spot))
+            for d in decisions:
+                session.decisions += 1
+                session.lost += d.ev_lost
+                session.mistakes += d.ev_lost >= MISTAKE
+            entry["decisions"] = [d.as_dict() for d in decisions]
+        try:
+            river, _ = review_river(hand, position)
+        except Exception:  # the push/fold part stands without it
+            log.exception("the coach could not review the river of hand %d", number)
+            river = None
+            entry["river_note"] = "the coach could not review this river"
+        if river is not None:
+            entry["river"] = river.as_dict()
+            for rd in river.decisions:
+                session.river_decisions += 1
+                session.river_lost += rd.ev_lost
+                session.river_mistakes += rd.ev_lost >= max(MISTAKE, river.precision)
+        session.reviews.append(entry)
 
     # --- what the viewer is sent ----------------------------------------------------------
 
@@ -279,6 +301,11 @@ class Coach:
                 "mistakes": session.mistakes,
                 "ev_lost_bb": round(session.lost, 4),
                 "ev_lost_per_decision_bb": None if per is None else round(per, 4),
+                "river": {
+                    "decisions": session.river_decisions,
+                    "mistakes": session.river_mistakes,
+                    "ev_lost_bb": round(session.river_lost, 4),
+                },
             },
             "note": session.note or None,
         }

@@ -243,7 +243,22 @@ export function extras(root, hooks) {
       `${m.ev_lost_bb.toFixed(2)} big blinds in all` + (m.ev_lost_per_decision_bb === null ? "." : ` (${m.ev_lost_per_decision_bb.toFixed(3)} a decision).`);
     const list = $("px-coach-reviews");
     list.textContent = "";
+    const rv = m.river;
+    if (rv && rv.decisions) {
+      $("px-coach-summary").textContent += ` River: ${rv.decisions} decisions, ${rv.mistakes} lost EV: ${rv.ev_lost_bb.toFixed(2)} big blinds.`;
+    }
+    const pct = (x) => `${Math.round(x * 100)}%`;
     for (const r of [...c.reviews].reverse()) {
+      if (r.river) {  // shown above the hand's push/fold lines (the list is newest first)
+        for (const d of [...r.river.decisions].reverse()) {
+          const lost = d.ev_lost > Math.max(0.01, r.river.precision_bb);
+          const mix = Object.entries(d.strategy).filter(([, f]) => f >= 0.005).map(([a, f]) => `${a} ${pct(f)}`).join(", ");
+          list.append(h("li", { "data-lost": lost ? "1" : "0", class: "px-coach-river" },
+            `Hand ${r.hand}, river ${r.river.board}, ${r.river.position}, ${d.line ? `after ${d.line}` : "first to act"}, ${d.hand}: you played ${d.played}; ` +
+            `the solver plays ${mix} — ` + (lost ? `lost ${d.ev_lost.toFixed(3)} bb (${d.best} was worth more)` : "right") +
+            ` (${r.river.assuming})`));
+        }
+      }
       if (!r.decisions.length) { list.append(h("li", { class: "note" }, `Hand ${r.hand}: ${r.note}`)); continue; }
       for (const d of r.decisions) {
         const verdict = d.ev_lost > 0.005 ? `lost ${d.ev_lost.toFixed(3)} bb (${d.best} was worth more)` : "right";
