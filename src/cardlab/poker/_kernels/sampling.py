@@ -42,7 +42,6 @@ from cardlab.poker._kernels.tally import tally
 Array = Any  # numpy arrays typed loosely: numba-compiled code
 
 
-@njit(cache=True, parallel=True)
 def monte_carlo(
     combos: Array,
     n_combos: Array,
@@ -54,7 +53,7 @@ def monte_carlo(
     seeds: Array,
     trials: int,
     general: bool,
-) -> Array:  # pragma: no cover - compiled
+) -> Array:
     """Tallies of ``trials`` random deals in each of ``len(seeds)`` blocks.
 
     ``combos``: players x combos x hole cards, -1 for a hole card dealt at random;
@@ -65,25 +64,99 @@ def monte_carlo(
     SHARE_UNIT, shares squared) and a trailing count of rejected combo picks in
     ``[4, 0]``. ``general``: the general loop even where the dealt one applies (the
     tests hold the two to the same answers).
+
+    Plain Python that picks the loop, then runs that loop's compiled kernel: one kernel
+    for all three loops compiled all three whatever the question (the general loop, with
+    Omaha's and every key method's code, is most of it: 60 of 90 s on two busy cores),
+    where a question runs one (``cardlab ties``: the plain and the dealt loop).
     """
-    players = combos.shape[0]
-    blocks = seeds.shape[0]
+    return loop_for(n_combos, deck_size, sc, general)(
+        combos, n_combos, board, base_used, deck_size, arr, sc, seeds, trials
+    )
+
+
+def loop_for(n_combos: Array, deck_size: int, sc: KernelScalars, general: bool) -> Any:
+    """The compiled kernel of :func:`monte_carlo`'s loop for this deal: the plain dealt
+    loop, the dealt loop, or the general one (see the module's docstring)."""
     dealt = sc.method == HASHED and not general and deck_size <= 0xFFFF  # 16-bit draws
-    for p in range(players):
-        dealt = dealt and n_combos[p] == 1
-    plain = dealt and not sc.suits_count and not sc.mixwell
-    parts = np.zeros((blocks, 5, players), np.int64)
-    for b in prange(blocks):
-        if plain:
-            plain_block(combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b])
-        elif dealt:
-            dealt_block(combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b])
-        else:
-            _ranges_block(
-                combos, n_combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b]
-            )
-    tallies = np.zeros((5, players), np.int64)
-    for b in range(blocks):
+    dealt = dealt and all(int(n) == 1 for n in n_combos)
+    if dealt and not sc.suits_count and not sc.mixwell:
+        return plain_loop
+    return dealt_loop if dealt else ranges_loop
+
+
+# The three loops' kernels, alike but for the block function each calls: numba compiles a
+# kernel with every function it calls, so one kernel per loop (a shared one taking the
+# block function as an argument would be compiled again for each, under one cache entry).
+
+
+@njit(cache=True, parallel=True)
+def plain_loop(
+    combos: Array,
+    n_combos: Array,
+    board: Array,
+    base_used: Array,
+    deck_size: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    seeds: Array,
+    trials: int,
+) -> Array:  # pragma: no cover - compiled
+    """:func:`monte_carlo` by :func:`~.sampling_dealt.plain_block`, a block a thread."""
+    parts = np.zeros((seeds.shape[0], 5, combos.shape[0]), np.int64)
+    for b in prange(seeds.shape[0]):
+        plain_block(combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b])
+    return _summed(parts)
+
+
+@njit(cache=True, parallel=True)
+def dealt_loop(
+    combos: Array,
+    n_combos: Array,
+    board: Array,
+    base_used: Array,
+    deck_size: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    seeds: Array,
+    trials: int,
+) -> Array:  # pragma: no cover - compiled
+    """:func:`monte_carlo` by :func:`~.sampling_dealt.dealt_block`, a block a thread."""
+    parts = np.zeros((seeds.shape[0], 5, combos.shape[0]), np.int64)
+    for b in prange(seeds.shape[0]):
+        dealt_block(combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b])
+    return _summed(parts)
+
+
+@njit(cache=True, parallel=True)
+def ranges_loop(
+    combos: Array,
+    n_combos: Array,
+    board: Array,
+    base_used: Array,
+    deck_size: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    seeds: Array,
+    trials: int,
+) -> Array:  # pragma: no cover - compiled
+    """:func:`monte_carlo` by :func:`_ranges_block`, a block a thread."""
+    parts = np.zeros((seeds.shape[0], 5, combos.shape[0]), np.int64)
+    for b in prange(seeds.shape[0]):
+        _ranges_block(
+            combos, n_combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b]
+        )
+    return _summed(parts)
+
+
+LOOPS = (plain_loop, dealt_loop, ranges_loop)
+
+
+@njit(cache=True)
+def _summed(parts: Array) -> Array:  # pragma: no cover - compiled
+    """The blocks' tallies added up (5 x players)."""
+    tallies = np.zeros(parts.shape[1:], np.int64)
+    for b in range(parts.shape[0]):
         tallies += parts[b]
     return tallies
 
