@@ -37,7 +37,7 @@ from cardlab.poker._kernels.hashed import hash_masks, plan_suits, raise_rare_fro
 from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key_of
 from cardlab.poker._kernels.sampling_dealt import dealt_block, plain_block
 from cardlab.poker._kernels.showdowns import key_of
-from cardlab.poker._kernels.tally import tally
+from cardlab.poker._kernels.tally import store, tally
 
 Array = Any  # numpy arrays typed loosely: numba-compiled code
 
@@ -266,5 +266,5 @@ def _ranges_block(
             keys[p] = key
         tally(keys, 1, out)
         done += 1
-    part[:4] = out
+    store(out, part)
     part[4, 0] = rejected
