@@ -42,6 +42,19 @@ from cardlab.poker._kernels.tally import store, tally
 Array = Any  # numpy arrays typed loosely: numba-compiled code
 
 
+def _called(kernel: Any) -> Any:
+    """``kernel`` compiled as a function of its own, called rather than inlined."""
+    return njit(cache=True)(getattr(kernel, "py_func", kernel))  # (a plain function: no JIT)
+
+
+# The general loop calls the key functions of Omaha, of the subsets path and of rare hands
+# as functions: inlined (numba's ``inline="always"`` types each copy again) they made its
+# compile 62 s of CPU, called 20 s; a call a player a deal is little beside their work.
+_omaha_key = _called(omaha_key_of)
+_subsets_key = _called(key_of)
+_raise_rare = _called(raise_rare_from)
+
+
 def monte_carlo(
     combos: Array,
     n_combos: Array,
@@ -252,17 +265,17 @@ def _ranges_block(
                     w0 |= per_card[c, 1]
                     w1 |= per_card[c, 2]
             if omaha:  # the arrays taken out of arr once: each read counts a reference
-                keys[p] = omaha_key_of(dealt[p], scratch, sc, oa)
+                keys[p] = _omaha_key(dealt[p], scratch, sc, oa)
                 continue
             if not hashed:
-                keys[p] = key_of(dealt[p], mix_of, scratch, arr, sc)
+                keys[p] = _subsets_key(dealt[p], mix_of, scratch, arr, sc)
                 continue
             place = hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
             key = rank_keys[place]
             if suits_count:
                 key |= plan_suits(suit_plan[place], w0, w1, top_suits)
             if rare(total >> suit_shift, sc):
-                key = raise_rare_from(dealt[p], h + nb, total, w0, w1, mix_of, key, arr, sc, ra)
+                key = _raise_rare(dealt[p], h + nb, total, w0, w1, mix_of, key, arr, sc, ra)
             keys[p] = key
         tally(keys, 1, out)
         done += 1
