@@ -41,6 +41,8 @@ COMMANDS: dict[str, list[str]] = {
     "equity AsAh v random": ["equity", "As Ah", "random"],
     "equity sampled": ["equity", "As Ac", "7d 8d", "--samples", "100000", "--seed", "1"],
     "ties": ["ties", "--game", "standard52-holdem", "--samples", "1000"],
+    "ties 200000": ["ties", "--game", "standard52-holdem"],  # its default samples: compiled
+    "equity ranges sampled": ["equity", "QQ+", "AKs", "--samples", "1000000"],
     "draw": ["draw", "--game", "tesca54-draw", "木7 火7 水2 陰陽9 木11"],
     "equity AsAh v random exact": ["equity", "As Ah", "random", "--exact"],
     "equity Omaha exact": [

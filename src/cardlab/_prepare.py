@@ -79,13 +79,16 @@ SETS: dict[str, KernelSet] = {
             f"{_K}by_rank.exact_by_rank",
             f"{_K}vs_random.hand_vs_random",
             f"{_K}showdowns.exact_units",
-            f"{_K}sampling.monte_carlo",
+            f"{_K}sampling.plain_loop",
+            f"{_K}sampling.dealt_loop",
+            f"{_K}sampling.ranges_loop",
         ),
         "cardlab.poker.warm_up:equity",
     ),
     # the bots' Monte Carlo at a web table (both sizes of hash index)
     "bots": KernelSet(
-        (f"{_K}hashed.fill_rank_keys", f"{_K}sampling.monte_carlo"), "cardlab.poker.warm_up:bots"
+        (f"{_K}hashed.fill_rank_keys", f"{_K}sampling.plain_loop", f"{_K}sampling.dealt_loop"),
+        "cardlab.poker.warm_up:bots",
     ),
 }
 

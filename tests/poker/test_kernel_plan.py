@@ -9,7 +9,7 @@ import pytest
 
 from cardlab.poker._kernels import bundle
 from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars
-from cardlab.poker.games import game_names, get_game
+from cardlab.poker.games import Game, game_names, get_game
 from cardlab.poker.plan import KernelPlan, KeyMethod, counts_vs_random, key_method
 
 HASHED, OMAHA = KeyMethod.HASHED, KeyMethod.OMAHA
@@ -100,7 +100,8 @@ def test_the_plan_lists_its_kernels() -> None:
     fesca = KernelPlan.for_game(get_game("fesca78-omaha"))
     assert [k.__name__ for k in fesca.exact_kernels()] == ["fill_rank_keys", "exact_units"]
     assert [k.__name__ for k in plan.chart_kernels(True)] == ["fill_rank_keys", "hand_vs_random"]
-    assert [k.__name__ for k in plan.chart_kernels(False)] == ["fill_rank_keys", "monte_carlo"]
+    loops = ["plain_loop", "dealt_loop", "ranges_loop"]
+    assert [k.__name__ for k in plan.chart_kernels(False)] == ["fill_rank_keys", *loops]
 
 
 def test_a_misspelled_field_fails_when_built() -> None:
@@ -126,3 +127,29 @@ def test_a_misspelled_field_fails_when_compiled() -> None:
     assert good(plan.arrays, plan.scalars) == 52 + plan.scalars.suit_shift
     with pytest.raises(numba.core.errors.TypingError, match="suit_shfit"):
         typo(plan.arrays, plan.scalars)
+
+
+def test_monte_carlo_runs_one_loop_and_ties_never_the_general_one() -> None:
+    """Each sampling loop is a kernel of its own, compiled only when a question runs it:
+    ``cardlab ties`` (one random hand a player, suits on and off) the dealt loops, ranges
+    and Omaha the general one; the kernel sets name the loops they prepare."""
+    from cardlab import _prepare
+    from cardlab.poker._kernels import sampling
+
+    def loop(game: Game, n_combos: tuple[int, ...] = (1, 1), general: bool = False) -> str:
+        scalars = KernelPlan.for_game(game).scalars
+        counts = np.array(n_combos, np.int64)
+        return str(sampling.loop_for(counts, len(game.deck), scalars, general).__name__)
+
+    standard = get_game("standard52-holdem")
+    assert loop(standard) == "plain_loop"
+    assert loop(standard.with_options(suit_tiebreak=True)) == "dealt_loop"
+    assert loop(get_game("fesca78-holdem")) == "dealt_loop"
+    assert loop(get_game("fesca78-holdem").with_options(suit_tiebreak=False)) == "dealt_loop"
+    assert loop(standard, (3, 1)) == "ranges_loop"
+    assert loop(standard, general=True) == "ranges_loop"
+    assert loop(get_game("standard52-omaha")) == "ranges_loop"
+    loops = {f"cardlab.poker._kernels.sampling.{k.__name__}" for k in sampling.LOOPS}
+    assert loops <= set(_prepare.SETS["equity"].kernels)
+    bots = loops & set(_prepare.SETS["bots"].kernels)
+    assert {b.rsplit(".", 1)[1] for b in bots} == {"plain_loop", "dealt_loop"}

@@ -33,6 +33,7 @@ from cardlab.poker.equity import (
     ExactTooBig,
     TieRate,
     deals_for,
+    names_a_range,
     quick_uncompiled,
     sampling_seconds,
     tie_rate,
@@ -124,7 +125,9 @@ def equity(
     elif not rule and _sampled_quickly(game, hands, exact, samples, target_se):
         from cardlab import _prepare
 
-        if _prepare.answer_interpreted("bots", "equity"):
+        # ranges run the general loop, which only the equity set prepares
+        ranged = any(names_a_range(game, h) for h in hands)
+        if _prepare.answer_interpreted("equity" if ranged else "bots", "equity"):
             click.echo(
                 "cardlab: preparing the equity kernels in the background (first run after "
                 "install, this answer without them)...",

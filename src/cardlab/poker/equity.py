@@ -297,6 +297,12 @@ def _random_cost(game: Game, deal: _Deal) -> tuple[int, int]:
     return assignments, assignments * boards
 
 
+def names_a_range(game: Game, hand: HandLike) -> bool:
+    """True when ``hand`` is the text of a range (not cards, not a random hand): sampling
+    it runs the general loop (:func:`~cardlab.poker._kernels.sampling.loop_for`)."""
+    return isinstance(hand, str) and not is_random(hand) and _is_range(game, hand)
+
+
 def _is_range(game: Game, text: str) -> bool:
     """True when ``text`` is a range: the game takes ranges (standard52 Hold'em) and
     the text is not one hand's cards (it lists items with commas, or is not cards)."""

@@ -175,14 +175,14 @@ def sampling_kernels() -> tuple[Kernel, ...]:
     """The kernels Monte Carlo equity runs (building the look-ups included)."""
     from cardlab.poker._kernels import hashed, sampling
 
-    return (hashed.fill_rank_keys, sampling.monte_carlo)
+    return (hashed.fill_rank_keys, *sampling.LOOPS)
 
 
 def report_kernels() -> tuple[Kernel, ...]:
     """The kernels of the deck report: its frequency tables and samples."""
     from cardlab.poker._kernels import hashed, sampling, tables7_count
 
-    return (hashed.fill_rank_keys, tables7_count.count_patterns, sampling.monte_carlo)
+    return (hashed.fill_rank_keys, tables7_count.count_patterns, *sampling.LOOPS)
 
 
 def compiled_here(kernels: tuple[Kernel, ...]) -> int:

@@ -28,13 +28,15 @@ def exact() -> None:
 
 def equity() -> None:
     """What ``cardlab equity`` runs: exact fixed hands (counted by rank class), a hand
-    against a random hand, the walk over every board (Omaha), and sampling."""
+    against a random hand, the walk over every board (Omaha), and sampling (fixed and
+    random hands, and ranges: the general loop)."""
     for name, hands in _FIXED.items():
         game = get_game(name)
         exact_equity(game, hands)
         sample_equity(game, [hands[0], RANDOM], samples=1000, rng=0)
     standard = get_game("standard52-holdem")
     exact_equity(standard, ["As Ah", RANDOM])
+    sample_equity(standard, ["QQ+", "AKs"], samples=1000, rng=0)
     omaha = get_game("standard52-omaha")
     exact_equity(omaha, ["As Ac Kd Kh", "7d 8d 9c Tc"], board="2c 3d 4h 5s")
     bots()

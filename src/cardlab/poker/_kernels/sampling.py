@@ -37,12 +37,24 @@ from cardlab.poker._kernels.hashed import hash_masks, plan_suits, raise_rare_fro
 from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key_of
 from cardlab.poker._kernels.sampling_dealt import dealt_block, plain_block
 from cardlab.poker._kernels.showdowns import key_of
-from cardlab.poker._kernels.tally import tally
+from cardlab.poker._kernels.tally import store, tally
 
 Array = Any  # numpy arrays typed loosely: numba-compiled code
 
 
-@njit(cache=True, parallel=True)
+def _called(kernel: Any) -> Any:
+    """``kernel`` compiled as a function of its own, called rather than inlined."""
+    return njit(cache=True)(getattr(kernel, "py_func", kernel))  # (a plain function: no JIT)
+
+
+# The general loop calls the key functions of Omaha, of the subsets path and of rare hands
+# as functions: inlined (numba's ``inline="always"`` types each copy again) they made its
+# compile 62 s of CPU, called 20 s; a call a player a deal is little beside their work.
+_omaha_key = _called(omaha_key_of)
+_subsets_key = _called(key_of)
+_raise_rare = _called(raise_rare_from)
+
+
 def monte_carlo(
     combos: Array,
     n_combos: Array,
@@ -54,7 +66,7 @@ def monte_carlo(
     seeds: Array,
     trials: int,
     general: bool,
-) -> Array:  # pragma: no cover - compiled
+) -> Array:
     """Tallies of ``trials`` random deals in each of ``len(seeds)`` blocks.
 
     ``combos``: players x combos x hole cards, -1 for a hole card dealt at random;
@@ -65,25 +77,99 @@ def monte_carlo(
     SHARE_UNIT, shares squared) and a trailing count of rejected combo picks in
     ``[4, 0]``. ``general``: the general loop even where the dealt one applies (the
     tests hold the two to the same answers).
+
+    Plain Python that picks the loop, then runs that loop's compiled kernel: one kernel
+    for all three loops compiled all three whatever the question (the general loop, with
+    Omaha's and every key method's code, is most of it: 60 of 90 s on two busy cores),
+    where a question runs one (``cardlab ties``: the plain and the dealt loop).
     """
-    players = combos.shape[0]
-    blocks = seeds.shape[0]
+    return loop_for(n_combos, deck_size, sc, general)(
+        combos, n_combos, board, base_used, deck_size, arr, sc, seeds, trials
+    )
+
+
+def loop_for(n_combos: Array, deck_size: int, sc: KernelScalars, general: bool) -> Any:
+    """The compiled kernel of :func:`monte_carlo`'s loop for this deal: the plain dealt
+    loop, the dealt loop, or the general one (see the module's docstring)."""
     dealt = sc.method == HASHED and not general and deck_size <= 0xFFFF  # 16-bit draws
-    for p in range(players):
-        dealt = dealt and n_combos[p] == 1
-    plain = dealt and not sc.suits_count and not sc.mixwell
-    parts = np.zeros((blocks, 5, players), np.int64)
-    for b in prange(blocks):
-        if plain:
-            plain_block(combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b])
-        elif dealt:
-            dealt_block(combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b])
-        else:
-            _ranges_block(
-                combos, n_combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b]
-            )
-    tallies = np.zeros((5, players), np.int64)
-    for b in range(blocks):
+    dealt = dealt and all(int(n) == 1 for n in n_combos)
+    if dealt and not sc.suits_count and not sc.mixwell:
+        return plain_loop
+    return dealt_loop if dealt else ranges_loop
+
+
+# The three loops' kernels, alike but for the block function each calls: numba compiles a
+# kernel with every function it calls, so one kernel per loop (a shared one taking the
+# block function as an argument would be compiled again for each, under one cache entry).
+
+
+@njit(cache=True, parallel=True)
+def plain_loop(
+    combos: Array,
+    n_combos: Array,
+    board: Array,
+    base_used: Array,
+    deck_size: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    seeds: Array,
+    trials: int,
+) -> Array:  # pragma: no cover - compiled
+    """:func:`monte_carlo` by :func:`~.sampling_dealt.plain_block`, a block a thread."""
+    parts = np.zeros((seeds.shape[0], 5, combos.shape[0]), np.int64)
+    for b in prange(seeds.shape[0]):
+        plain_block(combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b])
+    return _summed(parts)
+
+
+@njit(cache=True, parallel=True)
+def dealt_loop(
+    combos: Array,
+    n_combos: Array,
+    board: Array,
+    base_used: Array,
+    deck_size: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    seeds: Array,
+    trials: int,
+) -> Array:  # pragma: no cover - compiled
+    """:func:`monte_carlo` by :func:`~.sampling_dealt.dealt_block`, a block a thread."""
+    parts = np.zeros((seeds.shape[0], 5, combos.shape[0]), np.int64)
+    for b in prange(seeds.shape[0]):
+        dealt_block(combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b])
+    return _summed(parts)
+
+
+@njit(cache=True, parallel=True)
+def ranges_loop(
+    combos: Array,
+    n_combos: Array,
+    board: Array,
+    base_used: Array,
+    deck_size: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    seeds: Array,
+    trials: int,
+) -> Array:  # pragma: no cover - compiled
+    """:func:`monte_carlo` by :func:`_ranges_block`, a block a thread."""
+    parts = np.zeros((seeds.shape[0], 5, combos.shape[0]), np.int64)
+    for b in prange(seeds.shape[0]):
+        _ranges_block(
+            combos, n_combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b]
+        )
+    return _summed(parts)
+
+
+LOOPS = (plain_loop, dealt_loop, ranges_loop)
+
+
+@njit(cache=True)
+def _summed(parts: Array) -> Array:  # pragma: no cover - compiled
+    """The blocks' tallies added up (5 x players)."""
+    tallies = np.zeros(parts.shape[1:], np.int64)
+    for b in range(parts.shape[0]):
         tallies += parts[b]
     return tallies
 
@@ -179,19 +265,19 @@ def _ranges_block(
                     w0 |= per_card[c, 1]
                     w1 |= per_card[c, 2]
             if omaha:  # the arrays taken out of arr once: each read counts a reference
-                keys[p] = omaha_key_of(dealt[p], scratch, sc, oa)
+                keys[p] = _omaha_key(dealt[p], scratch, sc, oa)
                 continue
             if not hashed:
-                keys[p] = key_of(dealt[p], mix_of, scratch, arr, sc)
+                keys[p] = _subsets_key(dealt[p], mix_of, scratch, arr, sc)
                 continue
             place = hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
             key = rank_keys[place]
             if suits_count:
                 key |= plan_suits(suit_plan[place], w0, w1, top_suits)
             if rare(total >> suit_shift, sc):
-                key = raise_rare_from(dealt[p], h + nb, total, w0, w1, mix_of, key, arr, sc, ra)
+                key = _raise_rare(dealt[p], h + nb, total, w0, w1, mix_of, key, arr, sc, ra)
             keys[p] = key
         tally(keys, 1, out)
         done += 1
-    part[:4] = out
+    store(out, part)
     part[4, 0] = rejected

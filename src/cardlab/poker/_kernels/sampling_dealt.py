@@ -35,7 +35,7 @@ from cardlab._sharing import borrowed
 from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars, rare_arrays
 from cardlab.poker._kernels.draws import draw5, draw5_floors, draw16
 from cardlab.poker._kernels.hashed import hash_masks, plan_suits, raise_rare_from, rare
-from cardlab.poker._kernels.tally import SHARE_UNIT, SHARES, tally_top
+from cardlab.poker._kernels.tally import SHARE_UNIT, SHARES, store, tally_top
 from cardlab.poker.keys import SUITS_MASK
 
 Array = Any  # numpy arrays typed loosely: numba-compiled code
@@ -221,7 +221,7 @@ def dealt_block(
                     out[1, p] += 1
                     out[2, p] += share
                     out[3, p] += share * share
-    part[:4] = out
+    store(out, part)
 
 
 @njit(cache=True)
@@ -400,4 +400,4 @@ def plain_block(
             elif key == top:
                 n_top += 1
         tally_top(keys_view, top, first, n_top, out_view)
-    part[:4] = out  # (the owner, used after the views: it outlives them)
+    store(out, part)  # (the owner, used after the views: it outlives them)

@@ -24,6 +24,15 @@ SHARE_UNIT = 2520  # lcm(1..10): a pot split m ways is SHARE_UNIT // m units eac
 SHARES = np.array([0] + [SHARE_UNIT // m for m in range(1, 11)], np.int64)  # by winners
 
 
+@njit(cache=True)
+def store(out: Array, part: Array) -> None:  # pragma: no cover - compiled
+    """``part[:4] = out`` (a 4 x players tally), element by element: a slice assignment
+    compiles numba's message for mismatched shapes with it (2 s of CPU on a first run)."""
+    for i in range(out.shape[0]):
+        for p in range(out.shape[1]):
+            part[i, p] = out[i, p]
+
+
 @njit(cache=True, inline="always")
 def tally(keys: Array, weight: int, out: Array) -> bool:  # pragma: no cover - compiled
     """Add ``weight`` showdowns with these keys to ``out`` (``weight`` may be negative:
