@@ -212,7 +212,8 @@ def _loop(
                     values[j] = 0.0
                     j += 1
                     continue
-                _mask(cards_p, reach_p, card, sub_p)
+                if mode == CFR:  # the walker's reach: only the update reads it
+                    _mask(cards_p, reach_p, card, sub_p)
                 break
             if j < n_k:
                 fr[d, _NEXT] = j
@@ -246,12 +247,18 @@ def _loop(
         size = n_act * n_actor
         sigma = stack[top : top + size]
         top2 = top + size
-        if nxt < 0:
+        if nxt < 0 and (actor != p or mode != BEST):  # a best response plays none
             work = stack[top2 : top2 + n_actor]
             li = locked(g, base) if g.lock_base.shape[0] > 0 else -1
             fr[d, _LOCK] = li
             if li >= 0:
                 sigma[:] = g.lock_values[g.lock_start[li] : g.lock_start[li] + size]
+            elif mode == CFR and actor == p and g.regret_scale.shape[0] == 0:
+                # the walker's own node, float32: its strategy sums updated in the
+                # same pass (they need its strategy and reach only, not the values)
+                regrets = g.regrets[base : base + size]
+                sums = g.strategy[base : base + size]
+                _matching_and_sums(regrets, sums, disc, reach_p, n_act, sigma, work)
             elif mode == CFR:
                 _regret_matching(g.regrets[base : base + size], n_act, sigma, work)
             else:
@@ -294,10 +301,8 @@ def _loop(
         at = top2 + n_act * n_p  # the walker's reach after the action walked
         i = nxt + 1
         if i < n_act:
-            sub_p = stack[at : at + n_p]
-            if mode == BEST:
-                sub_p[:] = reach_p
-            else:
+            if mode == CFR:  # the walker's reach, which only the update reads
+                sub_p = stack[at : at + n_p]
                 row = sigma[i * n_p : (i + 1) * n_p]
                 for h in range(n_p):
                     sub_p[h] = reach_p[h] * row[h]
@@ -329,10 +334,8 @@ def _loop(
                     out[h] += weights[h] * row[h]
             if mode == CFR and fr[d, _LOCK] < 0:
                 size = n_act * n_p
-                if g.regret_scale.shape[0] == 0:  # float32
-                    regrets = g.regrets[base : base + size]
-                    sums = g.strategy[base : base + size]
-                    _update(regrets, sums, disc, reach_p, sigma, values, out)
+                if g.regret_scale.shape[0] == 0:  # float32 (the sums: on the way down)
+                    _update_regrets(g.regrets[base : base + size], disc, values, out)
                 else:  # compressed
                     shape = (n_act, n_p)
                     block = g.block0[a] + deal
@@ -368,24 +371,52 @@ def _regret_matching(stored: Any, n_act: Any, sigma: Any, work: Any) -> None:
 
 
 @_jit
-def _update(
-    regrets: Any, sums: Any, disc: Any, reach_p: Any, sigma: Any, values: Any, out: Any
+def _matching_and_sums(
+    regrets: Any, sums: Any, disc: Any, reach_p: Any, n_act: Any, sigma: Any, work: Any
 ) -> None:
-    """:func:`cardlab.solve.postflop._kernels.update` of float32 storage on flat
-    ``[action, hand]`` arrays (``regrets`` and ``sums``: the node's own), row by row."""
+    """:func:`_regret_matching` of the walker's own float32 node, and the strategy-sum
+    half of :func:`cardlab.solve.postflop._kernels.update` (discounted, plus the strategy
+    weighted by the reach) in its last pass: the same numbers in the same order."""
+    n_h = regrets.shape[0] // n_act
+    f = sigma.dtype.type
+    zero = f(0.0)
+    keep = f(disc[2])
+    total = work[:n_h]
+    total[:] = zero
+    for a in range(n_act):
+        row = regrets[a * n_h : (a + 1) * n_h]
+        weights = sigma[a * n_h : (a + 1) * n_h]
+        for h in range(n_h):
+            r = max(f(row[h]), zero)
+            weights[h] = r
+            total[h] += r
+    uniform = f(1.0) / f(n_act)
+    for h in range(n_h):
+        total[h] = f(1.0) / total[h] if total[h] > zero else zero
+    for a in range(n_act):
+        weights = sigma[a * n_h : (a + 1) * n_h]
+        s_row = sums[a * n_h : (a + 1) * n_h]
+        for h in range(n_h):
+            t = total[h]
+            w = weights[h] * t if t > 0 else uniform
+            weights[h] = w
+            s_row[h] = s_row[h] * keep + reach_p[h] * w
+
+
+@_jit
+def _update_regrets(regrets: Any, disc: Any, values: Any, out: Any) -> None:
+    """The regret half of :func:`cardlab.solve.postflop._kernels.update` of float32
+    storage on flat ``[action, hand]`` arrays (``regrets``: the node's own), row by row."""
     n_p = out.shape[0]
     n_act = values.shape[0] // n_p
     f = values.dtype.type  # the walk's precision
-    positive, negative, keep = f(disc[0]), f(disc[1]), f(disc[2])
+    positive, negative = f(disc[0]), f(disc[1])
     for i in range(n_act):
         r_row = regrets[i * n_p : (i + 1) * n_p]
-        s_row = sums[i * n_p : (i + 1) * n_p]
         v_row = values[i * n_p : (i + 1) * n_p]
-        w_row = sigma[i * n_p : (i + 1) * n_p]
         for h in range(n_p):
             r = r_row[h]
             r_row[h] = r * (positive if r > 0 else negative) + (v_row[h] - out[h])
-            s_row[h] = s_row[h] * keep + reach_p[h] * w_row[h]
 
 
 @_jit
@@ -433,7 +464,8 @@ def chance_tasks(
         out[:] = 0.0
         if _mask(cards_o, slots_o[s], card, sub_o) <= 0.0 and mode != CFR:
             continue
-        _mask(cards_p, slots_p[s], card, sub_p)
+        if mode == CFR:  # the walker's reach: only the update reads it
+            _mask(cards_p, slots_p[s], card, sub_p)
         _loop(
             g,
             g.children[g.child_start[a]],
