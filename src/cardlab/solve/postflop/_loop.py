@@ -253,12 +253,6 @@ def _loop(
             fr[d, _LOCK] = li
             if li >= 0:
                 sigma[:] = g.lock_values[g.lock_start[li] : g.lock_start[li] + size]
-            elif mode == CFR and actor == p and g.regret_scale.shape[0] == 0:
-                # the walker's own node, float32: its strategy sums updated in the
-                # same pass (they need its strategy and reach only, not the values)
-                regrets = g.regrets[base : base + size]
-                sums = g.strategy[base : base + size]
-                _matching_and_sums(regrets, sums, disc, reach_p, n_act, sigma, work)
             elif mode == CFR:
                 _regret_matching(g.regrets[base : base + size], n_act, sigma, work)
             else:
@@ -334,8 +328,10 @@ def _loop(
                     out[h] += weights[h] * row[h]
             if mode == CFR and fr[d, _LOCK] < 0:
                 size = n_act * n_p
-                if g.regret_scale.shape[0] == 0:  # float32 (the sums: on the way down)
-                    _update_regrets(g.regrets[base : base + size], disc, values, out)
+                if g.regret_scale.shape[0] == 0:  # float32
+                    regrets = g.regrets[base : base + size]
+                    sums = g.strategy[base : base + size]
+                    _update(regrets, sums, disc, reach_p, sigma, values, out)
                 else:  # compressed
                     shape = (n_act, n_p)
                     block = g.block0[a] + deal
@@ -371,52 +367,24 @@ def _regret_matching(stored: Any, n_act: Any, sigma: Any, work: Any) -> None:
 
 
 @_jit
-def _matching_and_sums(
-    regrets: Any, sums: Any, disc: Any, reach_p: Any, n_act: Any, sigma: Any, work: Any
+def _update(
+    regrets: Any, sums: Any, disc: Any, reach_p: Any, sigma: Any, values: Any, out: Any
 ) -> None:
-    """:func:`_regret_matching` of the walker's own float32 node, and the strategy-sum
-    half of :func:`cardlab.solve.postflop._kernels.update` (discounted, plus the strategy
-    weighted by the reach) in its last pass: the same numbers in the same order."""
-    n_h = regrets.shape[0] // n_act
-    f = sigma.dtype.type
-    zero = f(0.0)
-    keep = f(disc[2])
-    total = work[:n_h]
-    total[:] = zero
-    for a in range(n_act):
-        row = regrets[a * n_h : (a + 1) * n_h]
-        weights = sigma[a * n_h : (a + 1) * n_h]
-        for h in range(n_h):
-            r = max(f(row[h]), zero)
-            weights[h] = r
-            total[h] += r
-    uniform = f(1.0) / f(n_act)
-    for h in range(n_h):
-        total[h] = f(1.0) / total[h] if total[h] > zero else zero
-    for a in range(n_act):
-        weights = sigma[a * n_h : (a + 1) * n_h]
-        s_row = sums[a * n_h : (a + 1) * n_h]
-        for h in range(n_h):
-            t = total[h]
-            w = weights[h] * t if t > 0 else uniform
-            weights[h] = w
-            s_row[h] = s_row[h] * keep + reach_p[h] * w
-
-
-@_jit
-def _update_regrets(regrets: Any, disc: Any, values: Any, out: Any) -> None:
-    """The regret half of :func:`cardlab.solve.postflop._kernels.update` of float32
-    storage on flat ``[action, hand]`` arrays (``regrets``: the node's own), row by row."""
+    """:func:`cardlab.solve.postflop._kernels.update` of float32 storage on flat
+    ``[action, hand]`` arrays (``regrets`` and ``sums``: the node's own), row by row."""
     n_p = out.shape[0]
     n_act = values.shape[0] // n_p
     f = values.dtype.type  # the walk's precision
-    positive, negative = f(disc[0]), f(disc[1])
+    positive, negative, keep = f(disc[0]), f(disc[1]), f(disc[2])
     for i in range(n_act):
         r_row = regrets[i * n_p : (i + 1) * n_p]
+        s_row = sums[i * n_p : (i + 1) * n_p]
         v_row = values[i * n_p : (i + 1) * n_p]
+        w_row = sigma[i * n_p : (i + 1) * n_p]
         for h in range(n_p):
             r = r_row[h]
             r_row[h] = r * (positive if r > 0 else negative) + (v_row[h] - out[h])
+            s_row[h] = s_row[h] * keep + reach_p[h] * w_row[h]
 
 
 @_jit
