@@ -212,7 +212,8 @@ def _loop(
                     values[j] = 0.0
                     j += 1
                     continue
-                _mask(cards_p, reach_p, card, sub_p)
+                if mode == CFR:  # the walker's reach: only the update reads it
+                    _mask(cards_p, reach_p, card, sub_p)
                 break
             if j < n_k:
                 fr[d, _NEXT] = j
@@ -246,7 +247,7 @@ def _loop(
         size = n_act * n_actor
         sigma = stack[top : top + size]
         top2 = top + size
-        if nxt < 0:
+        if nxt < 0 and (actor != p or mode != BEST):  # a best response plays none
             work = stack[top2 : top2 + n_actor]
             li = locked(g, base) if g.lock_base.shape[0] > 0 else -1
             fr[d, _LOCK] = li
@@ -294,10 +295,8 @@ def _loop(
         at = top2 + n_act * n_p  # the walker's reach after the action walked
         i = nxt + 1
         if i < n_act:
-            sub_p = stack[at : at + n_p]
-            if mode == BEST:
-                sub_p[:] = reach_p
-            else:
+            if mode == CFR:  # the walker's reach, which only the update reads
+                sub_p = stack[at : at + n_p]
                 row = sigma[i * n_p : (i + 1) * n_p]
                 for h in range(n_p):
                     sub_p[h] = reach_p[h] * row[h]
@@ -433,7 +432,8 @@ def chance_tasks(
         out[:] = 0.0
         if _mask(cards_o, slots_o[s], card, sub_o) <= 0.0 and mode != CFR:
             continue
-        _mask(cards_p, slots_p[s], card, sub_p)
+        if mode == CFR:  # the walker's reach: only the update reads it
+            _mask(cards_p, slots_p[s], card, sub_p)
         _loop(
             g,
             g.children[g.child_start[a]],
