@@ -35,7 +35,8 @@ def holdem_shaped(game: Game) -> bool:
 def interpreted_seconds(showdowns: int, games: int = 1) -> float:
     """Estimated CPU seconds of sampling ``showdowns`` (deals x players) interpreted,
     in all, over ``games`` games."""
-    return START_SECONDS * games + SHOWDOWN_SECONDS * showdowns
+    # a count past a float's range (``--samples 1e400`` as an integer) is no quick answer
+    return START_SECONDS * games + SHOWDOWN_SECONDS * min(showdowns, 10**300)
 
 
 def sampling_quick(games: list[Game], showdowns: int) -> bool:
