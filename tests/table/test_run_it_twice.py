@@ -47,14 +47,8 @@ def _game(code: str) -> TableGame:
     return TableGame.create(key, betting=betting, blinds=(1, 2), small_bet=2, big_bet=4)
 
 
-def _all_in_hand(game: TableGame, rng: random.Random, runs: int) -> HandState:
-    """A hand where everyone left goes all in on a random street before the river,
-    with stacks of different sizes (side pots), every player asking for ``runs``."""
-    n = rng.randint(2, 4)
-    sizes = [5, 7, 9, 10, 13] if game.stakes.raise_cap else [40, 60, 100, 101, 157]
-    stacks = [rng.choice(sizes) for _ in range(n)]
-    hand = HandState(game, stacks, seed=rng.randrange(2**32), runs=3)
-    street = rng.choice(["pre-flop", "flop", "turn"])
+def _shove(hand: HandState, rng: random.Random, street: str) -> None:
+    """Check or call until ``street``, then push (some fold when more than two are in)."""
     while hand.phase is Phase.BET:
         legal = hand.legal()
         if hand.street_name != street:
@@ -65,6 +59,16 @@ def _all_in_hand(game: TableGame, rng: random.Random, runs: int) -> HandState:
             hand.fold()
         else:
             hand.check_or_call()
+
+
+def _all_in_hand(game: TableGame, rng: random.Random, runs: int) -> HandState:
+    """A hand where everyone left goes all in on a random street before the river,
+    with stacks of different sizes (side pots), every player asking for ``runs``."""
+    n = rng.randint(2, 4)
+    sizes = [5, 7, 9, 10, 13] if game.stakes.raise_cap else [40, 60, 100, 101, 157]
+    stacks = [rng.choice(sizes) for _ in range(n)]
+    hand = HandState(game, stacks, seed=rng.randrange(2**32), runs=3)
+    _shove(hand, rng, rng.choice(["pre-flop", "flop", "turn"]))
     while hand.phase is Phase.RUNS:
         hand.choose_runs(min(runs, hand.legal().runs))
     return hand

@@ -12,7 +12,7 @@ import warnings
 
 import pokerkit as pk
 import pytest
-from test_run_it_twice import GAMES, _game, _pokerkit_replay
+from test_run_it_twice import GAMES, _game, _pokerkit_replay, _shove
 
 from cardlab.errors import ActionError
 from cardlab.poker.equity import reference_equity
@@ -20,20 +20,6 @@ from cardlab.table import HandState, Phase, TableGame, phh
 from cardlab.table import events as ev
 from cardlab.table.history import replay, to_history
 from cardlab.table.odds import AllInOdds, all_in_spots, spot_odds
-
-
-def _shove(hand: HandState, rng: random.Random, street: str) -> None:
-    """Check or call until ``street``, then push (some fold when more than two are in)."""
-    while hand.phase is Phase.BET:
-        legal = hand.legal()
-        if hand.street_name != street:
-            hand.check_or_call()
-        elif legal.raise_max is not None and rng.random() < 0.7:
-            hand.bet_or_raise_to(legal.raise_max)
-        elif legal.fold and rng.random() < 0.15 and len(hand.in_hand()) > 2:
-            hand.fold()
-        else:
-            hand.check_or_call()
 
 
 def _play_out(hand: HandState, runs: int) -> list[tuple[str, int]]:
