@@ -5,6 +5,7 @@ these checks still restores, and the lobby never lists a bad name it kept."""
 
 from __future__ import annotations
 
+import json
 import secrets
 import warnings
 from pathlib import Path
@@ -191,3 +192,19 @@ def test_the_lobby_never_lists_a_bad_name_saved_before_the_check(tmp_path: Path)
 def test_check_table_name_joins_spaces_and_allows_none() -> None:
     assert check_table_name("  Friday   night ") == "Friday night"
     assert check_table_name("") == ""
+
+
+@pytest.mark.parametrize("value", [-1, 10.5, "2s", [2], float("inf"), float("nan"), 10**400])
+def test_a_runout_pause_out_of_bounds_is_refused_at_creation(value: Any) -> None:
+    """The seconds between a runout's streets are 0 to 10: anything else is one 400 line
+    naming ``runout_pause``, and no table is made."""
+    app = create_app(table_store=Store.in_memory(), limiter=None)
+    with TestClient(app) as client:
+        body = BASE | {"runout_pause": value}
+        answer = client.post(
+            "/api/tables",
+            content=json.dumps(body, allow_nan=True),
+            headers=_browser() | {"content-type": "application/json"},
+        )
+        _one_line_naming(answer, "runout_pause")
+        assert not app.state.tables.rooms

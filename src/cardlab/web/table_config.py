@@ -9,7 +9,6 @@ checked value, saved with the table so a restarted server deals the same game.
 from __future__ import annotations
 
 import contextlib
-import math
 import re
 import unicodedata
 from dataclasses import asdict, dataclass, field
@@ -676,8 +675,7 @@ def _seconds(data: dict[str, Any], name: str, default: float, hi: float) -> floa
     if (
         isinstance(value, bool)
         or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or not 0 <= value <= hi
+        or not 0 <= value <= hi  # exact for any int; false for nan and inf
     ):
         raise RequestError(f"field {name!r} must be seconds from 0 to {hi:g}: {_shown(value)}")
     return float(value)
