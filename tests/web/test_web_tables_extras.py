@@ -502,6 +502,58 @@ def test_the_coach_reviews_push_fold_decisions_at_a_practice_table() -> None:
     assert summary["ev_lost_bb"] == pytest.approx(sum(d["ev_lost"] for d in decisions), abs=1e-3)
 
 
+def test_a_review_in_progress_is_not_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand whose review is still being worked out (here: a river solve held on an event)
+    is not in the summary's count: the count and the reviews sent always agree, so a page
+    (or a test) waiting for every hand to be reviewed gets every review."""
+    import threading
+
+    import cardlab.web.table_coach as coach_module
+
+    release = threading.Event()
+    real = coach_module.review_river
+
+    def slow_river(hand, position):  # type: ignore[no-untyped-def]
+        release.wait(20)
+        return real(hand, position)
+
+    monkeypatch.setattr(coach_module, "review_river", slow_river)
+    config = parse_config({"game": "standard52-holdem", "seats": 2, "stack": 20, "clock": 0,
+                           "pause": 0, "bot_delay": 0, "blinds": [1, 2], "seed": 11,
+                           "bots": {"2": "station"}})  # fmt: skip
+    room = Room("slowcoach", config, Store.in_memory(), saved=SavedTable(host_sha256="A"))
+    coach = room.extras.coach
+    coach.switch("A", True)
+    session = coach.sessions["A"]
+    hand = _one_pushed_hand()
+    worker = threading.Thread(target=coach.review_hand, args=(session, 1, hand, 0))
+    worker.start()
+    time.sleep(0.2)
+    assert coach.status("A")["summary"]["hands"] == 0 and coach.status("A")["reviews"] == []
+    release.set()
+    worker.join(20)
+    status = coach.status("A")
+    assert status["summary"]["hands"] == 1 and [r["hand"] for r in status["reviews"]] == [1]
+    assert status["summary"]["decisions"] == len(status["reviews"][0]["decisions"]) == 1
+
+
+def _one_pushed_hand():  # type: ignore[no-untyped-def]
+    """Heads-up standard52, 10 big blinds: the first to act (the small blind, position 0)
+    pushes, the big blind calls; the board is dealt and shown down."""
+    from cardlab.table import HandState, TableGame
+
+    hand = HandState(TableGame.create("standard52-holdem", blinds=(1, 2)), [20, 20], seed=3)
+    while not hand.is_over:
+        legal = hand.legal()
+        if legal.phase is not Phase.SHOWDOWN and legal.raise_max is not None:
+            hand.bet_or_raise_to(legal.raise_max)
+        elif legal.phase is not Phase.SHOWDOWN:
+            hand.check_or_call()
+        else:
+            hand.show_or_muck(True)
+    return hand
+
+
 def _my_turn(room: Room, seat: int) -> bool:
     hand = room.session.hand
     return hand is not None and hand.actor is not None and room.session.seat_of(hand.actor) == seat

@@ -156,6 +156,7 @@ class Coach:
         self.sessions: dict[str, _Session] = {}
         self._listeners: dict[int, tuple[str | None, _Sender]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._lock = threading.Lock()  # reviews finish in worker threads
 
     @property
     def matrices(self) -> Matrices:
@@ -246,27 +247,23 @@ class Coach:
 
     def review_hand(self, session: _Session, number: int, hand: HandState, position: int) -> None:
         """Judge the push/fold and river decisions of ``position`` in ``hand`` into
-        ``session``. Slow (solves): called in a worker thread."""
+        ``session``. Slow (solves): called in a worker thread. The session changes once, when
+        the review is complete, so a message never counts a hand whose review it lacks."""
         spots, why = pushfold_spots(hand)
         mine = [s for s in spots if s.player == position]
-        session.hands += 1
         entry: dict[str, Any] = {"hand": number, "decisions": [], "note": None}
+        decisions: list[Decision] = []
         if not mine:
             entry["note"] = why or "no push/fold decision of yours"
         else:
             game = hand.game.game
             if self.matrices.get(game) is None:
                 self.matrices.build(game)
-            decisions: list[Decision] = []
             for spot in mine:
                 solution = self.matrices.solution(game, spot.stack, spot.ante)
                 matrix = self.matrices.get(game)
                 assert matrix is not None
                 decisions.append(review(game, matrix, solution, spot))
-            for d in decisions:
-                session.decisions += 1
-                session.lost += d.ev_lost
-                session.mistakes += d.ev_lost >= MISTAKE
             entry["decisions"] = [d.as_dict() for d in decisions]
         try:
             river, _ = review_river(hand, position)
@@ -276,11 +273,18 @@ class Coach:
             entry["river_note"] = "the coach could not review this river"
         if river is not None:
             entry["river"] = river.as_dict()
-            for rd in river.decisions:
-                session.river_decisions += 1
-                session.river_lost += rd.ev_lost
-                session.river_mistakes += rd.ev_lost >= max(MISTAKE, river.precision)
-        session.reviews.append(entry)
+        with self._lock:
+            session.hands += 1
+            for d in decisions:
+                session.decisions += 1
+                session.lost += d.ev_lost
+                session.mistakes += d.ev_lost >= MISTAKE
+            if river is not None:
+                for rd in river.decisions:
+                    session.river_decisions += 1
+                    session.river_lost += rd.ev_lost
+                    session.river_mistakes += rd.ev_lost >= max(MISTAKE, river.precision)
+            session.reviews.append(entry)
 
     # --- what the viewer is sent ----------------------------------------------------------
 
@@ -289,6 +293,10 @@ class Coach:
         session = None if author is None else self.sessions.get(author)
         if session is None:
             return {"type": "coach", "on": False, "available": self.refusal(author) is None}
+        with self._lock:
+            return self._status(session)
+
+    def _status(self, session: _Session) -> dict[str, Any]:
         per = session.lost / session.decisions if session.decisions else None
         return {
             "type": "coach",
