@@ -55,6 +55,8 @@ COMMANDS: dict[str, list[str]] = {
         "2c 3d 4h",
     ],
     "chart AA 72o": ["chart", "--hands", "AA,72o", "--workers", "0"],
+    "chart": ["chart", "--workers", "0"],
+    "report": ["report", "--workers", "0", "--no-cache", "--out", "/tmp/cardlab-first-run-report.html"],
     "showdown": [
         "showdown",
         "--game",

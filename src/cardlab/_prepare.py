@@ -82,6 +82,7 @@ SETS: dict[str, KernelSet] = {
             f"{_K}sampling.plain_loop",
             f"{_K}sampling.dealt_loop",
             f"{_K}sampling.ranges_loop",
+            f"{_K}sampling.omaha_loop",
         ),
         "cardlab.poker.warm_up:equity",
     ),
@@ -213,15 +214,19 @@ def compiled_here(kernel_set: KernelSet) -> int:
     return total
 
 
-def start_in_background(name: str) -> bool:
+def start_in_background(name: str | list[str]) -> bool:
     """Prepare set ``name`` in a process of its own, detached from this one (it outlives
-    it, at a lower priority); nothing when a preparation holds the lock already. True
-    when a process was started."""
+    it, at a lower priority); nothing when a preparation holds the lock already. A list:
+    the arguments of ``python -m cardlab._prepare`` (``--compile``, one kernel:
+    :mod:`cardlab._serial_first`), started whatever holds the lock. True when a process
+    was started."""
     root = cache_dir()
-    if preparing(root):
+    if isinstance(name, str) and preparing(root):
         return False
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
-    args = [sys.executable, "-m", "cardlab._prepare", name]
+    # the compiler on, the parallel kernels compiled: what the background is for
+    off = ("NUMBA_DISABLE_JIT", "CARDLAB_SERIAL_FIRST")
+    env = {k: v for k, v in os.environ.items() if k not in off}
+    args = [sys.executable, "-m", "cardlab._prepare", *([name] if isinstance(name, str) else name)]
     try:
         root.mkdir(parents=True, exist_ok=True)
         log = os.open(root / LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -286,6 +291,11 @@ def main(argv: list[str]) -> int:
     """``python -m cardlab._prepare SET...``: prepare each set (waiting for the lock)."""
     with contextlib.suppress(OSError):
         os.nice(10)  # behind whatever the user runs meanwhile
+    if argv[:1] == ["--compile"] and len(argv) == 2:  # one kernel for one set of types
+        from cardlab import _serial_first
+
+        _serial_first.compile_now(argv[1])
+        return 0
     for name in argv:
         if name not in SETS:
             print(f"cardlab: no kernel set {name!r} (known: {', '.join(SETS)})", file=sys.stderr)

@@ -51,6 +51,21 @@ def kernel_lock(root: Path, name: str) -> Iterator[None]:
         os.close(handle)  # releases the lock
 
 
+def kernel_busy(root: Path, name: str) -> bool:
+    """Whether some process holds kernel ``name``'s lock in ``root`` now (compiles it)."""
+    try:
+        handle = os.open(root / "locks" / f"{_UNSAFE.sub('_', name)}.lock", os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(handle)  # (releases the lock if it was taken here)
+    return False
+
+
 def share_compiles() -> None:
     """Compile (or load) each cached numba kernel under its lock (:func:`kernel_lock`),
     from numba's import on (``import cardlab`` calls this: numba itself is not imported

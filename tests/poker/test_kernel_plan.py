@@ -100,7 +100,7 @@ def test_the_plan_lists_its_kernels() -> None:
     fesca = KernelPlan.for_game(get_game("fesca78-omaha"))
     assert [k.__name__ for k in fesca.exact_kernels()] == ["fill_rank_keys", "exact_units"]
     assert [k.__name__ for k in plan.chart_kernels(True)] == ["fill_rank_keys", "hand_vs_random"]
-    loops = ["plain_loop", "dealt_loop", "ranges_loop"]
+    loops = ["plain_loop", "dealt_loop", "ranges_loop", "omaha_loop", "subsets_loop"]
     assert [k.__name__ for k in plan.chart_kernels(False)] == ["fill_rank_keys", *loops]
 
 
@@ -148,8 +148,15 @@ def test_monte_carlo_runs_one_loop_and_ties_never_the_general_one() -> None:
     assert loop(get_game("fesca78-holdem").with_options(suit_tiebreak=False)) == "dealt_loop"
     assert loop(standard, (3, 1)) == "ranges_loop"
     assert loop(standard, general=True) == "ranges_loop"
-    assert loop(get_game("standard52-omaha")) == "ranges_loop"
+    assert loop(get_game("standard52-omaha")) == "omaha_loop"
+    assert loop(get_game("standard52-omaha"), general=True) == "omaha_loop"
+    subsets = get_game("fesca78-holdem").with_options(compound="mixwell")
+    assert KernelPlan.for_game(subsets).scalars.method == bundle.SUBSETS
+    assert loop(subsets) == "subsets_loop"
     loops = {f"cardlab.poker._kernels.sampling.{k.__name__}" for k in sampling.LOOPS}
-    assert loops <= set(_prepare.SETS["equity"].kernels)
+    # the equity set prepares every loop but the subsets path's (rule options only)
+    assert loops - set(_prepare.SETS["equity"].kernels) == {
+        "cardlab.poker._kernels.sampling.subsets_loop"
+    }
     bots = loops & set(_prepare.SETS["bots"].kernels)
     assert {b.rsplit(".", 1)[1] for b in bots} == {"plain_loop", "dealt_loop"}

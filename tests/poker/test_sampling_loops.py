@@ -17,7 +17,7 @@ import pytest
 from cardlab.poker._kernels import sampling
 from cardlab.poker._kernels.showdowns import SHARE_UNIT
 from cardlab.poker.equity import _parse_deal, _sample_arrays, exact_equity, sample_equity
-from cardlab.poker.games import get_game
+from cardlab.poker.games import Game, get_game
 from cardlab.poker.plan import KernelPlan
 
 DECKS = Path(__file__).parent.parent / "data" / "decks"
@@ -36,8 +36,10 @@ CASES = [
 ]
 
 
-def _sampled(game_name: str, hands: list[str], board: str, dead: str, general: bool) -> Any:
-    game = get_game(game_name)
+def _sampled(
+    game_name: str | Game, hands: list[str], board: str, dead: str, general: bool
+) -> Any:
+    game = get_game(game_name) if isinstance(game_name, str) else game_name
     deal = _parse_deal(game, hands, board, dead)
     combos, n_combos, board_arr, base_used = _sample_arrays(game, deal)
     plan = KernelPlan.for_game(game)
@@ -62,7 +64,35 @@ def test_both_loops_within_a_few_standard_errors_of_exact(
     game: str, hands: list[str], board: str, dead: str, general: bool
 ) -> None:
     exact = exact_equity(get_game(game), hands, board=board, dead=dead)
-    total = _sampled(game, hands, board, dead, general)
+    _near_exact(_sampled(game, hands, board, dead, general), exact)
+
+
+@pytest.mark.parametrize(
+    ("game", "hands", "board", "loop"),
+    [
+        (get_game("standard52-omaha"), ["As Ac Kd Kh", "7d 8d 9c Tc"], "2c 3d 4h", "omaha_loop"),
+        (  # FESCA78 with Mixwell + quads below quads: only the subsets path is exact
+            get_game("fesca78-holdem").with_options(compound="mixwell"),
+            ["木1 火1", "水12 金12"],
+            "木5 火6 土7",
+            "subsets_loop",
+        ),
+    ],
+    ids=["omaha", "subsets"],
+)
+def test_each_key_methods_loop_within_a_few_standard_errors_of_exact(
+    game: Game, hands: list[str], board: str, loop: str
+) -> None:
+    """The general loop has a copy per key method, each compiled with its method's code
+    only (``_ranges_block_of``): Omaha's and the subsets path's against the exact count."""
+    plan = KernelPlan.for_game(game)
+    one_each = np.ones(len(hands), np.int64)
+    assert sampling.loop_for(one_each, len(game.deck), plan.scalars, False).__name__ == loop
+    exact = exact_equity(game, hands, board=board)
+    _near_exact(_sampled(game, hands, board, "", general=False), exact)
+
+
+def _near_exact(total: Any, exact: Any) -> None:
     n = SAMPLES
     assert int(total[2].sum()) == n * SHARE_UNIT  # every deal hands out one pot
     for p, e in enumerate(exact.players):

@@ -8,7 +8,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from cardlab import render
+from cardlab import _serial_first, render
 from cardlab.bots.arena import ArenaConfig, ArenaResult, run_arena
 from cardlab.cli._cluster import scheduler_address
 from cardlab.cli._common import (
@@ -109,6 +109,7 @@ def arena(
     fmt: str,
 ) -> None:
     """Play HANDS hands between bots and report big blinds won per 100 hands (95% CI)."""
+    _serial_first.enable()  # a first run: serial twins while the parallel kernels compile
     from cardlab.solve.small_table import small_game_key
 
     small = small_game_key(game_name, deck)  # kuhn, leduc, leduc-fesca, a game file

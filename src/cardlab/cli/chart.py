@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from cardlab import render
+from cardlab import _serial_first, render
 from cardlab.cli._cluster import cache_from, client_from, cluster_options, task_bar
 from cardlab.cli._common import (
     after_first_run_notice,
@@ -99,6 +99,7 @@ def chart(
     """The all-in equity of every class of starting hands (AKs, AKo, ...; Omaha's four
     cards, Stud's first three) against random opponents, strongest first: exact or
     sampled with a standard error."""
+    _serial_first.enable()  # a first run: serial twins while the parallel kernels compile
     from cardlab.analysis.chart import chart as compute_chart
     from cardlab.analysis.chart_multi import game_classes
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import click
 
-from cardlab import budget, render
+from cardlab import _serial_first, budget, render
 from cardlab.cards import format_cards
 from cardlab.cli._common import (
     FiniteFloat,
@@ -106,6 +106,7 @@ def equity(
     """Win / tie / lose chances of each HAND (cards, "random" for an unknown hand, or a
     range like QQ+ in standard52 Hold'em): exact over every remaining board (by default
     only when cheap with random hands), or sampled with --samples/--target-se."""
+    _serial_first.enable()  # a first run: serial twins while the parallel kernels compile
     game = game_from(game_name, rule, deck)
     if exact and (samples is not None or target_se is not None):
         raise GameError("--exact enumerates every deal: drop --samples/--target-se")
@@ -241,6 +242,7 @@ def ties(
     fmt: str,
 ) -> None:
     """How often a heads-up showdown splits the pot, with and without suit tie-breaks."""
+    _serial_first.enable()  # a first run: serial twins while the parallel kernels compile
     # default: every built-in Hold'em game, or Hold'em with --deck
     if game_name:
         names = list(game_name)

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from cardlab import _serial_first
 from cardlab.cli._cluster import (
     cache_from,
     check_report_work,
@@ -124,6 +125,7 @@ def report(
     without suit tie-breaks, Omaha, the effect of each compared rule option, the decks
     compared by heads-up push/fold and, with --postflop, after the flop (both printed
     here too)."""
+    _serial_first.enable()  # a first run: serial twins while the parallel kernels compile
     from cardlab.analysis.html import report_html
     from cardlab.analysis.report import build_report, check_decks, parse_option
     from cardlab.poker.rules import RuleSet

@@ -449,7 +449,7 @@ def _exact_vs_random(game: Game, deal: _Deal, hero: int, progress: Progress | No
     kp = KernelPlan.for_game(game)
     if progress is not None:
         progress(0, 1)
-    total = _vs_random.hand_vs_random(hole, board_codes, rest, kp.arrays, kp.scalars, _cores())
+    total = _vs_random.count(hole, board_codes, rest, kp.arrays, kp.scalars, _cores())
     if hero == 1:
         total = total[:, ::-1]
     if progress is not None:

@@ -29,7 +29,7 @@ def exact() -> None:
 def equity() -> None:
     """What ``cardlab equity`` runs: exact fixed hands (counted by rank class), a hand
     against a random hand, the walk over every board (Omaha), and sampling (fixed and
-    random hands, and ranges: the general loop)."""
+    random hands, ranges and Omaha: the general loops)."""
     for name, hands in _FIXED.items():
         game = get_game(name)
         exact_equity(game, hands)
@@ -39,4 +39,5 @@ def equity() -> None:
     sample_equity(standard, ["QQ+", "AKs"], samples=1000, rng=0)
     omaha = get_game("standard52-omaha")
     exact_equity(omaha, ["As Ac Kd Kh", "7d 8d 9c Tc"], board="2c 3d 4h 5s")
+    sample_equity(omaha, ["As Ac Kd Kh", RANDOM], samples=1000, rng=0)  # Omaha's loop
     bots()

@@ -12,9 +12,11 @@ Three loops, the same statistics (each trial is an independent uniform deal):
   shuffle of the cards left, hash digits summed as the cards are dealt;
   :func:`~.sampling_dealt.plain_block` where suits never break ties and there is no
   Mixwell, :func:`~.sampling_dealt.dealt_block` otherwise;
-- :func:`_ranges_block` for everything else (ranges, the subset and Omaha paths): a
+- the general block for everything else (ranges, the subset and Omaha paths): a
   combo picked per player (the whole pick again if two share a card), the other cards
-  dealt with a per-card check against the cards in play.
+  dealt with a per-card check against the cards in play. One copy of it per key method
+  (:func:`_ranges_block_of`), each with only its method's code: a range of standard52
+  Hold'em compiles neither Omaha's key nor the subsets path.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from cardlab import _serial_first
 from cardlab.poker._kernels.bundle import (
     HASHED,
     OMAHA,
+    SUBSETS,
     KernelArrays,
     KernelScalars,
     omaha_arrays,
@@ -36,7 +40,7 @@ from cardlab.poker._kernels.draws import below
 from cardlab.poker._kernels.hashed import hash_masks, plan_suits, raise_rare_from, rare
 from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key_of
 from cardlab.poker._kernels.sampling_dealt import dealt_block, plain_block
-from cardlab.poker._kernels.showdowns import key_of
+from cardlab.poker._kernels.showdowns import subsets_key
 from cardlab.poker._kernels.tally import store, tally
 
 Array = Any  # numpy arrays typed loosely: numba-compiled code
@@ -47,11 +51,11 @@ def _called(kernel: Any) -> Any:
     return njit(cache=True)(getattr(kernel, "py_func", kernel))  # (a plain function: no JIT)
 
 
-# The general loop calls the key functions of Omaha, of the subsets path and of rare hands
+# The general loops call the key functions of Omaha, of the subsets path and of rare hands
 # as functions: inlined (numba's ``inline="always"`` types each copy again) they made its
 # compile 62 s of CPU, called 20 s; a call a player a deal is little beside their work.
 _omaha_key = _called(omaha_key_of)
-_subsets_key = _called(key_of)
+_subsets_key = _called(subsets_key)
 _raise_rare = _called(raise_rare_from)
 
 
@@ -83,19 +87,23 @@ def monte_carlo(
     Omaha's and every key method's code, is most of it: 60 of 90 s on two busy cores),
     where a question runs one (``cardlab ties``: the plain and the dealt loop).
     """
-    return loop_for(n_combos, deck_size, sc, general)(
-        combos, n_combos, board, base_used, deck_size, arr, sc, seeds, trials
-    )
+    args = (combos, n_combos, board, base_used, deck_size, arr, sc, seeds, trials)
+    loop = loop_for(n_combos, deck_size, sc, general)
+    # a first run of a command: the loop's serial twin while the loop compiles (for later)
+    return _serial_first.call(loop, _SERIAL[loop], args)
 
 
 def loop_for(n_combos: Array, deck_size: int, sc: KernelScalars, general: bool) -> Any:
     """The compiled kernel of :func:`monte_carlo`'s loop for this deal: the plain dealt
-    loop, the dealt loop, or the general one (see the module's docstring)."""
+    loop, the dealt loop, or the general one of the deal's key method (see the module's
+    docstring)."""
     dealt = sc.method == HASHED and not general and deck_size <= 0xFFFF  # 16-bit draws
     dealt = dealt and all(int(n) == 1 for n in n_combos)
     if dealt and not sc.suits_count and not sc.mixwell:
         return plain_loop
-    return dealt_loop if dealt else ranges_loop
+    if dealt:
+        return dealt_loop
+    return {HASHED: ranges_loop, OMAHA: omaha_loop}.get(int(sc.method), subsets_loop)
 
 
 # The three loops' kernels, alike but for the block function each calls: numba compiles a
@@ -153,16 +161,59 @@ def ranges_loop(
     seeds: Array,
     trials: int,
 ) -> Array:  # pragma: no cover - compiled
-    """:func:`monte_carlo` by :func:`_ranges_block`, a block a thread."""
+    """:func:`monte_carlo` by the general block with the hash path's keys, a block a thread."""
     parts = np.zeros((seeds.shape[0], 5, combos.shape[0]), np.int64)
     for b in prange(seeds.shape[0]):
-        _ranges_block(
+        _hashed_block(
             combos, n_combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b]
         )
     return _summed(parts)
 
 
-LOOPS = (plain_loop, dealt_loop, ranges_loop)
+@njit(cache=True, parallel=True)
+def omaha_loop(
+    combos: Array,
+    n_combos: Array,
+    board: Array,
+    base_used: Array,
+    deck_size: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    seeds: Array,
+    trials: int,
+) -> Array:  # pragma: no cover - compiled
+    """:func:`monte_carlo` by the general block with Omaha's keys, a block a thread."""
+    parts = np.zeros((seeds.shape[0], 5, combos.shape[0]), np.int64)
+    for b in prange(seeds.shape[0]):
+        _omaha_block(
+            combos, n_combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b]
+        )
+    return _summed(parts)
+
+
+@njit(cache=True, parallel=True)
+def subsets_loop(
+    combos: Array,
+    n_combos: Array,
+    board: Array,
+    base_used: Array,
+    deck_size: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    seeds: Array,
+    trials: int,
+) -> Array:  # pragma: no cover - compiled
+    """:func:`monte_carlo` by the general block with the subsets path's keys, a block a thread."""
+    parts = np.zeros((seeds.shape[0], 5, combos.shape[0]), np.int64)
+    for b in prange(seeds.shape[0]):
+        _subsets_block(
+            combos, n_combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b]
+        )
+    return _summed(parts)
+
+
+LOOPS = (plain_loop, dealt_loop, ranges_loop, omaha_loop, subsets_loop)
+_SERIAL = {loop: _serial_first.twin(loop) for loop in LOOPS}  # (cardlab._serial_first)
 
 
 @njit(cache=True)
@@ -174,110 +225,125 @@ def _summed(parts: Array) -> Array:  # pragma: no cover - compiled
     return tallies
 
 
-@njit(cache=True)
-def _ranges_block(
-    combos: Array,
-    n_combos: Array,
-    board: Array,
-    base_used: Array,
-    deck_size: int,
-    arr: KernelArrays,
-    sc: KernelScalars,
-    seed: int,
-    trials: int,
-    part: Array,
-) -> None:  # pragma: no cover - compiled
-    """One block of :func:`monte_carlo` in general (ranges, any key method): its tallies
-    into ``part`` (5 x players), as the dealt loops."""
-    players, _, h = combos.shape
-    nb = board.shape[0]
-    hashed = sc.method == HASHED
-    omaha = sc.method == OMAHA
-    oa = omaha_arrays(arr)
-    per_card = arr.per_card
-    lo_index = arr.lo_index
-    hi_index = arr.hi_index
-    rank_keys = arr.rank_keys
-    suit_plan = arr.suit_plan
-    top_suits = arr.top_suits
-    n_lo_bits = sc.n_lo_bits
-    suit_shift = sc.suit_shift
-    suits_count = sc.suits_count
-    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
-    ra = rare_arrays(arr)
-    state = np.uint64(seed)
-    used = np.zeros(deck_size, np.int64)  # == stamp: in play this trial
-    dealt = np.empty((players, h + nb), np.int64)
-    keys = np.empty(players, np.int64)
-    mix_of = np.zeros(16, np.int64)
-    scratch = np.zeros((PARTS_ROWS, 5), np.int64)
-    out = np.zeros((4, players), np.int64)  # the block's own (no cache lines shared)
-    rejected = 0
-    stamp = 0
-    done = 0
-    while done < trials:
-        stamp += 1
-        ok = True
-        for p in range(players):
-            pick = 0
-            if n_combos[p] > 1:
-                pick, state = below(state, n_combos[p])
-            for j in range(h):
-                c = combos[p, pick, j]
-                if c >= 0:
-                    if used[c] == stamp or base_used[c]:
-                        ok = False
-                    used[c] = stamp
-                dealt[p, j] = c
-        if not ok:
-            rejected += 1
-            continue
-        board_sum = 0  # the board's hash digits and suit boards, summed once
-        board_w0 = 0
-        board_w1 = 0
-        for j in range(nb):
-            c = board[j]
-            if c < 0:
-                c, state = below(state, deck_size)
-                while used[c] == stamp or base_used[c]:
-                    c, state = below(state, deck_size)
-                used[c] = stamp
+def _ranges_block_of(method: int) -> Any:
+    """The general block of one key ``method`` (``SUBSETS``, ``HASHED`` or ``OMAHA``),
+    compiled with that method's code only: numba drops the branches of the other methods
+    before typing them (``method`` is a constant of the closure), so a range of a hashed
+    game compiles neither Omaha's key function nor the subsets path's (21 and 7 of the
+    general block's 47 s of CPU). Each method's copy has an entry of its own in numba's
+    disk cache (the closure's constants are part of its key)."""
+
+    @njit(cache=True)
+    def block(
+        combos: Array,
+        n_combos: Array,
+        board: Array,
+        base_used: Array,
+        deck_size: int,
+        arr: KernelArrays,
+        sc: KernelScalars,
+        seed: int,
+        trials: int,
+        part: Array,
+    ) -> None:  # pragma: no cover - compiled
+        """One block of :func:`monte_carlo` in general (ranges, this key method): its
+        tallies into ``part`` (5 x players), as the dealt loops."""
+        players, _, h = combos.shape
+        nb = board.shape[0]
+        oa = omaha_arrays(arr)
+        per_card = arr.per_card
+        lo_index = arr.lo_index
+        hi_index = arr.hi_index
+        rank_keys = arr.rank_keys
+        suit_plan = arr.suit_plan
+        top_suits = arr.top_suits
+        n_lo_bits = sc.n_lo_bits
+        suit_shift = sc.suit_shift
+        suits_count = sc.suits_count
+        lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
+        ra = rare_arrays(arr)
+        state = np.uint64(seed)
+        used = np.zeros(deck_size, np.int64)  # == stamp: in play this trial
+        dealt = np.empty((players, h + nb), np.int64)
+        keys = np.empty(players, np.int64)
+        mix_of = np.zeros(16, np.int64)
+        scratch = np.zeros((PARTS_ROWS, 5), np.int64)
+        out = np.zeros((4, players), np.int64)  # the block's own (no cache lines shared)
+        rejected = 0
+        stamp = 0
+        done = 0
+        while done < trials:
+            stamp += 1
+            ok = True
             for p in range(players):
-                dealt[p, h + j] = c
-            if hashed:
-                board_sum += per_card[c, 0]
-                board_w0 |= per_card[c, 1]
-                board_w1 |= per_card[c, 2]
-        for p in range(players):
-            total = board_sum
-            w0 = board_w0
-            w1 = board_w1
-            for j in range(h):
-                c = dealt[p, j]
+                pick = 0
+                if n_combos[p] > 1:
+                    pick, state = below(state, n_combos[p])
+                for j in range(h):
+                    c = combos[p, pick, j]
+                    if c >= 0:
+                        if used[c] == stamp or base_used[c]:
+                            ok = False
+                        used[c] = stamp
+                    dealt[p, j] = c
+            if not ok:
+                rejected += 1
+                continue
+            # the board's hash digits and suit boards, summed once; not literal zeros: a
+            # callee typed first with Literal[int](0) would be compiled twice (_raise_rare)
+            board_sum = int(0)  # noqa: UP018, RUF046
+            board_w0 = int(0)  # noqa: UP018, RUF046
+            board_w1 = int(0)  # noqa: UP018, RUF046
+            for j in range(nb):
+                c = board[j]
                 if c < 0:
                     c, state = below(state, deck_size)
                     while used[c] == stamp or base_used[c]:
                         c, state = below(state, deck_size)
                     used[c] = stamp
-                    dealt[p, j] = c
-                if hashed:
-                    total += per_card[c, 0]
-                    w0 |= per_card[c, 1]
-                    w1 |= per_card[c, 2]
-            if omaha:  # the arrays taken out of arr once: each read counts a reference
-                keys[p] = _omaha_key(dealt[p], scratch, sc, oa)
-                continue
-            if not hashed:
-                keys[p] = _subsets_key(dealt[p], mix_of, scratch, arr, sc)
-                continue
-            place = hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
-            key = rank_keys[place]
-            if suits_count:
-                key |= plan_suits(suit_plan[place], w0, w1, top_suits)
-            if rare(total >> suit_shift, sc):
-                key = _raise_rare(dealt[p], h + nb, total, w0, w1, mix_of, key, arr, sc, ra)
-            keys[p] = key
-        tally(keys, 1, out)
-        done += 1
-    store(out, part)
-    part[4, 0] = rejected
+                for p in range(players):
+                    dealt[p, h + j] = c
+                if method == HASHED:  # (a constant: the other methods' copies drop this)
+                    board_sum += per_card[c, 0]
+                    board_w0 |= per_card[c, 1]
+                    board_w1 |= per_card[c, 2]
+            for p in range(players):
+                total = board_sum
+                w0 = board_w0
+                w1 = board_w1
+                for j in range(h):
+                    c = dealt[p, j]
+                    if c < 0:
+                        c, state = below(state, deck_size)
+                        while used[c] == stamp or base_used[c]:
+                            c, state = below(state, deck_size)
+                        used[c] = stamp
+                        dealt[p, j] = c
+                    if method == HASHED:
+                        total += per_card[c, 0]
+                        w0 |= per_card[c, 1]
+                        w1 |= per_card[c, 2]
+                if method == OMAHA:  # the arrays taken out of arr once: a read counts a reference
+                    keys[p] = _omaha_key(dealt[p], scratch, sc, oa)
+                    continue
+                if method == SUBSETS:
+                    keys[p] = _subsets_key(dealt[p], arr)
+                    continue
+                place = hi_index[total >> n_lo_bits & hi_mask] + lo_index[total & lo_mask]
+                key = rank_keys[place]
+                if suits_count:
+                    key |= plan_suits(suit_plan[place], w0, w1, top_suits)
+                if rare(total >> suit_shift, sc):
+                    key = _raise_rare(dealt[p], h + nb, total, w0, w1, mix_of, key, arr, sc, ra)
+                keys[p] = key
+            tally(keys, 1, out)
+            done += 1
+        store(out, part)
+        part[4, 0] = rejected
+
+    return block
+
+
+_hashed_block = _ranges_block_of(HASHED)
+_omaha_block = _ranges_block_of(OMAHA)
+_subsets_block = _ranges_block_of(SUBSETS)

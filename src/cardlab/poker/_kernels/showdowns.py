@@ -42,7 +42,16 @@ from cardlab.poker._kernels.tally import SHARE_UNIT, next_combination, tally
 
 Array = Any  # numpy arrays typed loosely: numba-compiled code
 
-__all__ = ["HASHED", "OMAHA", "SHARE_UNIT", "SUBSETS", "draw_outcomes", "exact_units", "key_of"]
+__all__ = [
+    "HASHED",
+    "OMAHA",
+    "SHARE_UNIT",
+    "SUBSETS",
+    "draw_outcomes",
+    "exact_units",
+    "key_of",
+    "subsets_key",
+]
 
 
 @njit(cache=True, inline="always")
@@ -68,6 +77,13 @@ def key_of(
         return hand_key(row, k, total, w0, w1, mix_of, arr, sc)
     if method == OMAHA:
         return omaha_key(row, parts, arr, sc)
+    return subsets_key(row, arr)
+
+
+@njit(cache=True, inline="always")
+def subsets_key(row: Array, arr: KernelArrays) -> int:  # pragma: no cover - compiled
+    """The key of ``row`` by the subsets path: the best of every allowed five
+    (``arr.choices``, by :func:`~.five.key5`)."""
     best = -1
     choices = arr.choices
     for j in range(choices.shape[0]):

@@ -188,6 +188,22 @@ def start_multiset(v: Array, k: int, prefix: Array) -> int:  # pragma: no cover 
 
 
 @njit(cache=True)
+def largest_first(costs: Array) -> Array:  # pragma: no cover - compiled
+    """The indices of ``costs``, the largest first, ties in their order: what
+    ``np.argsort(-costs, kind="mergesort")`` gives, by an insertion sort of a few hundred
+    units (numba's merge sort costs a second of compile on a first run)."""
+    n = costs.shape[0]
+    order = np.empty(n, np.int64)
+    for i in range(n):
+        j = i
+        while j > 0 and costs[order[j - 1]] < costs[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    return order
+
+
+@njit(cache=True)
 def multiset_costs(prefixes: Array, n_ranks: int, deal: int) -> Array:  # pragma: no cover
     """Per unit of :func:`multiset_prefixes`: how many multisets its walk visits (the
     work of a unit, for :func:`balance`)."""

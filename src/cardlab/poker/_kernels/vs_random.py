@@ -29,12 +29,14 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from cardlab import _serial_first
 from cardlab._sharing import borrowed, fetch_add
 from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars
 from cardlab.poker._kernels.hashed import hash_masks
 from cardlab.poker._kernels.tally import (
     SHARE_UNIT,
     SHARES,
+    largest_first,
     multiset_costs,
     multiset_prefixes,
     next_combination,
@@ -85,9 +87,10 @@ def hand_vs_random(
     units = np.full((n_suits + prefixes.shape[0], 3), -1, np.int64)  # (suit or -1, prefix)
     for s in range(n_suits):
         units[s, 0] = s
-    by_size = np.argsort(-multiset_costs(prefixes, n_ranks, deal), kind="mergesort")
-    for i in range(prefixes.shape[0]):
-        units[n_suits + i, 1:] = prefixes[by_size[i]]
+    by_size = largest_first(multiset_costs(prefixes, n_ranks, deal))
+    for i in range(prefixes.shape[0]):  # element by element: a slice assignment compiles
+        units[n_suits + i, 1] = prefixes[by_size[i], 0]  # numba's shape message (2 s)
+        units[n_suits + i, 2] = prefixes[by_size[i], 1]
     n_units = units.shape[0]
     n_w = max(1, min(workers, n_units))
     # per worker: showdowns the hero wins alone, the random hand wins alone, and split
@@ -104,7 +107,8 @@ def hand_vs_random(
             else:
                 _part_a(deal, units[t, 1:], digit, avail, board_total, hero_total, a, sc, own)
             t = fetch_add(counter, 1)
-        counts[w] = own
+        for j in range(3):
+            counts[w, j] = own[j]
     hero_wins = 0
     villain_wins = 0
     splits = 0
@@ -121,6 +125,18 @@ def hand_vs_random(
         out[2, p] = alone * SHARE_UNIT + splits * half
         out[3, p] = alone * SHARE_UNIT * SHARE_UNIT + splits * half * half
     return out
+
+
+hand_vs_random_serial = _serial_first.twin(hand_vs_random)  # (cardlab._serial_first)
+
+
+def count(
+    hero: Array, board: Array, rest: Array, arr: KernelArrays, sc: KernelScalars, workers: int
+) -> Array:
+    """:func:`hand_vs_random`, or on a command's first run its serial twin while it
+    compiles in the background (:mod:`cardlab._serial_first`): the same tallies."""
+    args = (hero, board, rest, arr, sc, workers)
+    return _serial_first.call(hand_vs_random, hand_vs_random_serial, args)
 
 
 @njit(cache=True)
