@@ -41,7 +41,9 @@ COMMANDS: dict[str, list[str]] = {
     "equity AsAh v random": ["equity", "As Ah", "random"],
     "equity sampled": ["equity", "As Ac", "7d 8d", "--samples", "100000", "--seed", "1"],
     "ties": ["ties", "--game", "standard52-holdem", "--samples", "1000"],
-    "ties 200000": ["ties", "--game", "standard52-holdem"],  # its default samples: compiled
+    "ties 200000": ["ties", "--game", "standard52-holdem"],  # its default samples
+    "ties 500000": ["ties", "--game", "standard52-holdem", "--samples", "500000"],  # compiled
+    "ties every game": ["ties"],  # 9 games x 2 x 200,000 deals: compiled
     "equity ranges sampled": ["equity", "QQ+", "AKs", "--samples", "1000000"],
     "draw": ["draw", "--game", "tesca54-draw", "木7 火7 水2 陰陽9 木11"],
     "equity AsAh v random exact": ["equity", "As Ah", "random", "--exact"],
@@ -56,7 +58,17 @@ COMMANDS: dict[str, list[str]] = {
     ],
     "chart AA 72o": ["chart", "--hands", "AA,72o", "--workers", "0"],
     "chart": ["chart", "--workers", "0"],
-    "report": ["report", "--workers", "0", "--no-cache", "--out", "/tmp/cardlab-first-run-report.html"],
+    "report standard52": [
+        "report",
+        "--decks",
+        "standard52",
+        "--no-pushfold",
+        "--workers",
+        "0",
+        "--no-cache",
+        "--out",
+        "/tmp/cardlab-first-run-report.html",
+    ],
     "showdown": [
         "showdown",
         "--game",

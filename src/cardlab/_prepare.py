@@ -41,6 +41,7 @@ import datetime
 import fcntl
 import importlib
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -149,6 +150,7 @@ def log_line(root: Path, text: str) -> None:
 
 
 _in_threads: dict[threading.Thread, threading.Event] = {}  # this process's preparations
+_started: list[subprocess.Popen[bytes]] = []  # the background processes started here
 
 
 def in_thread(work: Callable[[], object]) -> threading.Thread:
@@ -233,21 +235,21 @@ def start_in_background(name: str | list[str]) -> bool:
     except OSError:
         return False
     try:
-        child = os.fork()
-        if child == 0:  # pragma: no cover - the child: leave the session, fork, exec
-            try:
-                os.setsid()
-                if os.fork() == 0:
-                    null = os.open(os.devnull, os.O_RDWR)
-                    os.dup2(null, 0)
-                    os.dup2(null, 1)
-                    os.dup2(log, 2)
-                    os.execve(sys.executable, args, env)
-            finally:
-                os._exit(0)
-        os.waitpid(child, 0)  # the middle process exits at once: no zombie is left
+        # a session of its own (no terminal's hang-up reaches it); fork and exec in one
+        # step (subprocess's own): this process may run threads by now (numba's)
+        child = subprocess.Popen(
+            args,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            start_new_session=True,
+        )
+    except OSError:
+        return False
     finally:
         os.close(log)
+    _started.append(child)  # kept: no "still running" warning when it is collected
     return True
 
 
