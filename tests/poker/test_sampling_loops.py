@@ -36,9 +36,7 @@ CASES = [
 ]
 
 
-def _sampled(
-    game_name: str | Game, hands: list[str], board: str, dead: str, general: bool
-) -> Any:
+def _sampled(game_name: str | Game, hands: list[str], board: str, dead: str, general: bool) -> Any:
     game = get_game(game_name) if isinstance(game_name, str) else game_name
     deal = _parse_deal(game, hands, board, dead)
     combos, n_combos, board_arr, base_used = _sample_arrays(game, deal)
