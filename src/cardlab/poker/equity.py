@@ -61,9 +61,10 @@ Progress = Callable[[int, int], None]
 """``progress(done, total)``: called with ``done = 0`` once the input is checked and the
 compiled work is about to start, then as it advances (for a progress bar)."""
 
-COMPILE_SECONDS = 60
+COMPILE_SECONDS = 20
 """About how long the first equity computation of an install takes to compile the
-kernels (numba caches them on disk; see :func:`kernels_compiled`)."""
+kernels (numba caches them on disk; see :func:`kernels_compiled`): 8-14 s of CPU on two
+cores with the serial twins of the parallel kernels (:mod:`cardlab._serial_first`)."""
 
 HandLike = str | Sequence[Card]
 CardsLike = str | Sequence[Card]
