@@ -3,7 +3,7 @@
 numba's ``parallel=True`` costs a compile of its own on top of the code it runs: the
 parallel loop pass and the code that starts the threads, 3-5 s of CPU per kernel on two
 cores (``sampling.dealt_loop`` 12.7 s against 9.5 s serial, ``plain_loop`` 5.9 against
-3.0, ``vs_random.hand_vs_random`` 9 against about 5). The work a first command does
+3.0, ``vs_random.hand_vs_random`` 9.0 against 5.6). The work a first command does
 is mostly small (a second or less warm), so a command that runs a kernel the cache
 lacks calls its *serial twin* instead (:func:`twin`: the same Python source compiled
 without ``parallel``, ``prange`` running as ``range``; the same answer, bit for bit, the
