@@ -36,11 +36,13 @@ is read once, when each kernel module is imported.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import datetime
 import fcntl
 import importlib
 import os
+import pickle
 import subprocess
 import sys
 import threading
@@ -49,6 +51,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 LOCK = "prepare.lock"
 LOG = "prepare.log"
@@ -289,14 +292,24 @@ def answer_interpreted(name: str, background: str | None = None, *, interpret: b
     return True
 
 
+def compile_kernels(text: str) -> None:
+    """In a background process: compile each kernel ``text`` names for its argument types
+    (:func:`cardlab._serial_first.compile_in_background`: a pickled list of module,
+    name and numba types, in base64), or load it when a process did meanwhile; each
+    under the kernel's own lock (``import cardlab`` patched numba's dispatcher)."""
+    for module, qualname, arg_types in pickle.loads(base64.b64decode(text)):  # ours, argv
+        kernel: Any = importlib.import_module(module)
+        for part in qualname.split("."):
+            kernel = getattr(kernel, part)
+        kernel.compile(arg_types)
+
+
 def main(argv: list[str]) -> int:
     """``python -m cardlab._prepare SET...``: prepare each set (waiting for the lock)."""
     with contextlib.suppress(OSError):
         os.nice(10)  # behind whatever the user runs meanwhile
-    if argv[:1] == ["--compile"] and len(argv) == 2:  # one kernel for one set of types
-        from cardlab import _serial_first
-
-        _serial_first.compile_now(argv[1])
+    if argv[:1] == ["--compile"] and len(argv) == 2:  # kernels for given argument types
+        compile_kernels(argv[1])
         return 0
     for name in argv:
         if name not in SETS:

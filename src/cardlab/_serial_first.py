@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import atexit
 import base64
-import contextlib
-import importlib
 import os
 import pickle
 import threading
@@ -182,16 +180,3 @@ def compile_in_background(kernels: list[tuple[Any, tuple[Any, ...]]]) -> bool:
     except Exception:  # types numba cannot pickle: the next run compiles in the foreground
         return False
     return _prepare.start_in_background(["--compile", base64.b64encode(payload).decode("ascii")])
-
-
-def compile_now(text: str) -> None:
-    """In the background process: compile each kernel ``text`` names
-    (:func:`compile_in_background`) for its argument types, or load it when a process
-    did meanwhile."""
-    with contextlib.suppress(KeyError):
-        os.environ.pop(SWITCH)
-    for module, qualname, arg_types in pickle.loads(base64.b64decode(text)):  # ours, argv
-        kernel: Any = importlib.import_module(module)
-        for part in qualname.split("."):
-            kernel = getattr(kernel, part)
-        kernel.compile(arg_types)
