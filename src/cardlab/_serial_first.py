@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import base64
+import multiprocessing
 import os
 import pickle
 import threading
@@ -131,7 +132,8 @@ def _compile_later(kernel: Any, arg_types: tuple[Any, ...]) -> None:
     if os.environ.get(_prepare.SWITCH, "").lower() == "no-background":
         return
     with _lock:
-        now = not _started or not _prepare.command_process()
+        # a multiprocessing child (a Dask worker) ends without running exit handlers
+        now = not _started or multiprocessing.parent_process() is not None
         if now:
             _started.append((kernel, arg_types))
         else:
