@@ -99,15 +99,18 @@ def test_two_people_run_it_twice_and_see_the_odds(client: TestClient, store: Sto
         assert [" ".join(map(str, b)) for b in hand.runouts()] == last["runs"]
         # the odds, every street of both runs, once counted (off the event loop)
         # (shown street by street as each is counted: before the flop, run 1's flop and
-        # turn, run 2's flop and turn; the empty board both runs share counted once)
-        view = _wait(client, tid, cookies[1], lambda v: v["odds"] and len(v["odds"]) == 5, "odds")
+        # turn, then run 2's own start (the empty board again, without run 1's five
+        # cards in its deck), flop and turn)
+        view = _wait(client, tid, cookies[1], lambda v: v["odds"] and len(v["odds"]) == 6, "odds")
         assert [(o["run"], len(o["board"].split())) for o in view["odds"]] == [
             (1, 0),
             (1, 3),
             (1, 4),
+            (2, 0),
             (2, 3),
             (2, 4),
         ]
+        assert view["odds"][3]["dead"] == last["runs"][0]
         for o in view["odds"]:
             assert abs(sum(h["equity"] for h in o["hands"]) - 1) < 1e-9
 
@@ -166,6 +169,10 @@ def test_the_replayer_shows_each_run_its_odds_and_the_rabbit() -> None:
     later = [f for f in data["frames"] if f["runs_done"]]
     assert later and all(f["runs_done"] == [boards[0]] for f in later)
     assert any(f["street"].startswith("run 2: ") for f in data["frames"])
+    # run 2 starts with a frame of its own: the board the runs share, its own odds
+    start = next(f for f in data["frames"] if f["street"] == "run 2: pre-flop")
+    assert start["board"] == [] and start["odds"]["run"] == 2
+    assert start["odds"]["dead"].split() == boards[0]
     # the frames' odds are the table's, street by street and run by run
     shown = [f["odds"] for f in data["frames"] if f["odds"]]
     table = [o.as_dict() for o in all_in_streets(hand)]

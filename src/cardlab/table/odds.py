@@ -202,9 +202,11 @@ def _face_up_holes(hand: HandState) -> list[tuple[Card, ...]] | None:
 
 def all_in_spots(hand: HandState) -> list[OddsSpot]:
     """The boards of an all-in runout as they came, street by street: the board when the
-    betting ended, then each street but the last of the first run, then of the later
-    runs from the cards they share (each board of a double board beside the other),
-    once every hand left is face up (empty otherwise)."""
+    betting ended, then each street but the last of the first run, then the same for
+    each later run from the cards the runs share (a run's first line is the all-in
+    board again, counted without the cards the runs before it dealt; each board of a
+    double board beside the other), once every hand left is face up (empty
+    otherwise)."""
     players = hand.in_hand()
     start = hand.all_in_board
     if start is None or len(players) < 2 or not _counts_exactly(hand):
@@ -228,13 +230,13 @@ def all_in_spots(hand: HandState) -> list[OddsSpot]:
                 dead = tuple(c for b in others for c in b)
                 out.append(OddsSpot(tuple(cards[:length]), 0, on, dead))
         return out
-    seen: set[tuple[Card, ...]] = set()
+    # every run starts with its own line: its board so far is the one the runs share,
+    # but its deck lacks the cards the runs before it dealt (so its odds differ)
     runouts = hand.runouts()
     for run, board in enumerate(runouts):
         for length in ends:
-            if length > len(board) or tuple(board[:length]) in seen:
+            if length > len(board):
                 continue
-            seen.add(tuple(board[:length]))
             dead = _dealt_before(runouts[:run], board[:length])
             out.append(OddsSpot(tuple(board[:length]), run, 0, dead))
     return out
