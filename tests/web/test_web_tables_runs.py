@@ -222,3 +222,36 @@ def test_the_rabbit_of_a_double_board(client: TestClient, store: Store) -> None:
     # dealt as the hand would have: the turn to board 1, then to board 2, then the rivers
     turns, rivers = shown[:2], shown[2:]
     assert last["rabbit_boards"] == [f"{turns[0]} {rivers[0]}", f"{turns[1]} {rivers[1]}"]
+
+
+def test_hints_on_a_double_board(client: TestClient) -> None:
+    """A double-board bomb pot: ann's hint is each board's (her best hand on it, her
+    equity), her share of the pot the mean of the two (each pot split in halves); the
+    same as the engine's hint for her cards (tests/table/test_double_board_hints.py
+    checks that against the brute force); bob, who did not ask, gets none."""
+    from fractions import Fraction
+
+    from cardlab.table.odds import strength_hint
+
+    house = {"bomb_pot_every": 1, "bomb_pot_ante": 5, "bomb_pot_boards": 2}
+    tid, host = create(client, game="standard52-holdem", seats=2, clock=30, pause=30, **house)
+    cookies = [join(client, tid, "ann", host), join(client, tid, "bob")]
+    url = f"/api/tables/{tid}/ws"
+    with client.websocket_connect(url, headers={"cookie": cookies[0]}) as w0:
+        w0.send_json({"type": "hints", "on": True})
+
+        def counted(v: Message) -> bool:
+            return bool(v["hint"] and v["hint"]["boards"] and v["hint"]["equity"] is not None)
+
+        view = _wait(client, tid, cookies[0], counted, "ann's double-board hint")
+        assert get(client, tid, cookies[1])["hint"] is None  # bob did not ask
+        hint = view["hint"]
+        boards = view["hand"]["boards"]
+        assert len(boards) == 2 and [b["on"] for b in hint["boards"]] == [1, 2]
+        assert all(b["hand"] and 0 <= b["equity"] <= 1 for b in hint["boards"])
+        each = [Fraction(b["exact"]) for b in hint["boards"]]
+        assert Fraction(hint["exact"]) == sum(each) / 2
+        runner = client.app.state.tables.get(tid).runner  # type: ignore[attr-defined]
+        position = runner.session.position_of(view["you"]["seat"] - 1)
+        engine = strength_hint(runner.hand, position)
+        assert engine is not None and engine.as_dict() == hint

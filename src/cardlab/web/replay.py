@@ -159,6 +159,7 @@ def _step(
     if run_over:  # the run this step completed
         done, board = done[:-1], done[-1]
     found = None
+    key: tuple[Any, ...]
     if odds is not None and len(hand.boards) > 1:  # a double board: each board's odds
         key = (tuple(c for b in hand.boards for c in b), hand.all_in_board is not None)
         if key not in odds:

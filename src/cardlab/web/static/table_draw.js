@@ -127,13 +127,24 @@ export function odds(s) {
     out.push(h("h2", {}, "All-in odds (exact)"),
       h("table", { id: "pt-odds-table" }, head(["Board", "Each hand's share"]), h("tbody", {}, rows)));
   }
-  if (s.hints_on && s.hint) {
-    const x = s.hint;
-    const words = x.hand ? `You have ${x.hand}. ` : "";
-    const eq = x.equity == null ? "too many deals to count exactly now" : `${pct(x.equity)} against a random hand (exact)`;
-    out.push(h("p", { id: "pt-hint", class: "pt-hint" }, `${words}Your equity: ${eq}.`));
-  }
+  if (s.hints_on && s.hint) out.push(h("p", { id: "pt-hint", class: "pt-hint" }, hintText(s.hint)));
   return out;
+}
+
+// A learner's hint in words (table/odds.py StrengthHint): the best hand and the exact
+// equity against a random hand; on a double board each board's, then the share of the
+// pot the two boards split.
+export function hintText(x) {
+  const tooMany = "too many deals to count exactly now";
+  if (x.boards && x.boards.length) {
+    const each = x.boards.map((b) => `Board ${b.on}: ${b.hand ? `you have ${b.hand}, ` : ""}`
+      + `equity ${b.equity == null ? tooMany : pct(b.equity)}.`);
+    const share = x.equity == null ? tooMany : `${pct(x.equity)} against a random hand (exact; half the pot on each board)`;
+    return `${each.join(" ")} Your share of the pot: ${share}.`;
+  }
+  const words = x.hand ? `You have ${x.hand}. ` : "";
+  const eq = x.equity == null ? tooMany : `${pct(x.equity)} against a random hand (exact)`;
+  return `${words}Your equity: ${eq}.`;
 }
 
 // A sit-and-go (``t``: the state's tournament): {nodes, facts: its list of facts (a
