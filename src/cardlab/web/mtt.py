@@ -262,7 +262,11 @@ class MttRun:
         order = session.next_order()
         # the seats in the order they will be big blind: the big blind comes second
         next_big = order[1:] + order[:1] if len(order) > 1 else order
-        placed_before = {r["name"] for r in self.mtt.standings() if r["place"] is not None}
+        placed_before = {
+            r["name"]: (r["place"], r["prize"])
+            for r in self.mtt.standings()
+            if r["place"] is not None
+        }
         hand_for_hand = self.mtt.hand_for_hand
         try:
             moves = self.mtt.record_hand(
@@ -278,12 +282,7 @@ class MttRun:
             if after[seat] <= 0 and room.seating.seats[seat].kind != "open":
                 self._unseat(room, seat)
         for row in self.mtt.standings():
-            if row["place"] is not None and row["name"] not in placed_before:
-                prize = f" and wins {row['prize']}" if row["prize"] else ""
-                if row["place"] == 1:
-                    self._notice_all(f"{row['name']} wins the tournament{prize}")
-                else:
-                    self._notice_all(f"{row['name']} is out in place {row['place']}{prize}")
+            self._announce(row, placed_before.get(row["name"]))
         touched |= self._apply(moves)
         touched |= self._settle_waiting(exclude=table.number)
         if self.mtt.hand_for_hand and not hand_for_hand:
@@ -296,6 +295,21 @@ class MttRun:
         if hand_for_hand or self.mtt.hand_for_hand:  # a table that waited may deal now
             touched |= {k for k in self.mtt.tables if self.mtt.may_deal(k)}
         self._save_all(touched, skip=table.number)
+
+    def _announce(self, row: dict[str, Any], was: tuple[int, int] | None) -> None:
+        """Say a player's new place (or their place shared now: players out in the same
+        hand-for-hand round at different tables tie)."""
+        place, name = row["place"], row["name"]
+        if place is None or was == (place, row["prize"]):
+            return
+        prize = f" and wins {row['prize']}" if row["prize"] else ""
+        tied = f" (tied with {row['tied'] - 1} other{'s' * (row['tied'] > 2)})" * (row["tied"] > 1)
+        if place == 1:
+            self._notice_all(f"{name} wins the tournament{prize}")
+        elif was is None:
+            self._notice_all(f"{name} is out in place {place}{tied}{prize}")
+        else:
+            self._notice_all(f"{name} now shares place {place}{tied}{prize}")
 
     def _settle_waiting(self, exclude: int) -> set[int]:
         """Tables that cannot deal (one player) give their players up now."""
