@@ -26,14 +26,18 @@ tables" and "breaking tables" rules):
   money (one player more than the places paid) and more than one table plays, every
   table plays one hand at a time: a table that finished its hand of the round does not
   deal again (:meth:`Mtt.may_deal`) until every table that can deal has finished its
-  own; then the next round starts.
+  own; then the next round starts. A round that bursts the bubble is played to its end.
 - **The final table** is the last table left; nobody is redrawn.
 - **Levels**: one schedule (:class:`~cardlab.table.tournament.Schedule`) for every
   table. Levels by minutes count the tournament's playing time; levels by hands count
   the hands of the table that has dealt the most, so no table lags behind the clock.
 - **Places**: players out in the same hand are placed by the stacks they started it
   with (more chips, better place; equal stacks share their places and prizes); players
-  out at different tables are placed in the order their hands are reported.
+  out at different tables are placed in the order their hands are reported, except in a
+  hand-for-hand round (the TDA's rule): there they tie, sharing the best of the places
+  they cover and splitting those places' prizes (each share rounded down, the units left
+  to the winner), while those out at one table keep their stacks' order
+  (:meth:`Mtt._place_round`).
 - **Payouts**: the buy-ins, paid by :func:`mtt_payouts`' percentage table.
 
 >>> from cardlab.table.tournament import Level
