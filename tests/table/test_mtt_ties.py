@@ -77,6 +77,7 @@ def test_the_bubble_bursts_at_two_tables_in_one_round() -> None:
     (y,) = _hand(t, b, {0: t.chips[t.tables[b][min(t.tables[b])]]})
     # x and y tie for places 5 and 6: 9 + 0 shared, 4 each, the unit left to the winner
     assert _row(t, x) == (5, 4) and _row(t, y) == (5, 4)
+    assert [r["tied"] for r in t.standings() if r["name"] in (x, y)] == [2, 2]
     assert t.may_deal(a) and t.may_deal(b)  # the round is over: each at its own pace
     again = Mtt.from_dict(t.as_dict())
     _play_out(t)
@@ -155,7 +156,7 @@ def test_random_tournaments_pay_the_pool_with_contiguous_places(
     # players who share a place share its prizes: within a unit of each other, and
     # never more than the best place's prize (the winner's aside)
     prizes = t.results.prizes if t.results else ()
-    for p, c in counts.items():
+    for p in counts:
         shares = [r["prize"] for r in rows if r["place"] == p]
         if p > 1:
             assert max(shares) - min(shares) <= 1

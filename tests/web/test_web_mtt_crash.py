@@ -102,9 +102,9 @@ def _bet_all_in(room: Room) -> None:
     while not hand.is_over and not hand.runout_paused:
         legal = hand.legal()
         if first and legal.raise_max is not None:
-            room._play(Action.raise_to(legal.raise_max))
+            room.shell(room.runner.plan(Action.raise_to(legal.raise_max)))
         else:
-            room._play(Action.call())
+            room.shell(room.runner.plan(Action.call()))
         first = False
     assert hand.runout_paused
 
@@ -117,7 +117,7 @@ def _end(room: Room) -> None:
         if hand.runout_paused:
             assert room.runner.deal_runout(room.runner.turn)
         else:
-            room._play(Action.show())
+            room.shell(room.runner.plan(Action.show()))
 
 
 def _state(store: Store, mtt_id: str) -> dict[str, Any]:
