@@ -26,7 +26,7 @@ pytest.importorskip("starlette")
 
 from cardlab.store import Store
 from cardlab.table import Action
-from cardlab.web.mtt import MttHall
+from cardlab.web.mtt import MttHall, MttRun
 from cardlab.web.table_manager import TableManager
 from cardlab.web.table_room import Room
 
@@ -64,8 +64,8 @@ def _server(store: Any) -> tuple[TableManager, MttHall]:
     return manager, MttHall(manager, clock=lambda: 0.0)
 
 
-def _start(store: Store) -> tuple[MttHall, str, int]:
-    """A tournament of 7 (tables of 4 and 3), started: its hall, id and table of 4."""
+def _registered(store: Any) -> tuple[MttHall, MttRun]:
+    """A tournament of 7 bots at tables of 4, not started yet."""
     _, hall = _server(store)
     run = hall.create(
         {
@@ -83,6 +83,12 @@ def _start(store: Store) -> tuple[MttHall, str, int]:
     )
     for i in range(7):
         run.register({"bot": "station", "name": f"b{i}"}, HOST)
+    return hall, run
+
+
+def _start(store: Store) -> tuple[MttHall, str, int]:
+    """A tournament of 7 (tables of 4 and 3), started: its hall, id and table of 4."""
+    hall, run = _registered(store)
     run.start(HOST)
     table = max(run.mtt.tables, key=lambda k: len(run.mtt.tables[k]))
     return hall, run.id, table
@@ -212,3 +218,27 @@ def test_a_server_killed_as_a_hand_ends_resumes_as_if_it_was_not(
             return _state(store, mtt_id)
 
     assert asyncio.run(restart()) == expected
+
+
+def test_a_server_killed_as_a_tournament_starts_keeps_none_of_its_tables(tmp_path: Path) -> None:
+    path = tmp_path / "start.sqlite3"
+
+    async def crash() -> str:
+        with Store.open(path) as store:
+            _, run = _registered(KilledAfter(store, "save_table", 2))  # the second table
+            with pytest.raises(Killed):
+                run.start(HOST)
+            return run.id
+
+    mtt_id = asyncio.run(crash())
+
+    async def restart() -> int:
+        with Store.open(path) as store:
+            assert store.tables() == []
+            _, hall = _server(store)
+            run = hall.get(mtt_id)
+            assert not run.mtt.started and len(run.mtt.registered) == 7
+            run.start(HOST)  # the host starts it again
+            return len(store.tables())
+
+    assert asyncio.run(restart()) == 2

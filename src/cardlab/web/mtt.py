@@ -17,6 +17,12 @@ table that played its hand of the round does not deal (its director asks
 :meth:`MttTable.may_deal`) until every other table has played its own; the table whose
 hand ends the round wakes the others.
 
+Each table's hand is stored in one transaction with everything the tournament records of
+it (:meth:`MttRun.after_hand` runs inside :meth:`~cardlab.web.table_hand.HandRunner.finish`'s
+transaction: places, players out and moved, the other tables' seats, the ledger), and the
+start (the draw and every table) is one transaction too, so a server killed at any point
+restarts with all of it or none of it.
+
 Levels by minutes count the time since the start (the tables' pauses do not stop the
 tournament's clock; a server restart does). The tables of a tournament run in one
 process: with ``cardlab web --redis`` tournaments are not offered.
@@ -182,22 +188,24 @@ class MttRun:
         if not self.is_host(browser):
             raise NotMttHost("only the tournament's host starts it")
         self.mtt.start()
-        for number in sorted(self.mtt.tables):
-            data = self.table_config | {
-                "seats": self.mtt.rules.table_size,
-                "format": "tournament",
-                "name": f"{self.name or 'tournament'}: table {number + 1}"[:60],
-                "bots": {},
-            }
-            room = self.hall.manager.create(data, self.host_sha256)
-            self.table_ids[number] = room.id
-            self.links[number] = MttTable(self, number, room)
-            room.director.link = self.links[number]
-            room.seating.started = True
-            for seat, player in self.mtt.tables[number].items():
-                self._seat(room, seat, player, self.mtt.chips[player])
-        self.mark = self.hall.clock()
+        # one transaction: a server killed in the middle leaves no table of a tournament
+        # that did not start
         with self.hall.manager.store.transaction():
+            for number in sorted(self.mtt.tables):
+                data = self.table_config | {
+                    "seats": self.mtt.rules.table_size,
+                    "format": "tournament",
+                    "name": f"{self.name or 'tournament'}: table {number + 1}"[:60],
+                    "bots": {},
+                }
+                room = self.hall.manager.create(data, self.host_sha256)
+                self.table_ids[number] = room.id
+                self.links[number] = MttTable(self, number, room)
+                room.director.link = self.links[number]
+                room.seating.started = True
+                for seat, player in self.mtt.tables[number].items():
+                    self._seat(room, seat, player, self.mtt.chips[player])
+            self.mark = self.hall.clock()
             for link in self.links.values():
                 link.room.save()
             self.save()
