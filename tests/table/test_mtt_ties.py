@@ -13,9 +13,9 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_mtt import mtt, settle
+from test_mtt import SCHEDULE, mtt, settle
 
-from cardlab.table.mtt import Mtt
+from cardlab.table.mtt import Mtt, MttRules
 
 
 def _to_the_bubble() -> Mtt:
@@ -113,6 +113,34 @@ def test_two_out_at_one_table_and_one_at_another() -> None:
     assert prizes == [11, 11, 18, 30, 50] and sum(prizes) == 120
 
 
+def test_a_table_broken_in_the_round_leaves_the_round_open_for_the_other() -> None:
+    # 7 entrants at tables of 4 and 3, six places paid (30/20/15/15/10/10 of 70: 21, 14,
+    # 10, 10, 7, 7, the unit left to the winner): on the bubble from the start
+    t = Mtt(MttRules(4, 100, SCHEDULE, buy_in=10, payouts=(30, 20, 15, 15, 10, 10)), seed=5)
+    for i in range(7):
+        t.register(f"p{i}")
+    t.start()
+    four, three = sorted(t.tables, key=lambda k: -len(t.tables[k]))
+    assert t.hand_for_hand
+    old_seats = dict(t.tables[three])
+    # the table of 4: three players out, 100 each; 4 left fit one table, so this one
+    # (one player) breaks into the other, whose hand of the round is still to come
+    out_four = _hand(t, four, {0: 100, 1: 100, 2: 100})
+    assert four not in t.tables and t.in_round and not t.hand_for_hand
+    # the table of 3 plays that hand (the player who joined it waits for the next)
+    before = {s: 100 for s in old_seats}
+    seats = sorted(old_seats)
+    after = before | {seats[0]: 0, seats[1]: 200}
+    t.record_hand(three, before, after, order=seats)
+    # the four players out in the round tie (all started with 100): places 4 to 7,
+    # 10 + 7 + 7 + 0 = 24, 6 each
+    for name in [*out_four, old_seats[seats[0]]]:
+        assert _row(t, name) == (4, 6), t.standings()
+    assert not t.in_round and t.round_outs == []
+    _play_out(t)
+    assert sum(r["prize"] for r in t.standings()) == 70
+
+
 def test_outside_hand_for_hand_the_order_the_hands_end_stays() -> None:
     t = mtt(12, 3, seed=3)
     a, b = sorted(t.tables)[:2]
@@ -143,6 +171,8 @@ def test_random_tournaments_pay_the_pool_with_contiguous_places(
             if rng.random() < 0.4:
                 losses[k] = stack if rng.random() < 0.5 else rng.randint(0, stack - 1)
         _hand(t, table, losses)
+        if not t.in_round:  # nothing of a round outlives it
+            assert t.round_outs == [] and t.round_done == set()
     assert t.over
     rows = t.standings()
     assert sum(r["prize"] for r in rows) == 10 * n  # every unit of the pool, no more

@@ -167,6 +167,7 @@ class Mtt:
     round_done: set[int] = field(default_factory=set)  # hand for hand: tables that played
     # hand for hand: the players out in this round (name, table, starting stack, position)
     round_outs: list[tuple[str, int, int, int]] = field(default_factory=list)
+    round_open: bool = False  # a round is being played (it may outlive the bubble)
     _rng: random.Random = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -306,7 +307,7 @@ class Mtt:
     def in_round(self) -> bool:
         """A hand-for-hand round is being played: the bubble, or the end of the round
         in which it burst (the tables still playing their hand of it)."""
-        return self.hand_for_hand or bool(self.round_done)
+        return self.round_open or self.hand_for_hand
 
     def may_deal(self, table: int) -> bool:
         """Table ``table`` may deal its next hand (hand for hand: not before every table
@@ -318,10 +319,11 @@ class Mtt:
         """Hand for hand: once every table that can deal (two players or more) has
         played this round's hand, the round is over: the next starts on the bubble."""
         dealing = {k for k, seats in self.tables.items() if len(seats) >= 2}
-        self.round_done &= set(self.tables)
-        if dealing <= self.round_done:
+        self.round_done &= set(self.tables)  # (a table broken after its hand of it)
+        if self.round_open and dealing <= self.round_done:
             self.round_done.clear()
             self.round_outs.clear()
+            self.round_open = False
 
     def table_of(self, player: str) -> tuple[int, int] | None:
         """(table, seat) of ``player`` while in."""
@@ -385,10 +387,12 @@ class Mtt:
             self.tables = {k: v for k, v in self.tables.items() if winner in v.values()}
             self.round_done.clear()
             self.round_outs.clear()
+            self.round_open = False
             return []
         moves = self.between_hands(table, next_big_blinds)
         if in_round or self.hand_for_hand:
             self.round_done.add(table)
+            self.round_open = True
         self._end_of_round()
         return moves
 
@@ -497,6 +501,7 @@ class Mtt:
             "draws": self.draws,
             "round_done": sorted(self.round_done),
             "round_outs": [list(o) for o in self.round_outs],
+            "round_open": self.round_open,
         }
 
     @classmethod
@@ -517,4 +522,6 @@ class Mtt:
             int(data.get("draws", 0)),
             {int(k) for k in data.get("round_done", [])},
             [(str(n), int(k), int(c), int(p)) for n, k, c, p in data.get("round_outs", [])],
+            # (saved before the field: a round was open while some table had played it)
+            bool(data.get("round_open", bool(data.get("round_done")))),
         )

@@ -276,6 +276,7 @@ class MttRun:
             if r["place"] is not None
         }
         hand_for_hand = self.mtt.hand_for_hand
+        in_round = self.mtt.in_round  # (a round goes on after the bubble bursts in it)
         try:
             moves = self.mtt.record_hand(
                 table.number, before, after, order=list(before), next_big_blinds=next_big
@@ -299,8 +300,11 @@ class MttRun:
                 f"{self.mtt.places_paid} paid, every table plays one hand at a time"
             )
         elif hand_for_hand and not self.mtt.hand_for_hand and not self.mtt.over:
-            self._notice_all("the bubble burst: the tables play on at their own pace")
-        if hand_for_hand or self.mtt.hand_for_hand:  # a table that waited may deal now
+            self._notice_all(
+                "the bubble burst: the tables play on at their own pace"
+                + (" once every table has played this round's hand" if self.mtt.in_round else "")
+            )
+        if in_round or self.mtt.in_round:  # a table that waited may deal now
             touched |= {k for k in self.mtt.tables if self.mtt.may_deal(k)}
         self._save_all(touched, skip=table.number)
 
