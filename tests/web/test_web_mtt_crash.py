@@ -24,11 +24,15 @@ import pytest
 
 pytest.importorskip("starlette")
 
+from _postgres import PostgresServer, postgres_server
 from cardlab.store import Store
+from cardlab.store.copy import copy_store
 from cardlab.table import Action
 from cardlab.web.mtt import MttHall, MttRun
 from cardlab.web.table_manager import TableManager
 from cardlab.web.table_room import Room
+
+__all__ = ["postgres_server"]
 
 HOST = "h" * 64
 
@@ -145,7 +149,7 @@ def _state(store: Store, mtt_id: str) -> dict[str, Any]:
     return {"mtt": mtt, "tables": tables}
 
 
-def _uncrashed(path: Path, mtt_id: str, table: int) -> dict[str, Any]:
+def _uncrashed(path: Path | str, mtt_id: str, table: int) -> dict[str, Any]:
     async def main() -> dict[str, Any]:
         with Store.open(path) as store:
             _, hall = _server(store)
@@ -183,6 +187,22 @@ def before_the_end(
     raise AssertionError("ten all-in hands in a row moved nobody")
 
 
+def _copies(path: Path, tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> list[Any]:
+    """Two copies of the store at ``path``: SQLite files, or PostgreSQL schemas."""
+    if backend == "sqlite":
+        copies: list[Any] = [tmp_path / "calm.sqlite3", tmp_path / "killed.sqlite3"]
+        for copy in copies:
+            shutil.copy(path, copy)
+        return copies
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    copies = [server.new_schema(), server.new_schema()]
+    for url in copies:
+        with Store.open(path) as source, Store.open(url) as target:
+            copy_store(source, target)
+    return copies
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 @pytest.mark.parametrize(
     ("method", "kill_at"),
     [
@@ -193,11 +213,17 @@ def before_the_end(
     ],
 )
 def test_a_server_killed_as_a_hand_ends_resumes_as_if_it_was_not(
-    before_the_end: tuple[Path, str, int], tmp_path: Path, method: str, kill_at: int
+    before_the_end: tuple[Path, str, int, dict[str, Any]],
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    backend: str,
+    method: str,
+    kill_at: int,
 ) -> None:
     path, mtt_id, table, expected = before_the_end
-    killed = tmp_path / "killed.sqlite3"
-    shutil.copy(path, killed)
+    calm, killed = _copies(path, tmp_path, backend, request)
+    if backend != "sqlite":  # the run not killed, on this backend too
+        assert _uncrashed(calm, mtt_id, table) == expected
 
     async def crash() -> bool:
         with Store.open(killed) as store:
