@@ -57,7 +57,7 @@ export function ledger(l) {
 export function standings(rows) {
   return h("table", { id: "pt-standings", class: "pt-standings" }, head(["Place", "Player", "Chips", "Prize", "Out"]),
     h("tbody", {}, rows.map((r) => h("tr", { class: r.out_hand == null ? "in" : "out" },
-      h("td", {}, r.place == null ? "" : String(r.place)),
+      h("td", {}, r.place == null ? "" : `${r.place}${r.tied > 1 ? " (tied)" : ""}`),
       h("td", {}, r.name),
       h("td", {}, r.chips == null ? "" : String(r.chips)),
       h("td", {}, r.prize ? String(r.prize) : ""),
