@@ -47,7 +47,7 @@ from cardlab.cards import Card, format_cards
 from cardlab.errors import CardError, GameError
 from cardlab.poker.games import Game
 from cardlab.poker.plan import KernelPlan, counts_vs_random
-from cardlab.poker.ranges import parse_range, supports_ranges
+from cardlab.poker.ranges import Range, parse_range, supports_ranges
 
 # the compiled loops, imported when a question needs them (a full board does not); which
 # one applies, and the look-ups it reads, come from the game's plan (cardlab.poker.plan)
@@ -65,7 +65,10 @@ COMPILE_SECONDS = 60
 """About how long the first equity computation of an install takes to compile the
 kernels (numba caches them on disk; see :func:`kernels_compiled`)."""
 
-HandLike = str | Sequence[Card]
+HandLike = str | Sequence[Card] | Range
+"""A hand: its cards, a range's text (standard52 Hold'em), ``"random"``, or a parsed
+:class:`~cardlab.poker.ranges.Range` (any deck: the deck's own classes, parsed by the
+caller)."""
 CardsLike = str | Sequence[Card]
 
 RANDOM = "random"
@@ -233,6 +236,10 @@ def _parse_deal(game: Game, hands: Sequence[HandLike], board: CardsLike, dead: C
         if random[-1]:
             labels.append(RANDOM)
             combos.append(((),))
+            fixed.append(None)
+        elif isinstance(hand, Range):  # parsed by the caller (any deck's notation)
+            labels.append(hand.text)
+            combos.append(hand.combos)
             fixed.append(None)
         elif isinstance(hand, str) and _is_range(game, hand):
             rng = parse_range(hand, game)

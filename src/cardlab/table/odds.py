@@ -27,6 +27,7 @@ from typing import Any
 from cardlab.cards import Card, format_cards
 from cardlab.errors import GameError
 from cardlab.poker.equity import EquityResult, exact_equity
+from cardlab.poker.ranges import Range
 from cardlab.poker.showdown import best_five
 from cardlab.table.state import HandState
 
@@ -322,7 +323,7 @@ def _board_hint(
     own: tuple[Card, ...],
     board: tuple[Card, ...],
     dead: tuple[Card, ...],
-    against: str,
+    against: str | Range,
     max_seconds: float | None,
 ) -> tuple[str | None, EquityResult | None]:
     """The best hand of ``own`` on ``board`` in words, and the exact equity against
@@ -349,11 +350,13 @@ def strength_hint(
     hand: HandState,
     player: int,
     *,
-    against: str = "random",
+    against: str | Range = "random",
     max_seconds: float | None = ODDS_SECONDS,
 ) -> StrengthHint | None:
     """``player``'s hint from their own cards and the board (never another's cards);
-    None when the game has no exact count or it would take too long. On a double board
+    None when the game has no exact count or it would take too long. ``against``: a
+    random hand, a range's text (standard52 Hold'em) or a parsed range (any deck: the
+    web table parses the deck's own classes, web/table_odds.py). On a double board
     each board's hint (the other board's cards out of its deck) and the share of the
     pot the two boards split (:class:`StrengthHint`)."""
     if not _counts_exactly(hand) or not 0 <= player < hand.players:
@@ -365,15 +368,15 @@ def strength_hint(
         return _double_board_hint(hand, own, against, max_seconds)
     words, result = _board_hint(hand, own, tuple(hand.board), (), against, max_seconds)
     if result is None:
-        return StrengthHint(words, against, None, None, None)
+        return StrengthHint(words, str(against), None, None, None)
     mine = result.players[0]
     return StrengthHint(
-        words, against, Fraction(mine.equity), Fraction(mine.win), Fraction(mine.tie)
+        words, str(against), Fraction(mine.equity), Fraction(mine.win), Fraction(mine.tie)
     )
 
 
 def _double_board_hint(
-    hand: HandState, own: tuple[Card, ...], against: str, max_seconds: float | None
+    hand: HandState, own: tuple[Card, ...], against: str | Range, max_seconds: float | None
 ) -> StrengthHint:
     # each half of a pot goes to the best hand on its board (table/showdown.py): the
     # expected share is the mean of the boards' equities, each counted over its own
@@ -398,4 +401,4 @@ def _double_board_hint(
     share = None
     if all(e is not None for e in shares):
         share = sum((e for e in shares if e is not None), Fraction(0)) / len(shares)
-    return StrengthHint(None, against, share, None, None, tuple(each))
+    return StrengthHint(None, str(against), share, None, None, tuple(each))
