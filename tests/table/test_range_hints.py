@@ -21,7 +21,7 @@ from cardlab.table.state import Phase
 
 pytest.importorskip("starlette")
 
-from cardlab.web.table_odds import hint_range, seen_by  # noqa: E402
+from cardlab.web.table_odds import hint_range, seen_by
 
 
 def _to(key: str, seed: int, street: str) -> HandState:

@@ -132,19 +132,28 @@ export function odds(s) {
 }
 
 // A learner's hint in words (table/odds.py StrengthHint): the best hand and the exact
-// equity against a random hand; on a double board each board's, then the share of the
-// pot the two boards split.
+// equity against a random hand or the range the viewer chose (``x.against``); on a
+// double board each board's, then the share of the pot the two boards split.
 export function hintText(x) {
   const tooMany = "too many deals to count exactly now";
+  const vs = !x.against || x.against === "random" ? "a random hand" : x.against;
+  const none = x.range_empty ? `no hand of ${vs} is left` : null;
   if (x.boards && x.boards.length) {
     const each = x.boards.map((b) => `Board ${b.on}: ${b.hand ? `you have ${b.hand}, ` : ""}`
-      + `equity ${b.equity == null ? tooMany : pct(b.equity)}.`);
-    const share = x.equity == null ? tooMany : `${pct(x.equity)} against a random hand (exact; half the pot on each board)`;
+      + `equity ${b.equity == null ? none || tooMany : pct(b.equity)}.`);
+    const share = x.equity == null ? none || tooMany : `${pct(x.equity)} against ${vs} (exact; half the pot on each board)`;
     return `${each.join(" ")} Your share of the pot: ${share}.`;
   }
   const words = x.hand ? `You have ${x.hand}. ` : "";
-  const eq = x.equity == null ? tooMany : `${pct(x.equity)} against a random hand (exact)`;
+  const eq = x.equity == null ? none || tooMany : `${pct(x.equity)} against ${vs} (exact)`;
   return `${words}Your equity: ${eq}.`;
+}
+
+// The hint field's placeholder: a random hand, or an example range in the deck's own
+// notation (web/table_odds.hint_range); null: the game takes no range (not Hold'em).
+export function rangeExample(game) {
+  if (!/-holdem$/.test(game || "")) return null;
+  return /^(fesca|tesca)/i.test(game) ? "random, or Z-Z" : "random, or QQ+,AKs";
 }
 
 // A sit-and-go (``t``: the state's tournament): {nodes, facts: its list of facts (a
