@@ -79,3 +79,52 @@ def test_hints_on_a_double_board(base_url: str, viewer: Any) -> None:
         ann.execute_script(WIDE)
     )
     screenshot(ann, "table-double-board-hints")
+
+
+def test_hints_against_a_range(base_url: str, viewer: Any) -> None:
+    """The viewer types a range beside "Hints": the hint names it and shows the figure
+    the server counted against it (checked against a brute force in
+    tests/table/test_range_hints.py); the range is kept by the browser."""
+    import httpx
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    config = {
+        "game": "standard52-holdem", "seats": 2, "stack": 100, "clock": 0, "pause": 60,
+        "bots": {"2": "station"}, "bot_delay": 0.1, "name": "range hints",
+    }  # fmt: skip
+    created = httpx.post(base_url + "/api/tables", json=config).json()
+    bea = viewer
+    size(bea, DESKTOP)
+    bea.get(base_url + created["url"])
+    wait(bea, lambda: visible(bea, "pt-join"), "the join form")
+    bea.find_element(By.ID, "pt-name").send_keys("bea")
+    bea.find_element(By.ID, "pt-join-btn").click()
+    wait(bea, lambda: "you are bea" in text(bea, "#pt-status"), "bea seated")
+    field = bea.find_element(By.ID, "pt-hints-against")
+    assert field.get_attribute("placeholder") == "random, or QQ+,AKs"
+    field.clear()
+    field.send_keys("QQ+, AKs", Keys.ENTER)
+    if not bea.find_element(By.ID, "pt-hints").is_selected():
+        click(bea, "#pt-hints")
+    wait(bea, lambda: "against QQ+, AKs" in text(bea, "#pt-hint"), "the hint against the range")
+    shown = text(bea, "#pt-hint")
+    jar = {c["name"]: c["value"] for c in bea.get_cookies()}
+    state = httpx.get(base_url + f"/api/tables/{created['id']}", cookies=jar).json()
+    hint = state["hint"]
+    assert hint["against"] == "QQ+, AKs" and state["hints_against"] == "QQ+, AKs"
+    assert f"Your equity: {100 * hint['equity']:.1f}% against QQ+, AKs (exact)" in shown
+    screenshot(bea, "table-range-hints")
+    size(bea, PHONE)
+    bea.refresh()  # the range is this browser's preference
+    wait(bea, lambda: "against QQ+, AKs" in text(bea, "#pt-hint"), "the hint on a phone")
+    assert bea.find_element(By.ID, "pt-hints-against").get_attribute("value") == "QQ+, AKs"
+    assert bea.execute_script("return document.documentElement.scrollWidth") <= PHONE[0], (
+        bea.execute_script(WIDE)
+    )
+    screenshot(bea, "table-range-hints")
+    # a range the server refuses: one error on the page, the hint as it was
+    field = bea.find_element(By.ID, "pt-hints-against")  # typed over (clear() sends "")
+    field.send_keys(Keys.END, Keys.BACKSPACE, "x", Keys.ENTER)
+    wait(bea, lambda: "'AKx'" in text(bea, "#pt-error"), "the error")
+    assert "against QQ+, AKs" in text(bea, "#pt-hint")

@@ -436,7 +436,7 @@ function table(root) {
     const box = put($("pt-odds"), odds(s));
     box.hidden = !box.childNodes.length;
     const field = $("pt-hints-against");
-    const example = rangeExample(s.game);
+    const example = rangeExample(s.table && s.table.game);
     field.placeholder = example || "random";
     field.disabled = !example;  // ranges are two-card Hold'em hands
     const want = pref("cardlab-hints");
