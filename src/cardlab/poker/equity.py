@@ -65,10 +65,11 @@ COMPILE_SECONDS = 60
 """About how long the first equity computation of an install takes to compile the
 kernels (numba caches them on disk; see :func:`kernels_compiled`)."""
 
-HandLike = str | Sequence[Card] | Range
-"""A hand: its cards, a range's text (standard52 Hold'em), ``"random"``, or a parsed
-:class:`~cardlab.poker.ranges.Range` (any deck: the deck's own classes, parsed by the
-caller)."""
+HandLike = str | Sequence[Card]
+HandOrRange = HandLike | Range
+"""A hand for :func:`exact_equity`: its cards, a range's text (standard52 Hold'em),
+``"random"``, or a parsed :class:`~cardlab.poker.ranges.Range` (any deck: the deck's
+own classes, parsed by the caller)."""
 CardsLike = str | Sequence[Card]
 
 RANDOM = "random"
@@ -223,7 +224,9 @@ class _Deal:
     random: tuple[bool, ...]  # per player: an unknown hand (combos is ((),) until expanded)
 
 
-def _parse_deal(game: Game, hands: Sequence[HandLike], board: CardsLike, dead: CardsLike) -> _Deal:
+def _parse_deal(
+    game: Game, hands: Sequence[HandOrRange], board: CardsLike, dead: CardsLike
+) -> _Deal:
     deck = game.deck
     b = deck.parse_cards(board) if board else ()
     d = deck.parse_cards(dead) if dead else ()
@@ -262,7 +265,7 @@ def _parse_deal(game: Game, hands: Sequence[HandLike], board: CardsLike, dead: C
     return _Deal(tuple(labels), tuple(kept), b, d, tuple(random))
 
 
-def is_random(hand: HandLike) -> bool:
+def is_random(hand: HandOrRange) -> bool:
     """True for the hand of an unknown opponent: ``"random"`` or question marks (``"??"``)."""
     if not isinstance(hand, str):
         return False
@@ -341,7 +344,7 @@ def _assignments(deal: _Deal) -> list[tuple[tuple[Card, ...], ...]]:
 
 def exact_equity(
     game: Game,
-    hands: Sequence[HandLike],
+    hands: Sequence[HandOrRange],
     board: CardsLike = (),
     dead: CardsLike = (),
     *,
