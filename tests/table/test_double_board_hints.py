@@ -35,10 +35,11 @@ def _double_board(key: str, seed: int, street: str) -> HandState:
 
 
 def _brute_force(
-    hand: HandState, own: Sequence[Card]
+    hand: HandState, own: Sequence[Card], hands: Sequence[tuple[Card, ...]] | None = None
 ) -> tuple[Fraction, list[tuple[Fraction, Fraction, Fraction]]]:
     """The pot share and each board's (equity, win, tie) of ``own`` against one random
-    hand: every opponent hand and every completion of both boards from the cards left
+    hand (or one of ``hands``, a range: those that share no card with ``own`` and the
+    boards): every opponent hand and every completion of both boards from the cards left
     (the boards' cards distinct), each half of the pot to the better hand on its board,
     a tie splitting that half."""
     rules = hand.game.game.rules
@@ -56,7 +57,12 @@ def _brute_force(
     quarters = 0  # the pot share in quarters of the pot (half a board's half)
     counts = [[0, 0] for _ in boards]  # each board's ties and wins
     deals = 0
-    for theirs in itertools.combinations(rest, 2):
+    opponents = (
+        itertools.combinations(rest, 2)
+        if hands is None
+        else [h for h in hands if not seen & set(h)]
+    )
+    for theirs in opponents:
         left = [c for c in rest if c not in theirs]
         # on each board, every completion's result: 2 a win, 1 a tie, 0 a loss
         results: list[dict[tuple[Card, ...], int]] = []

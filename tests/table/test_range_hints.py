@@ -113,3 +113,19 @@ def test_a_standard_range_text_counts_as_the_parsed_range() -> None:
     by_range = strength_hint(hand, 0, against=chosen)  # type: ignore[arg-type]
     assert by_text is not None and by_range is not None
     assert by_text.equity == by_range.equity and by_text.equity is not None
+
+
+def test_a_double_board_hint_against_a_range_equals_the_joint_brute_force() -> None:
+    # both boards dealt jointly against each hand of the range (the engine counts each
+    # board on its own, the other board's cards dead)
+    from test_double_board_hints import _brute_force, _double_board
+
+    hand = _double_board("short36-holdem", 3, "turn")
+    chosen = hint_range(hand.game.game, "TT+, AKs, A9s", seen_by(hand, 0))
+    assert chosen is not None
+    hint = strength_hint(hand, 0, against=chosen, max_seconds=None)
+    assert hint is not None and hint.against == "TT+, AKs, A9s"
+    own = tuple(c for c in hand.hole[0] if c is not None)
+    share, each = _brute_force(hand, own, chosen.combos)
+    assert hint.equity == share
+    assert [(b.equity, b.win, b.tie) for b in hint.boards] == each
