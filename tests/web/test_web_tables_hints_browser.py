@@ -128,3 +128,17 @@ def test_hints_against_a_range(base_url: str, viewer: Any) -> None:
     field.send_keys(Keys.END, Keys.BACKSPACE, "x", Keys.ENTER)
     wait(bea, lambda: "'AKx'" in text(bea, "#pt-error"), "the error")
     assert "against QQ+, AKs" in text(bea, "#pt-hint")
+    # another deck writes ranges its own way: its field starts empty, with its example
+    other = httpx.post(
+        base_url + "/api/tables", json=config | {"game": "fesca42-holdem", "name": "fesca"}
+    ).json()
+    bea.get(base_url + other["url"])
+    wait(
+        bea,
+        lambda: (
+            bea.find_element(By.ID, "pt-hints-against").get_attribute("placeholder")
+            == "random, or Z-Z"
+        ),
+        "the FESCA example",
+    )
+    assert bea.find_element(By.ID, "pt-hints-against").get_attribute("value") == ""

@@ -12,12 +12,14 @@ import { choices, fitRaise, panel } from "./table_panel.js";
 import { extras } from "./extras.js";
 
 // a preference of this browser (sounds, the four-colour deck), kept in localStorage
-// The range this browser's hints count against, kept like its other preferences
-// ("random" when empty), and the text the server will say it holds (spaces collapsed).
-function rangePref(value) {
+// The range this browser's hints count against, kept like its other preferences, one
+// per deck (each deck writes ranges its own way: "QQ+,AKs", "Z-Z"); empty: a random
+// hand. hintsAgainst: the text the server will say it holds (spaces collapsed).
+function rangePref(deck, value) {
+  const key = `cardlab-hints-against-${deck}`;
   try {
-    if (value === undefined) return localStorage.getItem("cardlab-hints-against") || "";
-    localStorage.setItem("cardlab-hints-against", value.trim());
+    if (value === undefined) return localStorage.getItem(key) || "";
+    localStorage.setItem(key, value.trim());
   } catch (e) { /* private mode: for this page only */ }
   return value;
 }
@@ -436,7 +438,10 @@ function table(root) {
     const box = put($("pt-odds"), odds(s));
     box.hidden = !box.childNodes.length;
     const field = $("pt-hints-against");
-    const example = rangeExample(s.table && s.table.game);
+    const game = (s.table && s.table.game) || "";
+    const example = rangeExample(game);
+    const deck = game.split("-")[0];
+    if (field.dataset.deck !== deck) { field.dataset.deck = deck; field.value = rangePref(deck); }
     field.placeholder = example || "random";
     field.disabled = !example;  // ranges are two-card Hold'em hands
     const want = pref("cardlab-hints");
@@ -491,8 +496,11 @@ function table(root) {
   hints.checked = pref("cardlab-hints");
   hints.addEventListener("change", () => { pref("cardlab-hints", hints.checked); hintsAsked = null; if (state) renderOdds(); });
   const against = $("pt-hints-against");
-  against.value = rangePref();
-  against.addEventListener("change", () => { rangePref(against.value); hintsAsked = null; if (state) renderOdds(); });
+  against.addEventListener("change", () => {
+    if (against.dataset.deck) rangePref(against.dataset.deck, against.value);
+    hintsAsked = null;
+    if (state) renderOdds();
+  });
   const loud = $("pt-sound");
   loud.checked = sound.on = pref("cardlab-sound");
   loud.addEventListener("change", () => { sound.on = pref("cardlab-sound", loud.checked); if (sound.on) sound.click(); });
