@@ -152,7 +152,7 @@ class TableOdds:
         if not hand.alive[position]:
             return None
         against = self.against.get(seat)
-        key = ("hint", id(hand), position, len(hand.board), against)
+        key = ("hint", id(hand), position, len(hand.board), self.against_text(seat))
 
         def count() -> dict[str, Any] | None:
             found = strength_hint(hand, position, against=RANDOM if against is None else against)
