@@ -276,6 +276,16 @@ def test_save_load_and_nodes(tmp_path) -> None:  # type: ignore[no-untyped-def]
         PostflopSolution.load(tmp_path / "bad.npz")
 
 
+@pytest.mark.parametrize("schedule", ["smooth", "restart"])
+def test_a_loaded_solution_resumes_with_its_schedule(tmp_path, schedule: str) -> None:  # type: ignore[no-untyped-def]
+    sol = solve(basic_spot("Td9d6h Qc 3s"), 14, target=None, schedule=schedule)
+    sol.save(tmp_path / "river.npz")
+    again = PostflopSolution.load(tmp_path / "river.npz")
+    assert again.solver.schedule == schedule
+    # iterations 15 to 20 (the restart schedule restarts the average on the 17th)
+    assert again.resume(6, target=None).exploitability == sol.resume(6, target=None).exploitability
+
+
 def test_node_locking_plays_the_lock_and_the_rest_adapts() -> None:
     spot = basic_spot("Td9d6h Qc 3s")
     free = solve(spot, 60, target=None)
@@ -293,8 +303,10 @@ def test_compressed_storage_reaches_the_target_with_the_same_answer(tmp_path) ->
     plain = PostflopSolution(spot, Solver(spot.game_arrays()))
     small = PostflopSolution(spot, Solver(spot.game_arrays(compressed=True)))
     for sol in (plain, small):
-        sol.resume(2000, target=0.3, every=5)
-        assert sol.exploitability_pot_percent <= 0.3  # an exact best response's measure
+        # 0.1%: at 0.3% the restart schedule's average spans the few iterations since
+        # its restart on the 65th, and the root's frequencies were 0.03 apart
+        sol.resume(2000, target=0.1, every=5)
+        assert sol.exploitability_pot_percent <= 0.1  # an exact best response's measure
     assert small.solver.g.regrets.dtype == np.int16
     assert small.iterations <= 1.5 * plain.iterations
     assert small.ev().oop == pytest.approx(plain.ev().oop, abs=0.5)  # chips of a 200 pot
