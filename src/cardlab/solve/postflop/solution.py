@@ -483,9 +483,7 @@ class PostflopSolution:
         schedule = meta.get("schedule", "smooth")
         if schedule not in SCHEDULES:
             raise GameError(f"{path}: unknown DCFR schedule {schedule!r}")
-        solver = Solver(
-            spot.game_arrays(compressed=compressed), threads=threads, schedule=schedule
-        )
+        solver = Solver(spot.game_arrays(compressed=compressed), threads=threads, schedule=schedule)
         g = solver.g
         for name in ("regrets", "strategy", "regret_scale", "strategy_scale"):
             if name not in data:
