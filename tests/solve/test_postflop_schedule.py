@@ -9,7 +9,7 @@ import math
 import pytest
 
 from cardlab.errors import GameError
-from cardlab.solve.postflop import Solver
+from cardlab.solve.postflop import Solver, Spot
 from cardlab.solve.postflop.solver import discounts, last_power_of_4
 
 
@@ -66,13 +66,20 @@ def test_the_restarts_are_exactly_at_powers_of_4() -> None:
     assert all(discounts(t, "smooth")[2] > 0 for t in range(2, 300))
 
 
+def test_auto_is_restart_on_the_flop_and_smooth_later() -> None:
+    for board, schedule in [("Qs Jh 2h", "restart"), ("Qs Jh 2h 3c", "smooth")]:
+        spot = Spot("standard52-holdem", board, "AA,KQs", "KK,JTs", 100, 200, bets="a", raises="")
+        assert Solver(spot.game_arrays(), threads=1).schedule == schedule
+        assert Solver(spot.game_arrays(), threads=1, schedule="smooth").schedule == "smooth"
+
+
 def test_a_schedule_that_is_not_one_is_refused() -> None:
     with pytest.raises(GameError, match="schedule"):
         discounts(3, "linear")
+    with pytest.raises(GameError, match="schedule"):
+        discounts(3, "auto")  # a solver's choice, not a schedule
     with pytest.raises(ValueError):
         discounts(0)
-    from cardlab.solve.postflop import Spot
-
     spot = Spot("standard52-holdem", "Ks Td 7c 4h 2s", "AA", "KQ", 100, 100, bets="a", raises="")
     with pytest.raises(GameError, match="schedule"):
         Solver(spot.game_arrays(), schedule="dcfr+")

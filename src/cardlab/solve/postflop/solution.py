@@ -605,7 +605,7 @@ def solve(
     threads: int | None = None,
     max_memory: int | None = None,
     progress: Progress | None = None,
-    schedule: str = "restart",
+    schedule: str = "auto",
 ) -> PostflopSolution:
     """Solve ``spot`` by DCFR until ``iterations`` or until the exploitability is at most
     ``target`` % of the pot (None: run every iteration); ``schedule``: the DCFR

@@ -5,9 +5,12 @@ Games via Discounted Regret Minimization", AAAI 2019) with alternating updates: 
 iteration t (counted from 1) OOP's regrets are updated, then IP's against OOP's new
 strategy. Before t's regrets are added, positive cumulative regrets are multiplied by
 a_t, negative ones by b_t, and the strategy sums (each iteration's strategy weighted by
-the player's own reach) by g_t. Two schedules (``Solver(..., schedule=...)``):
+the player's own reach) by g_t. Two schedules (``Solver(..., schedule=...)``; the
+default, ``"auto"``, is ``"restart"`` for a spot that starts on the flop and
+``"smooth"`` for one on the turn or river or a small game, the faster of the two where
+measured: below):
 
-* ``"restart"`` (the default): a_t = s^1.5 / (s^1.5 + 1) with s = max(t - 2, 0),
+* ``"restart"`` (on the flop): a_t = s^1.5 / (s^1.5 + 1) with s = max(t - 2, 0),
   b_t = 1/2 and g_t = (u / (u + 1))^3 with u = t - 1 - P, where P is the largest
   power of 4 at most t - 1 (0 for t = 1): the paper's DCFR with alpha = 1.5 and
   beta = 0 (t^0 / (t^0 + 1) = 1/2, its recommended values) and gamma = 3, counted as
@@ -19,14 +22,16 @@ the player's own reach) by g_t. Two schedules (``Solver(..., schedule=...)``):
   iterations after a restart (on iteration 257 most visibly), then falls below where
   it was.
 * ``"smooth"``: a_t = t^1.5 / (t^1.5 + 1), b_t = t^0.5 / (t^0.5 + 1), g_t =
-  ((t - 1) / t)^3 (alpha = 1.5, beta = 0.5, gamma = 3 on t; no restart): cardlab's
-  schedule before this one. Its exploitability falls without the jumps.
+  ((t - 1) / t)^3 (alpha = 1.5, beta = 0.5, gamma = 3 on t; no restart; on the turn
+  and river): cardlab's only schedule before. Its exploitability falls without jumps.
 
-Why "restart" is the default: on PioSOLVER's 3betpotFAST preset it reaches 0.1% of the
-pot in the iterations postflop-solver needs (about 180) where "smooth" needed 210 to
-230; most of the gain is b_t = 1/2 (an action whose regret went negative comes back
-sooner once it pays again), the rest the later alpha and the restarts (docs/postflop.md
-gives the figures). On the turn example "smooth" is as fast or faster.
+Why: on PioSOLVER's 3betpotFAST preset (a flop) "restart" reaches 0.1% of the pot in
+about the iterations postflop-solver needs (180) where "smooth" needed 210 to 230; most
+of the gain is b_t = 1/2 (an action whose regret went negative comes back sooner once
+it pays again), the rest the later alpha and the restarts. On the turn example
+"smooth" is faster (0.5% of the pot in 90 iterations against 100 to 110) and converges
+more surely: with "restart" the exploitability rose from 0.10% to 0.3% between
+iterations 220 and 250 there (docs/postflop.md gives the figures).
 
 The average strategy is weighted by the player's own reach, as the paper's is;
 postflop-solver sums the strategies unweighted (it carries no own reach). Run by
@@ -67,7 +72,7 @@ from cardlab.solve.postflop import _loop
 from cardlab.solve.postflop.game import PostflopGame
 from cardlab.solve.postflop.tree import DECISION
 
-SCHEDULES = ("restart", "smooth")
+SCHEDULES = ("auto", "restart", "smooth")
 MAX_ITERATIONS = 100_000
 Floats = npt.NDArray[np.float64]
 # progress(iterations done, iterations at most, exploitability in % of the pot if measured)
@@ -101,7 +106,7 @@ def discounts(t: int, schedule: str = "restart") -> Floats:
         ta, tb = t**1.5, t**0.5
         return np.array([ta / (ta + 1), tb / (tb + 1), ((t - 1) / t) ** 3], np.float64)
     if schedule != "restart":
-        raise GameError(f"the schedule is one of {', '.join(SCHEDULES)}, got {schedule!r}")
+        raise GameError(f"the schedule is restart or smooth, got {schedule!r}")
     n = t - 1  # postflop-solver's count, from 0
     ta = max(n - 1, 0) ** 1.5
     u = n - last_power_of_4(n)
@@ -129,11 +134,13 @@ class Solver:
     training: type[np.floating[Any]] = np.float32
 
     def __init__(
-        self, game: PostflopGame, *, threads: int | None = None, schedule: str = "restart"
+        self, game: PostflopGame, *, threads: int | None = None, schedule: str = "auto"
     ) -> None:
         if schedule not in SCHEDULES:
             raise GameError(f"the schedule is one of {', '.join(SCHEDULES)}, got {schedule!r}")
         self.game = game
+        if schedule == "auto":  # a flop spot: three betting rounds
+            schedule = "restart" if game.config.rounds >= 3 else "smooth"
         self.schedule = schedule
         size = game.storage_size
         if game.compressed:  # 16-bit numbers, a float32 scale per block
