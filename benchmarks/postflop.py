@@ -4,10 +4,14 @@ For each spot both solvers run DCFR on the same betting tree (cardlab's ``Spot``
 written out as the peer driver's flags, so the sizes, donk bets and thresholds are
 the same text) with the same iteration cap and target, measuring the exploitability
 every 10 iterations and after the last one, and stopping once it is at most the target
-(% of the starting pot). Printed per spot and solver: iterations, seconds to the target
-or the cap (measurements included), seconds per iteration (DCFR steps only), CPU
-seconds per iteration (every thread's, measurements included: on a shared machine
-the figure to compare), the
+(% of the starting pot). cardlab runs its default DCFR schedule (``"auto"``:
+``"restart"`` on the flop, ``"smooth"`` on the turn; :mod:`cardlab.solve.postflop.solver`).
+The two exploitabilities are the same quantity, compared as printed: the mean of the
+two best responders' gains over the strategy's values, in chips per hand pair (the
+peer's ``compute_exploitability``, in float32; cardlab's in float64). Printed per spot
+and solver: iterations, seconds to the target or the cap (measurements included),
+seconds per iteration (DCFR steps only), CPU seconds per iteration (every thread's,
+measurements included: on a shared machine the figure to compare), the
 exploitability reached, memory (each solver's own estimate, and the peak resident set
 of its process: cardlab's includes ~0.19 GB of Python, numpy and numba), the root EV
 and equity of OOP and IP, the root strategy; then the ratios cardlab / peer and the

@@ -276,6 +276,16 @@ def test_save_load_and_nodes(tmp_path) -> None:  # type: ignore[no-untyped-def]
         PostflopSolution.load(tmp_path / "bad.npz")
 
 
+@pytest.mark.parametrize("schedule", ["smooth", "restart"])
+def test_a_loaded_solution_resumes_with_its_schedule(tmp_path, schedule: str) -> None:  # type: ignore[no-untyped-def]
+    sol = solve(basic_spot("Td9d6h Qc 3s"), 14, target=None, schedule=schedule)
+    sol.save(tmp_path / "river.npz")
+    again = PostflopSolution.load(tmp_path / "river.npz")
+    assert again.solver.schedule == schedule
+    # iterations 15 to 20 (the restart schedule restarts the average on the 17th)
+    assert again.resume(6, target=None).exploitability == sol.resume(6, target=None).exploitability
+
+
 def test_node_locking_plays_the_lock_and_the_rest_adapts() -> None:
     spot = basic_spot("Td9d6h Qc 3s")
     free = solve(spot, 60, target=None)

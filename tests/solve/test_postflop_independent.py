@@ -500,6 +500,20 @@ def test_solver_value_is_the_linear_programs(name: str) -> None:
     assert abs(ev.oop - v_oop) <= 2 * solution.exploitability + eps
 
 
+def test_the_restart_schedule_reaches_the_linear_programs_value() -> None:
+    """The flop's DCFR schedule (``schedule="restart"``) converges to the value of the
+    game found by the linear program on a river spot too (the river's default,
+    ``"smooth"``, is checked above)."""
+    spot = SPOTS["raise-war"]
+    model = spot.model()
+    v_oop, _ = lp_value(model)
+    solution = solve(spot.spot(), 5000, target=TARGET, threads=2, schedule="restart")
+    assert solution.solver.schedule == "restart"
+    assert solution.exploitability_pot_percent <= TARGET
+    eps = 1e-6 * model.pot
+    assert abs(solution.ev().oop - v_oop) <= 2 * solution.exploitability + eps
+
+
 @pytest.mark.parametrize("name", SPOTS)
 def test_exploitability_is_an_independent_best_response(name: str) -> None:
     model, solution, _ = solved(name)

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlab.cards import format_cards
+from cardlab.errors import GameError
 from cardlab.poker.games import get_game
 from cardlab.solve.postflop import Spot, solve
 from cardlab.solve.river_review import review_river, river_spot
@@ -138,6 +139,64 @@ def test_the_review_equals_a_direct_solve() -> None:
     # a fold gives up what was put in on the river: the big blind's bet of 10 chips
     (_, fold) = review_river(hand, 0)[0].decisions  # type: ignore[union-attr]
     assert fold.played == "f" and fold.values["f"] == pytest.approx(-5.0)
+
+
+def test_a_raked_review_equals_a_direct_solve_with_the_rake() -> None:
+    """A table raking 5% of the pot, at most 3 chips: the review is a direct solve of the
+    same spot with that rake written out by hand, and it differs from the unraked
+    review (the aces' values lose the rake of the pots they win)."""
+    hand = _hand(PLAY + RIVER)
+    raked, why = review_river(hand, 1, rake_rate=0.05, rake_cap=3)
+    assert why is None and raked is not None
+    assert raked.assuming.endswith("; a rake of 5% of the pot, at most 3 chips")
+    assert raked.as_dict()["rake"] == {"rate": 0.05, "cap": 3.0}
+    direct = solve(
+        Spot("standard52-holdem", "Ks Td 7c 4h 2s", "any", "any", 20, 190,
+             bets="33%, 75%, a, 10c", raises="a, 30c", rake_rate=0.05, rake_cap=3),
+        300, target=0.5, threads=1,
+    )  # fmt: skip
+    assert raked.iterations == direct.iterations
+    assert raked.exploitability_pot_percent == pytest.approx(direct.exploitability_pot_percent)
+    (decision,) = raked.decisions
+    node = direct.node("b10")
+    (row,) = [r for r in node.hands(1) if set(r.cards) == set(hand.hole[1])]
+    assert decision.strategy == pytest.approx(dict(zip(node.actions, row.strategy, strict=True)))
+    for action, f in decision.strategy.items():
+        if f > 0.01:
+            (after,) = [
+                r for r in direct.node(f"b10 {action}").hands(1) if set(r.cards) == set(row.cards)
+            ]
+            assert decision.values[action] == pytest.approx(after.ev / 2, abs=1e-6)
+    # the unraked review of the same hand: other values where the pot is won
+    plain, _ = review_river(hand, 1)
+    assert plain is not None and plain.as_dict()["rake"] is None
+    (unraked,) = plain.decisions
+    # a call ends the hand (a showdown of a 40-chip pot, raked 2 chips = 1 big blind
+    # when won): the raked call is worth less, by at most that rake
+    assert 0 < unraked.values["c"] - decision.values["c"] <= 1
+    # a rake with no cap: 5% of every pot (the largest pot the river can make as the cap)
+    spot, _ = river_spot(hand, rake_rate=0.05)
+    assert spot is not None and spot.rake_cap == 20 + 2 * 190
+    assert spot.rake_words() == "a rake of 5% of the pot"
+    assert river_spot(hand, rake_cap=3)[0].rake_words() == ""  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("rate", "cap", "words"),
+    [
+        (1.5, None, "the rake rate is a fraction of the pot, 0 to 1, got 1.5"),
+        (-0.1, None, "the rake rate is a fraction of the pot, 0 to 1, got -0.1"),
+        (float("nan"), None, "the rake rate is a fraction of the pot, 0 to 1, got nan"),
+        ("5%", None, "the rake rate is a fraction of the pot, 0 to 1, got '5%'"),
+        (0.05, -1, "the rake cap is a number of chips, 0 or more, got -1"),
+        (0.05, float("inf"), "the rake cap is a number of chips, 0 or more, got inf"),
+        (0.05, True, "the rake cap is a number of chips, 0 or more, got True"),
+    ],
+)
+def test_a_bad_rake_is_one_clear_error(rate: object, cap: object, words: str) -> None:
+    with pytest.raises(GameError) as raised:
+        river_spot(_hand(PLAY + RIVER), rake_rate=rate, rake_cap=cap)  # type: ignore[arg-type]
+    assert str(raised.value) == words
 
 
 @settings(max_examples=40, deadline=None)

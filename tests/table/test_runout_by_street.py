@@ -163,10 +163,12 @@ def test_run_twice_street_by_street_counts_each_run_from_its_own_deck() -> None:
         assert odds is not None
         seen.append(odds)
         hand.deal_runout()
-    # run 1: flop, turn; run 2 starts from the shared flop (counted once: the newest
-    # odds are still run 1's turn), then its own turn
-    assert [(o.run, len(o.board)) for o in seen] == [(0, 3), (0, 4), (0, 4), (1, 4)]
-    second = seen[-1]
+    # run 1: flop, turn; run 2 starts with its own line on the shared flop (its deck
+    # lacks run 1's turn and river: other odds than run 1's flop), then its own turn
+    assert [(o.run, len(o.board)) for o in seen] == [(0, 3), (0, 4), (1, 3), (1, 4)]
+    first, start, second = seen[0], seen[2], seen[3]
+    assert start.board == first.board and not first.dead
+    assert start.dead == hand.runouts()[0][3:] and len(start.dead) == 2
     assert set(second.dead) == set(hand.runouts()[0][3:]) and second.dead
     for odds in seen:
         _equal_to_brute_force(hand, odds)

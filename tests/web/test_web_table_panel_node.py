@@ -32,12 +32,15 @@ HARNESS = """
 globalThis.window = { location: { search: "" } };
 const panel = await import("./table_panel.js");
 const felt = await import("./table_felt.js");
+const draw = await import("./table_draw.js");
 const cases = JSON.parse(process.argv[2]);
 const out = cases.map(([what, s]) => {
   if (what === "choices") return panel.choices(s);
   if (what === "winners") return [...felt.winners(s)];
   if (what === "badges") return s.seats.map((p) => felt.badges(p, s, felt.winners(s)));
   if (what === "angles") return s.map(([i, base, n]) => felt.seatAngle(i, base, n));
+  if (what === "hint") return draw.hintText(s);
+  if (what === "range example") return draw.rangeExample(s);
   throw new Error(what);
 });
 console.log(JSON.stringify(out));
@@ -182,3 +185,49 @@ def test_the_felt_shows_winners_badges_and_the_viewer_at_the_bottom(tmp_path: Pa
     # the viewer's seat straight down (pi/2), the one across straight up; seat 2 of 6
     # seen from seat 2 is at the bottom too
     assert angles == pytest.approx([3.14159265 / 2, 3 * 3.14159265 / 2, 3.14159265 / 2])
+
+
+def test_a_hint_says_each_boards_hand_and_equity_on_a_double_board(tmp_path: Path) -> None:
+    single = {"hand": "one pair, 3s", "equity": 0.5126, "boards": []}
+    double = {
+        "hand": None,
+        "equity": 0.25,
+        "boards": [
+            {"on": 1, "hand": "two pair, 9s and 4s", "equity": 0.375},
+            {"on": 2, "hand": "no hand, ace high", "equity": 0.125},
+        ],
+    }
+    counting = {"hand": None, "equity": None, "boards": [{"on": 1, "hand": None, "equity": None}]}
+    one, two, later = run(tmp_path, [("hint", single), ("hint", double), ("hint", counting)])
+    assert one == "You have one pair, 3s. Your equity: 51.3% against a random hand (exact)."
+    assert two == (
+        "Board 1: you have two pair, 9s and 4s, equity 37.5%. "
+        "Board 2: you have no hand, ace high, equity 12.5%. "
+        "Your share of the pot: 25.0% against a random hand (exact; half the pot on each board)."
+    )
+    assert "too many deals" in later and "Board 1" in later
+
+
+def test_a_hint_names_the_range_it_counts_against(tmp_path: Path) -> None:
+    ranged = {"hand": None, "against": "QQ+,AKs", "equity": 0.6123, "boards": []}
+    random = {"hand": "one pair, 3s", "against": "random", "equity": 0.5126, "boards": []}
+    empty = {"hand": "three of a kind, aces", "against": "AA", "equity": None,
+             "range_empty": True, "boards": []}  # fmt: skip
+    double = {
+        "hand": None,
+        "against": "Z-Z",
+        "equity": 0.25,
+        "boards": [{"on": 1, "hand": None, "equity": 0.3}, {"on": 2, "hand": None, "equity": 0.2}],
+    }
+    got = run(
+        tmp_path,
+        [("hint", ranged), ("hint", random), ("hint", empty), ("hint", double)]
+        + [("range example", g) for g in ("standard52-holdem", "fesca78-holdem", "fesca42-omaha")],
+    )
+    assert got[0] == "Your equity: 61.2% against QQ+,AKs (exact)."
+    assert got[1] == "You have one pair, 3s. Your equity: 51.3% against a random hand (exact)."
+    assert got[2] == "You have three of a kind, aces. Your equity: no hand of AA is left."
+    assert got[3].endswith(
+        "Your share of the pot: 25.0% against Z-Z (exact; half the pot on each board)."
+    )
+    assert got[4:] == ["random, or QQ+,AKs", "random, or Z-Z", None]

@@ -86,6 +86,7 @@ MESSAGES = (
                     "sit_out",
                     "sit_in",
                     "chat",
+                    "hints",
                 ]
             )
         },
@@ -96,6 +97,11 @@ MESSAGES = (
             "seed": JSON | st.from_regex(r"[0-9a-f]{0,70}", fullmatch=True),
             "text": JSON | st.text(max_size=210) | st.just("<b>x</b>\u202e"),
             "name": JSON | st.sampled_from(["fuzz", "carl", "spectator 1"]),
+            "on": JSON | st.booleans(),
+            # a hint's range: malformed, another deck's, weighted, or one that reads
+            "against": JSON
+            | st.sampled_from(["random", "Z-Z", "QQ+,AKs", "Z-Z:0.5", "11-11+", "any", ""])
+            | st.text(alphabet="AKQJTsoZ-+,: 陰陽木火1x?", max_size=20),
         },
     )
     | JSON

@@ -123,17 +123,17 @@ def test_every_page_sees_each_streets_odds_before_the_next(
 ) -> None:
     game = "standard52-holdem"
     house = {"bomb_pot_every": 1, "bomb_pot_ante": 5, "bomb_pot_boards": 2} if boards == 2 else {}
-    tid, cookies = make_table(client, game=game, pause=30, runout_pause=1.5, **house)
+    tid, cookies = make_table(client, game=game, pause=30, runout_pause=3, **house)
     seen, last = _watch_the_runout(client, tid, cookies)
     final = [b.split() for b in last["boards"]] if boards == 2 else [last["board"].split()]
     assert all(len(b) == 5 for b in final)
     # while the turn waited (four cards out, the hand not over), every page showed the
     # flop's odds; while the river waited, the turn's too; each board on its own
     for length in (3, 4):
-        waiting = [
+        waiting = [  # (every page polled at the same street: a loaded machine is slow)
             views
             for views in seen
-            if len(_boards(views[0])[0]) == length and not views[0]["hand"]["over"]
+            if all(len(_boards(v)[0]) == length and not v["hand"]["over"] for v in views)
         ]
         assert waiting, f"the runout never waited with {length} cards out"
         counted = [
@@ -278,3 +278,62 @@ def test_the_replayer_shows_each_boards_odds_on_a_double_board() -> None:
         for k, x in enumerate(odds["hands"]):
             mean = sum(Fraction(b["hands"][k]["exact"]["equity"]) for b in each) / 2
             assert Fraction(x["exact"]["equity"]) == mean
+
+
+def _run_two_starts(view: Message) -> bool:
+    """Run 2's turn waits, its odds counted (the view's newest line is run 2's)."""
+    hand = view["hand"]
+    if not hand or hand["over"] or len(hand["run_boards"]) != 1 or len(hand["board"]) != 3:
+        return False
+    return bool(view["odds"]) and view["odds"][-1]["run"] == 2
+
+
+def test_each_run_starts_with_its_own_odds(client: TestClient) -> None:
+    """Run twice from the flop, street by street: while run 2's turn waits, every page's
+    newest odds line is run 2's start (the flop again, without the turn and river run 1
+    dealt), equal to the brute force; not run 1's turn."""
+    game = "standard52-holdem"
+    tid, cookies = make_table(client, game=game, pause=30, runout_pause=2.5, run_it=2)
+    url = f"/api/tables/{tid}/ws"
+    pages: list[str | None] = [*cookies, None]
+    starts: list[list[Message]] = []  # the views while run 2's turn waited, odds counted
+    with (
+        client.websocket_connect(url, headers={"cookie": cookies[0]}) as w0,
+        client.websocket_connect(url, headers={"cookie": cookies[1]}) as w1,
+    ):
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            views = _views(client, tid, pages)
+            if views[0]["last"] is not None:
+                break
+            if all(_run_two_starts(v) for v in views):
+                starts.append(views)
+            for ws, view in zip((w0, w1), views, strict=False):
+                if view["legal"] and view["legal"]["phase"] == "runs":
+                    ws.send_json({"type": "action", "action": "runs 2", "turn": view["turn"]})
+                else:
+                    _shove_on_the_flop(ws, view)
+            time.sleep(0.02)
+        last = _views(client, tid, pages[:1])[0]["last"]
+    assert last is not None and len(last["runs"]) == 2, "the board was not run twice"
+    assert starts, "no page showed run 2's own odds while its turn waited"
+    views = starts[-1]
+    assert all(v["odds"] == views[0]["odds"] for v in views)  # the same for everyone
+    runs = [r.split() for r in last["runs"]]
+    assert [(o["run"], len(o["board"].split())) for o in views[0]["odds"]] == [
+        (1, 3),
+        (1, 4),
+        (2, 3),
+    ]
+    start = views[0]["odds"][-1]
+    assert start["board"].split() == runs[1][:3] == runs[0][:3]
+    assert start["dead"].split() == runs[0][3:]  # run 1's turn and river: out of its deck
+    holes = [h["cards"] for h in start["hands"]]
+    plain = reference_equity(get_game(game), holes, board=start["board"], dead=start["dead"])
+    assert [Fraction(h["exact"]["equity"]) for h in start["hands"]] == [
+        p.equity for p in plain.players
+    ]
+    assert [Fraction(h["exact"]["win"]) for h in start["hands"]] == [p.win for p in plain.players]
+    # and it is not run 1's line on the same flop (those cards were in its deck)
+    first = views[0]["odds"][0]
+    assert first["board"] == start["board"] and first["dead"] == ""

@@ -99,15 +99,18 @@ def test_two_people_run_it_twice_and_see_the_odds(client: TestClient, store: Sto
         assert [" ".join(map(str, b)) for b in hand.runouts()] == last["runs"]
         # the odds, every street of both runs, once counted (off the event loop)
         # (shown street by street as each is counted: before the flop, run 1's flop and
-        # turn, run 2's flop and turn; the empty board both runs share counted once)
-        view = _wait(client, tid, cookies[1], lambda v: v["odds"] and len(v["odds"]) == 5, "odds")
+        # turn, then run 2's own start (the empty board again, without run 1's five
+        # cards in its deck), flop and turn)
+        view = _wait(client, tid, cookies[1], lambda v: v["odds"] and len(v["odds"]) == 6, "odds")
         assert [(o["run"], len(o["board"].split())) for o in view["odds"]] == [
             (1, 0),
             (1, 3),
             (1, 4),
+            (2, 0),
             (2, 3),
             (2, 4),
         ]
+        assert view["odds"][3]["dead"] == last["runs"][0]
         for o in view["odds"]:
             assert abs(sum(h["equity"] for h in o["hands"]) - 1) < 1e-9
 
@@ -166,6 +169,10 @@ def test_the_replayer_shows_each_run_its_odds_and_the_rabbit() -> None:
     later = [f for f in data["frames"] if f["runs_done"]]
     assert later and all(f["runs_done"] == [boards[0]] for f in later)
     assert any(f["street"].startswith("run 2: ") for f in data["frames"])
+    # run 2 starts with a frame of its own: the board the runs share, its own odds
+    start = next(f for f in data["frames"] if f["street"] == "run 2: pre-flop")
+    assert start["board"] == [] and start["odds"]["run"] == 2
+    assert start["odds"]["dead"].split() == boards[0]
     # the frames' odds are the table's, street by street and run by run
     shown = [f["odds"] for f in data["frames"] if f["odds"]]
     table = [o.as_dict() for o in all_in_streets(hand)]
@@ -215,3 +222,36 @@ def test_the_rabbit_of_a_double_board(client: TestClient, store: Store) -> None:
     # dealt as the hand would have: the turn to board 1, then to board 2, then the rivers
     turns, rivers = shown[:2], shown[2:]
     assert last["rabbit_boards"] == [f"{turns[0]} {rivers[0]}", f"{turns[1]} {rivers[1]}"]
+
+
+def test_hints_on_a_double_board(client: TestClient) -> None:
+    """A double-board bomb pot: ann's hint is each board's (her best hand on it, her
+    equity), her share of the pot the mean of the two (each pot split in halves); the
+    same as the engine's hint for her cards (tests/table/test_double_board_hints.py
+    checks that against the brute force); bob, who did not ask, gets none."""
+    from fractions import Fraction
+
+    from cardlab.table.odds import strength_hint
+
+    house = {"bomb_pot_every": 1, "bomb_pot_ante": 5, "bomb_pot_boards": 2}
+    tid, host = create(client, game="standard52-holdem", seats=2, clock=30, pause=30, **house)
+    cookies = [join(client, tid, "ann", host), join(client, tid, "bob")]
+    url = f"/api/tables/{tid}/ws"
+    with client.websocket_connect(url, headers={"cookie": cookies[0]}) as w0:
+        w0.send_json({"type": "hints", "on": True})
+
+        def counted(v: Message) -> bool:
+            return bool(v["hint"] and v["hint"]["boards"] and v["hint"]["equity"] is not None)
+
+        view = _wait(client, tid, cookies[0], counted, "ann's double-board hint")
+        assert get(client, tid, cookies[1])["hint"] is None  # bob did not ask
+        hint = view["hint"]
+        boards = view["hand"]["boards"]
+        assert len(boards) == 2 and [b["on"] for b in hint["boards"]] == [1, 2]
+        assert all(b["hand"] and 0 <= b["equity"] <= 1 for b in hint["boards"])
+        each = [Fraction(b["exact"]) for b in hint["boards"]]
+        assert Fraction(hint["exact"]) == sum(each) / 2
+        runner = client.app.state.tables.get(tid).runner  # type: ignore[attr-defined]
+        position = runner.session.position_of(view["you"]["seat"] - 1)
+        engine = strength_hint(runner.hand, position)
+        assert engine is not None and engine.as_dict() == hint

@@ -47,7 +47,7 @@ from cardlab.cards import Card, format_cards
 from cardlab.errors import CardError, GameError
 from cardlab.poker.games import Game
 from cardlab.poker.plan import KernelPlan, counts_vs_random
-from cardlab.poker.ranges import parse_range, supports_ranges
+from cardlab.poker.ranges import Range, parse_range, supports_ranges
 
 # the compiled loops, imported when a question needs them (a full board does not); which
 # one applies, and the look-ups it reads, come from the game's plan (cardlab.poker.plan)
@@ -67,6 +67,10 @@ kernels (numba caches them on disk; see :func:`kernels_compiled`): 8-14 s of CPU
 cores with the serial twins of the parallel kernels (:mod:`cardlab._serial_first`)."""
 
 HandLike = str | Sequence[Card]
+HandOrRange = HandLike | Range
+"""A hand for :func:`exact_equity`: its cards, a range's text (standard52 Hold'em),
+``"random"``, or a parsed :class:`~cardlab.poker.ranges.Range` (any deck: the deck's
+own classes, parsed by the caller)."""
 CardsLike = str | Sequence[Card]
 
 RANDOM = "random"
@@ -221,7 +225,9 @@ class _Deal:
     random: tuple[bool, ...]  # per player: an unknown hand (combos is ((),) until expanded)
 
 
-def _parse_deal(game: Game, hands: Sequence[HandLike], board: CardsLike, dead: CardsLike) -> _Deal:
+def _parse_deal(
+    game: Game, hands: Sequence[HandOrRange], board: CardsLike, dead: CardsLike
+) -> _Deal:
     deck = game.deck
     b = deck.parse_cards(board) if board else ()
     d = deck.parse_cards(dead) if dead else ()
@@ -234,6 +240,10 @@ def _parse_deal(game: Game, hands: Sequence[HandLike], board: CardsLike, dead: C
         if random[-1]:
             labels.append(RANDOM)
             combos.append(((),))
+            fixed.append(None)
+        elif isinstance(hand, Range):  # parsed by the caller (any deck's notation)
+            labels.append(hand.text)
+            combos.append(hand.combos)
             fixed.append(None)
         elif isinstance(hand, str) and _is_range(game, hand):
             rng = parse_range(hand, game)
@@ -256,7 +266,7 @@ def _parse_deal(game: Game, hands: Sequence[HandLike], board: CardsLike, dead: C
     return _Deal(tuple(labels), tuple(kept), b, d, tuple(random))
 
 
-def is_random(hand: HandLike) -> bool:
+def is_random(hand: HandOrRange) -> bool:
     """True for the hand of an unknown opponent: ``"random"`` or question marks (``"??"``)."""
     if not isinstance(hand, str):
         return False
@@ -335,7 +345,7 @@ def _assignments(deal: _Deal) -> list[tuple[tuple[Card, ...], ...]]:
 
 def exact_equity(
     game: Game,
-    hands: Sequence[HandLike],
+    hands: Sequence[HandOrRange],
     board: CardsLike = (),
     dead: CardsLike = (),
     *,

@@ -26,6 +26,11 @@ the opponent's strategy cannot depend on the viewer's actual cards (it does not 
 them). This is a reference model, not a read of the opponent: against a bot that plays
 narrower ranges the solver's answer can differ from the best play against that bot.
 
+**The rake**: a raked table's rate and cap go into the spot as the postflop solver
+takes them (``Spot(rake_rate, rake_cap)``: ``min(rate * final pot, cap)`` from the pot
+of a showdown or a fold), so each action's EV is what the player keeps after the rake;
+the review says the rake beside the range model.
+
 **What is shown** (:class:`RiverDecision`): at each of the viewer's river decisions, the
 solver's strategy for the viewer's actual two cards, the EV of every action for those
 cards (the hand's value at the node the action leads to, against the opponent's
@@ -35,6 +40,7 @@ the action played, in big blinds.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +92,8 @@ class RiverSpot:
     raises: tuple[str, ...]
     unit: int
     hole: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    rake_rate: float = 0.0  # the table's rake: a fraction of the final pot ...
+    rake_cap: float = 0.0  # ... at most this many chips (the solver's min(rate * pot, cap))
 
     def spot(self, oop: str = RANGE, ip: str = RANGE) -> Spot:
         """The :class:`~cardlab.solve.postflop.Spot` to solve, with these ranges."""
@@ -98,7 +106,18 @@ class RiverSpot:
             self.stack,
             bets=", ".join(self.bets),
             raises=", ".join(self.raises),
+            rake_rate=self.rake_rate,
+            rake_cap=self.rake_cap,
         )
+
+    def rake_words(self) -> str:
+        """The rake in words ("" when none)."""
+        if not self.rake_rate or not self.rake_cap:
+            return ""
+        rate = f"{100 * self.rake_rate:g}%"
+        if self.rake_cap >= self.pot + 2 * self.stack:
+            return f"a rake of {rate} of the pot"
+        return f"a rake of {rate} of the pot, at most {self.rake_cap:g} chips"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,13 +178,31 @@ class RiverReview:
             "assuming": self.assuming,
             "iterations": self.iterations,
             "exploitability_pot_percent": round(self.exploitability_pot_percent, 4),
+            "rake": {"rate": s.rake_rate, "cap": s.rake_cap} if s.rake_words() else None,
             "precision_bb": round(self.precision, 4),
             "decisions": [d.as_dict() for d in self.decisions],
         }
 
 
-def river_spot(hand: HandState) -> tuple[RiverSpot | None, str | None]:
-    """The river spot of a finished ``hand``, or None and why it has none."""
+def _rake(rate: object, cap: object) -> tuple[float, float | None]:
+    """The rake as given, checked (a :class:`GameError` naming what was wrong)."""
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
+        raise GameError(f"the rake rate is a fraction of the pot, 0 to 1, got {rate!r:.40}")
+    if cap is not None and (
+        isinstance(cap, bool) or not isinstance(cap, int | float) or not 0 <= cap < math.inf
+    ):
+        raise GameError(f"the rake cap is a number of chips, 0 or more, got {cap!r:.40}")
+    return float(rate), None if cap is None else float(cap)
+
+
+def river_spot(
+    hand: HandState, *, rake_rate: float = 0.0, rake_cap: float | None = None
+) -> tuple[RiverSpot | None, str | None]:
+    """The river spot of a finished ``hand``, or None and why it has none. ``rake_rate``
+    (a fraction of the final pot) and ``rake_cap`` (chips; None: no cap): the table's
+    rake, taken from the pot as the postflop solver takes it (``cardlab solve postflop
+    --rake --rake-cap``)."""
+    rate, cap = _rake(rake_rate, rake_cap)
     if hand.game.game.base.key != "holdem":
         return None, f"the river coach plays Hold'em, not {hand.game.game.key}"
     if hand.stakes.betting is not Betting.NO_LIMIT:
@@ -264,6 +301,9 @@ def river_spot(hand: HandState) -> tuple[RiverSpot | None, str | None]:
         tuple(raises),
         unit,
         hole,
+        rate,
+        # no cap: the largest pot the river can make (the solver's cap is a number)
+        (sum(paid) + 2 * stack if cap is None else cap) if rate else 0.0,
     )
     return spot, None
 
@@ -287,10 +327,13 @@ def review_river(
     iterations: int = ITERATIONS,
     target: float = TARGET,
     ranges: tuple[str, str] = (RANGE, RANGE),
+    rake_rate: float = 0.0,
+    rake_cap: float | None = None,
 ) -> tuple[RiverReview | None, str | None]:
     """Judge the river decisions of ``player`` (a position) in the finished ``hand``;
-    None and why when there are none. Slow (a solve): call it from a worker thread."""
-    spot, why = river_spot(hand)
+    None and why when there are none (``rake_rate``, ``rake_cap``: the table's rake, see
+    :func:`river_spot`). Slow (a solve): call it from a worker thread."""
+    spot, why = river_spot(hand, rake_rate=rake_rate, rake_cap=rake_cap)
     if spot is None:
         return None, why
     if player not in (spot.oop, spot.ip):
@@ -301,6 +344,13 @@ def review_river(
     if len(cards) != 2:
         return None, "your hole cards are not known"
     solution = solve_river(spot, iterations=iterations, target=target, ranges=ranges)
+    assuming = (
+        RANGE_MODEL
+        if ranges == (RANGE, RANGE)
+        else f"assuming OOP's range {ranges[0]} and IP's range {ranges[1]}"
+    )
+    if spot.rake_words():
+        assuming += f"; {spot.rake_words()}"
     p = 0 if player == spot.oop else 1
     decisions = []
     node = solution.root()
@@ -311,9 +361,7 @@ def review_river(
     return (
         RiverReview(
             spot, player, tuple(decisions), solution.iterations,
-            solution.exploitability_pot_percent,
-            RANGE_MODEL if ranges == (RANGE, RANGE)
-            else f"assuming OOP's range {ranges[0]} and IP's range {ranges[1]}",
+            solution.exploitability_pot_percent, assuming,
         ),
         None,
     )  # fmt: skip

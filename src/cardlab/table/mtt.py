@@ -26,14 +26,18 @@ tables" and "breaking tables" rules):
   money (one player more than the places paid) and more than one table plays, every
   table plays one hand at a time: a table that finished its hand of the round does not
   deal again (:meth:`Mtt.may_deal`) until every table that can deal has finished its
-  own; then the next round starts.
+  own; then the next round starts. A round that bursts the bubble is played to its end.
 - **The final table** is the last table left; nobody is redrawn.
 - **Levels**: one schedule (:class:`~cardlab.table.tournament.Schedule`) for every
   table. Levels by minutes count the tournament's playing time; levels by hands count
   the hands of the table that has dealt the most, so no table lags behind the clock.
 - **Places**: players out in the same hand are placed by the stacks they started it
   with (more chips, better place; equal stacks share their places and prizes); players
-  out at different tables are placed in the order their hands are reported.
+  out at different tables are placed in the order their hands are reported, except in a
+  hand-for-hand round (the TDA's rule): there they tie, sharing the best of the places
+  they cover and splitting those places' prizes (each share rounded down, the units left
+  to the winner), while those out at one table keep their stacks' order
+  (:meth:`Mtt._place_round`).
 - **Payouts**: the buy-ins, paid by :func:`mtt_payouts`' percentage table.
 
 >>> from cardlab.table.tournament import Level
@@ -51,6 +55,7 @@ tables" and "breaking tables" rules):
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -160,6 +165,9 @@ class Mtt:
     results: Tournament | None = None  # places and prizes, once started
     draws: int = 0  # random draws made so far (the rng is replayed on a restore)
     round_done: set[int] = field(default_factory=set)  # hand for hand: tables that played
+    # hand for hand: the players out in this round (name, table, starting stack, position)
+    round_outs: list[tuple[str, int, int, int]] = field(default_factory=list)
+    round_open: bool = False  # a round is being played (it may outlive the bubble)
     _rng: random.Random = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -295,18 +303,27 @@ class Mtt:
             return False
         return len(self.playing) == self.places_paid + 1
 
+    @property
+    def in_round(self) -> bool:
+        """A hand-for-hand round is being played: the bubble, or the end of the round
+        in which it burst (the tables still playing their hand of it)."""
+        return self.round_open or self.hand_for_hand
+
     def may_deal(self, table: int) -> bool:
         """Table ``table`` may deal its next hand (hand for hand: not before every table
-        has played this round's hand)."""
-        return table in self.tables and (not self.hand_for_hand or table not in self.round_done)
+        has played this round's hand, even when a player of the round went out in the
+        money, since the players out in the round tie)."""
+        return table in self.tables and table not in self.round_done
 
     def _end_of_round(self) -> None:
         """Hand for hand: once every table that can deal (two players or more) has
-        played this round's hand, the next round starts (and off the bubble, none)."""
+        played this round's hand, the round is over: the next starts on the bubble."""
         dealing = {k for k, seats in self.tables.items() if len(seats) >= 2}
-        self.round_done &= set(self.tables)
-        if not self.hand_for_hand or dealing <= self.round_done:
+        self.round_done &= set(self.tables)  # (a table broken after its hand of it)
+        if self.round_open and dealing <= self.round_done:
             self.round_done.clear()
+            self.round_outs.clear()
+            self.round_open = False
 
     def table_of(self, player: str) -> tuple[int, int] | None:
         """(table, seat) of ``player`` while in."""
@@ -345,6 +362,7 @@ class Mtt:
         ):
             raise GameError(f"table {table + 1}'s hand did not keep its chips: {before} -> {after}")
         self.hands[table] += 1
+        in_round = self.in_round  # this hand is the table's hand of a hand-for-hand round
         ids = {name: i for i, name in enumerate(self.registered)}
         for seat in before:
             self.chips[seats[seat]] = after.get(seat, 0)
@@ -355,17 +373,50 @@ class Mtt:
             {ids[seats[s]]: after.get(s, 0) for s in before},
             order=[ids[seats[s]] for s in order if s in seats],
         )
+        position = {s: i for i, s in enumerate(order)}
+        if in_round:
+            self.round_outs += [
+                (seats[s], table, before[s], position.get(s, len(order) + s)) for s in out
+            ]
         for seat in out:
             del self.chips[seats.pop(seat)]
+        if in_round and out:
+            self._place_round()
         if t.over:
             winner = t.winner
             self.tables = {k: v for k, v in self.tables.items() if winner in v.values()}
             self.round_done.clear()
+            self.round_outs.clear()
+            self.round_open = False
             return []
         moves = self.between_hands(table, next_big_blinds)
-        self.round_done.add(table)
+        if in_round or self.hand_for_hand:
+            self.round_done.add(table)
+            self.round_open = True
         self._end_of_round()
         return moves
+
+    def _place_round(self) -> None:
+        """The players out in this hand-for-hand round, placed again together: those
+        out at different tables tie, those out at one table (in its one hand of the
+        round) keep the order of the stacks they started it with. So the players who
+        started with the most chips at their table share the best places the round's
+        players cover, then the next of each table, and so on (a player's rank at their
+        table: how many players out there started with more chips)."""
+        t = self._results()
+        ids = {name: i for i, name in enumerate(self.registered)}
+        rank = {
+            name: sum(1 for o in self.round_outs if o[1] == table and o[2] > stack)
+            for name, table, stack, _ in self.round_outs
+        }
+        groups = []
+        for k in sorted(set(rank.values())):
+            group = sorted(
+                (o for o in self.round_outs if rank[o[0]] == k), key=lambda o: (o[1], o[3])
+            )
+            across = len({o[1] for o in group}) > 1
+            groups.append(([ids[o[0]] for o in group], across))
+        t.place_together(groups, len(self.playing) + 1)
 
     def between_hands(self, table: int, next_big_blinds: Sequence[int] = ()) -> list[Move]:
         """The moves out of ``table``, which is between hands (done at once): all its
@@ -381,6 +432,7 @@ class Mtt:
             del self.tables[table]
             for seat, player in players:
                 moves.append(self._move(player, table, seat, self._shortest()))
+            self._end_of_round()  # the table broken may be the one the round waited for
             return moves
         queue = [s for s in dict.fromkeys(next_big_blinds) if s in self.tables[table]]
         queue += sorted(s for s in self.tables[table] if s not in queue)
@@ -415,7 +467,9 @@ class Mtt:
         """Players still in (most chips first, with their table), then the places."""
         t = self._results()
         rows = []
-        for row in t.standings({i: self.chips.get(n, 0) for i, n in enumerate(self.registered)}):
+        table = t.standings({i: self.chips.get(n, 0) for i, n in enumerate(self.registered)})
+        sharing = Counter(row["place"] for row in table if row["place"] is not None)
+        for row in table:
             name = row["name"]
             where = self.table_of(name)
             rows.append(
@@ -426,6 +480,8 @@ class Mtt:
                     "table": None if where is None else where[0] + 1,
                     "prize": row["prize"],
                     "out_hand": row["out_hand"],
+                    # players who share the place (a tie: equal stacks, or hand for hand)
+                    "tied": sharing[row["place"]] if row["place"] is not None else 0,
                 }
             )
         return rows
@@ -444,6 +500,8 @@ class Mtt:
             "results": None if self.results is None else self.results.as_dict(),
             "draws": self.draws,
             "round_done": sorted(self.round_done),
+            "round_outs": [list(o) for o in self.round_outs],
+            "round_open": self.round_open,
         }
 
     @classmethod
@@ -463,4 +521,7 @@ class Mtt:
             None if results is None else Tournament.from_dict(results),
             int(data.get("draws", 0)),
             {int(k) for k in data.get("round_done", [])},
+            [(str(n), int(k), int(c), int(p)) for n, k, c, p in data.get("round_outs", [])],
+            # (saved before the field: a round was open while some table had played it)
+            bool(data.get("round_open", bool(data.get("round_done")))),
         )

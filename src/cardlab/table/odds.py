@@ -9,7 +9,8 @@ runout as it came (each run, and each board of a double board, on its own: the c
 the other board or an earlier run dealt are out of its deck); :func:`all_in_spots`
 names those boards, :func:`spot_odds` counts one. :func:`strength_hint` — for a
 learner: their best hand so far in words and their exact equity against one random
-hand (or a range), from their own cards only.
+hand (or a range), from their own cards only (on a double board, each board's and
+their share of the pot the boards split).
 
 Both answer for the high-hand board games the exact kernels count (Hold'em and Omaha
 on any deck); a game played for low, hi-lo, stud or draw gets None (its cards to come
@@ -26,6 +27,7 @@ from typing import Any
 from cardlab.cards import Card, format_cards
 from cardlab.errors import GameError
 from cardlab.poker.equity import EquityResult, exact_equity
+from cardlab.poker.ranges import Range
 from cardlab.poker.showdown import best_five
 from cardlab.table.state import HandState
 
@@ -202,9 +204,11 @@ def _face_up_holes(hand: HandState) -> list[tuple[Card, ...]] | None:
 
 def all_in_spots(hand: HandState) -> list[OddsSpot]:
     """The boards of an all-in runout as they came, street by street: the board when the
-    betting ended, then each street but the last of the first run, then of the later
-    runs from the cards they share (each board of a double board beside the other),
-    once every hand left is face up (empty otherwise)."""
+    betting ended, then each street but the last of the first run, then the same for
+    each later run from the cards the runs share (a run's first line is the all-in
+    board again, counted without the cards the runs before it dealt; each board of a
+    double board beside the other), once every hand left is face up (empty
+    otherwise)."""
     players = hand.in_hand()
     start = hand.all_in_board
     if start is None or len(players) < 2 or not _counts_exactly(hand):
@@ -228,13 +232,13 @@ def all_in_spots(hand: HandState) -> list[OddsSpot]:
                 dead = tuple(c for b in others for c in b)
                 out.append(OddsSpot(tuple(cards[:length]), 0, on, dead))
         return out
-    seen: set[tuple[Card, ...]] = set()
+    # every run starts with its own line: its board so far is the one the runs share,
+    # but its deck lacks the cards the runs before it dealt (so its odds differ)
     runouts = hand.runouts()
     for run, board in enumerate(runouts):
         for length in ends:
-            if length > len(board) or tuple(board[:length]) in seen:
+            if length > len(board):
                 continue
-            seen.add(tuple(board[:length]))
             dead = _dealt_before(runouts[:run], board[:length])
             out.append(OddsSpot(tuple(board[:length]), run, 0, dead))
     return out
@@ -265,54 +269,136 @@ def all_in_streets(hand: HandState, *, max_seconds: float | None = ODDS_SECONDS)
 
 
 @dataclass(frozen=True, slots=True)
+class BoardHint:
+    """A learner's hint on one board of a double board (``on``: 0 the first): their best
+    hand on it in words, and their exact chances on it against the hint's opponent."""
+
+    on: int
+    hand: str | None
+    equity: Fraction | None
+    win: Fraction | None
+    tie: Fraction | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"on": self.on + 1, "hand": self.hand} | _chances(self.equity, self.win, self.tie)
+
+
+def _chances(equity: Fraction | None, win: Fraction | None, tie: Fraction | None) -> dict[str, Any]:
+    return {
+        "equity": None if equity is None else float(equity),
+        "win": None if win is None else float(win),
+        "tie": None if tie is None else float(tie),
+        "exact": None if equity is None else str(equity),
+    }
+
+
+@dataclass(frozen=True, slots=True)
 class StrengthHint:
     """A learner's hint: ``hand`` their best hand so far in words (None before five
     cards can play), ``equity`` the exact equity against ``against`` (a random hand or
-    a range) over every remaining board and hand (None: too many deals to count now)."""
+    a range) over every remaining board and hand (None: too many deals to count now).
+
+    On a double board, ``boards`` holds each board's hint and ``hand`` is None; then
+    ``equity`` is the player's share of the pot (each pot is split in two halves, one
+    per board: the mean of the boards' equities, before the odd chip) and ``win`` and
+    ``tie`` are None (a board's own are in ``boards``)."""
 
     hand: str | None
     against: str
     equity: Fraction | None
     win: Fraction | None
     tie: Fraction | None
+    boards: tuple[BoardHint, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "hand": self.hand,
-            "against": self.against,
-            "equity": None if self.equity is None else float(self.equity),
-            "win": None if self.win is None else float(self.win),
-            "tie": None if self.tie is None else float(self.tie),
-            "exact": None if self.equity is None else str(self.equity),
-        }
+        return (
+            {"hand": self.hand, "against": self.against}
+            | _chances(self.equity, self.win, self.tie)
+            | {"boards": [b.as_dict() for b in self.boards]}
+        )
+
+
+def _board_hint(
+    hand: HandState,
+    own: tuple[Card, ...],
+    board: tuple[Card, ...],
+    dead: tuple[Card, ...],
+    against: str | Range,
+    max_seconds: float | None,
+) -> tuple[str | None, EquityResult | None]:
+    """The best hand of ``own`` on ``board`` in words, and the exact equity against
+    ``against`` with ``dead`` out of the deck (None: too big to count now, or a range
+    that cannot be dealt)."""
+    game = hand.game.game
+    words = None
+    if len(own) + len(board) >= 5 and (game.base.hole_used is None or len(board) >= 3):
+        words = best_five(game, own, board).describe().split(" — ")[0]
+    try:
+        result = exact_equity(
+            game,
+            [format_cards(own), against],
+            board=format_cards(board),
+            dead=format_cards(dead),
+            max_seconds=max_seconds,
+        )
+    except GameError:
+        return words, None
+    return words, result
 
 
 def strength_hint(
     hand: HandState,
     player: int,
     *,
-    against: str = "random",
+    against: str | Range = "random",
     max_seconds: float | None = ODDS_SECONDS,
 ) -> StrengthHint | None:
     """``player``'s hint from their own cards and the board (never another's cards);
-    None when the game has no exact count or it would take too long."""
-    if not _counts_exactly(hand) or not 0 <= player < hand.players or len(hand.boards) > 1:
+    None when the game has no exact count or it would take too long. ``against``: a
+    random hand, a range's text (standard52 Hold'em) or a parsed range (any deck: the
+    web table parses the deck's own classes, web/table_odds.py). On a double board
+    each board's hint (the other board's cards out of its deck) and the share of the
+    pot the two boards split (:class:`StrengthHint`)."""
+    if not _counts_exactly(hand) or not 0 <= player < hand.players:
         return None
     own = tuple(c for c in hand.hole[player] if c is not None)
-    game = hand.game.game
-    if len(own) != game.base.hole_cards:
+    if len(own) != hand.game.game.base.hole_cards:
         return None
-    board = tuple(hand.board)
-    words = None
-    if len(own) + len(board) >= 5 and (game.base.hole_used is None or len(board) >= 3):
-        words = best_five(game, own, board).describe().split(" — ")[0]
-    try:
-        result: EquityResult = exact_equity(
-            game, [format_cards(own), against], board=format_cards(board), max_seconds=max_seconds
-        )
-    except GameError:  # too big to count now, or a range that cannot be dealt
-        return StrengthHint(words, against, None, None, None)
+    if len(hand.boards) > 1:
+        return _double_board_hint(hand, own, against, max_seconds)
+    words, result = _board_hint(hand, own, tuple(hand.board), (), against, max_seconds)
+    if result is None:
+        return StrengthHint(words, str(against), None, None, None)
     mine = result.players[0]
     return StrengthHint(
-        words, against, Fraction(mine.equity), Fraction(mine.win), Fraction(mine.tie)
+        words, str(against), Fraction(mine.equity), Fraction(mine.win), Fraction(mine.tie)
     )
+
+
+def _double_board_hint(
+    hand: HandState, own: tuple[Card, ...], against: str | Range, max_seconds: float | None
+) -> StrengthHint:
+    # each half of a pot goes to the best hand on its board (table/showdown.py): the
+    # expected share is the mean of the boards' equities, each counted over its own
+    # cards to come with the other board's cards dead (the opponent's hand and every
+    # card still to come are dealt from the same deck: by linearity each board's
+    # share may be counted on its own)
+    each: list[BoardHint] = []
+    for on, cards in enumerate(hand.boards):
+        dead = tuple(c for k, b in enumerate(hand.boards) if k != on for c in b)
+        words, result = _board_hint(hand, own, tuple(cards), dead, against, max_seconds)
+        mine = None if result is None else result.players[0]
+        each.append(
+            BoardHint(
+                on,
+                words,
+                None if mine is None else Fraction(mine.equity),
+                None if mine is None else Fraction(mine.win),
+                None if mine is None else Fraction(mine.tie),
+            )
+        )
+    shares = [b.equity for b in each]
+    share = None
+    if all(e is not None for e in shares):
+        share = sum((e for e in shares if e is not None), Fraction(0)) / len(shares)
+    return StrengthHint(None, str(against), share, None, None, tuple(each))

@@ -405,18 +405,40 @@ class Tournament:
             done += self._place(left, 1)
         return done
 
-    def _place(self, seats: list[int], place: int) -> list[Entry]:
-        """``seats`` share ``place`` and the prizes of the places they cover."""
+    def _place(self, seats: list[int], place: int, *, odd_to_winner: bool = False) -> list[Entry]:
+        """``seats`` share ``place`` and the prizes of the places they cover: the odd
+        units go to the first seats (in position order), or with ``odd_to_winner`` (a
+        share across tables, where no position orders them) to the winner, as the units
+        the percents leave. The winner takes what the others' prizes leave of the pool."""
         pool = sum(self._prize_of(place + k) for k in range(len(seats)))
         share, odd = divmod(pool, len(seats))
         out = []
         for k, seat in enumerate(seats):
             entry = self.entries[seat]
             entry.place = place
-            entry.prize = share + (1 if k < odd else 0)
-            entry.out_hand = None if place == 1 else self.hands
+            entry.prize = share + (1 if k < odd and not odd_to_winner else 0)
+            if entry.out_hand is None and place != 1:
+                entry.out_hand = self.hands
             out.append(entry)
+        self._settle_winner()
         return out
+
+    def _settle_winner(self) -> None:
+        """The winner's prize: the pool less every other prize (the first place's, and
+        the units a share across tables left over)."""
+        winner = next((e for e in self.entries.values() if e.place == 1), None)
+        if winner is not None:
+            others = sum(e.prize for e in self.entries.values() if e is not winner)
+            winner.prize = self.buy_in * len(self.entrants) - others
+
+    def place_together(self, groups: Sequence[tuple[Sequence[int], bool]], place: int) -> None:
+        """Give again the places from ``place`` on to ``groups`` (best first; seats out
+        already): each group's seats share the best of the places it covers and split
+        their prizes, the odd units to the group's first seats, or (the group's flag: a
+        share across tables) to the winner. Each keeps the hand it went out in."""
+        for seats, across in groups:
+            self._place(list(seats), place, odd_to_winner=across)
+            place += len(seats)
 
     def standings(self, chips: Mapping[int, int] | None = None) -> list[dict[str, Any]]:
         """Seats still in (most chips first), then the places given."""

@@ -17,6 +17,12 @@ table that played its hand of the round does not deal (its director asks
 :meth:`MttTable.may_deal`) until every other table has played its own; the table whose
 hand ends the round wakes the others.
 
+Each table's hand is stored in one transaction with everything the tournament records of
+it (:meth:`MttRun.after_hand` runs inside :meth:`~cardlab.web.table_hand.HandRunner.finish`'s
+transaction: places, players out and moved, the other tables' seats, the ledger), and the
+start (the draw and every table) is one transaction too, so a server killed at any point
+restarts with all of it or none of it.
+
 Levels by minutes count the time since the start (the tables' pauses do not stop the
 tournament's clock; a server restart does). The tables of a tournament run in one
 process: with ``cardlab web --redis`` tournaments are not offered.
@@ -182,22 +188,24 @@ class MttRun:
         if not self.is_host(browser):
             raise NotMttHost("only the tournament's host starts it")
         self.mtt.start()
-        for number in sorted(self.mtt.tables):
-            data = self.table_config | {
-                "seats": self.mtt.rules.table_size,
-                "format": "tournament",
-                "name": f"{self.name or 'tournament'}: table {number + 1}"[:60],
-                "bots": {},
-            }
-            room = self.hall.manager.create(data, self.host_sha256)
-            self.table_ids[number] = room.id
-            self.links[number] = MttTable(self, number, room)
-            room.director.link = self.links[number]
-            room.seating.started = True
-            for seat, player in self.mtt.tables[number].items():
-                self._seat(room, seat, player, self.mtt.chips[player])
-        self.mark = self.hall.clock()
+        # one transaction: a server killed in the middle leaves no table of a tournament
+        # that did not start
         with self.hall.manager.store.transaction():
+            for number in sorted(self.mtt.tables):
+                data = self.table_config | {
+                    "seats": self.mtt.rules.table_size,
+                    "format": "tournament",
+                    "name": f"{self.name or 'tournament'}: table {number + 1}"[:60],
+                    "bots": {},
+                }
+                room = self.hall.manager.create(data, self.host_sha256)
+                self.table_ids[number] = room.id
+                self.links[number] = MttTable(self, number, room)
+                room.director.link = self.links[number]
+                room.seating.started = True
+                for seat, player in self.mtt.tables[number].items():
+                    self._seat(room, seat, player, self.mtt.chips[player])
+            self.mark = self.hall.clock()
             for link in self.links.values():
                 link.room.save()
             self.save()
@@ -262,8 +270,13 @@ class MttRun:
         order = session.next_order()
         # the seats in the order they will be big blind: the big blind comes second
         next_big = order[1:] + order[:1] if len(order) > 1 else order
-        placed_before = {r["name"] for r in self.mtt.standings() if r["place"] is not None}
+        placed_before = {
+            r["name"]: (r["place"], r["prize"])
+            for r in self.mtt.standings()
+            if r["place"] is not None
+        }
         hand_for_hand = self.mtt.hand_for_hand
+        in_round = self.mtt.in_round  # (a round goes on after the bubble bursts in it)
         try:
             moves = self.mtt.record_hand(
                 table.number, before, after, order=list(before), next_big_blinds=next_big
@@ -278,12 +291,7 @@ class MttRun:
             if after[seat] <= 0 and room.seating.seats[seat].kind != "open":
                 self._unseat(room, seat)
         for row in self.mtt.standings():
-            if row["place"] is not None and row["name"] not in placed_before:
-                prize = f" and wins {row['prize']}" if row["prize"] else ""
-                if row["place"] == 1:
-                    self._notice_all(f"{row['name']} wins the tournament{prize}")
-                else:
-                    self._notice_all(f"{row['name']} is out in place {row['place']}{prize}")
+            self._announce(row, placed_before.get(row["name"]))
         touched |= self._apply(moves)
         touched |= self._settle_waiting(exclude=table.number)
         if self.mtt.hand_for_hand and not hand_for_hand:
@@ -292,10 +300,28 @@ class MttRun:
                 f"{self.mtt.places_paid} paid, every table plays one hand at a time"
             )
         elif hand_for_hand and not self.mtt.hand_for_hand and not self.mtt.over:
-            self._notice_all("the bubble burst: the tables play on at their own pace")
-        if hand_for_hand or self.mtt.hand_for_hand:  # a table that waited may deal now
+            self._notice_all(
+                "the bubble burst: the tables play on at their own pace"
+                + (" once every table has played this round's hand" if self.mtt.in_round else "")
+            )
+        if in_round or self.mtt.in_round:  # a table that waited may deal now
             touched |= {k for k in self.mtt.tables if self.mtt.may_deal(k)}
         self._save_all(touched, skip=table.number)
+
+    def _announce(self, row: dict[str, Any], was: tuple[int, int] | None) -> None:
+        """Say a player's new place (or their place shared now: players out in the same
+        hand-for-hand round at different tables tie)."""
+        place, name = row["place"], row["name"]
+        if place is None or was == (place, row["prize"]):
+            return
+        prize = f" and wins {row['prize']}" if row["prize"] else ""
+        tied = f" (tied with {row['tied'] - 1} other{'s' * (row['tied'] > 2)})" * (row["tied"] > 1)
+        if place == 1:
+            self._notice_all(f"{name} wins the tournament{prize}")
+        elif was is None:
+            self._notice_all(f"{name} is out in place {place}{tied}{prize}")
+        else:
+            self._notice_all(f"{name} now shares place {place}{tied}{prize}")
 
     def _settle_waiting(self, exclude: int) -> set[int]:
         """Tables that cannot deal (one player) give their players up now."""

@@ -147,21 +147,27 @@ def _step(
     events: Sequence[ev.Event],
     index: int,
     action: pa.Action | None,
-    odds: dict[tuple[tuple[Card, ...], bool], Any] | None = None,
+    odds: dict[tuple[Any, ...], Any] | None = None,
+    *,
+    run_over: bool = False,
 ) -> _Step:
+    """``run_over``: the step dealt the last card of a run (the hand is at the next
+    run's start already): the run's board as it ended."""
     player = getattr(action, "player", None)
     done = hand.run_boards[: hand.runs - 1] if hand.is_over else hand.run_boards
     board = tuple(hand.board)
-    if any(isinstance(e, ev.NewRun) for e in events):  # the run this step completed
+    if run_over:  # the run this step completed
         done, board = done[:-1], done[-1]
     found = None
+    key: tuple[Any, ...]
     if odds is not None and len(hand.boards) > 1:  # a double board: each board's odds
         key = (tuple(c for b in hand.boards for c in b), hand.all_in_board is not None)
         if key not in odds:
             odds[key] = _double_board_odds(all_in_board_odds(hand))
         found = odds[key]
-    elif odds is not None:  # counted once per board (the steps between deals share it)
-        key = (board, hand.all_in_board is not None)
+    elif odds is not None:  # counted once per board and run (the steps between deals
+        # share it; a later run's first board is the earlier runs' too, other odds)
+        key = (board, len(done), hand.all_in_board is not None)
         if key not in odds:
             counted = all_in_odds(hand) if board == tuple(hand.board) else None
             odds[key] = None if counted is None else counted.as_dict()
@@ -194,7 +200,7 @@ def _steps(history: phh.HandHistory, label: str) -> tuple[Replay, list[_Step]]:
     steps: list[_Step] = []
     seen = 0
     street = ""
-    odds: dict[tuple[tuple[Card, ...], bool], Any] = {}
+    odds: dict[tuple[Any, ...], Any] = {}
 
     def on_step(k: int, action: pa.Action | None, hand: HandState) -> None:
         nonlocal seen, street
@@ -203,7 +209,12 @@ def _steps(history: phh.HandHistory, label: str) -> tuple[Replay, list[_Step]]:
         new = hand.history[seen:]
         seen = len(hand.history)
         if new or action is None:  # a no-op line changes nothing
-            step = _step(hand, street, new, k, action, odds)
+            cut = next((j for j, e in enumerate(new) if isinstance(e, ev.NewRun)), None)
+            if cut is not None:  # a run ended: its last board, then the next run's start
+                steps.append(_step(hand, street, new[:cut], k, action, odds, run_over=True))
+                step = _step(hand, _board_street(hand), new[cut:], k, None, odds)
+            else:
+                step = _step(hand, street, new, k, action, odds)
             if step.hole_deal and steps and steps[-1].hole_deal:
                 step = dataclasses.replace(step, events=steps.pop().events + step.events)
             steps.append(step)
@@ -214,6 +225,19 @@ def _steps(history: phh.HandHistory, label: str) -> tuple[Replay, list[_Step]]:
         tail = r.hand.history[seen:]
         steps.append(_step(r.hand, street, tail, len(history.actions) - 1, None))
     return r, steps
+
+
+def _board_street(hand: HandState) -> str:
+    """The street whose cards the board shows (the runs' shared board at a run's start)."""
+    dealt = 0
+    name = hand.streets[0].name
+    for street in hand.streets:
+        dealt += street.board
+        if dealt > len(hand.board):
+            break
+        if street.board:
+            name = street.name
+    return name
 
 
 def _scaled(event: ev.Event, scale: int) -> Any:

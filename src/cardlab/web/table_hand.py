@@ -325,11 +325,15 @@ class HandRunner:
         for position, amount in enumerate(bounty):  # paid between hands, beside the pots
             self.session.seats[order[position]].stack += amount
         try:
-            self.director.after_hand(before)
-        except CardlabError:
-            log.exception("table %s: the tournament's places could not be saved", table_id)
-        try:
+            # one transaction: the hand, the table's new state and what a tournament
+            # records of it (places, players out and moved, the other tables' seats) are
+            # all kept or all lost, so a server killed between two of these writes resumes
+            # the hand and ends it again, never recording it twice or not at all
             with self.out.store.transaction():
+                try:
+                    self.director.after_hand(before)
+                except CardlabError:
+                    log.exception("table %s: the tournament's places could not be given", table_id)
                 hand_id = self.out.store.end_hand(table_id, stored, self.state())
                 self._ledger_bounty(bounty, order, names)
                 self.seating.stand_up_leaving()

@@ -202,6 +202,7 @@ def payload(
         # street, each run); the viewer's own hint when they turned hints on
         "odds": None if odds is None else odds.all_in(hand),
         "hints_on": odds is not None and seat is not None and seat in odds.hints_on,
+        "hints_against": None if odds is None else odds.against_text(seat),
         "hint": None if odds is None or seat is None else odds.hint(hand, seat, position),
     }
     if view is not None and hand is not None:

@@ -37,7 +37,8 @@ Routes (mounted by :func:`cardlab.web.app.create_app`)::
                                               everyone folded to, before the next deal),
                                               {"type": "rabbit"} (anyone: the cards the
                                               last hand, won early, would have dealt),
-                                              {"type": "hints", "on": bool} (a player's
+                                              {"type": "hints", "on": bool, "against"?:
+                                              a range or "random"} (a player's
                                               own hints: best hand, exact equity),
                                               {"type": "action", "action": "runs 2"}
                                               (all in: run the board twice; "runs": no
@@ -110,6 +111,7 @@ from cardlab.web.table_errors import StoreAway
 from cardlab.web.table_manager import IDLE_CLOSE as IDLE_CLOSE
 from cardlab.web.table_manager import TableManager as TableManager
 from cardlab.web.table_manager import TableNotFound
+from cardlab.web.table_odds import seen_by
 from cardlab.web.table_phh import phhs
 from cardlab.web.table_relay import RemoteSockets, relay_socket
 from cardlab.web.table_room import Room, digest
@@ -651,7 +653,12 @@ def handle_message(
             room.runner.rabbit_hunt()
             return None
         if kind == "hints":  # a player's own hints, off by default
-            room.odds.set_hints(seat, message.get("on"))
+            hand = room.session.hand
+            position = None if hand is None or seat is None else room.session.position_of(seat)
+            known = seen_by(hand, position)
+            room.odds.set_hints(
+                seat, message.get("on"), message.get("against"), game=room.game.game, known=known
+            )
             return None
         if kind == "chat":
             return chat_message(room.chat, room.seats, seat, author, message)

@@ -30,7 +30,7 @@ from cardlab.cards import Card, format_cards
 from cardlab.errors import GameError
 from cardlab.solve.postflop import _kernels as k
 from cardlab.solve.postflop.game import PostflopGame
-from cardlab.solve.postflop.solver import Progress, Solver, Values
+from cardlab.solve.postflop.solver import SCHEDULES, Progress, Solver, Values
 from cardlab.solve.postflop.spot import Spot
 from cardlab.solve.postflop.tree import (
     CHANCE,
@@ -448,6 +448,7 @@ class PostflopSolution:
             "seconds": self.seconds,
             "exploitability": self.exploitability,
             "compressed": self.game.compressed,
+            "schedule": self.solver.schedule,
         }
         with open(path, "wb") as f:
             np.savez(
@@ -478,7 +479,11 @@ class PostflopSolution:
             )
         spot = Spot.from_dict(meta["spot"])
         compressed = meta.get("compressed", False) is True
-        solver = Solver(spot.game_arrays(compressed=compressed), threads=threads)
+        # saved before the schedule was recorded: trained by "smooth", resumed by it
+        schedule = meta.get("schedule", "smooth")
+        if schedule not in SCHEDULES:
+            raise GameError(f"{path}: unknown DCFR schedule {schedule!r}")
+        solver = Solver(spot.game_arrays(compressed=compressed), threads=threads, schedule=schedule)
         g = solver.g
         for name in ("regrets", "strategy", "regret_scale", "strategy_scale"):
             if name not in data:
@@ -600,10 +605,13 @@ def solve(
     threads: int | None = None,
     max_memory: int | None = None,
     progress: Progress | None = None,
+    schedule: str = "auto",
 ) -> PostflopSolution:
     """Solve ``spot`` by DCFR until ``iterations`` or until the exploitability is at most
-    ``target`` % of the pot (None: run every iteration)."""
-    solver = Solver(spot.game_arrays(max_memory=max_memory), threads=threads)
+    ``target`` % of the pot (None: run every iteration); ``schedule``: the DCFR
+    discounts (:mod:`cardlab.solve.postflop.solver`)."""
+    game = spot.game_arrays(max_memory=max_memory)
+    solver = Solver(game, threads=threads, schedule=schedule)
     return PostflopSolution(spot, solver).resume(
         iterations, target=target, every=every, progress=progress
     )

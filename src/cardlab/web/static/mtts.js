@@ -75,7 +75,7 @@ async function lobbyPage() {
     else if (v.started) tables.append(h("p", {}, `Level ${v.level}${v.final_table ? ": the final table" : ""}`,
       v.hand_for_hand ? h("span", { id: "m-hand-for-hand" }, " · hand for hand on the bubble: every table plays one hand at a time") : null));
     for (const t of v.tables) tables.append(h("p", {}, h("a", { href: t.url }, `Table ${t.table}`), ` — ${t.players} player${t.players === 1 ? "" : "s"}: ${t.status}`));
-    const rows = v.standings.map((r) => h("tr", {}, h("td", {}, r.place == null ? "" : String(r.place)), h("td", {}, r.name),
+    const rows = v.standings.map((r) => h("tr", {}, h("td", {}, r.place == null ? "" : `${r.place}${r.tied > 1 ? " (tied)" : ""}`), h("td", {}, r.name),
       h("td", {}, r.chips == null ? "" : String(r.chips)), h("td", {}, r.table == null ? "" : String(r.table)), h("td", {}, r.prize ? String(r.prize) : "")));
     const box = $("m-standings");
     box.textContent = "";

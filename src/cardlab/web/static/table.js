@@ -5,13 +5,30 @@ import { $, h, put, showError } from "./dom.js";
 import { api, text as fetchText, socket } from "./api.js";
 import { verifyText, parsePhhs } from "./fair.js";
 import { chat } from "./chat.js";
-import { countdown, hostSeats, houseLine, lastHand, ledger, odds, revealed, seatRequests, standings, tournament, verifyRows } from "./table_draw.js";
+import { countdown, hostSeats, houseLine, lastHand, ledger, odds, rangeExample, revealed, seatRequests, standings, tournament, verifyRows } from "./table_draw.js";
 import { betweenHands, felt, handKey, winners } from "./table_felt.js";
 import { layout, ghost } from "./table_layout.js";
 import { choices, fitRaise, panel } from "./table_panel.js";
 import { extras } from "./extras.js";
 
 // a preference of this browser (sounds, the four-colour deck), kept in localStorage
+// The range this browser's hints count against, kept like its other preferences, one
+// per deck (each deck writes ranges its own way: "QQ+,AKs", "Z-Z"); empty: a random
+// hand. hintsAgainst: the text the server will say it holds (spaces collapsed).
+function rangePref(deck, value) {
+  const key = `cardlab-hints-against-${deck}`;
+  try {
+    if (value === undefined) return localStorage.getItem(key) || "";
+    localStorage.setItem(key, value.trim());
+  } catch (e) { /* private mode: for this page only */ }
+  return value;
+}
+function hintsAgainst() {
+  const text = ($("pt-hints-against") || {}).value || "";
+  const words = text.trim().split(/\s+/).join(" ");
+  return !words || !words.replace(/\?/g, "").trim() ? "random" : words;
+}
+
 function pref(key, value) {
   try {
     if (value === undefined) return localStorage.getItem(key) === "1";
@@ -412,14 +429,26 @@ function table(root) {
     put(box, state.last ? lastHand(state.last, rabbit) : []);
   }
 
-  // the exact all-in odds and your hint; the hints follow this browser's preference
+  // the exact all-in odds and your hint; the hints follow this browser's preference,
+  // against a random hand or the range it keeps (sent once per change: a range the
+  // server refuses is one error, not a message sent again and again)
   let hintsAsked = null;
   function renderOdds() {
     const s = state;
     const box = put($("pt-odds"), odds(s));
     box.hidden = !box.childNodes.length;
+    const field = $("pt-hints-against");
+    const game = (s.table && s.table.game) || "";
+    const example = rangeExample(game);
+    const deck = game.split("-")[0];
+    if (field.dataset.deck !== deck) { field.dataset.deck = deck; field.value = rangePref(deck); }
+    field.placeholder = example || "random";
+    field.disabled = !example;  // ranges are two-card Hold'em hands
     const want = pref("cardlab-hints");
-    if (s.you && !!s.hints_on !== want && hintsAsked !== want) { hintsAsked = want; send({ type: "hints", on: want }); }
+    const against = example ? hintsAgainst() : "random";
+    const ask = `${want} ${against}`;
+    const differs = !!s.hints_on !== want || (want && (s.hints_against || "random") !== against);
+    if (s.you && differs && hintsAsked !== ask) { hintsAsked = ask; send({ type: "hints", on: want, against }); }
   }
 
   // a multi-table tournament's table (web/mtt.py): its number, the lobby, and a player
@@ -466,6 +495,12 @@ function table(root) {
   const hints = $("pt-hints");
   hints.checked = pref("cardlab-hints");
   hints.addEventListener("change", () => { pref("cardlab-hints", hints.checked); hintsAsked = null; if (state) renderOdds(); });
+  const against = $("pt-hints-against");
+  against.addEventListener("change", () => {
+    if (against.dataset.deck) rangePref(against.dataset.deck, against.value);
+    hintsAsked = null;
+    if (state) renderOdds();
+  });
   const loud = $("pt-sound");
   loud.checked = sound.on = pref("cardlab-sound");
   loud.addEventListener("change", () => { sound.on = pref("cardlab-sound", loud.checked); if (sound.on) sound.click(); });

@@ -57,7 +57,7 @@ export function ledger(l) {
 export function standings(rows) {
   return h("table", { id: "pt-standings", class: "pt-standings" }, head(["Place", "Player", "Chips", "Prize", "Out"]),
     h("tbody", {}, rows.map((r) => h("tr", { class: r.out_hand == null ? "in" : "out" },
-      h("td", {}, r.place == null ? "" : String(r.place)),
+      h("td", {}, r.place == null ? "" : `${r.place}${r.tied > 1 ? " (tied)" : ""}`),
       h("td", {}, r.name),
       h("td", {}, r.chips == null ? "" : String(r.chips)),
       h("td", {}, r.prize ? String(r.prize) : ""),
@@ -127,13 +127,33 @@ export function odds(s) {
     out.push(h("h2", {}, "All-in odds (exact)"),
       h("table", { id: "pt-odds-table" }, head(["Board", "Each hand's share"]), h("tbody", {}, rows)));
   }
-  if (s.hints_on && s.hint) {
-    const x = s.hint;
-    const words = x.hand ? `You have ${x.hand}. ` : "";
-    const eq = x.equity == null ? "too many deals to count exactly now" : `${pct(x.equity)} against a random hand (exact)`;
-    out.push(h("p", { id: "pt-hint", class: "pt-hint" }, `${words}Your equity: ${eq}.`));
-  }
+  if (s.hints_on && s.hint) out.push(h("p", { id: "pt-hint", class: "pt-hint" }, hintText(s.hint)));
   return out;
+}
+
+// A learner's hint in words (table/odds.py StrengthHint): the best hand and the exact
+// equity against a random hand or the range the viewer chose (``x.against``); on a
+// double board each board's, then the share of the pot the two boards split.
+export function hintText(x) {
+  const tooMany = "too many deals to count exactly now";
+  const vs = !x.against || x.against === "random" ? "a random hand" : x.against;
+  const none = x.range_empty ? `no hand of ${vs} is left` : null;
+  if (x.boards && x.boards.length) {
+    const each = x.boards.map((b) => `Board ${b.on}: ${b.hand ? `you have ${b.hand}, ` : ""}`
+      + `equity ${b.equity == null ? none || tooMany : pct(b.equity)}.`);
+    const share = x.equity == null ? none || tooMany : `${pct(x.equity)} against ${vs} (exact; half the pot on each board)`;
+    return `${each.join(" ")} Your share of the pot: ${share}.`;
+  }
+  const words = x.hand ? `You have ${x.hand}. ` : "";
+  const eq = x.equity == null ? none || tooMany : `${pct(x.equity)} against ${vs} (exact)`;
+  return `${words}Your equity: ${eq}.`;
+}
+
+// The hint field's placeholder: a random hand, or an example range in the deck's own
+// notation (web/table_odds.hint_range); null: the game takes no range (not Hold'em).
+export function rangeExample(game) {
+  if (!/-holdem$/.test(game || "")) return null;
+  return /^(fesca|tesca)/i.test(game) ? "random, or Z-Z" : "random, or QQ+,AKs";
 }
 
 // A sit-and-go (``t``: the state's tournament): {nodes, facts: its list of facts (a
