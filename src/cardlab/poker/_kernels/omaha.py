@@ -63,7 +63,7 @@ def omaha_key(
     arrays taken out once (:func:`~.bundle.omaha_arrays`): each function taking ``arr``
     counts a reference on every array in it, on and off, which costs more than the
     whole look-up path."""
-    return omaha_key_of(row, parts, sc, omaha_arrays(arr))
+    return int(omaha_key_of(row, parts, sc, omaha_arrays(arr)))
 
 
 def _omaha_key_of_kind(general: bool) -> Any:
