@@ -100,7 +100,8 @@ def test_the_plan_lists_its_kernels() -> None:
     fesca = KernelPlan.for_game(get_game("fesca78-omaha"))
     assert [k.__name__ for k in fesca.exact_kernels()] == ["fill_rank_keys", "exact_units"]
     assert [k.__name__ for k in plan.chart_kernels(True)] == ["fill_rank_keys", "hand_vs_random"]
-    loops = ["plain_loop", "dealt_loop", "ranges_loop", "omaha_loop", "subsets_loop"]
+    loops = ["plain_loop", "dealt_loop", "ranges_loop", "omaha_loop", "omaha_mixwell_loop"]
+    loops.append("subsets_loop")
     assert [k.__name__ for k in plan.chart_kernels(False)] == ["fill_rank_keys", *loops]
 
 
