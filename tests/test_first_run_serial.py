@@ -216,3 +216,43 @@ def test_off_means_every_kernel_compiled_as_before(tmp_path: Path) -> None:
             check=True,
         )
         assert done.stdout.strip() == expected
+
+
+@pytest.mark.parametrize("suits", [True, False], ids=["suits", "no-suits"])
+def test_omahas_loop_without_mixwells_deals_as_the_general_one(suits: bool) -> None:
+    # standard52's Omaha loop leaves out the Mixwell step and the path without look-ups
+    # (omaha_key_plain): the same deals, the same tallies as the loop with both
+    game = get_game("standard52-omaha").with_options(suit_tiebreak=suits)
+    deal = _parse_deal(game, ["random", "random"], "", "")
+    combos, n_combos, board_arr, base_used = _sample_arrays(game, deal)
+    plan = KernelPlan.for_game(game)
+    seeds = np.random.default_rng(5).integers(1, 2**62, size=4, dtype=np.int64)
+    args = (combos, n_combos, board_arr, base_used, 52, plan.arrays, plan.scalars, seeds, 20_000)
+    assert sampling.loop_for(n_combos, 52, plan.scalars, False) is sampling.omaha_loop
+    plain = sampling._SERIAL[sampling.omaha_loop](*args)
+    general = sampling._SERIAL[sampling.omaha_mixwell_loop](*args)
+    assert np.array_equal(plain, general)
+    assert int(plain[0].sum()) > 0
+    assert suits or int(plain[1].sum()) > 0  # split pots without suit tie-breaks
+
+
+@pytest.mark.slow
+def test_a_first_report_compiles_omahas_loop_without_mixwells(tmp_path: Path) -> None:
+    # cardlab report's first run (issue 35): standard52's Omaha split pots by the loop
+    # without the Mixwell step, its serial twin, nothing of the general Omaha loop
+    args = ["report", "--decks", "standard52", "--no-pushfold", "--workers", "0", "--no-cache"]
+    args += ["--tie-samples", "20000", "--omaha-samples", "20000", "--seed", "4"]
+    done = subprocess.run(
+        [sys.executable, "-m", "cardlab", *args, "--out", str(tmp_path / "r.html")],
+        env=_env(tmp_path, CARDLAB_PREPARE="no-background"),
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    numba_dir = tmp_path / "numba"
+    assert _indexed(numba_dir, "sampling.omaha_loop_serial")
+    assert not _indexed(numba_dir, "sampling.omaha_loop")  # not waited for
+    assert not _indexed(numba_dir, "sampling.omaha_mixwell_loop")
+    assert not _indexed(numba_dir, "sampling.omaha_mixwell_loop_serial")

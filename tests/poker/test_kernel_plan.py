@@ -100,7 +100,8 @@ def test_the_plan_lists_its_kernels() -> None:
     fesca = KernelPlan.for_game(get_game("fesca78-omaha"))
     assert [k.__name__ for k in fesca.exact_kernels()] == ["fill_rank_keys", "exact_units"]
     assert [k.__name__ for k in plan.chart_kernels(True)] == ["fill_rank_keys", "hand_vs_random"]
-    loops = ["plain_loop", "dealt_loop", "ranges_loop", "omaha_loop", "subsets_loop"]
+    loops = ["plain_loop", "dealt_loop", "ranges_loop", "omaha_loop", "omaha_mixwell_loop"]
+    loops.append("subsets_loop")
     assert [k.__name__ for k in plan.chart_kernels(False)] == ["fill_rank_keys", *loops]
 
 
@@ -150,13 +151,16 @@ def test_monte_carlo_runs_one_loop_and_ties_never_the_general_one() -> None:
     assert loop(standard, general=True) == "ranges_loop"
     assert loop(get_game("standard52-omaha")) == "omaha_loop"
     assert loop(get_game("standard52-omaha"), general=True) == "omaha_loop"
+    assert loop(get_game("fesca78-omaha")) == "omaha_mixwell_loop"  # Mixwells possible
     subsets = get_game("fesca78-holdem").with_options(compound="mixwell")
     assert KernelPlan.for_game(subsets).scalars.method == bundle.SUBSETS
     assert loop(subsets) == "subsets_loop"
     loops = {f"cardlab.poker._kernels.sampling.{k.__name__}" for k in sampling.LOOPS}
-    # the equity set prepares every loop but the subsets path's (rule options only)
+    # the equity set prepares every loop but the subsets path's (rule options only) and
+    # Omaha's of decks with Mixwells (its warm-up samples standard52's Omaha)
     assert loops - set(_prepare.SETS["equity"].kernels) == {
-        "cardlab.poker._kernels.sampling.subsets_loop"
+        "cardlab.poker._kernels.sampling.subsets_loop",
+        "cardlab.poker._kernels.sampling.omaha_mixwell_loop",
     }
     bots = loops & set(_prepare.SETS["bots"].kernels)
     assert {b.rsplit(".", 1)[1] for b in bots} == {"plain_loop", "dealt_loop"}

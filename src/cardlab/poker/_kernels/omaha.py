@@ -63,91 +63,105 @@ def omaha_key(
     arrays taken out once (:func:`~.bundle.omaha_arrays`): each function taking ``arr``
     counts a reference on every array in it, on and off, which costs more than the
     whole look-up path."""
-    return omaha_key_of(row, parts, sc, omaha_arrays(arr))
+    return int(omaha_key_of(row, parts, sc, omaha_arrays(arr)))
 
 
-@njit(cache=True, inline="always")
-def omaha_key_of(
-    row: Array, parts: Array, sc: KernelScalars, oa: OmahaArrays
-) -> int:  # pragma: no cover - compiled
-    """:func:`omaha_key` with the arrays taken out of ``arr`` beforehand
-    (:func:`~.bundle.omaha_arrays`). The steps of :func:`_omaha_rows`, for one row."""
-    per_card = oa.per_card
-    lo_index = oa.lo_index
-    hi_index = oa.hi_index
-    flush_keys = oa.flush_keys
-    suit_strength = oa.suit_strength
-    hi_index5 = oa.hi_index5
-    mix_keys5 = oa.mix_keys5
-    omaha_best = oa.omaha_best
-    pair_of = oa.omaha_pair_of
-    lookup_keys = oa.omaha_keys
-    suit_plan = oa.suit_plan
-    suit_plan5 = oa.suit_plan5
-    top_suits = oa.top_suits
-    if omaha_best.shape[0] == 0:
-        return _by_choices(row, parts, sc, oa)
-    n_lo_bits = sc.n_lo_bits
-    suit_shift = sc.suit_shift
-    flush_test = sc.flush_test
-    suits_count = sc.suits_count
-    mixwell = sc.mix_suits * sc.mixwell  # the Mixwell suits' nibbles, 0: none
-    lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
-    h0 = row[0]
-    h1 = row[1]
-    h2 = row[2]
-    h3 = row[3]
-    board = (
-        per_card[row[4], 0]
-        + per_card[row[5], 0]
-        + per_card[row[6], 0]
-        + per_card[row[7], 0]
-        + per_card[row[8], 0]
-    )
-    place = hi_index[board >> n_lo_bits & hi_mask] + lo_index[board & lo_mask]
-    v0 = omaha_best[place, pair_of[h0, h1]]
-    v1 = omaha_best[place, pair_of[h0, h2]]
-    v2 = omaha_best[place, pair_of[h0, h3]]
-    v3 = omaha_best[place, pair_of[h1, h2]]
-    v4 = omaha_best[place, pair_of[h1, h3]]
-    v5 = omaha_best[place, pair_of[h2, h3]]
-    top_place = max(max(max(v0, v1), max(v2, v3)), max(v4, v5))
-    top = lookup_keys[top_place, 0]
-    best = top
-    ones = flush_test // 3
-    hole = per_card[h0, 0] + per_card[h1, 0] + per_card[h2, 0] + per_card[h3, 0]
-    flush = ((board >> suit_shift) + 5 * ones) & ((hole >> suit_shift) + 6 * ones) & (ones << 3)
-    if flush:
-        best = max(best, _best_flush(row, flush, parts, per_card, flush_keys, suit_strength))
-    if _mixwell_possible(hole >> suit_shift, board >> suit_shift, mixwell):
-        best = _raise_mixwell(
-            row,
-            best,
-            parts,
-            sc,
-            per_card,
-            lo_index,
-            hi_index5,
-            mix_keys5,
-            suit_plan5,
-            top_suits,
+def _omaha_key_of_kind(general: bool) -> Any:
+    """:func:`omaha_key_of` (``general``), or its copy without the Mixwell step and the
+    path without the Omaha look-ups (not ``general``: :data:`omaha_key_plain`), the right
+    key wherever Mixwells are off and the look-ups fit (standard52). ``general`` is a
+    constant of the closure, so numba drops the other branches before typing them: the
+    sampler's Omaha loop of standard52 compiles in about half the time (a first run of
+    ``cardlab report``); each copy has an entry of its own in numba's disk cache."""
+
+    @njit(cache=True, inline="always")
+    def key_of(
+        row: Array, parts: Array, sc: KernelScalars, oa: OmahaArrays
+    ) -> int:  # pragma: no cover - compiled
+        """:func:`omaha_key` with the arrays taken out of ``arr`` beforehand
+        (:func:`~.bundle.omaha_arrays`). The steps of :func:`_omaha_rows`, for one row."""
+        per_card = oa.per_card
+        lo_index = oa.lo_index
+        hi_index = oa.hi_index
+        flush_keys = oa.flush_keys
+        suit_strength = oa.suit_strength
+        hi_index5 = oa.hi_index5
+        mix_keys5 = oa.mix_keys5
+        omaha_best = oa.omaha_best
+        pair_of = oa.omaha_pair_of
+        lookup_keys = oa.omaha_keys
+        suit_plan = oa.suit_plan
+        suit_plan5 = oa.suit_plan5
+        top_suits = oa.top_suits
+        if general and omaha_best.shape[0] == 0:  # (general: a constant of the closure)
+            return _by_choices(row, parts, sc, oa)
+        n_lo_bits = sc.n_lo_bits
+        suit_shift = sc.suit_shift
+        flush_test = sc.flush_test
+        suits_count = sc.suits_count
+        mixwell = sc.mix_suits * sc.mixwell  # the Mixwell suits' nibbles, 0: none
+        lo_mask, hi_mask = hash_masks(n_lo_bits, suit_shift)
+        h0 = row[0]
+        h1 = row[1]
+        h2 = row[2]
+        h3 = row[3]
+        board = (
+            per_card[row[4], 0]
+            + per_card[row[5], 0]
+            + per_card[row[6], 0]
+            + per_card[row[7], 0]
+            + per_card[row[8], 0]
         )
-    if suits_count and best <= top | SUITS_MASK:
-        hits = (v0 == top_place) | (v1 == top_place) << 1 | (v2 == top_place) << 2
-        hits |= (v3 == top_place) << 3 | (v4 == top_place) << 4 | (v5 == top_place) << 5
-        best = _top_suits(
-            row,
-            parts,
-            best,
-            top,
-            lookup_keys[top_place, 1],
-            suit_plan[lookup_keys[top_place, 2]],
-            hits,
-            (1 << suit_shift) - 1,
-            per_card,
-            top_suits,
-        )
-    return int(best)
+        place = hi_index[board >> n_lo_bits & hi_mask] + lo_index[board & lo_mask]
+        v0 = omaha_best[place, pair_of[h0, h1]]
+        v1 = omaha_best[place, pair_of[h0, h2]]
+        v2 = omaha_best[place, pair_of[h0, h3]]
+        v3 = omaha_best[place, pair_of[h1, h2]]
+        v4 = omaha_best[place, pair_of[h1, h3]]
+        v5 = omaha_best[place, pair_of[h2, h3]]
+        top_place = max(max(max(v0, v1), max(v2, v3)), max(v4, v5))
+        top = lookup_keys[top_place, 0]
+        best = top
+        ones = flush_test // 3
+        hole = per_card[h0, 0] + per_card[h1, 0] + per_card[h2, 0] + per_card[h3, 0]
+        flush = ((board >> suit_shift) + 5 * ones) & ((hole >> suit_shift) + 6 * ones) & (ones << 3)
+        if flush:
+            best = max(best, _best_flush(row, flush, parts, per_card, flush_keys, suit_strength))
+        if general and _mixwell_possible(hole >> suit_shift, board >> suit_shift, mixwell):
+            best = _raise_mixwell(
+                row,
+                best,
+                parts,
+                sc,
+                per_card,
+                lo_index,
+                hi_index5,
+                mix_keys5,
+                suit_plan5,
+                top_suits,
+            )
+        if suits_count and best <= top | SUITS_MASK:
+            hits = (v0 == top_place) | (v1 == top_place) << 1 | (v2 == top_place) << 2
+            hits |= (v3 == top_place) << 3 | (v4 == top_place) << 4 | (v5 == top_place) << 5
+            best = _top_suits(
+                row,
+                parts,
+                best,
+                top,
+                lookup_keys[top_place, 1],
+                suit_plan[lookup_keys[top_place, 2]],
+                hits,
+                (1 << suit_shift) - 1,
+                per_card,
+                top_suits,
+            )
+        return int(best)
+
+    return key_of
+
+
+omaha_key_of = _omaha_key_of_kind(True)
+omaha_key_plain = _omaha_key_of_kind(False)  # no Mixwell possible, the look-ups there
 
 
 @njit(cache=True, inline="always")

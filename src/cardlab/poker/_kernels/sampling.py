@@ -38,7 +38,7 @@ from cardlab.poker._kernels.bundle import (
 )
 from cardlab.poker._kernels.draws import below
 from cardlab.poker._kernels.hashed import hash_masks, plan_suits, raise_rare_from, rare
-from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key_of
+from cardlab.poker._kernels.omaha import PARTS_ROWS, omaha_key_of, omaha_key_plain
 from cardlab.poker._kernels.sampling_dealt import dealt_block, plain_block
 from cardlab.poker._kernels.showdowns import subsets_key
 from cardlab.poker._kernels.tally import store, tally
@@ -55,6 +55,8 @@ def _called(kernel: Any) -> Any:
 # as functions: inlined (numba's ``inline="always"`` types each copy again) they made its
 # compile 62 s of CPU, called 20 s; a call a player a deal is little beside their work.
 _omaha_key = _called(omaha_key_of)
+_omaha_key_plain = _called(omaha_key_plain)
+OMAHA_PLAIN = -1  # the general block's key method of Omaha without Mixwells (omaha_key_plain)
 _subsets_key = _called(subsets_key)
 _raise_rare = _called(raise_rare_from)
 
@@ -88,22 +90,28 @@ def monte_carlo(
     where a question runs one (``cardlab ties``: the plain and the dealt loop).
     """
     args = (combos, n_combos, board, base_used, deck_size, arr, sc, seeds, trials)
-    loop = loop_for(n_combos, deck_size, sc, general)
+    loop = loop_for(n_combos, deck_size, sc, general, omaha_lookup=arr.omaha_best.shape[0] > 0)
     # a first run of a command: the loop's serial twin while the loop compiles (for later)
     return _serial_first.call(loop, _SERIAL[loop], args)
 
 
-def loop_for(n_combos: Array, deck_size: int, sc: KernelScalars, general: bool) -> Any:
+def loop_for(
+    n_combos: Array, deck_size: int, sc: KernelScalars, general: bool, omaha_lookup: bool = True
+) -> Any:
     """The compiled kernel of :func:`monte_carlo`'s loop for this deal: the plain dealt
     loop, the dealt loop, or the general one of the deal's key method (see the module's
-    docstring)."""
+    docstring). Omaha has two: ``omaha_loop`` where no Mixwell is possible and the Omaha
+    look-ups fit (``omaha_lookup``: standard52, the Stud-like decks), without the code of
+    either, ``omaha_mixwell_loop`` otherwise."""
     dealt = sc.method == HASHED and not general and deck_size <= 0xFFFF  # 16-bit draws
     dealt = dealt and all(int(n) == 1 for n in n_combos)
     if dealt and not sc.suits_count and not sc.mixwell:
         return plain_loop
     if dealt:
         return dealt_loop
-    return {HASHED: ranges_loop, OMAHA: omaha_loop}.get(int(sc.method), subsets_loop)
+    if sc.method == OMAHA:
+        return omaha_loop if omaha_lookup and not sc.mixwell else omaha_mixwell_loop
+    return ranges_loop if sc.method == HASHED else subsets_loop
 
 
 # The three loops' kernels, alike but for the block function each calls: numba compiles a
@@ -182,7 +190,31 @@ def omaha_loop(
     seeds: Array,
     trials: int,
 ) -> Array:  # pragma: no cover - compiled
-    """:func:`monte_carlo` by the general block with Omaha's keys, a block a thread."""
+    """:func:`monte_carlo` by the general block with Omaha's keys where no Mixwell is
+    possible and the Omaha look-ups fit (:data:`~.omaha.omaha_key_plain`), a block a
+    thread."""
+    parts = np.zeros((seeds.shape[0], 5, combos.shape[0]), np.int64)
+    for b in prange(seeds.shape[0]):
+        _omaha_plain_block(
+            combos, n_combos, board, base_used, deck_size, arr, sc, seeds[b], trials, parts[b]
+        )
+    return _summed(parts)
+
+
+@njit(cache=True, parallel=True)
+def omaha_mixwell_loop(
+    combos: Array,
+    n_combos: Array,
+    board: Array,
+    base_used: Array,
+    deck_size: int,
+    arr: KernelArrays,
+    sc: KernelScalars,
+    seeds: Array,
+    trials: int,
+) -> Array:  # pragma: no cover - compiled
+    """:func:`monte_carlo` by the general block with Omaha's keys, Mixwells and all, a
+    block a thread."""
     parts = np.zeros((seeds.shape[0], 5, combos.shape[0]), np.int64)
     for b in prange(seeds.shape[0]):
         _omaha_block(
@@ -212,7 +244,7 @@ def subsets_loop(
     return _summed(parts)
 
 
-LOOPS = (plain_loop, dealt_loop, ranges_loop, omaha_loop, subsets_loop)
+LOOPS = (plain_loop, dealt_loop, ranges_loop, omaha_loop, omaha_mixwell_loop, subsets_loop)
 _SERIAL = {loop: _serial_first.twin(loop) for loop in LOOPS}  # (cardlab._serial_first)
 
 
@@ -226,7 +258,8 @@ def _summed(parts: Array) -> Array:  # pragma: no cover - compiled
 
 
 def _ranges_block_of(method: int) -> Any:
-    """The general block of one key ``method`` (``SUBSETS``, ``HASHED`` or ``OMAHA``),
+    """The general block of one key ``method`` (``SUBSETS``, ``HASHED``, ``OMAHA`` or
+    ``OMAHA_PLAIN``),
     compiled with that method's code only: numba drops the branches of the other methods
     before typing them (``method`` is a constant of the closure), so a range of a hashed
     game compiles neither Omaha's key function nor the subsets path's (21 and 7 of the
@@ -326,6 +359,9 @@ def _ranges_block_of(method: int) -> Any:
                 if method == OMAHA:  # the arrays taken out of arr once: a read counts a reference
                     keys[p] = _omaha_key(dealt[p], scratch, sc, oa)
                     continue
+                if method == OMAHA_PLAIN:
+                    keys[p] = _omaha_key_plain(dealt[p], scratch, sc, oa)
+                    continue
                 if method == SUBSETS:
                     keys[p] = _subsets_key(dealt[p], arr)
                     continue
@@ -346,4 +382,5 @@ def _ranges_block_of(method: int) -> Any:
 
 _hashed_block = _ranges_block_of(HASHED)
 _omaha_block = _ranges_block_of(OMAHA)
+_omaha_plain_block = _ranges_block_of(OMAHA_PLAIN)
 _subsets_block = _ranges_block_of(SUBSETS)
