@@ -3,6 +3,10 @@ game, the counters it allows, and named fields that fail loudly when misspelled.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numba
 import numpy as np
 import pytest
@@ -96,13 +100,13 @@ def test_the_key_methods_are_the_kernels_constants() -> None:
 def test_the_plan_lists_its_kernels() -> None:
     plan = KernelPlan.for_game(get_game("standard52-holdem"))
     names = [k.__name__ for k in plan.exact_kernels()]
-    assert names == ["fill_rank_keys", "exact_units", "exact_by_rank", "hand_vs_random"]
+    assert names == ["exact_units", "exact_by_rank", "hand_vs_random"]
     fesca = KernelPlan.for_game(get_game("fesca78-omaha"))
-    assert [k.__name__ for k in fesca.exact_kernels()] == ["fill_rank_keys", "exact_units"]
-    assert [k.__name__ for k in plan.chart_kernels(True)] == ["fill_rank_keys", "hand_vs_random"]
+    assert [k.__name__ for k in fesca.exact_kernels()] == ["exact_units"]
+    assert [k.__name__ for k in plan.chart_kernels(True)] == ["hand_vs_random"]
     loops = ["plain_loop", "dealt_loop", "ranges_loop", "omaha_loop", "omaha_mixwell_loop"]
     loops.append("subsets_loop")
-    assert [k.__name__ for k in plan.chart_kernels(False)] == ["fill_rank_keys", *loops]
+    assert [k.__name__ for k in plan.chart_kernels(False)] == loops
 
 
 def test_a_misspelled_field_fails_when_built() -> None:
@@ -164,3 +168,54 @@ def test_monte_carlo_runs_one_loop_and_ties_never_the_general_one() -> None:
     }
     bots = loops & set(_prepare.SETS["bots"].kernels)
     assert {b.rsplit(".", 1)[1] for b in bots} == {"plain_loop", "dealt_loop"}
+
+
+_RUN_AND_LIST = """
+import sys
+from cardlab.cli import main
+from cardlab.poker import plan
+from cardlab.poker.games import get_game
+
+if __name__ == "__main__":
+    try:
+        main(sys.argv[2:])
+    except SystemExit:
+        pass
+    kernels = {
+        "bots": plan.bot_kernels(),
+        "report": plan.report_kernels(),
+        "chart": plan.KernelPlan.for_game(get_game("standard52-holdem")).chart_kernels(True),
+    }[sys.argv[1]]
+    print("unused:", *(k.py_func.__name__ for k in kernels if not k.signatures))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("listed", "command"),
+    [
+        ("bots", "arena --bots equity,station --hands 3"),
+        ("report", "report --decks standard52 --no-pushfold --workers 0 --out {out}"),
+        ("chart", "chart --hands AA,72o --workers 0"),
+    ],
+)
+def test_a_commands_first_run_notice_checks_only_kernels_it_runs(
+    listed: str, command: str, tmp_path: Path
+) -> None:
+    """The first-run notice of ``arena``, ``report`` and ``chart`` checks that a list of
+    kernels is in numba's disk cache: every kernel listed must be one the command runs,
+    or the notice (a kernel never compiled: never cached) shows on every later run, as
+    it did with the look-ups' builder and the Omaha and subsets loops in the lists."""
+    script = tmp_path / "run.py"
+    script.write_text(_RUN_AND_LIST)
+    args = command.format(out=tmp_path / "r.html").split()
+    done = subprocess.run(
+        [sys.executable, str(script), listed, *args],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    unused = [line for line in done.stdout.splitlines() if line.startswith("unused:")]
+    assert unused == ["unused:"], done.stdout[-500:]

@@ -458,9 +458,10 @@ def prepare_bots(game: Any, bots: tuple[str, ...] | list[str], hints: bool = Fal
     push/fold bots, and ``hints``, sample equities), and the draw table of Draw games
     (:func:`prepare_draw_table`)."""
     if hints or {"equity", "pushfold", "nash"} & {b.strip().lower() for b in bots}:
-        from cardlab.poker.equity import COMPILE_SECONDS, kernels_compiled
+        from cardlab.poker.equity import COMPILE_SECONDS
+        from cardlab.poker.plan import bot_kernels, in_disk_cache
 
-        announce_first_run("bots' equity", COMPILE_SECONDS, lambda: kernels_compiled(False))
+        announce_first_run("bots' equity", COMPILE_SECONDS, lambda: in_disk_cache(bot_kernels()))
     prepare_draw_table(game, bots)
 
 

@@ -228,7 +228,7 @@ def _print_postflop(section: dict[str, Any]) -> None:
     console.print("flops: " + section["flop_rule"], markup=False)
 
 
-COMPILE_SECONDS = 90  # the report's kernels (tables, sampling, Omaha), first run, 2 cores
+COMPILE_SECONDS = 30  # the report's kernels on a first run (one deck: 26-30 CPU s, docs/speed.md)
 
 
 def _kernels_compiled() -> bool:

@@ -14,7 +14,10 @@ private kernel wing (:mod:`cardlab.poker._kernels`) to decide anything: it asks
   ``vs_random``: a hand against a random hand counted by class) and a conservative
   rate for estimating the work before it starts (``keys_per_second``);
 - the kernels a piece of work runs, to check in numba's disk cache before a first run
-  (:meth:`KernelPlan.exact_kernels`, :func:`sampling_kernels`, ...).
+  (:meth:`KernelPlan.exact_kernels`, :func:`sampling_kernels`, ...). The look-ups'
+  builder (``hashed.fill_rank_keys``) is in none of these lists: look-ups are kept on
+  disk, so it runs only for a deck's first look-ups, and listing it made every later
+  run announce a compile that never came.
 
 Building a plan builds the rule set's look-ups and imports numba; asking which method
 applies without building anything: :func:`key_method`.
@@ -103,11 +106,10 @@ class KernelPlan:
         return float(_KEYS_PER_SECOND[int(self.method)])
 
     def exact_kernels(self) -> tuple[Kernel, ...]:
-        """The kernels an exact equity of this game may run (building the look-ups
-        included)."""
-        from cardlab.poker._kernels import by_rank, hashed, showdowns, vs_random
+        """The kernels an exact equity of this game may run."""
+        from cardlab.poker._kernels import by_rank, showdowns, vs_random
 
-        kernels = [hashed.fill_rank_keys, showdowns.exact_units]
+        kernels: list[Kernel] = [showdowns.exact_units]
         if self.counts_by_rank:
             kernels.append(by_rank.exact_by_rank)
         if self.vs_random:
@@ -118,13 +120,13 @@ class KernelPlan:
         """The kernels a heads-up chart of this game runs: the class counter of a hand
         against a random hand, else the batch evaluator over every board (exact), or
         sampling."""
-        from cardlab.poker._kernels import hashed, hashed_batch, vs_random
+        from cardlab.poker._kernels import hashed_batch, vs_random
 
         if not exact:
             return sampling_kernels()
         if self.vs_random:
-            return (hashed.fill_rank_keys, vs_random.hand_vs_random)
-        return (hashed.fill_rank_keys, hashed_batch.best_hashed)
+            return (vs_random.hand_vs_random,)
+        return (hashed_batch.best_hashed,)
 
 
 def counts_vs_random(game: Game) -> bool:
@@ -161,28 +163,38 @@ def _plan(game: Game) -> KernelPlan:
 
 def exact_kernels() -> tuple[Kernel, ...]:
     """Every kernel exact equity may run, whatever the game."""
-    from cardlab.poker._kernels import by_rank, hashed, showdowns, vs_random
+    from cardlab.poker._kernels import by_rank, showdowns, vs_random
 
-    return (
-        hashed.fill_rank_keys,
-        showdowns.exact_units,
-        by_rank.exact_by_rank,
-        vs_random.hand_vs_random,
-    )
+    return (showdowns.exact_units, by_rank.exact_by_rank, vs_random.hand_vs_random)
 
 
 def sampling_kernels() -> tuple[Kernel, ...]:
-    """The kernels Monte Carlo equity runs (building the look-ups included)."""
-    from cardlab.poker._kernels import hashed, sampling
+    """The kernels Monte Carlo equity may run, whatever the game."""
+    from cardlab.poker._kernels import sampling
 
-    return (hashed.fill_rank_keys, *sampling.LOOPS)
+    return sampling.LOOPS
+
+
+def bot_kernels() -> tuple[Kernel, ...]:
+    """The sampling loop the bots' equities run: their hands against random ones,
+    dealt."""
+    from cardlab.poker._kernels import sampling
+
+    return (sampling.dealt_loop,)
 
 
 def report_kernels() -> tuple[Kernel, ...]:
-    """The kernels of the deck report: its frequency tables and samples."""
-    from cardlab.poker._kernels import hashed, sampling, tables7_count
+    """The kernels every deck report runs: its frequency tables and the dealt samples (of
+    ties with and without suit tie-breaks). The general loops (ranges, Omaha, subsets)
+    run only for the decks and games that need them, so they are left out: a report
+    that needs none of them must not announce a compile on every run."""
+    from cardlab.poker._kernels import sampling, tables7_count
 
-    return (hashed.fill_rank_keys, tables7_count.count_patterns, *sampling.LOOPS)
+    return (
+        tables7_count.count_patterns,
+        sampling.plain_loop,
+        sampling.dealt_loop,
+    )
 
 
 def compiled_here(kernels: tuple[Kernel, ...]) -> int:
