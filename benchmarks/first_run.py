@@ -80,6 +80,27 @@ COMMANDS: dict[str, list[str]] = {
     ],
     "openseven odds": ["openseven", "odds", "--cards", "7"],
     "arena": ["arena", "--bots", "equity,station", "--hands", "20", "--no-store"],
+    "solve postflop": [  # the README's turn example
+        "solve",
+        "postflop",
+        "--board",
+        "Td9d6h Qc",
+        "--oop",
+        "66+,A8s+,A5s-A4s,AJo+,K9s+,KQo,QTs+,JTs,96s+,85s+,75s+,65s,54s",
+        "--ip",
+        "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+",
+        "--pot",
+        "200",
+        "--stack",
+        "900",
+        "--bets",
+        "60%, e, a",
+        "--raises",
+        "2.5x",
+        "--river-donk",
+        "50%",
+    ],
+    "solve pushfold": ["solve", "pushfold", "--game", "standard52-holdem", "--stack", "10"],
 }
 DEFAULT = (
     "decks,equity exact AsAc v 7d8d,equity exact FESCA78,equity AsAh v random,equity sampled,"
