@@ -420,6 +420,9 @@ def chance_tasks(
     cards_p = g.cards0 if p == 0 else g.cards1
     cards_o = g.cards1 if p == 0 else g.cards0
     factor = g.chance_factor[0]
+    # no cache, as a bool known only at run time: a literal False would type (and
+    # compile) _loop once more, beside the one walk_loop uses
+    no_cache = n_tasks < 0
     while True:
         i = fetch_add(counter, 1)
         if i >= n_tasks:
@@ -441,7 +444,7 @@ def chance_tasks(
             mode,
             p,
             empty,
-            False,
+            no_cache,
             disc,
             stack,
             fr,
