@@ -76,29 +76,8 @@ def walk_loop(
     stack[n_p : n_p + n_o] = reach_o
     fr = np.empty((g.kind.shape[0] + 1, 8), np.int64)
     start = 2 * n_p + n_o
-    _loop_borrowed(g, a, k, mode, p, cache, use_cache, disc, stack, fr, start)
-    out[:] = stack[n_p + n_o : start]
-    return 0
-
-
-@_jit
-def _loop_borrowed(
-    g: Arrays,
-    a: Any,
-    k: Any,
-    mode: Any,
-    p: Any,
-    cache: Any,
-    use_cache: bool,
-    disc: Any,
-    stack: Any,
-    fr: Any,
-    start: Any,
-) -> None:
-    """:func:`_loop` on borrowed arrays (no reference counts), the root's reaches at
-    the stack's start and its values after them."""
-    n_p = g.cards0.shape[0] if p == 0 else g.cards1.shape[0]
-    n_o = g.cards1.shape[0] if p == 0 else g.cards0.shape[0]
+    # every array borrowed (no reference counts): the caller holds g, cache and disc,
+    # and stack is read again below, so it outlives the walk
     _loop(
         borrowed(g),
         np.int64(a),
@@ -115,6 +94,8 @@ def _loop_borrowed(
         np.int64(n_p + n_o),
         np.int64(start),
     )
+    out[:] = stack[n_p + n_o : start]
+    return 0
 
 
 @_jit
