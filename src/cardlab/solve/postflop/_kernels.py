@@ -682,7 +682,7 @@ def slot_reaches(
     if kind != DECISION:
         return
     start = g.child_start[a]
-    n_act = g.n_child[a]
+    n_act = np.int64(g.n_child[a])  # int64, as a node view's call: one node_strategy
     actor = g.player[a]
     n_actor = reach_p.shape[0] if actor == p else reach_o.shape[0]
     sigma = np.empty((n_act, n_actor))

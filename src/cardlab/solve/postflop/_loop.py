@@ -16,6 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from cardlab._sharing import borrowed, fetch_add
 from cardlab.solve.postflop._kernels import (
@@ -74,29 +76,8 @@ def walk_loop(
     stack[n_p : n_p + n_o] = reach_o
     fr = np.empty((g.kind.shape[0] + 1, 8), np.int64)
     start = 2 * n_p + n_o
-    _loop_borrowed(g, a, k, mode, p, cache, use_cache, disc, stack, fr, start)
-    out[:] = stack[n_p + n_o : start]
-    return 0
-
-
-@_jit
-def _loop_borrowed(
-    g: Arrays,
-    a: Any,
-    k: Any,
-    mode: Any,
-    p: Any,
-    cache: Any,
-    use_cache: bool,
-    disc: Any,
-    stack: Any,
-    fr: Any,
-    start: Any,
-) -> None:
-    """:func:`_loop` on borrowed arrays (no reference counts), the root's reaches at
-    the stack's start and its values after them."""
-    n_p = g.cards0.shape[0] if p == 0 else g.cards1.shape[0]
-    n_o = g.cards1.shape[0] if p == 0 else g.cards0.shape[0]
+    # every array borrowed (no reference counts): the caller holds g, cache and disc,
+    # and stack is read again below, so it outlives the walk
     _loop(
         borrowed(g),
         np.int64(a),
@@ -113,6 +94,8 @@ def _loop_borrowed(
         np.int64(n_p + n_o),
         np.int64(start),
     )
+    out[:] = stack[n_p + n_o : start]
+    return 0
 
 
 @_jit
@@ -327,16 +310,7 @@ def _loop(
                 for h in range(n_p):
                     out[h] += weights[h] * row[h]
             if mode == CFR and fr[d, _LOCK] < 0:
-                size = n_act * n_p
-                if g.regret_scale.shape[0] == 0:  # float32
-                    regrets = g.regrets[base : base + size]
-                    sums = g.strategy[base : base + size]
-                    _update(regrets, sums, disc, reach_p, sigma, values, out)
-                else:  # compressed
-                    shape = (n_act, n_p)
-                    block = g.block0[a] + deal
-                    sigma2, values2 = sigma.reshape(shape), values.reshape(shape)
-                    update(g, base, block, disc, reach_p, sigma2, values2, out)
+                _store_update(g, a, deal, base, n_act, n_p, disc, reach_p, sigma, values, out)
         d -= 1
 
 
@@ -364,6 +338,94 @@ def _regret_matching(stored: Any, n_act: Any, sigma: Any, work: Any) -> None:
         for h in range(n_h):
             t = total[h]
             weights[h] = weights[h] * t if t > 0 else uniform
+
+
+def _store_update(
+    g: Arrays,
+    a: Any,
+    deal: Any,
+    base: Any,
+    n_act: Any,
+    n_p: Any,
+    disc: Any,
+    reach_p: Any,
+    sigma: Any,
+    values: Any,
+    out: Any,
+) -> None:
+    """The DCFR update of decision ``a`` at ``deal`` (its storage from ``base``) into
+    the storage, float32 (:func:`_update`) or compressed (16-bit numbers:
+    :func:`cardlab.solve.postflop._kernels.update`). Compiled, the storage's type picks
+    the one (:func:`_store_update_typed`): a walk compiles only its storage's update."""
+    if g.regret_scale.shape[0] == 0:  # float32
+        _plain_update(g, a, deal, base, n_act, n_p, disc, reach_p, sigma, values, out)
+    else:
+        _compressed_update(g, a, deal, base, n_act, n_p, disc, reach_p, sigma, values, out)
+
+
+def _plain_update(
+    g: Any,
+    a: Any,
+    deal: Any,
+    base: Any,
+    n_act: Any,
+    n_p: Any,
+    disc: Any,
+    reach_p: Any,
+    sigma: Any,
+    values: Any,
+    out: Any,
+) -> None:
+    size = n_act * n_p
+    _update(
+        g.regrets[base : base + size],
+        g.strategy[base : base + size],
+        disc,
+        reach_p,
+        sigma,
+        values,
+        out,
+    )
+
+
+def _compressed_update(
+    g: Any,
+    a: Any,
+    deal: Any,
+    base: Any,
+    n_act: Any,
+    n_p: Any,
+    disc: Any,
+    reach_p: Any,
+    sigma: Any,
+    values: Any,
+    out: Any,
+) -> None:
+    shape = (n_act, n_p)
+    block = g.block0[a] + deal
+    update(g, base, block, disc, reach_p, sigma.reshape(shape), values.reshape(shape), out)
+
+
+@overload(_store_update)
+def _store_update_typed(
+    g: Any,
+    a: Any,
+    deal: Any,
+    base: Any,
+    n_act: Any,
+    n_p: Any,
+    disc: Any,
+    reach_p: Any,
+    sigma: Any,
+    values: Any,
+    out: Any,
+) -> Any:
+    """:func:`_store_update` chosen by type when compiling: compressed storage holds
+    integers (int16 regrets), float32 storage floats."""
+    regrets = g.types[g.fields.index("regrets")]
+    if isinstance(regrets.dtype, types.Integer):
+        return _compressed_update
+    return _plain_update
 
 
 @_jit
@@ -420,6 +482,9 @@ def chance_tasks(
     cards_p = g.cards0 if p == 0 else g.cards1
     cards_o = g.cards1 if p == 0 else g.cards0
     factor = g.chance_factor[0]
+    # no cache, as a bool known only at run time: a literal False would type (and
+    # compile) _loop once more, beside the one walk_loop uses
+    no_cache = n_tasks < 0
     while True:
         i = fetch_add(counter, 1)
         if i >= n_tasks:
@@ -441,7 +506,7 @@ def chance_tasks(
             mode,
             p,
             empty,
-            False,
+            no_cache,
             disc,
             stack,
             fr,

@@ -29,6 +29,7 @@ import numpy.typing as npt
 from cardlab.cards import Card, format_cards
 from cardlab.errors import GameError
 from cardlab.solve.postflop import _kernels as k
+from cardlab.solve.postflop._loop import walk_loop
 from cardlab.solve.postflop.game import PostflopGame
 from cardlab.solve.postflop.solver import SCHEDULES, Progress, Solver, Values
 from cardlab.solve.postflop.spot import Spot
@@ -159,10 +160,10 @@ class Node:
             self._in_frame(1 - p, self.reach[1 - p]),
         )
         cfv = np.empty(len(mass))
-        k.walk(g, self.a, self.deal, k.AVERAGE, p, reach_p, reach_o, cfv, *_NO_CACHE)
+        walk_loop(g, self.a, self.deal, k.AVERAGE, p, reach_p, reach_o, cfv, *_NO_CACHE)
         eq = np.empty(len(mass))
         eg = self.solution.equity_arrays(self._tree.round)
-        k.walk(eg, 0, self.deal, k.AVERAGE, p, reach_p, reach_o, eq, *_NO_CACHE)
+        walk_loop(eg, 0, self.deal, k.AVERAGE, p, reach_p, reach_o, eq, *_NO_CACHE)
         cfv, eq = cfv[self.frame[p]], eq[self.frame[p]]
         with np.errstate(invalid="ignore", divide="ignore"):
             ok = mass > 1e-12
