@@ -3,6 +3,7 @@ game, the counters it allows, and named fields that fail loudly when misspelled.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import numba
 import numpy as np
 import pytest
 
+from cardlab import _prepare
 from cardlab.poker._kernels import bundle
 from cardlab.poker._kernels.bundle import KernelArrays, KernelScalars
 from cardlab.poker.games import Game, game_names, get_game
@@ -195,7 +197,7 @@ if __name__ == "__main__":
     ("listed", "command"),
     [
         ("bots", "arena --bots equity,station --hands 3"),
-        ("report", "report --decks standard52 --no-pushfold --workers 0 --out {out}"),
+        ("report", "report --decks standard52 --no-pushfold --workers 0 --no-cache --out {out}"),
         ("chart", "chart --hands AA,72o --workers 0"),
     ],
 )
@@ -209,12 +211,21 @@ def test_a_commands_first_run_notice_checks_only_kernels_it_runs(
     script = tmp_path / "run.py"
     script.write_text(_RUN_AND_LIST)
     args = command.format(out=tmp_path / "r.html").split()
+    # compiled kernels, as a command that finds them cached runs them: none of the
+    # first-run switches another test of this process may have left in the environment
+    off = ("NUMBA_DISABLE_JIT", "CARDLAB_PREPARE", "CARDLAB_SERIAL_FIRST")
+    env = {k: v for k, v in os.environ.items() if k not in off} | {"CARDLAB_DAEMON": "off"}
+    # the kernels as compiled so far (numba's cache), but no answer kept from another
+    # test: the chart's finished tasks and the report's sections live in the user cache
+    env["NUMBA_CACHE_DIR"] = str(_prepare.cache_dir())
+    env["XDG_CACHE_HOME"] = str(tmp_path / "user-cache")
     done = subprocess.run(
         [sys.executable, str(script), listed, *args],
         capture_output=True,
         text=True,
         timeout=900,
         cwd=tmp_path,
+        env=env,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     unused = [line for line in done.stdout.splitlines() if line.startswith("unused:")]
